@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "devsim",
+    products: [
+        .executable(name: "devsim", targets: ["devsim"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // The Swift face of libmosquitto: clients, errors, options and the epoll event loop.
+        .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
+        // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
+        .target(name: "Signals"),
+        // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
+        .target(name: "Scenario", dependencies: ["CYAML", "Signals"]),
+        // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
+        .target(name: "Simulator", dependencies: ["Mosquitto", "Scenario", "Signals"]),
+        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario"]),
+
+        // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Signals"]),
+        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"]),
+        .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

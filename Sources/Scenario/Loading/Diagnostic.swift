@@ -1,0 +1,30 @@
+/// A problem in a scenario file, at a place a person can go to.
+public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// 1-based.
+    public var line: Int
+    /// 1-based.
+    public var column: Int
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `FILE:LINE:COLUMN: message`, the form editors and CI logs link to.
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
+
+/// Every problem found in one scenario file, in file order.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

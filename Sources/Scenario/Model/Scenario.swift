@@ -1,0 +1,153 @@
+import Signals
+
+/// A loaded, validated scenario file.
+public struct Scenario: Sendable {
+    public var name: String
+    /// The file it was loaded from, as given on the command line.
+    public var file: String
+    public var broker: BrokerSettings
+    public var offline: OfflinePolicy
+    public var groups: [DeviceGroup]
+
+    public init(name: String, file: String, broker: BrokerSettings = .init(),
+                offline: OfflinePolicy = .drop, groups: [DeviceGroup]) {
+        self.name = name
+        self.file = file
+        self.broker = broker
+        self.offline = offline
+        self.groups = groups
+    }
+}
+
+public enum MQTTProtocol: String, Sendable, CaseIterable {
+    case mqtt31, mqtt311, mqtt5
+}
+
+/// Where and how to connect. Every field is optional: flags and environment override the file,
+/// and the simulator supplies defaults for what nobody set.
+public struct BrokerSettings: Sendable, Equatable {
+    public var host: String?
+    public var port: Int?
+    public var `protocol`: MQTTProtocol?
+    /// Seconds.
+    public var keepalive: Double?
+    public var cleanSession: Bool?
+    public var username: String?
+    public var password: String?
+    public var tls: TLSSettings?
+    public var will: Will?
+    public var reconnect: ReconnectSettings?
+
+    public init(host: String? = nil, port: Int? = nil, protocol: MQTTProtocol? = nil,
+                keepalive: Double? = nil, cleanSession: Bool? = nil, username: String? = nil,
+                password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
+                reconnect: ReconnectSettings? = nil) {
+        self.host = host
+        self.port = port
+        self.protocol = `protocol`
+        self.keepalive = keepalive
+        self.cleanSession = cleanSession
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.will = will
+        self.reconnect = reconnect
+    }
+}
+
+public struct TLSSettings: Sendable, Equatable {
+    /// CA certificate file, resolved relative to the scenario file.
+    public var ca: String?
+    /// Client certificate and key files, for brokers that require them.
+    public var certificate: String?
+    public var key: String?
+    /// Accept a certificate that does not match the host name (self-signed test brokers).
+    public var insecure: Bool
+
+    public init(ca: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {
+        self.ca = ca
+        self.certificate = certificate
+        self.key = key
+        self.insecure = insecure
+    }
+}
+
+public struct Will: Sendable, Equatable {
+    public var topic: String
+    public var message: String
+    public var qos: Int
+    public var retain: Bool
+
+    public init(topic: String, message: String, qos: Int = 0, retain: Bool = false) {
+        self.topic = topic
+        self.message = message
+        self.qos = qos
+        self.retain = retain
+    }
+}
+
+/// Backoff between reconnection attempts: `initial` doubling up to `max`, in seconds.
+public struct ReconnectSettings: Sendable, Equatable {
+    public var initial: Double
+    public var max: Double
+
+    public init(initial: Double = 1, max: Double = 64) {
+        self.initial = initial
+        self.max = max
+    }
+}
+
+/// What happens to the ticks that fall while a device's connection is down.
+public enum OfflinePolicy: Sendable, Equatable {
+    /// Skipped and counted.
+    case drop
+    /// Kept in order up to the bounds, oldest dropped first, flushed after the next CONNACK.
+    case buffer(maxMessages: Int, maxBytes: Int)
+
+    public static let defaultMaxMessages = 1024
+    public static let defaultMaxBytes = 64 * 1024 * 1024
+}
+
+/// One `devices:` entry: `count` devices that share a description.
+public struct DeviceGroup: Sendable {
+    public var name: String
+    public var count: Int
+    /// Filled per device with `{name}`, `{index}` (1-based).
+    public var id: Template
+    /// Filled per device with `{name}`, `{index}`, `{id}`.
+    public var clientID: Template
+    public var topic: Template
+    /// How often the sensor models advance; `nil` means once per publish.
+    public var sample: Rate?
+    public var publish: Rate
+    public var qos: Int
+    public var retain: Bool
+    public var connection: ConnectionMode
+    /// How fast the group's connections are opened; `nil` means all at once.
+    public var rampUp: Rate?
+    public var payload: PayloadSpec
+
+    public init(name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
+                sample: Rate? = nil, publish: Rate, qos: Int = 0, retain: Bool = false,
+                connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec) {
+        self.name = name
+        self.count = count
+        self.id = id
+        self.clientID = clientID
+        self.topic = topic
+        self.sample = sample
+        self.publish = publish
+        self.qos = qos
+        self.retain = retain
+        self.connection = connection
+        self.rampUp = rampUp
+        self.payload = payload
+    }
+}
+
+public enum ConnectionMode: Sendable, Equatable {
+    /// One MQTT connection per device.
+    case perDevice
+    /// The group's devices multiplexed over this many connections.
+    case shared(Int)
+}

@@ -1,0 +1,24 @@
+/// A generator as a scenario declares it: its parsed, validated parameters. Immutable; each device
+/// gets its own running state from it (see `DeviceSignals`).
+///
+/// Adding a generator is one file with a type conforming to this protocol, plus its line in
+/// `Generators.all`.
+public protocol GeneratorRecipe: Sendable {
+    /// The key that names this generator in a field (`sine`, `accelerometer`).
+    static var key: String { get }
+    /// Reads and validates the parameters; throws naming the offending key.
+    init(parameters: any ParameterSource) throws(ParameterError)
+}
+
+public enum Generators {
+    /// Every generator a scenario may name.
+    public static let all: [any GeneratorRecipe.Type] = []
+
+    public static var keys: [String] { all.map { $0.key } }
+
+    /// The recipe for `key` built from `parameters`, or `nil` when no generator has that key.
+    public static func recipe(named key: String, parameters: any ParameterSource) throws(ParameterError) -> (any GeneratorRecipe)? {
+        guard let type = all.first(where: { $0.key == key }) else { return nil }
+        return try type.init(parameters: parameters)
+    }
+}
