@@ -17,8 +17,10 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // Linux headers Glibc's module leaves out (epoll, eventfd).
+        .systemLibrary(name: "CLinux"),
         // The Swift face of libmosquitto: clients, errors, options and the epoll event loop.
-        .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
+        .target(name: "Mosquitto", dependencies: ["CMosquitto", "CLinux"]),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals"),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.

@@ -1,0 +1,28 @@
+import CMosquitto
+
+// libmosquitto calls back through C function pointers; the way back to the Swift object is the
+// user-data pointer set in `Client.init`. These closures capture nothing, so they convert to
+// `@convention(c)`, and they live in non-isolated library code, so calling them from an event-loop
+// thread is sound.
+extension Client {
+    static func installCallbacks(_ handle: OpaquePointer) {
+        mosquitto_connect_callback_set(handle) { _, userData, rc in
+            guard let client = Client.from(userData) else { return }
+            client.delegate?.client(client, didReceiveConnack: ConnackCode(rawValue: rc))
+        }
+        mosquitto_disconnect_callback_set(handle) { _, userData, rc in
+            guard let client = Client.from(userData) else { return }
+            client.socketChanged = true
+            client.delegate?.client(client, didDisconnect: rc == 0 ? nil : MosquittoError(rawValue: rc))
+        }
+        mosquitto_publish_callback_set(handle) { _, userData, messageID in
+            guard let client = Client.from(userData) else { return }
+            client.delegate?.client(client, didPublish: messageID)
+        }
+    }
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> Client? {
+        guard let userData else { return nil }
+        return Unmanaged<Client>.fromOpaque(userData).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,127 @@
+import CMosquitto
+import Glibc
+
+/// What a `Client` reports. Called on the client's event-loop thread from inside libmosquitto, so
+/// an implementation may publish (the packet is queued) but must not connect, reconnect or
+/// destroy the client there.
+public protocol ClientDelegate: AnyObject {
+    /// The broker answered CONNECT.
+    func client(_ client: Client, didReceiveConnack code: ConnackCode)
+    /// The connection is gone; `error` is `nil` when we asked for it with `disconnect()`.
+    func client(_ client: Client, didDisconnect error: MosquittoError?)
+    /// QoS 0: the message was written to the socket. QoS 1: PUBACK. QoS 2: PUBCOMP.
+    func client(_ client: Client, didPublish messageID: Int32)
+}
+
+/// One MQTT connection, a `struct mosquitto` underneath.
+///
+/// A client is confined to one `EventLoop`: after it is handed to the loop, every call on it is
+/// made on that loop's thread. That is why it is `@unchecked Sendable` and has no locks.
+public final class Client: @unchecked Sendable {
+    let handle: OpaquePointer
+    public let options: ClientOptions
+    public weak var delegate: ClientDelegate?
+
+    /// The socket registered with the owning loop's epoll, or -1; kept by `EventLoop`.
+    var registeredSocket: Int32 = -1
+    var registeredForWrite = false
+    /// Set whenever the socket may have been replaced, so the loop registers it anew even if the
+    /// new descriptor has the number of the old one.
+    var socketChanged = false
+    /// The client's key in its loop's table.
+    var slot = -1
+
+    /// Creates the connection and applies `options`; nothing is sent until `connect()`.
+    /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need.
+    public init(options: ClientOptions) throws(MosquittoError) {
+        MosquittoLibrary.initialize()
+        guard let handle = Client.makeHandle(options) else { throw MosquittoError(rawValue: MosquittoError.noMemory.rawValue, systemErrno: errno) }
+        self.handle = handle
+        self.options = options
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        Client.installCallbacks(handle)
+        do {
+            try apply(options)
+        } catch {
+            mosquitto_destroy(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+    }
+
+    private static func makeHandle(_ options: ClientOptions) -> OpaquePointer? {
+        if let id = options.clientID {
+            return mosquitto_new(id, options.cleanSession, nil)
+        }
+        return mosquitto_new(nil, options.cleanSession, nil)
+    }
+
+    private func apply(_ options: ClientOptions) throws(MosquittoError) {
+        try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, options.protocolVersion.rawValue))
+        // Latency figures mean nothing if Nagle holds a packet back waiting for the next one.
+        try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
+        if options.username != nil || options.password != nil {
+            try check(mosquitto_username_pw_set(handle, options.username, options.password))
+        }
+        if let will = options.will {
+            let rc = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos, will.retain)
+            }
+            try check(rc)
+        }
+        if let tls = options.tls {
+            try check(mosquitto_tls_set(handle, tls.caFile, nil, tls.certificateFile, tls.keyFile, nil))
+            try check(mosquitto_tls_insecure_set(handle, tls.insecure))
+        }
+    }
+
+    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`. The host name
+    /// is resolved here, blocking, which is quick for addresses and local names.
+    public func connect() throws(MosquittoError) {
+        socketChanged = true
+        try check(mosquitto_connect_async(handle, options.host, options.port, options.keepalive))
+    }
+
+    /// Connects again with the same settings: `mosquitto_reconnect_async`.
+    public func reconnect() throws(MosquittoError) {
+        socketChanged = true
+        try check(mosquitto_reconnect_async(handle))
+    }
+
+    /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
+    public func disconnect() throws(MosquittoError) {
+        try check(mosquitto_disconnect(handle))
+    }
+
+    /// Hands a message to libmosquitto: `mosquitto_publish`. `topic` is NUL-terminated.
+    /// Returns the message id that `didPublish` will report.
+    @inline(__always)
+    public func publish(topic: UnsafePointer<CChar>, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
+        var messageID: Int32 = 0
+        try check(mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, qos, retain))
+        return messageID
+    }
+
+    /// Subscribes to `topic`: `mosquitto_subscribe`.
+    public func subscribe(_ topic: String, qos: Int32) throws(MosquittoError) {
+        try check(mosquitto_subscribe(handle, nil, topic, qos))
+    }
+
+    /// The connection's socket, or -1: `mosquitto_socket`.
+    public var socket: Int32 { mosquitto_socket(handle) }
+
+    /// Whether libmosquitto has bytes waiting to be written: `mosquitto_want_write`.
+    var wantsWrite: Bool { mosquitto_want_write(handle) }
+
+    /// `mosquitto_loop_read`; a failure has already been reported through `didDisconnect`.
+    func loopRead() { _ = mosquitto_loop_read(handle, 1) }
+
+    /// `mosquitto_loop_write`; a failure has already been reported through `didDisconnect`.
+    func loopWrite() { _ = mosquitto_loop_write(handle, 1) }
+
+    /// `mosquitto_loop_misc`: keepalive PINGREQs, and the disconnect of a broker gone silent.
+    func loopMisc() { _ = mosquitto_loop_misc(handle) }
+}

@@ -1,0 +1,65 @@
+/// Everything a connection needs before its first CONNECT.
+public struct ClientOptions: Sendable, Equatable {
+    public enum ProtocolVersion: Int32, Sendable {
+        case v31 = 3
+        case v311 = 4
+        case v5 = 5
+    }
+
+    public struct Will: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var qos: Int32
+        public var retain: Bool
+
+        public init(topic: String, payload: [UInt8], qos: Int32 = 0, retain: Bool = false) {
+            self.topic = topic
+            self.payload = payload
+            self.qos = qos
+            self.retain = retain
+        }
+    }
+
+    public struct TLS: Sendable, Equatable {
+        public var caFile: String?
+        public var certificateFile: String?
+        public var keyFile: String?
+        /// Skip the host name check, for self-signed test brokers.
+        public var insecure: Bool
+
+        public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
+            self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+            self.insecure = insecure
+        }
+    }
+
+    public var host: String
+    public var port: Int32
+    /// `nil` lets libmosquitto make a random one (MQTT 3) or the broker assign one (MQTT 5).
+    public var clientID: String?
+    public var cleanSession: Bool
+    /// Seconds; libmosquitto refuses values below 5.
+    public var keepalive: Int32
+    public var protocolVersion: ProtocolVersion
+    public var username: String?
+    public var password: String?
+    public var will: Will?
+    public var tls: TLS?
+
+    public init(host: String = "localhost", port: Int32 = 1883, clientID: String? = nil,
+                cleanSession: Bool = true, keepalive: Int32 = 60, protocolVersion: ProtocolVersion = .v311,
+                username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+        self.cleanSession = cleanSession
+        self.keepalive = keepalive
+        self.protocolVersion = protocolVersion
+        self.username = username
+        self.password = password
+        self.will = will
+        self.tls = tls
+    }
+}

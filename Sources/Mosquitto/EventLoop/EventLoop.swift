@@ -1,0 +1,233 @@
+import CLinux
+import Glibc
+import Synchronization
+
+/// A thread that drives many `Client`s: a level-triggered epoll for their sockets, a heap of
+/// absolute deadlines for timers, and an eventfd through which other threads hand it work.
+///
+/// Everything a loop owns (its clients, their devices, its timers) is touched only on its thread,
+/// so the publish path takes no locks. Other threads reach it only through `execute(_:)`.
+public final class EventLoop: @unchecked Sendable {
+    public let name: String
+    private let epoll: Int32
+    private let wakeup: Int32
+    private var thread: pthread_t?
+    private let stopping = Atomic<Bool>(false)
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+
+    // Confined to the loop thread.
+    private var timers = DeadlineHeap()
+    private var clients: [Client?] = []
+    private var freeSlots: [Int] = []
+    private var dirty: [Client] = []
+    private var nextMisc: UInt64 = 0
+
+    private static let wakeupKey = UInt64.max
+    private static let miscInterval: UInt64 = 1_000_000_000
+
+    public init(name: String) throws(SystemError) {
+        self.name = name
+        epoll = try retryingInterrupts("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        let wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeup >= 0 else {
+            let error = SystemError(call: "eventfd", errno: errno)
+            close(epoll)
+            throw error
+        }
+        self.wakeup = wakeup
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: EventLoop.wakeupKey))
+        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event)
+    }
+
+    deinit {
+        close(wakeup)
+        close(epoll)
+    }
+
+    // MARK: Any thread
+
+    /// Starts the loop's thread.
+    public func start() throws(SystemError) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(context).release()
+            throw SystemError(call: "pthread_create", errno: rc)
+        }
+        self.thread = thread
+    }
+
+    /// Runs `job` on the loop's thread, soon.
+    public func execute(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        var one: UInt64 = 1
+        _ = write(wakeup, &one, 8)
+    }
+
+    /// Ends the loop after the jobs already handed to it, and waits for its thread.
+    public func stop() {
+        execute { [self] in stopping.store(true, ordering: .relaxed) }
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    // MARK: Loop thread only
+
+    /// Calls `target.timerFired(tag:now:)` at `deadline` (monotonic nanoseconds) or soon after.
+    public func schedule(at deadline: UInt64, target: TimerTarget, tag: Int = 0) {
+        timers.insert(deadline: deadline, target: target, tag: tag)
+    }
+
+    /// Makes the loop drive `client`: its socket is watched from now on, across reconnections.
+    public func add(_ client: Client) {
+        if let slot = freeSlots.popLast() {
+            clients[slot] = client
+            client.slot = slot
+        } else {
+            client.slot = clients.count
+            clients.append(client)
+        }
+        client.socketChanged = true
+        markDirty(client)
+    }
+
+    /// Stops driving `client`. Its socket must be closed (or the client destroyed) by the caller.
+    public func remove(_ client: Client) {
+        guard client.slot >= 0, client.slot < clients.count, clients[client.slot] === client else { return }
+        if client.registeredSocket >= 0, !client.socketChanged {
+            var event = epoll_event()
+            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, client.registeredSocket, &event)
+        }
+        client.registeredSocket = -1
+        clients[client.slot] = nil
+        freeSlots.append(client.slot)
+        client.slot = -1
+    }
+
+    /// Tells the loop that `client` may have something to write or a new socket; its epoll
+    /// registration is brought up to date before the loop waits again.
+    @inline(__always)
+    public func markDirty(_ client: Client) {
+        dirty.append(client)
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        nextMisc = MonotonicClock.now() &+ EventLoop.miscInterval
+        while !stopping.load(ordering: .relaxed) {
+            refreshDirtyClients()
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), waitMilliseconds())
+            }
+            if count > 0 {
+                for index in 0..<Int(count) {
+                    handle(events[index])
+                }
+            }
+            fireDueTimers()
+        }
+        timers.removeAll()
+        clients.removeAll()
+        dirty.removeAll()
+    }
+
+    private func waitMilliseconds() -> Int32 {
+        let now = MonotonicClock.now()
+        var deadline = nextMisc
+        if let earliest = timers.earliest, earliest < deadline { deadline = earliest }
+        guard deadline > now else { return 0 }
+        // Round up: waking a little late costs lateness of at most a millisecond; waking early
+        // costs a spin through an idle loop.
+        return Int32((deadline - now + 999_999) / 1_000_000)
+    }
+
+    private func handle(_ event: epoll_event) {
+        let key = event.data.u64
+        if key == EventLoop.wakeupKey {
+            runJobs()
+            return
+        }
+        let slot = Int(key >> 32)
+        let socket = Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)
+        guard slot < clients.count, let client = clients[slot],
+              client.registeredSocket == socket, !client.socketChanged else { return }
+        let flags = event.events
+        if flags & (EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
+            client.loopRead()
+        }
+        if flags & EPOLLOUT.rawValue != 0, !client.socketChanged, client.registeredSocket == client.socket {
+            client.loopWrite()
+        }
+        markDirty(client)
+    }
+
+    private func runJobs() {
+        var counter: UInt64 = 0
+        _ = read(wakeup, &counter, 8)
+        let pending = jobs.withLock { jobs in
+            let taken = jobs
+            jobs.removeAll()
+            return taken
+        }
+        for job in pending { job() }
+    }
+
+    private func fireDueTimers() {
+        var now = MonotonicClock.now()
+        while let entry = timers.popDue(now: now) {
+            entry.target.timerFired(tag: entry.tag, now: now)
+            now = MonotonicClock.now()
+        }
+        if now >= nextMisc {
+            for case let client? in clients where client.registeredSocket >= 0 {
+                client.loopMisc()
+                markDirty(client)
+            }
+            nextMisc = now &+ EventLoop.miscInterval
+        }
+    }
+
+    private func refreshDirtyClients() {
+        guard !dirty.isEmpty else { return }
+        for client in dirty where client.slot >= 0 {
+            refreshRegistration(client)
+        }
+        dirty.removeAll(keepingCapacity: true)
+    }
+
+    /// Brings `client`'s epoll registration in line with its socket and `mosquitto_want_write`.
+    /// A replaced socket is never removed by number: libmosquitto closed it, which removed it
+    /// from the epoll set, and the number may already belong to another client.
+    private func refreshRegistration(_ client: Client) {
+        let socket = client.socket
+        if client.socketChanged {
+            client.socketChanged = false
+            client.registeredSocket = -1
+        }
+        guard socket >= 0 else {
+            client.registeredSocket = -1
+            return
+        }
+        let wantsWrite = client.wantsWrite
+        if client.registeredSocket == socket, client.registeredForWrite == wantsWrite { return }
+        var mask = EPOLLIN.rawValue
+        if wantsWrite { mask |= EPOLLOUT.rawValue }
+        var event = epoll_event(events: mask, data: epoll_data_t(u64: UInt64(client.slot) << 32 | UInt64(UInt32(bitPattern: socket))))
+        if client.registeredSocket == socket {
+            _ = epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event)
+        } else if epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) != 0, errno == EEXIST {
+            _ = epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event)
+        }
+        client.registeredSocket = socket
+        client.registeredForWrite = wantsWrite
+    }
+}

@@ -1,0 +1,20 @@
+import Glibc
+
+/// Nanoseconds on `CLOCK_MONOTONIC`: the clock every deadline in devsim is kept on, so wall-clock
+/// steps (NTP, a user changing the date) never bend a schedule.
+public enum MonotonicClock {
+    public static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+}
+
+/// Seconds since the Unix epoch, for payload timestamps.
+public enum WallClock {
+    public static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
