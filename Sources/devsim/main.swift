@@ -1,1 +1,33 @@
-print("devsim")
+import Foundation
+import Simulator
+
+let environment = ProcessInfo.processInfo.environment
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func write(_ text: String, to handle: FileHandle) {
+    handle.write(Data(text.utf8))
+}
+
+let code: ExitCode
+do {
+    switch try ArgumentParser.parse(arguments, environment: environment) {
+    case .help(let topic):
+        write(Help.text(topic: topic), to: .standardOutput)
+        code = .success
+    case .version:
+        write(Help.version + "\n", to: .standardOutput)
+        code = .success
+    case .validate(let files):
+        code = ValidateCommand.run(files, environment: environment,
+                                   output: { write($0, to: .standardOutput) },
+                                   errors: { write($0, to: .standardError) })
+    case .run(let options):
+        let level: Logger.Level = options.quiet ? .warning : options.verbose ? .debug : .info
+        let logger = Logger(format: options.logFormat, minimumLevel: level)
+        code = RunCommand(options: options, environment: environment, logger: logger).execute()
+    }
+} catch {
+    write("devsim: \(error.message)\nTry 'devsim --help'.\n", to: .standardError)
+    code = .usage
+}
+exit(code.rawValue)

@@ -5,12 +5,13 @@ public protocol TimerTarget: AnyObject {
 }
 
 /// A binary min-heap of absolute deadlines. Equal deadlines fire in the order they were added.
-struct DeadlineHeap {
-    struct Entry {
-        var deadline: UInt64
-        var sequence: UInt64
-        var target: TimerTarget
-        var tag: Int
+/// The event loop keeps its timers in one; a dry run drives one with a virtual clock.
+public struct DeadlineHeap {
+    public struct Entry {
+        public var deadline: UInt64
+        public var sequence: UInt64
+        public var target: TimerTarget
+        public var tag: Int
 
         @inline(__always)
         func fires(before other: Entry) -> Bool {
@@ -21,18 +22,20 @@ struct DeadlineHeap {
     private var entries: [Entry] = []
     private var nextSequence: UInt64 = 0
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
-    var earliest: UInt64? { entries.first?.deadline }
+    public init() {}
 
-    mutating func insert(deadline: UInt64, target: TimerTarget, tag: Int) {
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+    public var earliest: UInt64? { entries.first?.deadline }
+
+    public mutating func insert(deadline: UInt64, target: TimerTarget, tag: Int) {
         entries.append(Entry(deadline: deadline, sequence: nextSequence, target: target, tag: tag))
         nextSequence &+= 1
         siftUp(entries.count - 1)
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
-    mutating func popDue(now: UInt64) -> Entry? {
+    public mutating func popDue(now: UInt64) -> Entry? {
         guard let first = entries.first, first.deadline <= now else { return nil }
         let last = entries.removeLast()
         if !entries.isEmpty {
@@ -42,7 +45,7 @@ struct DeadlineHeap {
         return first
     }
 
-    mutating func removeAll() {
+    public mutating func removeAll() {
         entries.removeAll()
     }
 

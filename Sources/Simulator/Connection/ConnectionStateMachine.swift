@@ -1,0 +1,109 @@
+/// The life of one MQTT connection, with no I/O: each event returns the action the caller
+/// carries out. Publishing is allowed in `connected` only.
+///
+///     idle → connecting → connected → waiting → connecting → connected …
+///                 ↘ (refused / failed) ↗
+public struct ConnectionStateMachine: Sendable {
+    public enum State: Equatable, Sendable {
+        case idle
+        case connecting
+        case connected
+        /// Down, with a reconnection attempt planned after a backoff.
+        case waiting
+        /// DISCONNECT sent, waiting for the socket to close.
+        case disconnecting
+        case stopped
+    }
+
+    public enum Action: Equatable, Sendable {
+        case none
+        /// Open the connection (first time or again).
+        case connect
+        /// The broker accepted: start or resume the devices, flush what was kept.
+        case resume(firstTime: Bool)
+        /// The connection went down: pause the devices, try again after `delay` seconds.
+        case pauseAndRetry(after: Double)
+        /// An attempt failed before any CONNACK: try again after `delay` seconds.
+        case retry(after: Double)
+        /// Send DISCONNECT.
+        case disconnect
+        /// Nothing more will happen on this connection.
+        case finished
+    }
+
+    public private(set) var state: State = .idle
+    public private(set) var backoff: Backoff
+    /// Whether a CONNACK has ever accepted this connection.
+    public private(set) var hasConnected = false
+
+    public init(backoff: Backoff = Backoff()) {
+        self.backoff = backoff
+    }
+
+    public var isConnected: Bool { state == .connected }
+
+    /// The connection should be opened.
+    public mutating func start() -> Action {
+        guard state == .idle else { return .none }
+        state = .connecting
+        return .connect
+    }
+
+    /// The broker answered CONNECT. A refusal is followed by the socket closing, which
+    /// `disconnected(random:)` turns into a retry.
+    public mutating func connack(accepted: Bool) -> Action {
+        guard state == .connecting, accepted else { return .none }
+        state = .connected
+        backoff.reset()
+        let firstTime = !hasConnected
+        hasConnected = true
+        return .resume(firstTime: firstTime)
+    }
+
+    /// Opening the connection failed at once (the connect call itself returned an error).
+    public mutating func connectFailed(random unit: Double) -> Action {
+        guard state == .connecting else { return .none }
+        state = .waiting
+        return .retry(after: backoff.nextDelay(unit: unit))
+    }
+
+    /// The socket closed, for whatever reason.
+    public mutating func disconnected(random unit: Double) -> Action {
+        switch state {
+        case .connected:
+            state = .waiting
+            return .pauseAndRetry(after: backoff.nextDelay(unit: unit))
+        case .connecting:
+            state = .waiting
+            return .retry(after: backoff.nextDelay(unit: unit))
+        case .disconnecting:
+            state = .stopped
+            return .finished
+        case .idle, .waiting, .stopped:
+            return .none
+        }
+    }
+
+    /// The backoff delay has passed.
+    public mutating func retryDue() -> Action {
+        guard state == .waiting else { return .none }
+        state = .connecting
+        return .connect
+    }
+
+    /// The run is ending: leave cleanly if connected, otherwise just stop trying.
+    public mutating func stop() -> Action {
+        switch state {
+        case .connected:
+            state = .disconnecting
+            return .disconnect
+        case .disconnecting:
+            return .none
+        case .stopped:
+            return .none
+        case .idle, .connecting, .waiting:
+            state = .stopped
+            return .finished
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Mosquitto
+import Signals
+
+/// One simulated device: a schedule that starts at its connection's first CONNACK and a set of
+/// signals that make each payload. Confined to its connection's event loop.
+final class Device: TimerTarget {
+    let plan: DevicePlan
+    /// The topic as a C string, made once: every publish passes it to libmosquitto.
+    let topic: [CChar]
+    private let signals: DeviceSignals
+    private unowned let connection: Connection
+    private unowned let context: LoopContext
+    private var schedule: Schedule?
+    private var wallStart = 0.0
+
+    /// Lateness beyond which a tick counts as late, in nanoseconds.
+    static let lateThreshold: UInt64 = 2_000_000
+
+    init(plan: DevicePlan, seed: UInt64, connection: Connection, context: LoopContext) {
+        self.plan = plan
+        topic = Array(plan.topic.utf8CString)
+        signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
+                                seed: seed, sampleInterval: plan.sampleInterval)
+        self.connection = connection
+        self.context = context
+    }
+
+    var hasStarted: Bool { schedule != nil }
+
+    /// Starts the device's clock: its first tick is due now.
+    func start(now: UInt64) {
+        guard schedule == nil else { return }
+        schedule = Schedule(start: now, perSecond: plan.perSecond)
+        wallStart = WallTime.now().secondsSinceEpoch
+        context.loop.schedule(at: now, target: self)
+    }
+
+    func timerFired(tag: Int, now: UInt64) {
+        guard var schedule, context.control.isTicking, context.control.takeTick() else { return }
+        let counters = context.counters
+        counters.add(.scheduled)
+        if now > schedule.deadline &+ Device.lateThreshold { counters.add(.late) }
+        context.payload.removeAll(keepingCapacity: true)
+        signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + schedule.elapsed, into: &context.payload)
+        connection.submit(from: self, payload: context.payload)
+        schedule.advance()
+        self.schedule = schedule
+        context.loop.schedule(at: schedule.deadline, target: self)
+    }
+}

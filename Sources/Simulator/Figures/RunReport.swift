@@ -1,0 +1,59 @@
+import Foundation
+
+/// The `--report` JSON written when a run ends. Every tick is in exactly one of `published`,
+/// `skippedOffline`, `droppedBuffer`, `buffered` and `failed`, so `scheduled` is their sum.
+public struct RunReport: Codable, Sendable, Equatable {
+    public var scenarios: [String]
+    public var seed: UInt64
+    public var outcome: String
+    public var scheduled: Int
+    public var published: Int
+    public var acknowledged: Int
+    public var inFlight: Int
+    public var skippedOffline: Int
+    public var droppedBuffer: Int
+    public var buffered: Int
+    public var failed: Int
+    public var late: Int
+    public var reconnects: Int
+    public var connectionsUp: Int
+    public var connections: Int
+    public var durationSeconds: Double
+    /// Messages published per second over the run.
+    public var ratePerSecond: Double
+
+    public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
+        let t = result.totals
+        self.scenarios = scenarios
+        self.seed = seed
+        switch result.reason {
+        case .duration: outcome = "duration"
+        case .messages: outcome = "messages"
+        case .requested: outcome = "stopped"
+        case .noConnection(let why): outcome = "no connection: \(why)"
+        }
+        scheduled = t.scheduled
+        published = t.published
+        acknowledged = t.acknowledged
+        inFlight = t.inFlight
+        skippedOffline = t.skippedOffline
+        droppedBuffer = t.droppedBuffer
+        buffered = t.buffered
+        failed = t.failed
+        late = t.late
+        reconnects = t.reconnects
+        connectionsUp = result.connectionsUpAtEnd
+        connections = result.connections
+        durationSeconds = (result.durationSeconds * 1000).rounded() / 1000
+        ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
+    }
+
+    /// Pretty-printed JSON with sorted keys, ending in a newline.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}

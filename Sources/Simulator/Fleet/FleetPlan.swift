@@ -1,0 +1,97 @@
+import Mosquitto
+import Scenario
+import Signals
+
+/// One simulated device, resolved: its templates filled in and its rates in numbers.
+public struct DevicePlan: Sendable {
+    public var group: String
+    public var index: Int
+    public var id: String
+    public var topic: String
+    public var qos: Int32
+    public var retain: Bool
+    public var perSecond: Double
+    /// Seconds between sensor samples, `nil` for one sample per publish.
+    public var sampleInterval: Double?
+    public var payload: PayloadSpec
+}
+
+/// One MQTT connection and the devices that publish through it.
+public struct ConnectionPlan: Sendable {
+    public var options: ClientOptions
+    public var devices: [DevicePlan]
+    public var offline: OfflinePolicy
+    public var reconnect: ReconnectSettings
+    /// Seconds after the run's start at which the connection is opened (the group's ramp-up).
+    public var startOffset: Double
+}
+
+/// The whole fleet of a run: every scenario's groups expanded into connections and devices.
+public struct FleetPlan: Sendable {
+    public var connections: [ConnectionPlan]
+
+    public var deviceCount: Int { connections.reduce(0) { $0 + $1.devices.count } }
+
+    public init(scenarios: [Scenario], settings: RunSettings) {
+        var connections: [ConnectionPlan] = []
+        for scenario in scenarios {
+            for group in scenario.groups {
+                connections += FleetPlan.connections(for: group, in: scenario, settings: settings)
+            }
+        }
+        self.connections = connections
+    }
+
+    static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings) -> [ConnectionPlan] {
+        let devices = (1...max(1, group.count)).map { index in
+            let id = group.id.render(name: group.name, index: index, id: nil)
+            return DevicePlan(
+                group: group.name, index: index, id: id,
+                topic: group.topic.render(name: group.name, index: index, id: id),
+                qos: Int32(group.qos), retain: group.retain, perSecond: group.publish.perSecond,
+                sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload)
+        }
+        let rampPerSecond = group.rampUp?.perSecond ?? .infinity
+        let broker = scenario.broker
+        func options(clientID: String) -> ClientOptions {
+            ClientOptions(
+                host: settings.host ?? broker.host ?? "localhost",
+                port: Int32(settings.port ?? broker.port ?? 1883),
+                clientID: clientID,
+                cleanSession: broker.cleanSession ?? true,
+                keepalive: Int32((broker.keepalive ?? 60).rounded()),
+                protocolVersion: broker.protocol.map(ClientOptions.ProtocolVersion.init) ?? .v311,
+                username: settings.username ?? broker.username,
+                password: settings.password ?? broker.password,
+                will: broker.will.map { .init(topic: $0.topic, payload: Array($0.message.utf8), qos: Int32($0.qos), retain: $0.retain) },
+                tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) })
+        }
+        let groups: [[DevicePlan]]
+        let clientIDs: [String]
+        switch group.connection {
+        case .perDevice:
+            groups = devices.map { [$0] }
+            clientIDs = devices.map { group.clientID.render(name: group.name, index: $0.index, id: $0.id) }
+        case .shared(let count):
+            let count = min(max(1, count), devices.count)
+            groups = (0..<count).map { slot in stride(from: slot, to: devices.count, by: count).map { devices[$0] } }
+            clientIDs = (1...count).map { "\(scenario.name)-\(group.name)-shared-\($0)" }
+        }
+        return zip(groups, clientIDs).enumerated().map { position, pair in
+            ConnectionPlan(
+                options: options(clientID: pair.1), devices: pair.0, offline: scenario.offline,
+                reconnect: broker.reconnect ?? ReconnectSettings(),
+                startOffset: rampPerSecond.isFinite ? Double(position) / rampPerSecond : 0)
+        }
+    }
+}
+
+extension ClientOptions.ProtocolVersion {
+    init(_ version: MQTTProtocol) {
+        switch version {
+        case .mqtt31: self = .v31
+        case .mqtt311: self = .v311
+        case .mqtt5: self = .v5
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Synchronization
+
+/// What the event loops and the thread that runs the fleet share: whether devices still tick,
+/// the message budget, and the few events that end a run. Lock-free on the tick path.
+final class RunControl: Sendable {
+    enum StopReason: Sendable, Equatable {
+        case duration
+        case messages
+        case requested
+        case noConnection(String)
+    }
+
+    let logger: Logger
+    private let ticking = Atomic<Bool>(true)
+    private let remaining: Atomic<Int>
+    private let everConnected = Atomic<Bool>(false)
+    let finishedConnections = Atomic<Int>(0)
+    private let reason = Mutex<StopReason?>(nil)
+    private let wake = DispatchSemaphore(value: 0)
+    private let reported = Mutex<Set<String>>([])
+    private let failure = Mutex<String?>(nil)
+
+    init(messages: Int?, logger: Logger) {
+        remaining = Atomic(messages ?? Int.max)
+        self.logger = logger
+    }
+
+    var isTicking: Bool { ticking.load(ordering: .relaxed) }
+
+    func stopTicking() {
+        ticking.store(false, ordering: .relaxed)
+    }
+
+    /// Takes one tick from the `--messages` budget; false once it is spent, and the run is told.
+    @inline(__always)
+    func takeTick() -> Bool {
+        let left = remaining.subtract(1, ordering: .relaxed).newValue
+        if left == 0 { stop(.messages) }
+        return left >= 0
+    }
+
+    func noteConnected() {
+        everConnected.store(true, ordering: .relaxed)
+    }
+
+    var hasEverConnected: Bool { everConnected.load(ordering: .relaxed) }
+
+    /// Asks the run to end; the first reason given is the one reported.
+    func stop(_ why: StopReason) {
+        let first = reason.withLock { current in
+            if current == nil { current = why; return true }
+            return false
+        }
+        if first { wake.signal() }
+    }
+
+    var stopReason: StopReason? { reason.withLock { $0 } }
+
+    /// Waits until something happens or `seconds` pass.
+    func wait(seconds: Double) {
+        _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0, seconds) * 1e9)))
+    }
+
+    func connectionFinished() {
+        finishedConnections.add(1, ordering: .relaxed)
+        wake.signal()
+    }
+
+    /// Records why a connection attempt failed, and logs it the first time that reason is seen,
+    /// so a thousand devices refused for one reason make one line, not a thousand.
+    func connectionFailed(_ reason: String, host: String, port: Int32) {
+        failure.withLock { $0 = reason }
+        let isNew = reported.withLock { $0.insert(reason).inserted }
+        if isNew {
+            logger.warning(reason, ["broker": "\(host):\(port)"])
+        }
+    }
+
+    var lastFailure: String? { failure.withLock { $0 } }
+}

@@ -1,0 +1,41 @@
+/// What the command line decides about a run: overrides of the scenarios' broker settings and
+/// the run's bounds. `nil` means "as the scenario says, or the default".
+public struct RunSettings: Sendable {
+    public var host: String?
+    public var port: Int?
+    public var username: String?
+    public var password: String?
+    /// Seconds; `nil` runs until stopped or `messages` is reached.
+    public var duration: Double?
+    /// Ticks over the whole fleet after which the run ends.
+    public var messages: Int?
+    public var seed: UInt64
+    /// Event loops (threads) to spread the connections over.
+    public var loops: Int
+    /// Seconds after which a run that never got a CONNACK gives up.
+    public var connectTimeout: Double
+    /// Seconds that in-flight QoS 1/2 messages get to be acknowledged when the run ends.
+    public var drainTimeout: Double
+    /// Seconds between status lines; `nil` for none.
+    public var statsInterval: Double?
+    /// Unacknowledged QoS 1/2 messages a connection may have at once.
+    public var maxInFlight: Int
+
+    public init(host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
+                duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
+                connectTimeout: Double = 30, drainTimeout: Double = 5, statsInterval: Double? = 5,
+                maxInFlight: Int = 16) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.duration = duration
+        self.messages = messages
+        self.seed = seed
+        self.loops = loops
+        self.connectTimeout = connectTimeout
+        self.drainTimeout = drainTimeout
+        self.statsInterval = statsInterval
+        self.maxInFlight = maxInFlight
+    }
+}

@@ -1,0 +1,179 @@
+import Simulator
+
+/// Turns `devsim`'s arguments and environment into a `Command`. Every `run` option can also come
+/// from a `DEVSIM_*` variable; the flag wins. Errors name the flag or the variable.
+enum ArgumentParser {
+    struct Option: Sendable {
+        let flag: String
+        let variable: String
+        let valueName: String?
+        let help: String
+        let apply: @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Command {
+        guard let first = arguments.first else { return .help(topic: nil) }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "--help", "-h", "help":
+            return .help(topic: rest.first)
+        case "--version", "-V", "version":
+            return .version
+        case "validate":
+            if rest.contains("--help") || rest.contains("-h") { return .help(topic: "validate") }
+            if let flag = rest.first(where: { $0.hasPrefix("-") }) {
+                throw UsageError("validate: unknown option '\(flag)'")
+            }
+            guard !rest.isEmpty else { throw UsageError("validate: name at least one scenario file") }
+            return .validate(rest)
+        case "run":
+            if rest.contains("--help") || rest.contains("-h") { return .help(topic: "run") }
+            return .run(try parseRun(rest, environment: environment))
+        default:
+            throw UsageError("unknown command '\(first)'; the commands are run and validate")
+        }
+    }
+
+    static func parseRun(_ arguments: [String], environment: [String: String]) throws(UsageError) -> RunOptions {
+        var options = RunOptions()
+        var fromFlags: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                options.scenarios += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                options.scenarios.append(argument)
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = runOptions.first(where: { $0.flag == name }) else {
+                let hint = closest(to: name, among: runOptions.map(\.flag)).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError("run: unknown option '\(name)'\(hint)")
+            }
+            if option.valueName == nil {
+                guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
+                fromFlags[option.flag] = "true"
+            } else if let inlineValue {
+                fromFlags[option.flag] = inlineValue
+            } else {
+                guard index < arguments.count else { throw UsageError("\(name) needs a value (\(option.valueName!))") }
+                fromFlags[option.flag] = arguments[index]
+                index += 1
+            }
+        }
+        for option in runOptions {
+            if let value = fromFlags[option.flag] {
+                try option.apply(&options, value, option.flag)
+            } else if let value = environment[option.variable], !value.isEmpty {
+                try option.apply(&options, value, option.variable)
+            }
+        }
+        if options.password != nil, options.passwordFile != nil, fromFlags["--password-file"] == nil {
+            // DEVSIM_PASSWORD and DEVSIM_PASSWORD_FILE both set: the password itself wins.
+            options.passwordFile = nil
+        }
+        guard !options.scenarios.isEmpty else { throw UsageError("run: name at least one scenario file") }
+        return options
+    }
+
+    static let runOptions: [Option] = [
+        Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") { o, v, _ in o.host = v },
+        Option(flag: "--port", variable: "DEVSIM_PORT", valueName: "PORT", help: "broker port") { o, v, label throws(UsageError) in
+            guard let port = Int(v), (1...65535).contains(port) else { throw UsageError("\(label): expected a port number from 1 to 65535, found '\(v)'") }
+            o.port = port
+        },
+        Option(flag: "--username", variable: "DEVSIM_USERNAME", valueName: "NAME", help: "user name for the broker") { o, v, _ in o.username = v },
+        Option(flag: "--password-file", variable: "DEVSIM_PASSWORD_FILE", valueName: "FILE", help: "file holding the password (DEVSIM_PASSWORD holds the password itself)") { o, v, _ in o.passwordFile = v },
+        Option(flag: "--password", variable: "DEVSIM_PASSWORD", valueName: "PASSWORD", help: "") { o, v, label throws(UsageError) in
+            guard label == "DEVSIM_PASSWORD" else { throw UsageError("--password would show the password to every user of this machine; use --password-file or DEVSIM_PASSWORD") }
+            o.password = v
+        },
+        Option(flag: "--duration", variable: "DEVSIM_DURATION", valueName: "DURATION", help: "stop after this long: 30s, 5m, 1h") { o, v, label throws(UsageError) in
+            o.duration = try seconds(v, label, allowZero: false)
+        },
+        Option(flag: "--messages", variable: "DEVSIM_MESSAGES", valueName: "N", help: "stop after N messages over the whole fleet") { o, v, label throws(UsageError) in
+            guard let n = Int(v), n > 0 else { throw UsageError("\(label): expected a whole number above 0, found '\(v)'") }
+            o.messages = n
+        },
+        Option(flag: "--seed", variable: "DEVSIM_SEED", valueName: "N", help: "seed for reproducible values (default: random, recorded in the report)") { o, v, label throws(UsageError) in
+            guard let seed = UInt64(v) else { throw UsageError("\(label): expected a whole number from 0 to \(UInt64.max), found '\(v)'") }
+            o.seed = seed
+        },
+        Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in o.report = v },
+        Option(flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil, help: "no broker: print what would be published, one JSON object a line") { o, v, label throws(UsageError) in
+            o.dryRun = try flag(v, label)
+        },
+        Option(flag: "--log-format", variable: "DEVSIM_LOG_FORMAT", valueName: "text|json", help: "log line format (default text)") { o, v, label throws(UsageError) in
+            guard let format = Logger.Format(rawValue: v) else { throw UsageError("\(label): expected text or json, found '\(v)'") }
+            o.logFormat = format
+        },
+        Option(flag: "--connect-timeout", variable: "DEVSIM_CONNECT_TIMEOUT", valueName: "DURATION", help: "give up (exit 3) if no connection is accepted within this (default 30s)") { o, v, label throws(UsageError) in
+            o.connectTimeout = try seconds(v, label, allowZero: false)
+        },
+        Option(flag: "--drain-timeout", variable: "DEVSIM_DRAIN_TIMEOUT", valueName: "DURATION", help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default 5s)") { o, v, label throws(UsageError) in
+            o.drainTimeout = try seconds(v, label, allowZero: true)
+        },
+        Option(flag: "--stats-interval", variable: "DEVSIM_STATS_INTERVAL", valueName: "DURATION", help: "time between status lines (default 5s, 0 for none)") { o, v, label throws(UsageError) in
+            let interval = try seconds(v, label, allowZero: true)
+            o.statsInterval = interval > 0 ? interval : nil
+        },
+        Option(flag: "--loops", variable: "DEVSIM_LOOPS", valueName: "N", help: "event-loop threads (default: one per core)") { o, v, label throws(UsageError) in
+            guard let n = Int(v), n > 0, n <= 1024 else { throw UsageError("\(label): expected a whole number from 1 to 1024, found '\(v)'") }
+            o.loops = n
+        },
+        Option(flag: "--max-inflight", variable: "DEVSIM_MAX_INFLIGHT", valueName: "N", help: "unacknowledged QoS 1/2 messages per connection (default 16)") { o, v, label throws(UsageError) in
+            guard let n = Int(v), n > 0, n <= 65535 else { throw UsageError("\(label): expected a whole number from 1 to 65535, found '\(v)'") }
+            o.maxInFlight = n
+        },
+        Option(flag: "--quiet", variable: "DEVSIM_QUIET", valueName: nil, help: "log warnings and errors only, no status lines") { o, v, label throws(UsageError) in
+            o.quiet = try flag(v, label)
+        },
+        Option(flag: "--verbose", variable: "DEVSIM_VERBOSE", valueName: nil, help: "log every connection event") { o, v, label throws(UsageError) in
+            o.verbose = try flag(v, label)
+        },
+    ]
+
+    static func flag(_ value: String, _ label: String) throws(UsageError) -> Bool {
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw UsageError("\(label): expected true or false, found '\(value)'")
+        }
+    }
+
+    static func seconds(_ value: String, _ label: String, allowZero: Bool) throws(UsageError) -> Double {
+        guard let seconds = DurationText.seconds(value), seconds.isFinite, seconds > 0 || (allowZero && seconds == 0) else {
+            throw UsageError("\(label): expected a duration such as 30s, 5m or 1h\(allowZero ? " (or 0)" : ""), found '\(value)'")
+        }
+        return seconds
+    }
+
+    /// The candidate nearest to `word` by edit distance, if it is near enough to be a typo.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+        guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
+        return best
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

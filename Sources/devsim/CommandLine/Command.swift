@@ -1,0 +1,32 @@
+import Simulator
+
+/// What the command line asks for.
+enum Command: Equatable {
+    case run(RunOptions)
+    case validate([String])
+    case help(topic: String?)
+    case version
+}
+
+/// `devsim run`'s options after flags and environment are merged (a flag wins over its variable).
+struct RunOptions: Equatable {
+    var scenarios: [String] = []
+    var host: String?
+    var port: Int?
+    var username: String?
+    var password: String?
+    var passwordFile: String?
+    var duration: Double?
+    var messages: Int?
+    var seed: UInt64?
+    var report: String?
+    var dryRun = false
+    var logFormat: Logger.Format = .text
+    var connectTimeout: Double = 30
+    var drainTimeout: Double = 5
+    var statsInterval: Double? = 5
+    var loops: Int?
+    var maxInFlight = 16
+    var quiet = false
+    var verbose = false
+}

@@ -1,0 +1,11 @@
+/// devsim's exit codes, as the README documents them.
+enum ExitCode: Int32 {
+    /// The run ended as asked (duration, message count, or a signal).
+    case success = 0
+    /// A runtime failure.
+    case failure = 1
+    /// Bad usage or an invalid scenario.
+    case usage = 2
+    /// No connection could be established within the connect timeout.
+    case noConnection = 3
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Scenario
+import Simulator
+
+/// `devsim run`: loads the scenarios, then either prints a dry run or runs the fleet against the
+/// broker until its end, and writes the report.
+struct RunCommand {
+    var options: RunOptions
+    var environment: [String: String]
+    var logger: Logger
+
+    func execute() -> ExitCode {
+        var scenarios: [Scenario] = []
+        var invalid = false
+        for file in options.scenarios {
+            do {
+                scenarios.append(try ScenarioLoader.load(file: file, environment: environment))
+            } catch {
+                invalid = true
+                for diagnostic in error.diagnostics { Logger.standardError("\(diagnostic)\n") }
+            }
+        }
+        if invalid { return .usage }
+        do {
+            return try execute(scenarios)
+        } catch let error as UsageError {
+            logger.error(error.message)
+            return .usage
+        } catch {
+            logger.error("\(error)")
+            return .failure
+        }
+    }
+
+    private func execute(_ scenarios: [Scenario]) throws -> ExitCode {
+        let settings = try settings()
+        let plan = FleetPlan(scenarios: scenarios, settings: settings)
+        if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
+            throw UsageError("device group '\(device.group)': publish: max is not supported yet; give a rate such as 100/s")
+        }
+        if options.dryRun {
+            return dryRun(plan, seed: settings.seed)
+        }
+        let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
+        logger.info("starting", ["scenarios": scenarios.map(\.name).joined(separator: ","),
+                                 "devices": String(plan.deviceCount), "connections": String(plan.connections.count),
+                                 "seed": String(settings.seed)])
+        let signals = SignalHandling.install { fleet.requestStop() }
+        let result = try fleet.run()
+        withExtendedLifetime(signals) {}
+        logger.info("finished: " + summary(result))
+        if let path = options.report {
+            let report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
+            try writeReport(report, to: path)
+        }
+        if case .noConnection(let why) = result.reason {
+            logger.error(why)
+            return .noConnection
+        }
+        return .success
+    }
+
+    private func settings() throws -> RunSettings {
+        var password = options.password
+        if let file = options.passwordFile {
+            guard let contents = FileManager.default.contents(atPath: file), let text = String(data: contents, encoding: .utf8) else {
+                throw UsageError("--password-file: cannot read '\(file)'")
+            }
+            password = String(text.trimmingCharacters(in: .newlines))
+        }
+        return RunSettings(
+            host: options.host, port: options.port, username: options.username, password: password,
+            duration: options.duration, messages: options.messages,
+            seed: options.seed ?? UInt64.random(in: 0...UInt64.max),
+            loops: options.loops ?? ProcessInfo.processInfo.activeProcessorCount,
+            connectTimeout: options.connectTimeout, drainTimeout: options.drainTimeout,
+            statsInterval: options.quiet ? nil : options.statsInterval, maxInFlight: options.maxInFlight)
+    }
+
+    private func dryRun(_ plan: FleetPlan, seed: UInt64) -> ExitCode {
+        var duration = options.duration
+        if duration == nil, options.messages == nil {
+            duration = 10
+            logger.info("dry run without --duration or --messages: showing the first 10 seconds")
+        }
+        let output = FileHandle.standardOutput
+        var chunk = ""
+        DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
+            chunk += line
+            if chunk.utf8.count > 64 * 1024 {
+                output.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        output.write(Data(chunk.utf8))
+        return .success
+    }
+
+    private func summary(_ result: Fleet.Result) -> String {
+        let t = result.totals
+        return "scheduled \(t.scheduled), published \(t.published), acknowledged \(t.acknowledged), "
+            + "in flight \(t.inFlight), skipped offline \(t.skippedOffline), buffered \(t.buffered), "
+            + "dropped \(t.droppedBuffer), failed \(t.failed), late \(t.late), reconnects \(t.reconnects)"
+    }
+
+    private func writeReport(_ report: RunReport, to path: String) throws {
+        do {
+            try report.json().write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw RuntimeError("cannot write the report to '\(path)': \(error.localizedDescription)")
+        }
+    }
+}
+
+struct RuntimeError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,19 @@
+import Scenario
+
+/// `devsim validate`: every problem in every file, or silence and exit 0.
+enum ValidateCommand {
+    static func run(_ files: [String], environment: [String: String], output: (String) -> Void, errors: (String) -> Void) -> ExitCode {
+        var valid = true
+        for file in files {
+            do {
+                let scenario = try ScenarioLoader.load(file: file, environment: environment)
+                let devices = scenario.groups.reduce(0) { $0 + $1.count }
+                output("\(file): ok (\(scenario.groups.count) device groups, \(devices) devices)\n")
+            } catch {
+                valid = false
+                for diagnostic in error.diagnostics { errors("\(diagnostic)\n") }
+            }
+        }
+        return valid ? .success : .usage
+    }
+}
