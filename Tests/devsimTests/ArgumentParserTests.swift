@@ -1,0 +1,71 @@
+import Testing
+@testable import devsim
+
+@Suite struct ArgumentParserTests {
+    private func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> RunOptions {
+        guard case .run(let options) = try ArgumentParser.parse(["run"] + arguments, environment: environment) else {
+            Issue.record("not a run command")
+            return RunOptions()
+        }
+        return options
+    }
+
+    @Test func readsFlagsInBothForms() throws {
+        let options = try run(["--host", "broker", "--port=1884", "--duration", "30s", "--messages", "5",
+                               "--seed", "42", "--report", "r.json", "--dry-run", "--log-format", "json", "a.yaml", "b.yaml"])
+        #expect(options.host == "broker")
+        #expect(options.port == 1884)
+        #expect(options.duration == 30)
+        #expect(options.messages == 5)
+        #expect(options.seed == 42)
+        #expect(options.report == "r.json")
+        #expect(options.dryRun)
+        #expect(options.logFormat == .json)
+        #expect(options.scenarios == ["a.yaml", "b.yaml"])
+    }
+
+    @Test func environmentFillsWhatFlagsLeaveAndFlagsWin() throws {
+        let environment = ["DEVSIM_HOST": "from-env", "DEVSIM_PORT": "1999", "DEVSIM_PASSWORD": "secret",
+                           "DEVSIM_DURATION": "5m", "DEVSIM_DRY_RUN": "true"]
+        let options = try run(["--port", "2000", "s.yaml"], environment)
+        #expect(options.host == "from-env")
+        #expect(options.port == 2000)
+        #expect(options.password == "secret")
+        #expect(options.duration == 300)
+        #expect(options.dryRun)
+    }
+
+    @Test func badValuesNameTheFlagOrTheVariable() {
+        #expect(throws: UsageError("--port: expected a port number from 1 to 65535, found 'x'")) { try run(["--port", "x", "s.yaml"]) }
+        #expect(throws: UsageError("DEVSIM_PORT: expected a port number from 1 to 65535, found '70000'")) { try run(["s.yaml"], ["DEVSIM_PORT": "70000"]) }
+        #expect(throws: UsageError("--duration: expected a duration such as 30s, 5m or 1h, found 'soon'")) { try run(["--duration", "soon", "s.yaml"]) }
+        #expect(throws: UsageError("--messages: expected a whole number above 0, found '0'")) { try run(["--messages", "0", "s.yaml"]) }
+    }
+
+    @Test func unknownFlagsGetAHint() {
+        #expect(throws: UsageError("run: unknown option '--duraton'; did you mean --duration?")) { try run(["--duraton", "1s", "s.yaml"]) }
+    }
+
+    @Test func missingValuesAndScenariosAreErrors() {
+        #expect(throws: UsageError("--host needs a value (HOST)")) { try run(["s.yaml", "--host"]) }
+        #expect(throws: UsageError("run: name at least one scenario file")) { try run(["--dry-run"]) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["validate"], environment: [:]) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["launch"], environment: [:]) }
+    }
+
+    @Test func passwordIsNeverAFlag() {
+        #expect(throws: UsageError.self) { try run(["--password", "p", "s.yaml"]) }
+    }
+
+    @Test func commandsHelpAndVersion() throws {
+        #expect(try ArgumentParser.parse([], environment: [:]) == .help(topic: nil))
+        #expect(try ArgumentParser.parse(["--version"], environment: [:]) == .version)
+        #expect(try ArgumentParser.parse(["run", "--help"], environment: [:]) == .help(topic: "run"))
+        #expect(try ArgumentParser.parse(["validate", "a.yaml"], environment: [:]) == .validate(["a.yaml"]))
+    }
+
+    @Test func statsIntervalZeroTurnsStatusLinesOff() throws {
+        #expect(try run(["--stats-interval", "0", "s.yaml"]).statsInterval == nil)
+        #expect(try run(["--stats-interval", "2s", "s.yaml"]).statsInterval == 2)
+    }
+}
