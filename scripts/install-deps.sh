@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the system packages devsim builds, tests and demonstrates with (Debian/Ubuntu, as root).
+set -euo pipefail
+packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update
+  apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+# The packaged broker starts itself as a service on port 1883 on some systems; devsim's tests
+# start their own on free ports and do not need it.
