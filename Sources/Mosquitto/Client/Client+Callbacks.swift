@@ -1,4 +1,5 @@
 import CMosquitto
+import Glibc
 
 // libmosquitto calls back through C function pointers; the way back to the Swift object is the
 // user-data pointer set in `Client.init`. These closures capture nothing, so they convert to
@@ -13,7 +14,7 @@ extension Client {
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
             client.socketChanged = true
-            client.delegate?.client(client, didDisconnect: rc == 0 ? nil : MosquittoError(rawValue: rc))
+            client.delegate?.client(client, didDisconnect: rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
         }
         mosquitto_publish_callback_set(handle) { _, userData, messageID in
             guard let client = Client.from(userData) else { return }

@@ -197,7 +197,8 @@ extension Connection: ClientDelegate {
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
         if let error, machine.state == .connected, logsEvents {
             context.control.logger.warning("connection lost: \(error)", metadata)
-        } else if let error, machine.state == .connecting {
+        } else if let error, machine.state == .connecting, error != .connectionRefused {
+            // A refusal was already reported, with the broker's reason, by the CONNACK handler.
             failed("cannot connect: \(error)")
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1)))
