@@ -11,16 +11,17 @@ public enum ScenarioLoader {
                 : isDirectory.boolValue ? "it is a directory, not a scenario file" : "the file cannot be read"
             throw ScenarioError([Diagnostic(file: path, line: 1, column: 1, message: "cannot load the scenario: \(reason)")])
         }
-        return try load(bytes: [UInt8](data), file: path, environment: environment)
+        return try load(bytes: [UInt8](data), file: path, environment: environment, generators: .standard)
     }
 
     /// Loads scenario text; `file` names it in diagnostics and anchors relative paths.
     public static func load(text: String, file: String, environment: [String: String]) throws(ScenarioError) -> Scenario {
-        try load(bytes: Array(text.utf8), file: file, environment: environment)
+        try load(bytes: Array(text.utf8), file: file, environment: environment, generators: .standard)
     }
 
-    private static func load(bytes: [UInt8], file: String, environment: [String: String]) throws(ScenarioError) -> Scenario {
-        let reader = ScenarioReader(file: file)
+    static func load(bytes: [UInt8], file: String, environment: [String: String],
+                     generators: GeneratorRegistry) throws(ScenarioError) -> Scenario {
+        let reader = ScenarioReader(file: file, generators: generators)
         let parsed = YAMLParser(bytes: bytes)
         var problems = parsed.problems
         let scenario = parsed.root.flatMap { root in

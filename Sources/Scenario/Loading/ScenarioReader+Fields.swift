@@ -3,13 +3,13 @@ import Signals
 extension ScenarioReader {
     static let modifiers = ["decimals", "noise", "min", "max"]
 
-    /// One payload field: exactly one generator key, found through the `Generators` registry,
-    /// plus modifiers.
+    /// One payload field: exactly one generator key, found through the generator registry (the
+    /// `Generators` of Signals), plus modifiers.
     func field(_ key: Node, _ node: Node) -> FieldSpec? {
         let name = key.scalarText ?? ""
         let problemsBefore = diagnostics.count
         guard let pairs = pairs(node, of: "field '\(name)'") else { return nil }
-        var generators: [(key: Node, recipe: (any GeneratorRecipe)?)] = []
+        var found: [(key: Node, recipe: (any GeneratorRecipe)?)] = []
         var unknown: [Node] = []
         var modifiers = Entries(mark: node.mark)
         for pair in pairs {
@@ -19,18 +19,18 @@ extension ScenarioReader {
             } else {
                 switch generator(text, pair.value) {
                 case .unknown: unknown.append(pair.key)
-                case .invalid: generators.append((pair.key, nil))
-                case .valid(let recipe): generators.append((pair.key, recipe))
+                case .invalid: found.append((pair.key, nil))
+                case .valid(let recipe): found.append((pair.key, recipe))
                 }
             }
         }
-        for key in unknown { reportUnknown(key, in: name, afterGenerator: !generators.isEmpty) }
-        if generators.isEmpty && unknown.isEmpty {
-            let known = Generators.keys.isEmpty ? "" : ": one of " + Generators.keys.joined(separator: ", ")
+        for key in unknown { reportUnknown(key, in: name, afterGenerator: !found.isEmpty) }
+        if found.isEmpty && unknown.isEmpty {
+            let known = generators.keys.isEmpty ? "" : ": one of " + generators.keys.joined(separator: ", ")
             report(node.isNull ? key.mark : node.mark, "field '\(name)' needs a generator\(known)")
         }
-        for extra in generators.dropFirst() {
-            report(extra.key.mark, "field '\(name)' has a second generator '\(extra.key.scalarText ?? "")' after '\(generators[0].key.scalarText ?? "")'; a field takes exactly one")
+        for extra in found.dropFirst() {
+            report(extra.key.mark, "field '\(name)' has a second generator '\(extra.key.scalarText ?? "")' after '\(found[0].key.scalarText ?? "")'; a field takes exactly one")
         }
 
         let decimals = integer(modifiers["decimals"], "decimals", in: 0...15)
@@ -40,7 +40,7 @@ extension ScenarioReader {
         if let min, let max, min > max, let maxNode = modifiers["max"] {
             report(maxNode.mark, "expected 'max' (\(Self.trimmed(max))) to be at least 'min' (\(Self.trimmed(min))) in field '\(name)'")
         }
-        guard generators.count == 1, let recipe = generators[0].recipe, diagnostics.count == problemsBefore else {
+        guard found.count == 1, let recipe = found[0].recipe, diagnostics.count == problemsBefore else {
             return nil
         }
         return FieldSpec(name: name, generator: recipe, decimals: decimals, noise: noise, min: min, max: max)
@@ -58,7 +58,7 @@ extension ScenarioReader {
         let parameters = NodeParameters(value)
         let recipe: (any GeneratorRecipe)?
         do {
-            recipe = try Generators.recipe(named: key, parameters: parameters)
+            recipe = try generators.recipe(key, parameters)
         } catch {
             if !isList(value, of: key) { report(parameters.mark(for: error.key), error.message) }
             return .invalid
@@ -92,7 +92,7 @@ extension ScenarioReader {
 
     private func reportUnknown(_ key: Node, in field: String, afterGenerator: Bool) {
         let text = key.scalarText ?? ""
-        let hint = Suggestion.closest(to: text, among: Generators.keys + Self.modifiers)
+        let hint = Suggestion.closest(to: text, among: generators.keys + Self.modifiers)
         if let hint, Self.modifiers.contains(hint) {
             report(key.mark, "unknown modifier '\(text)' in field '\(field)'; did you mean '\(hint)'?")
         } else if let hint {
@@ -100,7 +100,7 @@ extension ScenarioReader {
         } else if afterGenerator {
             report(key.mark, "unknown key '\(text)' in field '\(field)'; besides its generator a field takes only the modifiers \(Self.modifiers.joined(separator: ", "))")
         } else {
-            let known = Generators.keys.isEmpty ? "" : "; expected one of: " + Generators.keys.joined(separator: ", ")
+            let known = generators.keys.isEmpty ? "" : "; expected one of: " + generators.keys.joined(separator: ", ")
             report(key.mark, "unknown generator '\(text)'\(known)")
         }
     }

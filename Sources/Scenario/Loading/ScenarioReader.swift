@@ -6,10 +6,12 @@ final class ScenarioReader {
     let file: String
     /// The scenario file's directory with its trailing `/`, or empty for the current directory.
     let directory: String
+    let generators: GeneratorRegistry
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String) {
+    init(file: String, generators: GeneratorRegistry) {
         self.file = file
+        self.generators = generators
         if let slash = file.lastIndex(of: "/") {
             directory = String(file[...slash])
         } else {
