@@ -6,6 +6,10 @@ public enum Interpolation {
     /// A `${...}` that cannot be filled.
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 
     /// `text` with every `${...}` replaced from `environment`.
