@@ -5,6 +5,7 @@
 public enum Interpolation {
     /// A `${...}` that cannot be filled.
     public struct Failure: Error, Sendable, Equatable {
+        /// What is wrong, naming the variable: "environment variable 'HOST' is not set; ...".
         public var message: String
 
         public init(message: String) {

@@ -35,7 +35,11 @@ extension ScenarioReader {
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
             "connection", "rampUp", "payload",
         ]) else { return nil }
-        let name = string(entries["name"], "name")
+        var name = string(entries["name"], "name")
+        if let nameNode = entries["name"], name?.isEmpty == true {
+            report(nameNode.mark, "expected a non-empty name for 'name', found \(nameNode.summary)")
+            name = nil
+        }
         let what = name.map { "device group '\($0)'" } ?? "a device group"
         if entries["name"] == nil { missing("name", in: entries, of: what) }
 
