@@ -92,9 +92,10 @@ import Testing
     }
 
     @Test func invalidUTF8IsASyntaxError() {
-        let parsed = YAMLParser(bytes: Array("a: ".utf8) + [0xFF, 0xFE] + Array("\n".utf8))
+        let parsed = YAMLParser(bytes: Array("a: 1\nbé: ".utf8) + [0xFF, 0xFE] + Array("\n".utf8))
         #expect(parsed.root == nil)
-        #expect(!parsed.problems.isEmpty)
+        #expect(parsed.problems.map(\.mark) == [Mark(line: 2, column: 5)])
+        #expect(parsed.problems.first?.message.hasPrefix("the file is not valid UTF-8 text") == true)
     }
 
     @Test func jsonIsYAML() {

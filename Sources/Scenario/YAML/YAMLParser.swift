@@ -63,7 +63,8 @@ private struct TreeBuilder {
         while true {
             var event = yaml_event_t()
             guard yaml_parser_parse(&parser, &event) == 1 else {
-                problems.append(Self.syntaxError(parser))
+                problems.append(parser.error == YAML_READER_ERROR
+                                ? Self.readerError(parser, buffer) : Self.syntaxError(parser))
                 return
             }
             let keepGoing = handle(event)
@@ -222,6 +223,22 @@ private struct TreeBuilder {
             message += " (\(context) at line \(at.line + 1), column \(at.column + 1))"
         }
         return (mark, message)
+    }
+
+    /// Bad encoding: libyaml gives a byte offset rather than a mark, so count lines up to it.
+    private static func readerError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> (Mark, String) {
+        let offset = min(Int(parser.problem_offset), buffer.count)
+        var mark = Mark(line: 1, column: 1)
+        for byte in buffer[..<offset] {
+            if byte == 0x0A {
+                mark = Mark(line: mark.line + 1, column: 1)
+            } else if byte & 0xC0 != 0x80 {
+                // Continuation bytes belong to the character before them.
+                mark.column += 1
+            }
+        }
+        let problem = optionalCString(parser.problem) ?? "unreadable text"
+        return (mark, "the file is not valid UTF-8 text: \(problem)")
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, _ length: Int) -> String {
