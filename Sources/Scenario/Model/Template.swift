@@ -1,18 +1,81 @@
-import Foundation
-
 /// A text with `{name}`, `{index}` and `{id}` placeholders, filled per device.
+///
+/// The text is split into parts once, so rendering thousands of devices only appends strings.
+/// A brace pair around anything else (`{nmae}`) is kept as written; the loader reports it, see
+/// `placeholders`.
 public struct Template: Sendable, Equatable {
-    public var source: String
+    public var source: String {
+        didSet { parts = Self.parts(of: source) }
+    }
+
+    private enum Part: Sendable, Equatable {
+        case text(String)
+        case name, index, id
+    }
+
+    private var parts: [Part]
 
     public init(_ source: String) {
         self.source = source
+        self.parts = Self.parts(of: source)
     }
+
+    /// The names of every `{word}` in the text, known or not, in order: `["name", "nmae"]`.
+    public var placeholders: [String] {
+        Self.placeholders(in: source).map(\.name)
+    }
+
+    /// The placeholders a template may use; `id` is not allowed in the id template itself.
+    public static let knownPlaceholders = ["name", "index", "id"]
 
     /// The text with every placeholder replaced; `id` is `nil` while the id itself is being made.
     public func render(name: String, index: Int, id: String?) -> String {
-        var result = source.replacingOccurrences(of: "{name}", with: name)
-        result = result.replacingOccurrences(of: "{index}", with: String(index))
-        if let id { result = result.replacingOccurrences(of: "{id}", with: id) }
+        var result = ""
+        for part in parts {
+            switch part {
+            case .text(let text): result += text
+            case .name: result += name
+            case .index: result += String(index)
+            case .id: result += id ?? "{id}"
+            }
+        }
         return result
+    }
+
+    private static func parts(of source: String) -> [Part] {
+        var parts: [Part] = []
+        var textStart = source.startIndex
+        for (name, range) in placeholders(in: source) {
+            let part: Part
+            switch name {
+            case "name": part = .name
+            case "index": part = .index
+            case "id": part = .id
+            default: continue
+            }
+            if textStart < range.lowerBound { parts.append(.text(String(source[textStart..<range.lowerBound]))) }
+            parts.append(part)
+            textStart = range.upperBound
+        }
+        if textStart < source.endIndex { parts.append(.text(String(source[textStart...]))) }
+        return parts
+    }
+
+    /// Every `{word}` (letters, digits, `_`) with where it stands.
+    private static func placeholders(in source: String) -> [(name: String, range: Range<String.Index>)] {
+        var found: [(String, Range<String.Index>)] = []
+        var search = source.startIndex
+        while let open = source[search...].firstIndex(of: "{") {
+            let nameStart = source.index(after: open)
+            let nameEnd = source[nameStart...].firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) }
+            guard let nameEnd, nameEnd > nameStart, source[nameEnd] == "}" else {
+                search = nameStart
+                continue
+            }
+            let close = source.index(after: nameEnd)
+            found.append((String(source[nameStart..<nameEnd]), open..<close))
+            search = close
+        }
+        return found
     }
 }

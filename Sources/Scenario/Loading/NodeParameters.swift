@@ -1,0 +1,74 @@
+import Signals
+
+/// A generator's parameters read from its YAML value: a mapping of parameters, or a scalar
+/// shorthand. Remembers which keys the generator asked for, so the loader can report the rest as
+/// unknown, and where each key's value stands, so a `ParameterError` can point at it.
+final class NodeParameters: ParameterSource {
+    /// The generator's value node (`{ min: 18, max: 26 }` or `x`).
+    let node: Node
+    /// Keys and values in file order; empty for a shorthand.
+    let pairs: [Node.Pair]
+    private(set) var asked: [String] = []
+    private(set) var shorthandRead = false
+
+    init(_ node: Node) {
+        self.node = node
+        if case .mapping(let pairs) = node.kind {
+            self.pairs = pairs.filter { $0.key.scalarText != nil }
+        } else {
+            self.pairs = []
+        }
+    }
+
+    /// Where a parameter's error belongs: at its value, or at the whole when the key is absent.
+    func mark(for key: String?) -> Mark {
+        key.flatMap { value($0)?.mark } ?? node.mark
+    }
+
+    var shorthand: String? {
+        shorthandRead = true
+        guard case .scalar(let text, _) = node.kind, !node.isNull else { return nil }
+        return text
+    }
+
+    func number(_ key: String) throws(ParameterError) -> Double? {
+        try read(key, "a number") { $0.number }
+    }
+
+    func integer(_ key: String) throws(ParameterError) -> Int? {
+        try read(key, "an integer") { $0.integer }
+    }
+
+    func string(_ key: String) throws(ParameterError) -> String? {
+        try read(key, "text") { $0.scalarText }
+    }
+
+    func bool(_ key: String) throws(ParameterError) -> Bool? {
+        try read(key, "true or false") { $0.bool }
+    }
+
+    func duration(_ key: String) throws(ParameterError) -> Double? {
+        try read(key, Durations.expected) { node in node.scalarText.flatMap { try? Durations.parse($0) } }
+    }
+
+    func strings(_ key: String) throws(ParameterError) -> [String]? {
+        try read(key, "a list of values") { node in
+            guard case .sequence(let items) = node.kind else { return nil }
+            let texts = items.compactMap(\.scalarText)
+            return texts.count == items.count ? texts : nil
+        }
+    }
+
+    private func value(_ key: String) -> Node? {
+        pairs.first { $0.key.scalarText == key }?.value
+    }
+
+    private func read<T>(_ key: String, _ expected: String, _ convert: (Node) -> T?) throws(ParameterError) -> T? {
+        if !asked.contains(key) { asked.append(key) }
+        guard let node = value(key), !node.isNull else { return nil }
+        guard let result = convert(node) else {
+            throw ParameterError(key: key, "expected \(expected) for '\(key)', found \(node.summary)")
+        }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+extension ScenarioReader {
+    func broker(_ node: Node) -> BrokerSettings {
+        var settings = BrokerSettings()
+        guard let entries = entries(node, of: "'broker'", known: [
+            "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
+        ]) else { return settings }
+
+        settings.host = string(entries["host"], "host")
+        settings.port = integer(entries["port"], "port", in: 1...65535)
+        settings.protocol = choice(entries["protocol"], "protocol", MQTTProtocol.allCases.map(\.rawValue))
+            .flatMap(MQTTProtocol.init(rawValue:))
+        settings.keepalive = keepalive(entries["keepalive"])
+        settings.cleanSession = bool(entries["cleanSession"], "cleanSession")
+        settings.username = string(entries["username"], "username")
+        settings.password = string(entries["password"], "password")
+        settings.tls = entries["tls"].flatMap(tls)
+        settings.will = entries["will"].flatMap(will)
+        settings.reconnect = entries["reconnect"].flatMap(reconnect)
+        return settings
+    }
+
+    /// libmosquitto refuses a keepalive under 5 s other than 0 (none), and MQTT carries it as a
+    /// 16-bit count of whole seconds.
+    private func keepalive(_ node: Node?) -> Double? {
+        guard let node, let seconds = duration(node, "keepalive") else { return nil }
+        guard seconds == 0 || (5...65535).contains(seconds) && seconds == seconds.rounded() else {
+            report(node.mark, "expected 0 (no keepalive) or whole seconds from 5s to 65535s for 'keepalive', found \(node.summary)")
+            return nil
+        }
+        return seconds
+    }
+
+    private func tls(_ node: Node) -> TLSSettings? {
+        guard let entries = entries(node, of: "'tls'", known: ["ca", "certificate", "key", "insecure"]) else { return nil }
+        let certificate = string(entries["certificate"], "certificate")
+        let key = string(entries["key"], "key")
+        if (certificate == nil) != (key == nil), entries["certificate"] != nil || entries["key"] != nil {
+            report(entries.mark, "'certificate' and 'key' go together in 'tls': give both or neither")
+        }
+        return TLSSettings(ca: string(entries["ca"], "ca").map(resolve),
+                           certificate: certificate.map(resolve),
+                           key: key.map(resolve),
+                           insecure: bool(entries["insecure"], "insecure") ?? false)
+    }
+
+    private func will(_ node: Node) -> Will? {
+        guard let entries = entries(node, of: "'will'", known: ["topic", "message", "qos", "retain"]) else { return nil }
+        let topicNode = entries["topic"]
+        let topic = self.topic(topicNode, "topic")
+        let message = string(entries["message"], "message")
+        let qos = integer(entries["qos"], "qos", in: 0...2)
+        let retain = bool(entries["retain"], "retain")
+        if topicNode == nil { missing("topic", in: entries, of: "'will'") }
+        guard let topic else { return nil }
+        return Will(topic: topic.source, message: message ?? "", qos: qos ?? 0, retain: retain ?? false)
+    }
+
+    private func reconnect(_ node: Node) -> ReconnectSettings? {
+        guard let entries = entries(node, of: "'reconnect'", known: ["initial", "max"]) else { return nil }
+        let defaults = ReconnectSettings()
+        let initial = duration(entries["initial"], "initial", positive: true)
+        let max = duration(entries["max"], "max", positive: true)
+        let settings = ReconnectSettings(initial: initial ?? defaults.initial, max: max ?? defaults.max)
+        if settings.initial > settings.max {
+            report((entries["max"] ?? entries["initial"])?.mark ?? entries.mark,
+                   "expected 'initial' (\(Self.trimmed(settings.initial))s) to be at most 'max' (\(Self.trimmed(settings.max))s) in 'reconnect'")
+            return nil
+        }
+        return settings
+    }
+}

@@ -1,0 +1,218 @@
+/// Reads the node tree into the model, collecting every problem instead of stopping at the first.
+///
+/// Each reading function reports what is wrong at the node's mark and returns `nil`; the caller
+/// carries on with the next key, so one run over a file lists all its errors.
+final class ScenarioReader {
+    let file: String
+    /// The scenario file's directory with its trailing `/`, or empty for the current directory.
+    let directory: String
+    let generators: GeneratorRegistry
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String, generators: GeneratorRegistry) {
+        self.file = file
+        self.generators = generators
+        if let slash = file.lastIndex(of: "/") {
+            directory = String(file[...slash])
+        } else {
+            directory = ""
+        }
+    }
+
+    func report(_ mark: Mark, _ message: String) {
+        diagnostics.append(Diagnostic(file: file, line: mark.line, column: mark.column, message: message))
+    }
+
+    /// A path from the scenario, made relative to the scenario's directory rather than the
+    /// directory devsim happens to run in.
+    func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : directory + path
+    }
+
+    // MARK: - Mappings
+
+    /// A mapping's values by key, with the mapping's mark for "missing" messages.
+    struct Entries {
+        var mark: Mark
+        var values: [String: Node] = [:]
+
+        /// The value for `key`; an explicit null counts as absent.
+        subscript(key: String) -> Node? {
+            guard let node = values[key], !node.isNull else { return nil }
+            return node
+        }
+    }
+
+    /// The entries of `node`, which must be a mapping; unknown keys are reported with a hint.
+    /// A null node (`broker:` with nothing under it) reads as an empty mapping.
+    func entries(_ node: Node, of what: String, known: [String]) -> Entries? {
+        guard let pairs = pairs(node, of: what) else { return nil }
+        var entries = Entries(mark: node.mark)
+        for pair in pairs {
+            guard let key = pair.key.scalarText else { continue }
+            if known.contains(key) {
+                entries.values[key] = pair.value
+            } else if let hint = Suggestion.closest(to: key, among: known) {
+                report(pair.key.mark, "unknown key '\(key)' in \(what); did you mean '\(hint)'?")
+            } else {
+                report(pair.key.mark, "unknown key '\(key)' in \(what); expected one of: \(known.joined(separator: ", "))")
+            }
+        }
+        return entries
+    }
+
+    /// The pairs of a mapping in file order, keeping only those with scalar keys.
+    func pairs(_ node: Node, of what: String) -> [Node.Pair]? {
+        if node.isNull { return [] }
+        guard case .mapping(let pairs) = node.kind else {
+            report(node.mark, "expected a mapping for \(what), found \(node.summary)")
+            return nil
+        }
+        return pairs.filter { pair in
+            if pair.key.scalarText != nil { return true }
+            report(pair.key.mark, "expected a key name in \(what), found \(pair.key.summary)")
+            return false
+        }
+    }
+
+    /// Reports a missing required key at the mapping that lacks it.
+    func missing(_ key: String, in entries: Entries, of what: String) {
+        report(entries.mark, "missing '\(key)' in \(what)")
+    }
+
+    // MARK: - Scalars
+
+    func string(_ node: Node?, _ key: String) -> String? {
+        guard let node else { return nil }
+        guard let text = node.scalarText else {
+            report(node.mark, "expected text for '\(key)', found \(node.summary)")
+            return nil
+        }
+        return text
+    }
+
+    func integer(_ node: Node?, _ key: String, in range: ClosedRange<Int>? = nil) -> Int? {
+        guard let node else { return nil }
+        guard let value = node.integer else {
+            report(node.mark, "expected \(Self.integerText(range)) for '\(key)', found \(node.summary)")
+            return nil
+        }
+        if let range, !range.contains(value) {
+            report(node.mark, "expected \(Self.integerText(range)) for '\(key)', found \(value)")
+            return nil
+        }
+        return value
+    }
+
+    private static func integerText(_ range: ClosedRange<Int>?) -> String {
+        guard let range else { return "an integer" }
+        if range.count <= 3 {
+            let values = range.map(String.init)
+            return values.dropLast().joined(separator: ", ") + " or " + values[values.count - 1]
+        }
+        if range.upperBound == .max { return "an integer of at least \(range.lowerBound)" }
+        return "an integer from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    func number(_ node: Node?, _ key: String, atLeast minimum: Double? = nil) -> Double? {
+        guard let node else { return nil }
+        guard let value = node.number else {
+            report(node.mark, "expected a number for '\(key)', found \(node.summary)")
+            return nil
+        }
+        if let minimum, value < minimum {
+            report(node.mark, "expected a number of at least \(Self.trimmed(minimum)) for '\(key)', found \(node.summary)")
+            return nil
+        }
+        return value
+    }
+
+    func bool(_ node: Node?, _ key: String) -> Bool? {
+        guard let node else { return nil }
+        guard let value = node.bool else {
+            report(node.mark, "expected true or false for '\(key)', found \(node.summary)")
+            return nil
+        }
+        return value
+    }
+
+    /// One of a fixed set of words, with a hint for a near miss.
+    func choice(_ node: Node?, _ key: String, _ options: [String]) -> String? {
+        guard let node, let text = string(node, key) else { return nil }
+        guard options.contains(text) else {
+            let listed = options.dropLast().joined(separator: ", ") + " or " + (options.last ?? "")
+            report(node.mark, "expected \(listed) for '\(key)', found \(node.summary)"
+                   + Suggestion.hint(for: text, among: options))
+            return nil
+        }
+        return text
+    }
+
+    // MARK: - Quantities
+
+    /// Seconds; quoted or not, since `"30s"` and `30s` mean the same.
+    func duration(_ node: Node?, _ key: String, positive: Bool = false) -> Double? {
+        quantity(node, key) { text throws(QuantityError) in
+            positive ? try Durations.parsePositive(text) : try Durations.parse(text)
+        }
+    }
+
+    func rate(_ node: Node?, _ key: String, allowMax: Bool = true) -> Rate? {
+        guard let node, let rate = quantity(node, key, Rate.parse) else { return nil }
+        if rate == .max && !allowMax {
+            report(node.mark, "expected a rate such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found 'max'; 'max' only suits 'publish'")
+            return nil
+        }
+        return rate
+    }
+
+    func size(_ node: Node?, _ key: String) -> Int? {
+        quantity(node, key, Sizes.parse)
+    }
+
+    private func quantity<T>(_ node: Node?, _ key: String,
+                             _ parse: (String) throws(QuantityError) -> T) -> T? {
+        guard let node, let text = string(node, key) else { return nil }
+        do {
+            return try parse(text)
+        } catch {
+            report(node.mark, "expected \(error.expected) for '\(key)', found \(node.summary)")
+            return nil
+        }
+    }
+
+    // MARK: - Templates
+
+    /// A template whose placeholders are all known; `{id}` is refused where the id is being made.
+    func template(_ node: Node?, _ key: String, allowID: Bool = true) -> Template? {
+        guard let node, let text = string(node, key) else { return nil }
+        let template = Template(text)
+        var valid = true
+        let known = allowID ? Template.knownPlaceholders : Template.knownPlaceholders.filter { $0 != "id" }
+        for name in template.placeholders where !known.contains(name) {
+            valid = false
+            if name == "id" {
+                report(node.mark, "'{id}' cannot be used in '\(key)', which makes the id; use {name} and {index}")
+            } else {
+                let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '{\($0)}'?" }
+                report(node.mark, "unknown placeholder '{\(name)}' in '\(key)'"
+                       + (hint ?? "; expected " + known.map { "{\($0)}" }.joined(separator: ", ")))
+            }
+        }
+        return valid ? template : nil
+    }
+
+    /// A topic to publish to: a template, non-empty, without the subscription wildcards.
+    func topic(_ node: Node?, _ key: String) -> Template? {
+        guard let node, let template = template(node, key) else { return nil }
+        if template.source.isEmpty || template.source.contains("+") || template.source.contains("#") {
+            report(node.mark, "expected a topic to publish to, not empty and without the wildcards '+' and '#', for '\(key)', found \(node.summary)")
+            return nil
+        }
+        return template
+    }
+
+    static func trimmed(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,43 @@
+/// "Did you mean" hints: the candidate closest to a misspelt word, when one is close enough.
+enum Suggestion {
+    /// The closest candidate by edit distance (ignoring case, a swap of neighbours counting once),
+    /// or `nil` when none is near enough to be a likely typo.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let target = Array(word.lowercased())
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(target, Array(candidate.lowercased()))
+            if distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        guard let best else { return nil }
+        // Short words differ in every letter after two edits; allow fewer there.
+        let allowed = target.count <= 3 ? 1 : target.count <= 8 ? 2 : 3
+        return best.distance <= allowed ? best.candidate : nil
+    }
+
+    /// `; did you mean 'x'?` or nothing.
+    static func hint(for word: String, among candidates: [String]) -> String {
+        closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Optimal string alignment distance.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,47 @@
+/// A place in a scenario file; 1-based, as editors count.
+struct Mark: Sendable, Equatable, Comparable {
+    var line: Int
+    var column: Int
+
+    static func < (a: Mark, b: Mark) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// One YAML node with where it starts. Scalars stay text: what they mean (number, flag, duration)
+/// depends on the key they belong to, which only the loader knows.
+struct Node: Sendable {
+    enum Style: Sendable {
+        /// Unquoted: may be read as a number, a flag or null.
+        case plain
+        /// Quoted, a block scalar or tagged `!!str`: always a string.
+        case quoted
+    }
+
+    struct Pair: Sendable {
+        var key: Node
+        var value: Node
+    }
+
+    enum Kind: Sendable {
+        case scalar(String, Style)
+        case sequence([Node])
+        /// In file order: payload fields keep the order the scenario gives them.
+        case mapping([Pair])
+    }
+
+    var kind: Kind
+    var mark: Mark
+
+    /// The text of a scalar of any style.
+    var scalarText: String? {
+        if case .scalar(let text, _) = kind { return text }
+        return nil
+    }
+
+    /// YAML 1.2 core schema null: `~`, `null` or nothing at all, unquoted.
+    var isNull: Bool {
+        guard case .scalar(let text, .plain) = kind else { return false }
+        return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+    }
+}

@@ -1,0 +1,258 @@
+import CYAML
+
+/// Turns YAML (and so JSON) text into a `Node` tree with positions, through libyaml's event API.
+///
+/// One document per file: a second document is an error rather than silently ignored. Anchors,
+/// aliases and the `<<` merge key are supported; duplicate keys are errors.
+struct YAMLParser {
+    /// The tree, or `nil` when the text could not be parsed at all.
+    var root: Node?
+    /// Problems found, with their marks; a syntax error ends parsing, duplicate keys do not.
+    var problems: [(mark: Mark, message: String)] = []
+
+    /// Deeper nesting than this is refused: the loader walks the tree recursively.
+    static let maximumDepth = 200
+    /// Aliases can make a small file describe a huge tree ("billion laughs"); this bounds it.
+    static let maximumNodes = 1_000_000
+
+    init(bytes: [UInt8]) {
+        guard bytes.contains(where: { !Self.isBlank($0) }) else {
+            problems.append((Mark(line: 1, column: 1), "the file is empty; expected a scenario with 'devices'"))
+            return
+        }
+        var builder = TreeBuilder()
+        bytes.withUnsafeBufferPointer { buffer in
+            builder.run(buffer)
+        }
+        root = builder.root
+        problems = builder.problems
+        if problems.isEmpty, root == nil || root?.isNull == true {
+            root = nil
+            problems.append((Mark(line: 1, column: 1), "the file is empty; expected a scenario with 'devices'"))
+        }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
+/// Assembles nodes from libyaml events with an explicit stack, so deep input cannot overflow ours.
+private struct TreeBuilder {
+    var root: Node?
+    var problems: [(mark: Mark, message: String)] = []
+
+    private enum Frame {
+        case sequence(mark: Mark, anchor: String?, items: [Node], size: Int)
+        case mapping(mark: Mark, anchor: String?, entries: [Node], size: Int)
+    }
+
+    private var stack: [Frame] = []
+    private var anchors: [String: (node: Node, size: Int)] = [:]
+    private var documents = 0
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            problems.append((Mark(line: 1, column: 1), "the YAML parser could not start (out of memory)"))
+            return
+        }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                problems.append(parser.error == YAML_READER_ERROR
+                                ? Self.readerError(parser, buffer) : Self.syntaxError(parser))
+                return
+            }
+            let keepGoing = handle(event)
+            yaml_event_delete(&event)
+            if !keepGoing { return }
+        }
+    }
+
+    /// Returns false when parsing should stop.
+    private mutating func handle(_ event: yaml_event_t) -> Bool {
+        let mark = Mark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+            return false
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                problems.append((mark, "a scenario file holds one YAML document; remove this second one"))
+                return false
+            }
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let text = Self.string(scalar.value, Int(scalar.length))
+            let tag = Self.optionalString(scalar.tag)
+            // `!!str 5` is the string "5", as if it were quoted.
+            let quoted = scalar.style != YAML_PLAIN_SCALAR_STYLE || tag == "tag:yaml.org,2002:str"
+            let node = Node(kind: .scalar(text, quoted ? .quoted : .plain), mark: mark)
+            return add(node, size: 1, anchor: Self.optionalString(scalar.anchor))
+        case YAML_ALIAS_EVENT:
+            let name = Self.optionalString(event.data.alias.anchor) ?? ""
+            guard let anchored = anchors[name] else {
+                problems.append((mark, "unknown anchor '\(name)': an alias must follow its '&\(name)'"))
+                return add(Node(kind: .scalar("", .plain), mark: mark), size: 1, anchor: nil)
+            }
+            // The alias stands where it is written, so errors inside point at the anchor's copy.
+            return add(anchored.node, size: anchored.size, anchor: nil)
+        case YAML_SEQUENCE_START_EVENT:
+            guard enter(mark) else { return false }
+            stack.append(.sequence(mark: mark, anchor: Self.optionalString(event.data.sequence_start.anchor),
+                                   items: [], size: 1))
+        case YAML_MAPPING_START_EVENT:
+            guard enter(mark) else { return false }
+            stack.append(.mapping(mark: mark, anchor: Self.optionalString(event.data.mapping_start.anchor),
+                                  entries: [], size: 1))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            guard let frame = stack.popLast() else { return false }
+            switch frame {
+            case .sequence(let start, let anchor, let items, let size):
+                return add(Node(kind: .sequence(items), mark: start), size: size, anchor: anchor)
+            case .mapping(let start, let anchor, let entries, let size):
+                let pairs = mapping(entries)
+                return add(Node(kind: .mapping(pairs), mark: start), size: size, anchor: anchor)
+            }
+        default:
+            break
+        }
+        return true
+    }
+
+    private mutating func enter(_ mark: Mark) -> Bool {
+        guard stack.count < YAMLParser.maximumDepth else {
+            problems.append((mark, "nesting deeper than \(YAMLParser.maximumDepth) levels"))
+            return false
+        }
+        return true
+    }
+
+    /// Hands a finished node to its parent, or makes it the root.
+    private mutating func add(_ node: Node, size: Int, anchor: String?) -> Bool {
+        if let anchor { anchors[anchor] = (node, size) }
+        guard let top = stack.popLast() else {
+            root = node
+            return true
+        }
+        switch top {
+        case .sequence(let mark, let anchor, var items, let total):
+            items.append(node)
+            stack.append(.sequence(mark: mark, anchor: anchor, items: items, size: total + size))
+            return withinBudget(total + size, node.mark)
+        case .mapping(let mark, let anchor, var entries, let total):
+            entries.append(node)
+            stack.append(.mapping(mark: mark, anchor: anchor, entries: entries, size: total + size))
+            return withinBudget(total + size, node.mark)
+        }
+    }
+
+    private mutating func withinBudget(_ size: Int, _ mark: Mark) -> Bool {
+        guard size <= YAMLParser.maximumNodes else {
+            problems.append((mark, "the aliases here expand to more than \(YAMLParser.maximumNodes) nodes"))
+            return false
+        }
+        return true
+    }
+
+    /// Pairs up a mapping's keys and values, applies `<<` merges and reports duplicate keys.
+    private mutating func mapping(_ entries: [Node]) -> [Node.Pair] {
+        var pairs: [Node.Pair] = []
+        var seen: [String: Mark] = [:]
+        var merged: [Node.Pair] = []
+        var mergeIndex: Int?
+        var index = 0
+        while index + 1 < entries.count {
+            let key = entries[index], value = entries[index + 1]
+            index += 2
+            if case .scalar("<<", .plain) = key.kind {
+                mergeIndex = mergeIndex ?? pairs.count
+                merged += mergeSources(value)
+                continue
+            }
+            if let text = key.scalarText {
+                if let first = seen[text] {
+                    problems.append((key.mark, "duplicate key '\(text)' (first at line \(first.line), column \(first.column))"))
+                    continue
+                }
+                seen[text] = key.mark
+            }
+            pairs.append(Node.Pair(key: key, value: value))
+        }
+        guard let mergeIndex else { return pairs }
+        // Keys written in the mapping win over merged ones; among merged, the first source wins.
+        var inserted: [Node.Pair] = []
+        for pair in merged {
+            guard let text = pair.key.scalarText, seen[text] == nil else { continue }
+            seen[text] = pair.key.mark
+            inserted.append(pair)
+        }
+        pairs.insert(contentsOf: inserted, at: mergeIndex)
+        return pairs
+    }
+
+    private mutating func mergeSources(_ value: Node) -> [Node.Pair] {
+        switch value.kind {
+        case .mapping(let pairs):
+            return pairs
+        case .sequence(let items):
+            var all: [Node.Pair] = []
+            for item in items {
+                guard case .mapping(let pairs) = item.kind else {
+                    problems.append((item.mark, "'<<' merges mappings; expected a mapping here"))
+                    continue
+                }
+                all += pairs
+            }
+            return all
+        case .scalar:
+            problems.append((value.mark, "'<<' merges mappings; expected a mapping or a list of mappings"))
+            return []
+        }
+    }
+
+    private static func syntaxError(_ parser: yaml_parser_t) -> (Mark, String) {
+        let mark = Mark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+        var message = "YAML syntax error: " + (optionalCString(parser.problem) ?? "unknown problem")
+        if let context = optionalCString(parser.context) {
+            let at = parser.context_mark
+            message += " (\(context) at line \(at.line + 1), column \(at.column + 1))"
+        }
+        return (mark, message)
+    }
+
+    /// Bad encoding: libyaml gives a byte offset rather than a mark, so count lines up to it.
+    private static func readerError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> (Mark, String) {
+        let offset = min(Int(parser.problem_offset), buffer.count)
+        var mark = Mark(line: 1, column: 1)
+        for byte in buffer[..<offset] {
+            if byte == 0x0A {
+                mark = Mark(line: mark.line + 1, column: 1)
+            } else if byte & 0xC0 != 0x80 {
+                // Continuation bytes belong to the character before them.
+                mark.column += 1
+            }
+        }
+        let problem = optionalCString(parser.problem) ?? "unreadable text"
+        return (mark, "the file is not valid UTF-8 text: \(problem)")
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, _ length: Int) -> String {
+        guard let pointer, length > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    private static func optionalString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private static func optionalCString(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+}

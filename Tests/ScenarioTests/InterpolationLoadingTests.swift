@@ -1,0 +1,69 @@
+import Testing
+@testable import Scenario
+
+@Suite struct InterpolationLoadingTests {
+    let text = """
+    broker:
+      host: ${HOST}
+      port: ${PORT:-1883}
+      password: "${SECRET:-}"
+    \(minimalDevices)
+    """
+
+    @Test func setVariablesAreUsedAndKeepTheirType() throws {
+        let scenario = try load(text, environment: ["HOST": "h", "PORT": "8883", "SECRET": "s"])
+        #expect(scenario.broker.host == "h")
+        #expect(scenario.broker.port == 8883)
+        #expect(scenario.broker.password == "s")
+    }
+
+    @Test func defaultsApplyWhenUnset() throws {
+        let scenario = try load(text, environment: ["HOST": "h"])
+        #expect(scenario.broker.port == 1883)
+        #expect(scenario.broker.password == "")
+    }
+
+    @Test func unsetWithoutDefaultIsAnErrorAtTheScalar() {
+        #expect(problems(text, environment: [:]) == [
+            "test.yaml:2:9: environment variable 'HOST' is not set; set it or write ${HOST:-default}",
+        ])
+    }
+
+    @Test func keysAreNotInterpolated() {
+        #expect(problems("${X}: 1\n" + minimalDevices, environment: ["X": "name"]).first?
+            .hasPrefix("test.yaml:1:1: unknown key '${X}'") == true)
+    }
+
+    @Test func interpolatedValueIsStillChecked() {
+        #expect(problems(text, environment: ["HOST": "h", "PORT": "eighty"]) == [
+            "test.yaml:3:9: expected an integer from 1 to 65535 for 'port', found 'eighty'",
+        ])
+    }
+}
+
+@Suite struct TemplateLoadingTests {
+    func device(_ lines: String) -> String {
+        "devices:\n  - name: d\n    publish: 1/s\n    payload: { fields: { v: { uuid: {} } } }\n" + lines
+    }
+
+    @Test func unknownPlaceholder() {
+        #expect(problems(device("    topic: \"x/{nmae}\"")) == [
+            "test.yaml:5:12: unknown placeholder '{nmae}' in 'topic'; did you mean '{name}'?",
+        ])
+    }
+
+    @Test func idCannotUseItself() {
+        #expect(problems(device("    topic: t\n    id: \"{id}-{index}\"")) == [
+            "test.yaml:6:9: '{id}' cannot be used in 'id', which makes the id; use {name} and {index}",
+        ])
+    }
+
+    @Test func templatesRender() throws {
+        let scenario = try load(device("    topic: \"{name}/{id}/push\"\n    id: \"{name}{index}\"\n    clientId: \"c-{id}\""))
+        let group = try #require(scenario.groups.first)
+        let id = group.id.render(name: group.name, index: 7, id: nil)
+        #expect(id == "d7")
+        #expect(group.clientID.render(name: group.name, index: 7, id: id) == "c-d7")
+        #expect(group.topic.render(name: group.name, index: 7, id: id) == "d/d7/push")
+    }
+}
