@@ -38,7 +38,7 @@ import Testing
     @Test func badValuesNameTheFlagOrTheVariable() {
         #expect(throws: UsageError("--port: expected a port number from 1 to 65535, found 'x'")) { try run(["--port", "x", "s.yaml"]) }
         #expect(throws: UsageError("DEVSIM_PORT: expected a port number from 1 to 65535, found '70000'")) { try run(["s.yaml"], ["DEVSIM_PORT": "70000"]) }
-        #expect(throws: UsageError("--duration: expected a duration such as 30s, 5m or 1h, found 'soon'")) { try run(["--duration", "soon", "s.yaml"]) }
+        #expect(throws: UsageError("--duration: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d above zero, found 'soon'")) { try run(["--duration", "soon", "s.yaml"]) }
         #expect(throws: UsageError("--messages: expected a whole number above 0, found '0'")) { try run(["--messages", "0", "s.yaml"]) }
     }
 

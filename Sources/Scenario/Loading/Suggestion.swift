@@ -1,8 +1,8 @@
 /// "Did you mean" hints: the candidate closest to a misspelt word, when one is close enough.
-enum Suggestion {
+public enum Suggestion {
     /// The closest candidate by edit distance (ignoring case, a swap of neighbours counting once),
     /// or `nil` when none is near enough to be a likely typo.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let target = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

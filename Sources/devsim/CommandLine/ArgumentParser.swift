@@ -1,3 +1,4 @@
+import Scenario
 import Simulator
 
 /// Turns `devsim`'s arguments and environment into a `Command`. Every `run` option can also come
@@ -56,7 +57,7 @@ enum ArgumentParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = runOptions.first(where: { $0.flag == name }) else {
-                let hint = closest(to: name, among: runOptions.map(\.flag)).map { "; did you mean \($0)?" } ?? ""
+                let hint = Suggestion.closest(to: name, among: runOptions.map(\.flag)).map { "; did you mean \($0)?" } ?? ""
                 throw UsageError("run: unknown option '\(name)'\(hint)")
             }
             if option.valueName == nil {
@@ -151,29 +152,10 @@ enum ArgumentParser {
     }
 
     static func seconds(_ value: String, _ label: String, allowZero: Bool) throws(UsageError) -> Double {
-        guard let seconds = DurationText.seconds(value), seconds.isFinite, seconds > 0 || (allowZero && seconds == 0) else {
-            throw UsageError("\(label): expected a duration such as 30s, 5m or 1h\(allowZero ? " (or 0)" : ""), found '\(value)'")
+        do {
+            return allowZero ? try Durations.parse(value) : try Durations.parsePositive(value)
+        } catch {
+            throw UsageError("\(label): \(error)")
         }
-        return seconds
-    }
-
-    /// The candidate nearest to `word` by edit distance, if it is near enough to be a typo.
-    static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
-        return best
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }
