@@ -53,7 +53,9 @@ public struct FleetPlan: Sendable {
         }
         let rampPerSecond = group.rampUp?.perSecond ?? .infinity
         let broker = scenario.broker
-        func options(clientID: String) -> ClientOptions {
+        /// `device` fills the will topic's placeholders (`devices/{id}/status`); a shared
+        /// connection has no one device, so its will names the group.
+        func options(clientID: String, device: DevicePlan?) -> ClientOptions {
             ClientOptions(
                 host: settings.host ?? broker.host ?? "localhost",
                 port: Int32(settings.port ?? broker.port ?? 1883),
@@ -63,7 +65,10 @@ public struct FleetPlan: Sendable {
                 protocolVersion: broker.protocol.map(ClientOptions.ProtocolVersion.init) ?? .v311,
                 username: settings.username ?? broker.username,
                 password: settings.password ?? broker.password,
-                will: broker.will.map { .init(topic: $0.topic, payload: Array($0.message.utf8), qos: Int32($0.qos), retain: $0.retain) },
+                will: broker.will.map { will in
+                    let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
+                    return .init(topic: topic, payload: Array(will.message.utf8), qos: Int32(will.qos), retain: will.retain)
+                },
                 tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) })
         }
         let groups: [[DevicePlan]]
@@ -79,7 +84,7 @@ public struct FleetPlan: Sendable {
         }
         return zip(groups, clientIDs).enumerated().map { position, pair in
             ConnectionPlan(
-                options: options(clientID: pair.1), devices: pair.0, offline: scenario.offline,
+                options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
                 startOffset: rampPerSecond.isFinite ? Double(position) / rampPerSecond : 0)
         }
