@@ -40,8 +40,14 @@ public final class ChildProcess: Sendable {
         var readers: [WorkerThread] = []
     }
 
-    /// Guards all mutable state, including the reap: pid and exit status change together.
-    private let state = Mutex(State())
+    /// Owns the state on its own so reader threads can hold it without keeping the
+    /// `ChildProcess` alive (its deinit must still kill a child the test forgot).
+    private final class Shared: Sendable {
+        /// Guards all mutable state, including the reap: pid and exit status change together.
+        let state = Mutex(State())
+    }
+
+    private let shared = Shared()
 
     /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments`.
     ///
@@ -116,19 +122,21 @@ public final class ChildProcess: Sendable {
         }
         pid = childPid
 
-        state.withLock { $0.openReaders = readEnds.count }
+        shared.state.withLock { $0.openReaders = readEnds.count }
         for end in readEnds {
             let handler = end.isStdout ? onStdoutLine : nil
             let thread: WorkerThread
             do {
-                thread = try WorkerThread { [self] in readLoop(fd: end.fd, isStdout: end.isStdout, onLine: handler) }
+                thread = try WorkerThread { [shared] in
+                    Self.readLoop(fd: end.fd, isStdout: end.isStdout, onLine: handler, shared: shared)
+                }
             } catch {
                 // Without a reader the stream is simply not captured; the child still runs.
                 close(end.fd)
-                state.withLock { $0.openReaders -= 1 }
+                shared.state.withLock { $0.openReaders -= 1 }
                 continue
             }
-            state.withLock { $0.readers.append(thread) }
+            shared.state.withLock { $0.readers.append(thread) }
         }
     }
 
@@ -141,14 +149,14 @@ public final class ChildProcess: Sendable {
     }
 
     /// Everything the child wrote to standard output so far (when captured).
-    public var stdoutText: String { state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    public var stdoutText: String { shared.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
     /// Everything the child wrote to standard error so far (when captured).
-    public var stderrText: String { state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    public var stderrText: String { shared.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
     /// The exit code (or 128 + signal number) once the child has exited and been reaped.
     public var exitStatus: Int32? {
         reap()
-        return state.withLock { $0.exitStatus }
+        return shared.state.withLock { $0.exitStatus }
     }
 
     /// Whether the child is still running.
@@ -157,7 +165,7 @@ public final class ChildProcess: Sendable {
     /// Sends `signal` to the child, unless it has already exited.
     public func sendSignal(_ signal: Int32) {
         reap()
-        state.withLock { state in
+        shared.state.withLock { state in
             if state.exitStatus == nil { kill(pid, signal) }
         }
     }
@@ -192,8 +200,8 @@ public final class ChildProcess: Sendable {
     /// reading them and joins the reader threads. Call after the child exited to be sure the
     /// captured text is complete.
     public func finishReaders(timeout: Double) {
-        _ = MonotonicClock.wait(timeout: timeout) { state.withLock { $0.openReaders == 0 } }
-        let readers = state.withLock { state in
+        _ = MonotonicClock.wait(timeout: timeout) { shared.state.withLock { $0.openReaders == 0 } }
+        let readers = shared.state.withLock { state in
             state.abandonReaders = true
             defer { state.readers = [] }
             return state.readers
@@ -203,7 +211,7 @@ public final class ChildProcess: Sendable {
 
     /// Collects the child's status if it has exited; never blocks.
     private func reap() {
-        state.withLock { state in
+        shared.state.withLock { state in
             guard state.exitStatus == nil else { return }
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -217,15 +225,15 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    private func readLoop(fd: Int32, isStdout: Bool, onLine: LineHandler?) {
+    private static func readLoop(fd: Int32, isStdout: Bool, onLine: LineHandler?, shared: Shared) {
         defer {
             close(fd)
-            state.withLock { $0.openReaders -= 1 }
+            shared.state.withLock { $0.openReaders -= 1 }
         }
         var pendingLine: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            if state.withLock({ $0.abandonReaders }) { break }
+            if shared.state.withLock({ $0.abandonReaders }) { break }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             // A short poll timeout lets the thread notice `abandonReaders` promptly.
             let ready = poll(&poller, 1, 100)
@@ -235,7 +243,7 @@ public final class ChildProcess: Sendable {
             guard count > 0 else { break }
             let chunk = buffer[0..<count]
             let time = MonotonicClock.now()
-            state.withLock { state in
+            shared.state.withLock { state in
                 if isStdout { state.stdout.append(contentsOf: chunk) } else { state.stderr.append(contentsOf: chunk) }
             }
             guard let onLine else { continue }
