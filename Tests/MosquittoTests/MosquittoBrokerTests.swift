@@ -97,4 +97,15 @@ import TestSupport
             _ = try Subscriber(broker: broker, topic: "s", username: "alice", password: "bad", readyTimeout: 2)
         }
     }
+
+    @Test func badConfigFailsFastWithTheBrokerLog() throws {
+        let before = MonotonicClock.now()
+        do {
+            _ = try MosquittoBroker(extraConfig: ["bogus_option 1"])
+            Issue.record("a broker with an unknown option must not start")
+        } catch {
+            #expect(error.description.contains("bogus_option"), "the error must quote the broker's log: \(error)")
+        }
+        #expect(MonotonicClock.now() - before < 5, "an exiting broker is noticed before the start timeout")
+    }
 }
