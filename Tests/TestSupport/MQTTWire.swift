@@ -1,0 +1,90 @@
+/// Byte-level MQTT 3.1.1 framing for the scripted server: just enough to split a byte stream
+/// into packets and read the fields the server records.
+enum MQTTWire {
+    /// One control packet: the first header byte and the bytes after the remaining length.
+    struct Packet {
+        let header: UInt8
+        let body: ArraySlice<UInt8>
+        var type: UInt8 { header >> 4 }
+        var flags: UInt8 { header & 0x0f }
+    }
+
+    /// Bytes that cannot be an MQTT packet; the connection is closed when this is thrown.
+    struct Malformed: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// Packets larger than this are refused: the server only ever sees small test traffic, and
+    /// a garbage length must not make it buffer hundreds of megabytes.
+    static let maximumPacketSize = 1 << 20
+
+    /// Removes and returns the first complete packet in `buffer`, or `nil` if more bytes are
+    /// needed.
+    static func nextPacket(from buffer: inout [UInt8]) throws(Malformed) -> Packet? {
+        guard buffer.count >= 2 else { return nil }
+        var length = 0
+        var multiplier = 1
+        var index = 1
+        while true {
+            guard index < buffer.count else { return nil }
+            guard index <= 4 else { throw Malformed("remaining length longer than 4 bytes") }
+            let byte = buffer[index]
+            length += Int(byte & 0x7f) * multiplier
+            multiplier *= 128
+            index += 1
+            if byte & 0x80 == 0 { break }
+        }
+        guard length <= maximumPacketSize else { throw Malformed("packet of \(length) bytes is too large") }
+        guard buffer.count >= index + length else { return nil }
+        let packet = Packet(header: buffer[0], body: ArraySlice(buffer[index..<(index + length)]))
+        buffer.removeFirst(index + length)
+        return packet
+    }
+
+    /// Encodes a packet with its remaining length.
+    static func encode(header: UInt8, body: [UInt8] = []) -> [UInt8] {
+        var bytes = [header]
+        var length = body.count
+        repeat {
+            var byte = UInt8(length % 128)
+            length /= 128
+            if length > 0 { byte |= 0x80 }
+            bytes.append(byte)
+        } while length > 0
+        return bytes + body
+    }
+
+    /// Reads big-endian integers and length-prefixed fields from a packet body.
+    struct Reader {
+        private var bytes: ArraySlice<UInt8>
+
+        init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+        var isAtEnd: Bool { bytes.isEmpty }
+        /// Whatever is left (a PUBLISH payload).
+        var rest: [UInt8] { Array(bytes) }
+
+        mutating func byte() throws(Malformed) -> UInt8 {
+            guard let first = bytes.first else { throw Malformed("packet ends early") }
+            bytes = bytes.dropFirst()
+            return first
+        }
+
+        mutating func uint16() throws(Malformed) -> UInt16 {
+            let high = try byte()
+            return UInt16(high) << 8 | UInt16(try byte())
+        }
+
+        mutating func binary() throws(Malformed) -> [UInt8] {
+            let length = Int(try uint16())
+            guard bytes.count >= length else { throw Malformed("field longer than the packet") }
+            defer { bytes = bytes.dropFirst(length) }
+            return Array(bytes.prefix(length))
+        }
+
+        mutating func string() throws(Malformed) -> String {
+            String(decoding: try binary(), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Glibc
+
+extension ScriptedMQTTServer {
+    /// Serves one connection on its own thread, following its script.
+    struct ConnectionSession {
+        let core: Core
+        let attempt: Int
+        let fd: Int32
+        let script: Script
+
+        /// Received bytes not yet forming a complete packet.
+        private var buffer: [UInt8] = []
+        private var connectReceived = false
+        /// When the held-back CONNACK is due.
+        private var connackDueAt: Double?
+        /// When the script closes the connection.
+        private var closeAt: Double?
+
+        init(core: Core, attempt: Int, fd: Int32, script: Script) {
+            self.core = core
+            self.attempt = attempt
+            self.fd = fd
+            self.script = script
+        }
+
+        mutating func run() {
+            let reason = serve()
+            core.finish(attempt: attempt, fd: fd, reason: reason)
+        }
+
+        private mutating func serve() -> Connection.CloseReason {
+            if script.closeOnAccept { return .scripted }
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            while true {
+                if core.isStopping { return .serverStopped }
+                let now = MonotonicClock.now()
+                if let due = connackDueAt, now >= due {
+                    connackDueAt = nil
+                    let code = script.connackCode
+                    guard send(MQTTWire.encode(header: 0x20, body: [script.sessionPresent ? 1 : 0, code])) else {
+                        return .clientClosed
+                    }
+                    core.update(attempt: attempt) { $0.connackSentAt = now; $0.connackCode = code }
+                    if code != 0 { return .refused }
+                    if let after = script.closeAfterConnack { closeAt = now + after }
+                }
+                if let closeAt, now >= closeAt { return .scripted }
+
+                // Wake up for the next scripted event, and at least every 50 ms to notice stop().
+                var timeout = 0.05
+                for deadline in [connackDueAt, closeAt].compactMap({ $0 }) {
+                    timeout = min(timeout, max(0, deadline - now))
+                }
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32((timeout * 1000).rounded(.up)))
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                // End of file or a reset: the client went away without DISCONNECT.
+                guard count > 0 else { return .clientClosed }
+                buffer.append(contentsOf: chunk[0..<count])
+                do {
+                    while let packet = try MQTTWire.nextPacket(from: &buffer) {
+                        if let reason = try handle(packet) { return reason }
+                    }
+                } catch {
+                    return .protocolError(error.reason)
+                }
+            }
+        }
+
+        /// Reacts to one packet; returns a reason when the connection must end.
+        private mutating func handle(_ packet: MQTTWire.Packet) throws(MQTTWire.Malformed) -> Connection.CloseReason? {
+            let now = MonotonicClock.now()
+            var reader = MQTTWire.Reader(packet.body)
+            if packet.type != 1 && !connectReceived {
+                return .protocolError("packet type \(packet.type) before CONNECT")
+            }
+            switch packet.type {
+            case 1:  // CONNECT
+                guard !connectReceived else { return .protocolError("second CONNECT") }
+                let connect = try Connect(body: packet.body)
+                connectReceived = true
+                core.update(attempt: attempt) { $0.connect = connect; $0.connectReceivedAt = now }
+                if script.sendConnack { connackDueAt = now + script.connackDelay }
+            case 3:  // PUBLISH
+                let qos = (packet.flags >> 1) & 0x03
+                guard qos < 3 else { return .protocolError("PUBLISH with QoS 3") }
+                let topic = try reader.string()
+                let packetID = qos > 0 ? try reader.uint16() : nil
+                core.record(Publish(
+                    attempt: attempt, receivedAt: now, topic: topic, payload: reader.rest, qos: qos,
+                    packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
+                if let packetID, script.ackPublishes {
+                    // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP.
+                    guard send(MQTTWire.encode(header: qos == 1 ? 0x40 : 0x50, body: Self.bytes(packetID))) else {
+                        return .clientClosed
+                    }
+                }
+            case 6:  // PUBREL
+                let packetID = try reader.uint16()
+                if script.ackPublishes, !send(MQTTWire.encode(header: 0x70, body: Self.bytes(packetID))) {
+                    return .clientClosed
+                }
+            case 8:  // SUBSCRIBE
+                let packetID = try reader.uint16()
+                var granted: [UInt8] = []
+                var filters: [String] = []
+                while !reader.isAtEnd {
+                    filters.append(try reader.string())
+                    granted.append(min(try reader.byte() & 0x03, 2))
+                }
+                core.update(attempt: attempt) { $0.subscriptions += filters }
+                guard send(MQTTWire.encode(header: 0x90, body: Self.bytes(packetID) + granted)) else { return .clientClosed }
+            case 10:  // UNSUBSCRIBE
+                let packetID = try reader.uint16()
+                guard send(MQTTWire.encode(header: 0xB0, body: Self.bytes(packetID))) else { return .clientClosed }
+            case 12:  // PINGREQ
+                core.update(attempt: attempt) { $0.pingsReceivedAt.append(now) }
+                if script.answerPings, !send(MQTTWire.encode(header: 0xD0)) { return .clientClosed }
+            case 14:  // DISCONNECT
+                return .clientDisconnected
+            case 4, 5, 7:  // PUBACK, PUBREC, PUBCOMP: the server never publishes, nothing to do.
+                break
+            default:
+                return .protocolError("unexpected packet type \(packet.type)")
+            }
+            return nil
+        }
+
+        /// Writes all of `bytes`; `false` if the client is gone.
+        private func send(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes {
+                    // MSG_NOSIGNAL: a vanished client must not kill the test process with SIGPIPE.
+                    Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                }
+                if sent < 0 && errno == EINTR { continue }
+                guard sent > 0 else { return false }
+                offset += sent
+            }
+            return true
+        }
+
+        private static func bytes(_ value: UInt16) -> [UInt8] {
+            [UInt8(value >> 8), UInt8(value & 0xff)]
+        }
+    }
+}

@@ -1,0 +1,51 @@
+extension ScriptedMQTTServer {
+    /// How the server behaves on one connection attempt. Times are in seconds.
+    ///
+    /// ```swift
+    /// Script()                                   // accept, ack everything, answer pings
+    /// Script(connackCode: 5)                     // refuse: not authorized
+    /// Script(connackDelay: 1.5)                  // hold the CONNACK back
+    /// Script(closeAfterConnack: 0.5)             // accept, then drop the connection
+    /// Script(ackPublishes: false, answerPings: false)  // a broker gone silent
+    /// ```
+    public struct Script: Sendable {
+        /// Close the socket as soon as it is accepted, before reading anything.
+        public var closeOnAccept: Bool
+        /// Whether to answer CONNECT at all (`false`: the client waits forever for its CONNACK).
+        public var sendConnack: Bool
+        /// How long to hold the CONNACK back after the CONNECT arrived.
+        public var connackDelay: Double
+        /// CONNACK return code: 0 accepted, 1 bad protocol version, 2 identifier rejected,
+        /// 3 server unavailable, 4 bad username or password, 5 not authorized. A non-zero code
+        /// is followed by closing the connection, as the protocol requires.
+        public var connackCode: UInt8
+        /// The CONNACK's session-present flag.
+        public var sessionPresent: Bool
+        /// Close the connection this long after the CONNACK was sent.
+        public var closeAfterConnack: Double?
+        /// PUBACK QoS 1 publishes; PUBREC QoS 2 publishes and PUBCOMP their PUBREL.
+        public var ackPublishes: Bool
+        /// Answer PINGREQ with PINGRESP.
+        public var answerPings: Bool
+
+        public init(
+            closeOnAccept: Bool = false,
+            sendConnack: Bool = true,
+            connackDelay: Double = 0,
+            connackCode: UInt8 = 0,
+            sessionPresent: Bool = false,
+            closeAfterConnack: Double? = nil,
+            ackPublishes: Bool = true,
+            answerPings: Bool = true
+        ) {
+            self.closeOnAccept = closeOnAccept
+            self.sendConnack = sendConnack
+            self.connackDelay = connackDelay
+            self.connackCode = connackCode
+            self.sessionPresent = sessionPresent
+            self.closeAfterConnack = closeAfterConnack
+            self.ackPublishes = ackPublishes
+            self.answerPings = answerPings
+        }
+    }
+}

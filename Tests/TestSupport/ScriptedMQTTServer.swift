@@ -1,0 +1,206 @@
+import Glibc
+import Synchronization
+
+/// A tiny MQTT 3.1.1 server on a free 127.0.0.1 port whose behaviour is scripted per connection
+/// attempt, for protocol edge cases a real broker cannot stage (CONNACK held back or refused,
+/// connection dropped, broker gone silent). It records what arrives and when.
+///
+/// ```swift
+/// let server = try ScriptedMQTTServer(scripts: [.init(connackCode: 5), .init()])  // refuse once
+/// // … point the client at server.port …
+/// #expect(server.waitFor(publishes: 1, timeout: 5))
+/// #expect(server.connections.map(\.connackCode) == [5, 0])
+/// ```
+/// One thread accepts, one thread serves each connection; every blocking call is a `poll` with a
+/// short timeout, so `stop()` (also run by `deinit`) finishes promptly and joins them all.
+public final class ScriptedMQTTServer: Sendable {
+    /// Chooses the script for a connection attempt (1-based).
+    public typealias ScriptProvider = @Sendable (_ attempt: Int) -> Script
+
+    /// The loopback port the server listens on.
+    public let port: UInt16
+    private let core: Core
+
+    /// Serves every connection attempt with `script`.
+    public convenience init(script: Script = Script()) throws(TestSupportError) {
+        try self.init(scriptFor: { _ in script })
+    }
+
+    /// Serves attempt n with `scripts[n - 1]`; the last script repeats for later attempts.
+    public convenience init(scripts: [Script]) throws(TestSupportError) {
+        let scripts = scripts.isEmpty ? [Script()] : scripts
+        try self.init(scriptFor: { attempt in scripts[min(attempt, scripts.count) - 1] })
+    }
+
+    /// Serves each attempt with the script `scriptFor(attempt)` returns.
+    public init(scriptFor: @escaping ScriptProvider) throws(TestSupportError) {
+        let (fd, port) = try Self.listen()
+        self.port = port
+        core = Core(listenFD: fd, scriptFor: scriptFor)
+        do {
+            let acceptor = try WorkerThread { [core] in core.acceptLoop() }
+            core.state.withLock { $0.acceptThread = acceptor }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Every connection attempt so far, in accept order.
+    public var connections: [Connection] { core.state.withLock { $0.connections } }
+    /// Every PUBLISH received so far, in arrival order.
+    public var publishes: [Publish] { core.state.withLock { $0.publishes } }
+
+    /// Waits at most `timeout` seconds until `publishes` PUBLISH packets have arrived.
+    public func waitFor(publishes count: Int, timeout: Double) -> Bool {
+        waitUntil(timeout: timeout) { _, publishes in publishes.count >= count }
+    }
+
+    /// Waits at most `timeout` seconds until `connections` attempts have been accepted.
+    public func waitFor(connections count: Int, timeout: Double) -> Bool {
+        waitUntil(timeout: timeout) { connections, _ in connections.count >= count }
+    }
+
+    /// Waits at most `timeout` seconds until `condition` holds for the records.
+    public func waitUntil(timeout: Double, _ condition: ([Connection], [Publish]) -> Bool) -> Bool {
+        MonotonicClock.wait(timeout: timeout) {
+            core.state.withLock { condition($0.connections, $0.publishes) }
+        }
+    }
+
+    /// Closes every open client connection now (the listener stays open), as a broker crash or
+    /// network cut would.
+    public func dropAllConnections() {
+        core.state.withLock { state in
+            for (attempt, fd) in state.openSockets {
+                state.dropped.insert(attempt)
+                // shutdown, not close: the serving thread still owns the descriptor and closes
+                // it itself, so the number cannot be reused under its feet.
+                shutdown(fd, Int32(SHUT_RDWR))
+            }
+        }
+    }
+
+    /// Closes the listener and all connections and joins every thread. Idempotent.
+    public func stop() {
+        let acceptor = core.state.withLock { state in
+            state.stopping = true
+            for (_, fd) in state.openSockets { shutdown(fd, Int32(SHUT_RDWR)) }
+            defer { state.acceptThread = nil }
+            return state.acceptThread
+        }
+        acceptor?.join()
+        // The accept thread has ended, so no connection thread can be added any more.
+        let servers = core.state.withLock { state in
+            defer { state.connectionThreads = [] }
+            return state.connectionThreads
+        }
+        servers.forEach { $0.join() }
+    }
+
+    private static func listen() throws(TestSupportError) -> (Int32, UInt16) {
+        // Bind port 0 directly: the kernel picks a free port and there is no race.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket failed: \(Loopback.errnoText())") }
+        var address = Loopback.socketAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && Glibc.listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else {
+            let message = Loopback.errnoText()
+            close(fd)
+            throw TestSupportError("cannot listen on 127.0.0.1: \(message)")
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+}
+
+extension ScriptedMQTTServer {
+    /// The state the threads share. A separate object so that threads do not keep the server
+    /// alive: dropping the last reference to the server still runs `deinit` and stops it.
+    final class Core: Sendable {
+        struct State {
+            var connections: [Connection] = []
+            var publishes: [Publish] = []
+            /// Sockets not yet closed by their serving thread, by attempt number.
+            var openSockets: [Int: Int32] = [:]
+            /// Attempts closed by `dropAllConnections`, to record the right reason.
+            var dropped: Set<Int> = []
+            var stopping = false
+            var acceptThread: WorkerThread?
+            var connectionThreads: [WorkerThread] = []
+        }
+
+        /// Guards the records, the open-socket table and the thread handles.
+        let state = Mutex(State())
+        let listenFD: Int32
+        let scriptFor: ScriptProvider
+
+        init(listenFD: Int32, scriptFor: @escaping ScriptProvider) {
+            self.listenFD = listenFD
+            self.scriptFor = scriptFor
+        }
+
+        var isStopping: Bool { state.withLock { $0.stopping } }
+
+        func acceptLoop() {
+            defer { close(listenFD) }
+            while !isStopping {
+                var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 50) > 0 else { continue }
+                let fd = accept(listenFD, nil, nil)
+                guard fd >= 0 else { continue }
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                var one: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                let now = MonotonicClock.now()
+                let attempt = state.withLock { state in
+                    state.connections.append(Connection(attempt: state.connections.count + 1, acceptedAt: now))
+                    state.openSockets[state.connections.count] = fd
+                    return state.connections.count
+                }
+                let script = scriptFor(attempt)
+                do {
+                    let thread = try WorkerThread { [self] in
+                        var session = ConnectionSession(core: self, attempt: attempt, fd: fd, script: script)
+                        session.run()
+                    }
+                    state.withLock { $0.connectionThreads.append(thread) }
+                } catch {
+                    finish(attempt: attempt, fd: fd, reason: .protocolError("server could not start a thread"))
+                }
+            }
+        }
+
+        /// Records the end of a connection and closes its socket (under the lock, see
+        /// `dropAllConnections`). The first reason recorded wins.
+        func finish(attempt: Int, fd: Int32, reason: Connection.CloseReason) {
+            let now = MonotonicClock.now()
+            state.withLock { state in
+                guard state.openSockets.removeValue(forKey: attempt) != nil else { return }
+                close(fd)
+                var finalReason = reason
+                if state.dropped.contains(attempt) {
+                    finalReason = .dropped
+                } else if state.stopping, reason == .clientClosed {
+                    finalReason = .serverStopped
+                }
+                state.connections[attempt - 1].closedAt = now
+                state.connections[attempt - 1].closeReason = finalReason
+            }
+        }
+
+        func update(attempt: Int, _ change: (inout Connection) -> Void) {
+            state.withLock { change(&$0.connections[attempt - 1]) }
+        }
+
+        func record(_ publish: Publish) {
+            state.withLock { $0.publishes.append(publish) }
+        }
+    }
+}
