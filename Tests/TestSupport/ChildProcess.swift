@@ -175,7 +175,7 @@ public final class ChildProcess: Sendable {
     @discardableResult
     public func waitUntilExit(timeout: Double) -> Int32? {
         var status: Int32?
-        _ = MonotonicClock.wait(timeout: timeout) {
+        _ = TestClock.wait(timeout: timeout) {
             status = exitStatus
             return status != nil
         }
@@ -200,7 +200,7 @@ public final class ChildProcess: Sendable {
     /// reading them and joins the reader threads. Call after the child exited to be sure the
     /// captured text is complete.
     public func finishReaders(timeout: Double) {
-        _ = MonotonicClock.wait(timeout: timeout) { shared.state.withLock { $0.openReaders == 0 } }
+        _ = TestClock.wait(timeout: timeout) { shared.state.withLock { $0.openReaders == 0 } }
         let readers = shared.state.withLock { state in
             state.abandonReaders = true
             defer { state.readers = [] }
@@ -242,7 +242,7 @@ public final class ChildProcess: Sendable {
             if count == -1 && errno == EINTR { continue }
             guard count > 0 else { break }
             let chunk = buffer[0..<count]
-            let time = MonotonicClock.now()
+            let time = TestClock.now()
             shared.state.withLock { state in
                 if isStdout { state.stdout.append(contentsOf: chunk) } else { state.stderr.append(contentsOf: chunk) }
             }
@@ -257,7 +257,7 @@ public final class ChildProcess: Sendable {
             }
         }
         if let onLine, !pendingLine.isEmpty {
-            onLine(String(decoding: pendingLine, as: UTF8.self), MonotonicClock.now())
+            onLine(String(decoding: pendingLine, as: UTF8.self), TestClock.now())
         }
     }
 }

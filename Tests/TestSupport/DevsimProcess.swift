@@ -56,7 +56,7 @@ public final class DevsimProcess: Sendable {
     /// Waits at most `timeout` seconds until standard output (or error, with `inStderr`)
     /// contains `text`: a way to know the child reached some state before poking it.
     public func waitForOutput(containing text: String, inStderr: Bool = false, timeout: Double) -> Bool {
-        MonotonicClock.wait(timeout: timeout, interval: 0.01) {
+        TestClock.wait(timeout: timeout, interval: 0.01) {
             (inStderr ? stderr : stdout).contains(text)
         }
     }

@@ -157,7 +157,7 @@ public final class MosquittoBroker: Sendable {
                 process.withLock { $0 = child }
                 return
             case .addressInUse:
-                MonotonicClock.sleep(0.2)
+                TestClock.sleep(0.2)
             case .failed(let error):
                 throw error
             }
@@ -183,7 +183,7 @@ public final class MosquittoBroker: Sendable {
         } catch {
             return .failed(error)
         }
-        let ready = MonotonicClock.wait(timeout: timeout, interval: 0.01) {
+        let ready = TestClock.wait(timeout: timeout, interval: 0.01) {
             !child.isRunning || Loopback.acceptsConnections(port: port)
         }
         if ready && child.isRunning { return .started(child) }

@@ -1,6 +1,6 @@
 extension ScriptedMQTTServer {
     /// Everything that happened on one accepted TCP connection. Times are monotonic seconds
-    /// (``MonotonicClock/now()``).
+    /// (``TestClock/now()``).
     public struct Connection: Sendable, Equatable {
         /// Why the server considers the connection over.
         public enum CloseReason: Sendable, Equatable {

@@ -33,7 +33,7 @@ extension ScriptedMQTTServer {
             var chunk = [UInt8](repeating: 0, count: 16384)
             while true {
                 if core.isStopping { return .serverStopped }
-                let now = MonotonicClock.now()
+                let now = TestClock.now()
                 if let due = connackDueAt, now >= due {
                     connackDueAt = nil
                     let code = script.connackCode
@@ -71,7 +71,7 @@ extension ScriptedMQTTServer {
 
         /// Reacts to one packet; returns a reason when the connection must end.
         private mutating func handle(_ packet: MQTTWire.Packet) throws(MQTTWire.Malformed) -> Connection.CloseReason? {
-            let now = MonotonicClock.now()
+            let now = TestClock.now()
             var reader = MQTTWire.Reader(packet.body)
             if packet.type != 1 && !connectReceived {
                 return .protocolError("packet type \(packet.type) before CONNECT")

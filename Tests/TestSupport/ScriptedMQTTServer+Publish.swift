@@ -3,7 +3,7 @@ extension ScriptedMQTTServer {
     public struct Publish: Sendable, Equatable {
         /// The connection attempt it arrived on (1-based, as in ``Connection/attempt``).
         public let attempt: Int
-        /// Monotonic time at which the packet was complete (``MonotonicClock/now()``).
+        /// Monotonic time at which the packet was complete (``TestClock/now()``).
         public let receivedAt: Double
         public let topic: String
         public let payload: [UInt8]

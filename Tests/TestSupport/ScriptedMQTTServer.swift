@@ -65,7 +65,7 @@ public final class ScriptedMQTTServer: Sendable {
 
     /// Waits at most `timeout` seconds until `condition` holds for the records.
     public func waitUntil(timeout: Double, _ condition: ([Connection], [Publish]) -> Bool) -> Bool {
-        MonotonicClock.wait(timeout: timeout) {
+        TestClock.wait(timeout: timeout) {
             core.state.withLock { condition($0.connections, $0.publishes) }
         }
     }
@@ -158,7 +158,7 @@ extension ScriptedMQTTServer {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 var one: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                let now = MonotonicClock.now()
+                let now = TestClock.now()
                 let attempt = state.withLock { state in
                     state.connections.append(Connection(attempt: state.connections.count + 1, acceptedAt: now))
                     state.openSockets[state.connections.count] = fd
@@ -180,7 +180,7 @@ extension ScriptedMQTTServer {
         /// Records the end of a connection and closes its socket (under the lock, see
         /// `dropAllConnections`). The first reason recorded wins.
         func finish(attempt: Int, fd: Int32, reason: Connection.CloseReason) {
-            let now = MonotonicClock.now()
+            let now = TestClock.now()
             state.withLock { state in
                 guard state.openSockets.removeValue(forKey: attempt) != nil else { return }
                 close(fd)

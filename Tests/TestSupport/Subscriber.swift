@@ -72,13 +72,13 @@ public final class Subscriber: Sendable {
 
         // The subscription is live once a probe published after it comes back. Probes are
         // repeated because the first ones may be published before mosquitto_sub subscribed.
-        let deadline = MonotonicClock.now() + readyTimeout
+        let deadline = TestClock.now() + readyTimeout
         while !state.withLock({ $0.probeSeen }) {
             guard process.isRunning else {
                 stop()
                 throw TestSupportError("mosquitto_sub exited with status \(process.exitStatus ?? -1): \(process.stderrText)")
             }
-            guard MonotonicClock.now() < deadline else {
+            guard TestClock.now() < deadline else {
                 stop()
                 throw TestSupportError("mosquitto_sub on port \(port) did not receive its probe within \(readyTimeout) s: \(process.stderrText)")
             }
@@ -86,7 +86,7 @@ public final class Subscriber: Sendable {
                 executable: "mosquitto_pub",
                 args: ["-h", "127.0.0.1", "-p", String(port), "-t", probeTopic, "-m", "probe"] + credentials,
                 timeout: 2)
-            _ = MonotonicClock.wait(timeout: min(0.2, max(0, deadline - MonotonicClock.now()))) {
+            _ = TestClock.wait(timeout: min(0.2, max(0, deadline - TestClock.now()))) {
                 state.withLock { $0.probeSeen }
             }
         }
@@ -114,7 +114,7 @@ public final class Subscriber: Sendable {
 
     /// Waits at most `timeout` seconds until at least `count` messages have arrived.
     public func waitFor(count: Int, timeout: Double) -> Bool {
-        MonotonicClock.wait(timeout: timeout) { state.withLock { $0.messages.count >= count } }
+        TestClock.wait(timeout: timeout) { state.withLock { $0.messages.count >= count } }
     }
 
     /// Stops `mosquitto_sub` and its reader thread; the recorded messages stay readable.

@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Wall-clock time can jump (NTP, manual changes); recorded timestamps are compared with each
 /// other, so they must come from a clock that only moves forward.
-public enum MonotonicClock {
+public enum TestClock {
     /// The current `CLOCK_MONOTONIC` reading in seconds.
     public static func now() -> Double {
         var spec = timespec()
