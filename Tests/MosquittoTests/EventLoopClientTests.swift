@@ -1,0 +1,83 @@
+import Mosquitto
+import Synchronization
+import Testing
+import TestSupport
+
+/// Records what a client reports, from its loop's thread.
+private final class Recorder: ClientDelegate, @unchecked Sendable {
+    let events = Mutex<[String]>([])
+    var onConnack: ((Client, ConnackCode) -> Void)?
+
+    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
+        events.withLock { $0.append("connack \(code.rawValue)") }
+        onConnack?(client, code)
+    }
+
+    func client(_ client: Client, didDisconnect error: MosquittoError?) {
+        events.withLock { $0.append("disconnect \(error?.rawValue ?? 0)") }
+    }
+
+    func client(_ client: Client, didPublish messageID: Int32) {
+        events.withLock { $0.append("published \(messageID)") }
+    }
+
+    var snapshot: [String] { events.withLock { $0 } }
+}
+
+@Suite(.serialized) struct EventLoopClientTests {
+    @Test func connectsPublishesFromTheConnackAndIsAcknowledged() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(broker: broker, topic: "loop/#", qos: 1)
+        let loop = try EventLoop(name: "test")
+        try loop.start()
+        defer { loop.stop() }
+
+        let client = try Client(options: ClientOptions(host: "127.0.0.1", port: Int32(broker.port), clientID: "loop-test"))
+        let recorder = Recorder()
+        recorder.onConnack = { client, _ in
+            let payload = Array("hello".utf8)
+            _ = try? "loop/a".withCString { topic in
+                try payload.withUnsafeBytes { bytes in
+                    try client.publish(topic: topic, payload: bytes, qos: 1, retain: false)
+                }
+            }
+        }
+        client.delegate = recorder
+        loop.execute {
+            loop.add(client)
+            try? client.connect()
+            loop.markDirty(client)
+        }
+        #expect(subscriber.waitFor(count: 1, timeout: 10))
+        #expect(subscriber.messages.first?.topic == "loop/a")
+        #expect(subscriber.messages.first?.payloadText == "hello")
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.contains { $0.hasPrefix("published") } })
+        #expect(recorder.snapshot.first == "connack 0")
+        loop.execute { try? client.disconnect(); loop.markDirty(client) }
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.last == "disconnect 0" })
+    }
+
+    @Test func aRefusedConnackCarriesTheBrokersReason() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: 5))
+        let loop = try EventLoop(name: "test")
+        try loop.start()
+        defer { loop.stop() }
+        let client = try Client(options: ClientOptions(host: "127.0.0.1", port: Int32(server.port), clientID: "refused"))
+        let recorder = Recorder()
+        client.delegate = recorder
+        loop.execute {
+            loop.add(client)
+            try? client.connect()
+            loop.markDirty(client)
+        }
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.count >= 2 })
+        #expect(recorder.snapshot.prefix(2) == ["connack 5", "disconnect \(MosquittoError.connectionRefused.rawValue)"])
+        #expect(ConnackCode(rawValue: 5).description == "Connection Refused: not authorised.")
+    }
+
+    @Test func errorsKeepUnknownCodesAndTheLibrarysText() {
+        #expect(MosquittoError(rawValue: 9999).rawValue == 9999)
+        #expect(MosquittoError.noConnection.description == "The client is not currently connected.")
+        #expect(ConnackCode(rawValue: 135).description == "Not authorized")
+    }
+}
