@@ -12,4 +12,5 @@ import Darwin
 enum Math {
     @inlinable static func ln(_ x: Double) -> Double { log(x) }
     @inlinable static func sine(_ x: Double) -> Double { sin(x) }
+    @inlinable static func cosine(_ x: Double) -> Double { cos(x) }
 }
