@@ -15,6 +15,9 @@ public final class DeviceSignals: @unchecked Sendable {
     /// randomness from the sample's index, so the values after a skip are the same as without it;
     /// only a model that carries state from sample to sample would differ, and it still gets this
     /// many samples to settle.
+    ///
+    /// Models whose samples do not depend on earlier ones (`SampledModel.dependsOnHistory`) are
+    /// only advanced to the latest sample: the result is the same, for a fraction of the work.
     public static let maximumCatchUpSamples = 100_000
 
     /// Allowance for floating-point error when deciding whether sample k is due: elapsed 0.3 at
@@ -24,7 +27,10 @@ public final class DeviceSignals: @unchecked Sendable {
     public let deviceID: String
     let frame: PayloadFrame
     let fields: [FieldEncoder]
-    let models: [any SampledModel]
+    /// Models advanced through every sample, in order.
+    let historyModels: [any SampledModel]
+    /// Models whose samples stand alone, advanced only to the latest sample due.
+    let latestModels: [any SampledModel]
     /// A positive finite interval, or `nil` for one sample per publish.
     let sampleInterval: Double?
 
@@ -49,7 +55,8 @@ public final class DeviceSignals: @unchecked Sendable {
         self.deviceID = deviceID
         self.frame = PayloadFrame(style: payload.style)
         self.fields = fields
-        self.models = context.models
+        self.historyModels = context.models.filter { $0.dependsOnHistory }
+        self.latestModels = context.models.filter { !$0.dependsOnHistory }
         self.sampleInterval = interval
     }
 
@@ -61,17 +68,30 @@ public final class DeviceSignals: @unchecked Sendable {
                                      elapsed: elapsed, wallClock: wallClock)
         publishIndex += 1
         buffer.append(contentsOf: frame.opening)
-        for field in fields {
-            field.encode(at: instant, into: &buffer)
+        // Through a buffer pointer: iterating the array itself retains and releases each
+        // element's references, which measured a quarter of the encode time.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                fields[index].encode(at: instant, into: &buffer)
+            }
         }
         buffer.append(contentsOf: frame.closing)
+    }
+
+    private func advance(_ models: [any SampledModel], to sample: SampleInstant) {
+        models.withUnsafeBufferPointer { models in
+            for index in models.indices {
+                models[index].advance(to: sample)
+            }
+        }
     }
 
     /// Advances the models through the samples due by `elapsed` and returns the latest one.
     private func takeSamples(upTo elapsed: Double) -> SampleInstant {
         guard let interval = sampleInterval else {
             let sample = SampleInstant(index: publishIndex, time: elapsed)
-            for model in models { model.advance(to: sample) }
+            advance(historyModels, to: sample)
+            advance(latestModels, to: sample)
             latestSample = sample
             return sample
         }
@@ -80,14 +100,14 @@ public final class DeviceSignals: @unchecked Sendable {
         let due = Int(Swift.min((clamped / interval + Self.sampleTolerance).rounded(.down), 1e15))
         guard due >= nextSample else { return latestSample }
         let first = Swift.max(nextSample, due - Self.maximumCatchUpSamples + 1)
-        if !models.isEmpty {
+        if !historyModels.isEmpty {
             for index in first...due {
-                let sample = SampleInstant(index: index, time: Double(index) * interval)
-                for model in models { model.advance(to: sample) }
+                advance(historyModels, to: SampleInstant(index: index, time: Double(index) * interval))
             }
         }
         nextSample = due + 1
         latestSample = SampleInstant(index: due, time: Double(due) * interval)
+        advance(latestModels, to: latestSample)
         return latestSample
     }
 }

@@ -192,6 +192,14 @@ import Signals
         #expect(atOnce.publish(elapsed: 0.3) == #"{"c":"11/10"}"#)
     }
 
+    @Test func historyFreeModelsSkipToTheLatestSample() {
+        var device = DeviceDriver([FieldSpec(name: "c", generator: SampleCountingRecipe(dependsOnHistory: false))],
+                                  style: .flat, sampleInterval: 0.1)
+        #expect(device.publish(elapsed: 0) == #"{"c":"1/0"}"#)
+        #expect(device.publish(elapsed: 1.0) == #"{"c":"2/10"}"#)
+        #expect(device.publish(elapsed: 1.01) == #"{"c":"2/10"}"#)
+    }
+
     @Test func catchUpIsBounded() {
         var device = DeviceDriver([FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
                                   sampleInterval: 0.1)

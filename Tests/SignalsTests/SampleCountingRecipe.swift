@@ -5,11 +5,16 @@ import Signals
 struct SampleCountingRecipe: GeneratorRecipe {
     static let key = "sampleCount"
 
-    init() {}
+    var dependsOnHistory = true
+
+    init(dependsOnHistory: Bool = true) {
+        self.dependsOnHistory = dependsOnHistory
+    }
+
     init(parameters: any ParameterSource) throws(ParameterError) {}
 
     func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
-        let model = Model()
+        let model = Model(dependsOnHistory: dependsOnHistory)
         context.register(model)
         return Generator(model: model)
     }
@@ -17,6 +22,11 @@ struct SampleCountingRecipe: GeneratorRecipe {
     final class Model: SampledModel {
         var taken = 0
         var lastIndex = -1
+        let dependsOnHistory: Bool
+
+        init(dependsOnHistory: Bool) {
+            self.dependsOnHistory = dependsOnHistory
+        }
 
         func advance(to sample: SampleInstant) {
             precondition(sample.index > lastIndex, "samples must advance in order")

@@ -9,7 +9,7 @@ public final class AccelerometerModel: SampledModel {
     let gravity: SIMD3<Double>
     let bias: SIMD3<Double>
     let noise: Double
-    var motion: any MotionProfile
+    let motion: any MotionProfile
     let sampleSeed: Seed
 
     /// - Parameters:
@@ -27,17 +27,23 @@ public final class AccelerometerModel: SampledModel {
             gravity * Math.cosine(tiltX) * Math.sine(tiltY),
             -gravity * Math.cosine(tiltX) * Math.cosine(tiltY)
         )
-        bias = SIMD3(traits.nextGaussian(), traits.nextGaussian(), traits.nextGaussian()) * 0.004
+        let (biasX, biasY) = traits.nextGaussianPair()
+        bias = SIMD3(biasX, biasY, traits.nextGaussian()) * 0.004
         self.noise = noise
         self.motion = motion.profileType.init(traits: &traits)
         sampleSeed = seed.derive("samples")
         reading = self.gravity + bias
     }
 
+    public var dependsOnHistory: Bool {
+        motion.dependsOnHistory
+    }
+
     public func advance(to sample: SampleInstant) {
         var random = sampleSeed.derive(sample.index).generator()
         let moving = motion.acceleration(at: sample.time, random: &random)
-        let sensor = SIMD3(random.nextGaussian(), random.nextGaussian(), random.nextGaussian()) * noise
+        let (x, y) = random.nextGaussianPair()
+        let sensor = SIMD3(x, y, random.nextGaussian()) * noise
         reading = gravity + bias + moving + sensor
     }
 }

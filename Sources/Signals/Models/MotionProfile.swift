@@ -2,11 +2,19 @@
 /// frame (z up out of the screen, so a phone lying flat reads z ≈ -1 g).
 ///
 /// A profile is made once per device, drawing that device's traits (step rate, phase, amplitude)
-/// from `traits`, then asked once per sample. It may keep state between samples (a vehicle's
-/// speed, say); its per-sample randomness comes from `random`, the sample's own stream.
+/// from `traits`, then asked once per sample, in order. A profile that keeps state between
+/// samples (a vehicle's speed, say) is a final class, which lets the stateless ones stay plain
+/// structs called without exclusivity checks. Per-sample randomness comes from `random`, the
+/// sample's own stream.
 protocol MotionProfile {
     init(traits: inout Xoshiro256StarStar)
-    mutating func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double>
+    func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double>
+    /// Whether the acceleration depends on earlier samples (see `SampledModel.dependsOnHistory`).
+    var dependsOnHistory: Bool { get }
+}
+
+extension MotionProfile {
+    var dependsOnHistory: Bool { true }
 }
 
 /// The motion profiles a scenario may name. Adding one is a case here, its line in `profileType`

@@ -2,6 +2,8 @@
 struct StillMotion: MotionProfile {
     init(traits: inout Xoshiro256StarStar) {}
 
+    var dependsOnHistory: Bool { false }
+
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         .zero
     }

@@ -17,6 +17,8 @@ struct WalkingMotion: MotionProfile {
         lateral = 0.04 + 0.04 * traits.nextUnit()
     }
 
+    var dependsOnHistory: Bool { false }
+
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         // Reduced to one stride first so the angle keeps its precision over long runs.
         let strides = time * stepRate / 2

@@ -6,17 +6,25 @@ extension RandomNumberGenerator {
         Double(next() >> 11) * 0x1p-53
     }
 
-    /// A standard normal deviate (mean 0, σ 1) by Marsaglia's polar method: only `sqrt` and `log`,
-    /// no trigonometry. The second deviate of each pair is dropped so that a generator carries no
-    /// hidden spare between calls, which keeps streams easy to reason about.
+    /// A standard normal deviate (mean 0, σ 1). The second deviate of the pair is dropped so that
+    /// a generator carries no hidden spare between calls, which keeps streams easy to reason
+    /// about; use `nextGaussianPair()` when two are needed.
     @inlinable
     public mutating func nextGaussian() -> Double {
+        nextGaussianPair().0
+    }
+
+    /// Two independent standard normal deviates by Marsaglia's polar method: only `sqrt` and
+    /// `log`, no trigonometry.
+    @inlinable
+    public mutating func nextGaussianPair() -> (Double, Double) {
         while true {
             let u = 2 * nextUnit() - 1
             let v = 2 * nextUnit() - 1
             let s = u * u + v * v
             if s > 0 && s < 1 {
-                return u * (-2 * Math.ln(s) / s).squareRoot()
+                let scale = (-2 * Math.ln(s) / s).squareRoot()
+                return (u * scale, v * scale)
             }
         }
     }
