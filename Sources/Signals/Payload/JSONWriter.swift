@@ -11,7 +11,7 @@ public enum JSONWriter {
                 buffer.append(UInt8(ascii: "\\"))
                 buffer.append(byte)
             case 0..<0x20:
-                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                buffer.append(contentsOf: unicodeEscapePrefix)
                 buffer.append(hexDigit(byte >> 4))
                 buffer.append(hexDigit(byte & 0xF))
             default:
@@ -22,16 +22,18 @@ public enum JSONWriter {
     }
 
     public static func writeBool(_ value: Bool, into buffer: inout [UInt8]) {
-        if value {
-            buffer.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        } else {
-            buffer.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
-        }
+        buffer.append(contentsOf: value ? trueBytes : falseBytes)
     }
 
     public static func writeNull(into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        buffer.append(contentsOf: nullBytes)
     }
+
+    // Made once: an array literal at the call site may allocate on every call.
+    static let unicodeEscapePrefix: [UInt8] = Array(#"\u00"#.utf8)
+    static let trueBytes: [UInt8] = Array("true".utf8)
+    static let falseBytes: [UInt8] = Array("false".utf8)
+    static let nullBytes: [UInt8] = Array("null".utf8)
 
     static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
