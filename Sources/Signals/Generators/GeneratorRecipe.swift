@@ -8,11 +8,21 @@ public protocol GeneratorRecipe: Sendable {
     static var key: String { get }
     /// Reads and validates the parameters; throws naming the offending key.
     init(parameters: any ParameterSource) throws(ParameterError)
+    /// This generator's state for one device and field (`context.fieldName`). Called once per
+    /// device, off the hot path.
+    func makeGenerator(context: GeneratorContext) -> any FieldGenerator
 }
 
 public enum Generators {
     /// Every generator a scenario may name.
-    public static let all: [any GeneratorRecipe.Type] = []
+    public static let all: [any GeneratorRecipe.Type] = [
+        ConstantRecipe.self,
+        CounterRecipe.self,
+        UniformRecipe.self,
+        SineRecipe.self,
+        TimestampRecipe.self,
+        AccelerometerRecipe.self,
+    ]
 
     public static var keys: [String] { all.map { $0.key } }
 

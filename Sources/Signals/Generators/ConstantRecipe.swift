@@ -1,0 +1,50 @@
+/// `constant: 5`, `constant: hello`, `constant: { value: true }`: the same value in every publish.
+public struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
+    public static let key = "constant"
+    public var value: SignalValue
+
+    public init(value: SignalValue) {
+        self.value = value
+    }
+
+    public init(parameters: any ParameterSource) throws(ParameterError) {
+        if let shorthand = parameters.shorthand {
+            value = Self.interpret(shorthand)
+            return
+        }
+        // The map form keeps the scalar's type, so ask for each type in turn; a type mismatch is
+        // the source's way of saying "not this one".
+        if let number = try? parameters.number("value") {
+            guard number.isFinite else { throw ParameterError(key: "value", "value must be a finite number") }
+            value = .number(number)
+        } else if let bool = try? parameters.bool("value") {
+            value = .bool(bool)
+        } else if let string = try parameters.string("value") {
+            value = .string(string)
+        } else {
+            throw ParameterError(key: "value", "value is required")
+        }
+    }
+
+    /// A shorthand arrives as text: numbers and booleans are recognised as such, anything else is
+    /// a string.
+    static func interpret(_ text: String) -> SignalValue {
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        default:
+            if let number = Double(text), number.isFinite, text.first != "+" {
+                return .number(number)
+            }
+            return .string(text)
+        }
+    }
+
+    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+        self
+    }
+
+    public func value(at instant: PublishInstant) -> SignalValue {
+        value
+    }
+}

@@ -1,0 +1,27 @@
+/// A sensor sample: the `index`-th since the device's clock started, taken `time` seconds after it.
+/// Without a sample rate there is one sample per publish, taken at the publish.
+public struct SampleInstant: Sendable, Equatable {
+    public var index: Int
+    public var time: Double
+
+    public init(index: Int, time: Double) {
+        self.index = index
+        self.time = time
+    }
+}
+
+/// A publish: its index (0 for the device's first), the latest sample it carries, and when it
+/// happens, in seconds since the device's clock started and since the Unix epoch.
+public struct PublishInstant: Sendable, Equatable {
+    public var index: Int
+    public var sample: SampleInstant
+    public var elapsed: Double
+    public var wallClock: Double
+
+    public init(index: Int, sample: SampleInstant, elapsed: Double, wallClock: Double) {
+        self.index = index
+        self.sample = sample
+        self.elapsed = elapsed
+        self.wallClock = wallClock
+    }
+}

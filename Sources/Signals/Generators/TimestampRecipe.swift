@@ -1,0 +1,46 @@
+/// `timestamp: ms`: the publish's wall-clock time, as integer seconds (`s`, the default), integer
+/// milliseconds (`ms`) or an ISO 8601 UTC string with milliseconds (`iso8601`).
+public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
+    public static let key = "timestamp"
+
+    public enum Unit: String, Sendable, CaseIterable {
+        case seconds = "s"
+        case milliseconds = "ms"
+        case iso8601
+    }
+
+    public var unit: Unit
+
+    public init(unit: Unit = .seconds) {
+        self.unit = unit
+    }
+
+    public init(parameters: any ParameterSource) throws(ParameterError) {
+        let key: String?
+        let text: String
+        if let shorthand = parameters.shorthand {
+            (key, text) = (nil, shorthand)
+        } else if let given = try parameters.string("unit") {
+            (key, text) = ("unit", given)
+        } else {
+            self.init()
+            return
+        }
+        guard let unit = Unit(rawValue: text) else {
+            throw ParameterError(key: key, "unit must be s, ms or iso8601, found '\(text)'")
+        }
+        self.init(unit: unit)
+    }
+
+    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+        self
+    }
+
+    public func value(at instant: PublishInstant) -> SignalValue {
+        let scale = unit == .seconds ? 1.0 : 1000.0
+        let scaled = (instant.wallClock * scale).rounded(.down)
+        // Int64 traps outside its range; a clock that far off (or NaN) has no honest value.
+        guard scaled.isFinite, Swift.abs(scaled) < 9.2e18 else { return .null }
+        return unit == .iso8601 ? .utcTimestamp(milliseconds: Int64(scaled)) : .integer(Int64(scaled))
+    }
+}

@@ -1,0 +1,41 @@
+/// Writes JSON values straight into a byte buffer: no `String` is built per value and, once the
+/// buffer has grown to a payload's size, nothing is allocated.
+public enum JSONWriter {
+    /// `string` as a JSON string: quotes and backslashes escaped, control characters as `\u00XX`.
+    /// Other bytes are copied as they are, since Swift strings are valid UTF-8.
+    public static func writeString(_ string: String, into buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                buffer.append(UInt8(ascii: "\\"))
+                buffer.append(byte)
+            case 0..<0x20:
+                buffer.append(contentsOf: unicodeEscapePrefix)
+                buffer.append(hexDigit(byte >> 4))
+                buffer.append(hexDigit(byte & 0xF))
+            default:
+                buffer.append(byte)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    public static func writeBool(_ value: Bool, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: value ? trueBytes : falseBytes)
+    }
+
+    public static func writeNull(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: nullBytes)
+    }
+
+    // Made once: an array literal at the call site may allocate on every call.
+    static let unicodeEscapePrefix: [UInt8] = Array(#"\u00"#.utf8)
+    static let trueBytes: [UInt8] = Array("true".utf8)
+    static let falseBytes: [UInt8] = Array("false".utf8)
+    static let nullBytes: [UInt8] = Array("null".utf8)
+
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+import Signals
+
+@Suite struct GeneratorRecipeTests {
+    @Test func everyGeneratorIsListed() {
+        #expect(Generators.keys == ["constant", "counter", "uniform", "sine", "timestamp", "accelerometer"])
+    }
+
+    @Test func unknownKeyHasNoRecipe() throws {
+        #expect(try Generators.recipe(named: "teleport", parameters: TestParameters()) == nil)
+    }
+
+    @Test func errorsNameTheKey() {
+        #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .number(0)]))
+            == ParameterError(key: "period", "period must be greater than zero"))
+        #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1)]))
+            == ParameterError(key: "period", "period is required"))
+        #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .number(1),
+                                                       "phase": .bool(true)]))?.key == "phase")
+        #expect(parameterError("accelerometer", TestParameters(shorthand: "w"))
+            == ParameterError(key: nil, "axis must be x, y or z, found 'w'"))
+        #expect(parameterError("accelerometer", TestParameters(["axis": .string("w")]))?.key == "axis")
+        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "motion": .string("flying")]))
+            == ParameterError(key: "motion", "motion must be one of still, walking, found 'flying'"))
+        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "noise": .number(-1)]))?.key == "noise")
+        #expect(parameterError("uniform", TestParameters(["max": .number(1)]))
+            == ParameterError(key: "min", "min is required"))
+        #expect(parameterError("uniform", TestParameters(["min": .number(1), "max": .number(1)]))?.key == "max")
+        #expect(parameterError("uniform", TestParameters(["min": .string("low"), "max": .number(1)]))?.key == "min")
+        #expect(parameterError("uniform", TestParameters(shorthand: "3"))?.key == nil)
+        #expect(parameterError("timestamp", TestParameters(["unit": .string("h")]))
+            == ParameterError(key: "unit", "unit must be s, ms or iso8601, found 'h'"))
+        #expect(parameterError("timestamp", TestParameters(shorthand: "h"))?.key == nil)
+        #expect(parameterError("counter", TestParameters(shorthand: "abc"))?.key == nil)
+        #expect(parameterError("counter", TestParameters(["step": .string("big")]))?.key == "step")
+        #expect(parameterError("constant", TestParameters())
+            == ParameterError(key: "value", "value is required"))
+    }
+
+    @Test func constantShorthandKeepsItsType() throws {
+        func value(_ shorthand: String) throws -> SignalValue? {
+            (try recipe("constant", TestParameters(shorthand: shorthand)) as? ConstantRecipe)?.value
+        }
+        #expect(try value("5") == .number(5))
+        #expect(try value("-0.25") == .number(-0.25))
+        #expect(try value("true") == .bool(true))
+        #expect(try value("false") == .bool(false))
+        #expect(try value("hello") == .string("hello"))
+        #expect(try value("nan") == .string("nan"))
+        #expect(try value("") == .string(""))
+    }
+
+    @Test func constantMapForm() throws {
+        func value(_ parameter: TestParameters.Value) throws -> SignalValue? {
+            (try recipe("constant", TestParameters(["value": parameter])) as? ConstantRecipe)?.value
+        }
+        #expect(try value(.number(3)) == .number(3))
+        #expect(try value(.bool(false)) == .bool(false))
+        #expect(try value(.string("7")) == .string("7"))
+    }
+
+    @Test func defaults() throws {
+        let counter = try #require(try recipe("counter", TestParameters()) as? CounterRecipe)
+        #expect(counter.start == 0 && counter.step == 1)
+        let timestamp = try #require(try recipe("timestamp", TestParameters()) as? TimestampRecipe)
+        #expect(timestamp.unit == .seconds)
+        let accelerometer = try #require(try recipe("accelerometer", TestParameters(shorthand: "z")) as? AccelerometerRecipe)
+        #expect(accelerometer.axis == .z && accelerometer.motion == .still)
+        let sine = try #require(try recipe("sine", TestParameters(["min": .number(0), "max": .number(1),
+                                                                   "period": .duration(60)])) as? SineRecipe)
+        #expect(sine.phase == 0 && sine.period == 60)
+    }
+
+    @Test func sinePhaseAsFractionOrDuration() throws {
+        let base: [String: TestParameters.Value] = ["min": .number(0), "max": .number(1), "period": .duration(8)]
+        let fraction = try #require(try recipe("sine", TestParameters(base.merging(["phase": .number(0.25)]) { $1 })) as? SineRecipe)
+        #expect(fraction.phase == 0.25)
+        let offset = try #require(try recipe("sine", TestParameters(base.merging(["phase": .duration(2)]) { $1 })) as? SineRecipe)
+        #expect(offset.phase == 0.25)
+    }
+}

@@ -1,0 +1,29 @@
+import Testing
+import Signals
+
+@Suite struct UTCTimestampTests {
+    func iso(_ milliseconds: Int64) -> String {
+        var buffer: [UInt8] = []
+        UTCTimestamp.writeISO8601(milliseconds: milliseconds, into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    @Test func knownDates() {
+        #expect(iso(0) == #""1970-01-01T00:00:00.000Z""#)
+        #expect(iso(1_795_953_600_123) == #""2026-11-29T12:00:00.123Z""#)
+        #expect(iso(-1) == #""1969-12-31T23:59:59.999Z""#)
+        #expect(iso(4_107_542_400_000) == #""2100-03-01T00:00:00.000Z""#)
+        #expect(iso(-11_670_953_104_000) == #""1600-02-29T12:34:56.000Z""#)
+    }
+
+    @Test func leapDays() {
+        #expect(iso(1_709_251_199_999) == #""2024-02-29T23:59:59.999Z""#)
+        #expect(iso(1_709_251_200_000) == #""2024-03-01T00:00:00.000Z""#)
+        #expect(iso(951_782_400_000) == #""2000-02-29T00:00:00.000Z""#)
+    }
+
+    @Test func outOfRangeIsNull() {
+        #expect(iso(-62_167_219_200_001) == "null")  // one millisecond before year 0
+        #expect(iso(.max) == "null")
+    }
+}
