@@ -1,8 +1,8 @@
 @testable import Scenario
 import Signals
 
-// Stand-ins for the real generators, which live in Signals and are not on this branch: they read
-// parameters the way real ones do, so field loading is tested whatever `Generators.all` holds.
+// Stand-ins for generators: they read parameters the way real ones do, so field loading is tested
+// independently of what `Generators.all` holds. They never produce values.
 
 struct TestSine: GeneratorRecipe, Equatable {
     static let key = "sine"
@@ -38,6 +38,15 @@ struct TestUUID: GeneratorRecipe {
     static let key = "uuid"
     init(parameters: any ParameterSource) throws(ParameterError) {}
 }
+
+/// The stand-ins are loaded, never run.
+private struct NoValue: FieldGenerator {
+    func value(at instant: PublishInstant) -> SignalValue { .null }
+}
+
+extension TestSine { func makeGenerator(context: GeneratorContext) -> any FieldGenerator { NoValue() } }
+extension TestAccelerometer { func makeGenerator(context: GeneratorContext) -> any FieldGenerator { NoValue() } }
+extension TestUUID { func makeGenerator(context: GeneratorContext) -> any FieldGenerator { NoValue() } }
 
 extension GeneratorRegistry {
     static let testTypes: [any GeneratorRecipe.Type] = [TestSine.self, TestAccelerometer.self, TestUUID.self]
