@@ -126,7 +126,7 @@ public final class EventLoop: @unchecked Sendable {
         while !stopping.load(ordering: .relaxed) {
             refreshDirtyClients()
             let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), waitMilliseconds())
+                wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline())
             }
             if count > 0 {
                 for index in 0..<Int(count) {
@@ -140,14 +140,28 @@ public final class EventLoop: @unchecked Sendable {
         dirty.removeAll()
     }
 
-    private func waitMilliseconds() -> Int32 {
+    private func nanosecondsUntilNextDeadline() -> UInt64 {
         let now = MonotonicClock.now()
         var deadline = nextMisc
         if let earliest = timers.earliest, earliest < deadline { deadline = earliest }
-        guard deadline > now else { return 0 }
-        // Round up: waking a little late costs lateness of at most a millisecond; waking early
-        // costs a spin through an idle loop.
-        return Int32((deadline - now + 999_999) / 1_000_000)
+        return deadline > now ? deadline - now : 0
+    }
+
+    /// Set once `epoll_pwait2` turns out to be missing (kernels before 5.11).
+    private var millisecondWaitsOnly = false
+
+    /// Waits for events at most `nanoseconds`. `epoll_pwait2` takes the timeout to the
+    /// nanosecond; `epoll_wait`'s milliseconds, rounded up, would make every tick up to a
+    /// millisecond late.
+    private func wait(into buffer: UnsafeMutableBufferPointer<epoll_event>, nanoseconds: UInt64) -> Int32 {
+        if !millisecondWaitsOnly {
+            var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+            let count = epoll_pwait2(epoll, buffer.baseAddress, Int32(buffer.count), &timeout, nil)
+            if count >= 0 || errno != ENOSYS { return count }
+            millisecondWaitsOnly = true
+        }
+        let milliseconds = Int32(min((nanoseconds + 999_999) / 1_000_000, UInt64(Int32.max)))
+        return epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), milliseconds)
     }
 
     private func handle(_ event: epoll_event) {
