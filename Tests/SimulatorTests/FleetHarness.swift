@@ -1,0 +1,63 @@
+import Dispatch
+import Scenario
+import Simulator
+import Synchronization
+import TestSupport
+
+/// Runs a fleet made from scenario text on a thread of its own, so a test can act on the
+/// broker while the run goes on, then collect the result.
+final class FleetHarness: Sendable {
+    let fleet: Fleet
+    private let outcome = Mutex<Result<Fleet.Result, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+    let log = LogLines()
+
+    init(_ yaml: String, port: UInt16, settings: RunSettings = RunSettings(), environment: [String: String] = [:]) throws {
+        let scenario = try ScenarioLoader.load(text: yaml, file: "test.yaml", environment: environment)
+        var settings = settings
+        settings.host = "127.0.0.1"
+        settings.port = Int(port)
+        let log = self.log
+        let logger = Logger(minimumLevel: .debug) { line in log.append(line) }
+        fleet = try Fleet(plan: FleetPlan(scenarios: [scenario], settings: settings), settings: settings, logger: logger)
+    }
+
+    func start() {
+        DispatchQueue.global().async { [self] in
+            let result = Result { try fleet.run() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+    }
+
+    /// Waits for the run to end; `nil` if it did not within `timeout` seconds.
+    func result(timeout: Double) throws -> Fleet.Result? {
+        guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+        return try outcome.withLock { $0 }?.get()
+    }
+
+    /// Starts, waits and returns the result in one go.
+    static func run(_ yaml: String, port: UInt16, settings: RunSettings, timeout: Double = 30) throws -> Fleet.Result? {
+        let harness = try FleetHarness(yaml, port: port, settings: settings)
+        harness.start()
+        return try harness.result(timeout: timeout)
+    }
+}
+
+extension Totals {
+    /// Every tick in exactly one place.
+    var accountsForEveryTick: Bool {
+        scheduled == published + skippedOffline + droppedBuffer + buffered + failed
+    }
+}
+
+/// What a fleet logged during a test.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    var all: [String] { lines.withLock { $0 } }
+}
