@@ -1,0 +1,66 @@
+import Simulator
+import Testing
+import TestSupport
+
+/// Protocol edge cases a real broker cannot stage, against the scripted server.
+@Suite struct FleetProtocolTests {
+    private let device = """
+        broker:
+          reconnect: { initial: 500ms, max: 4s }
+        devices:
+          - name: phone
+            topic: "p/{index}"
+            publish: 20/s
+            payload:
+              fields:
+                x: { accelerometer: x, decimals: 4 }
+        """
+
+    @Test func nothingIsPublishedBeforeAConnackHeldBackForTwoSeconds() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackDelay: 2))
+        let result = try #require(try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: 3, statsInterval: nil)))
+        let connection = try #require(server.connections.first)
+        let connack = try #require(connection.connackSentAt)
+        #expect(connack - connection.acceptedAt >= 2)
+        #expect(!server.publishes.isEmpty)
+        #expect(server.publishes.allSatisfy { $0.receivedAt >= connack })
+        // The device's clock starts at the CONNACK: about a second of a three-second run is left.
+        #expect(result.totals.scheduled < 30)
+        #expect(result.totals.skippedOffline == 0)
+    }
+
+    @Test func aRefusedConnectionEndsTheRunWithTheReasonAndIsRetriedOnlyWithBackoff() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: 4))
+        let result = try #require(try FleetHarness.run(device, port: server.port,
+                                                       settings: RunSettings(connectTimeout: 3, statsInterval: nil)))
+        guard case .noConnection(let why) = result.reason else {
+            Issue.record("expected no connection, got \(result.reason)")
+            return
+        }
+        #expect(why.contains("bad user name or password"))
+        #expect(server.publishes.isEmpty)
+        #expect(result.totals.scheduled == 0)
+        // Backoff 0.5 s, 1 s, 2 s (±20%) within 3 s: at most four attempts, never hammering.
+        let attempts = server.connections.map(\.acceptedAt)
+        #expect((2...4).contains(attempts.count))
+        for (gap, planned) in zip(zip(attempts, attempts.dropFirst()).map { $1 - $0 }, [0.5, 1, 2]) {
+            #expect(gap >= planned * 0.8 - 0.05, "attempts \(attempts)")
+        }
+    }
+
+    @Test func aDroppedConnectionPausesTheDevicesAndTheNextConnackResumesThem() throws {
+        let server = try ScriptedMQTTServer(scripts: [.init(closeAfterConnack: 1), .init()])
+        let result = try #require(try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: 3, statsInterval: nil)))
+        let connections = server.connections
+        try #require(connections.count >= 2)
+        let closed = try #require(connections[0].closedAt)
+        let resumed = try #require(connections[1].connackSentAt)
+        let publishes = server.publishes
+        #expect(publishes.contains { $0.attempt == 1 })
+        #expect(publishes.contains { $0.attempt == 2 })
+        #expect(!publishes.contains { $0.receivedAt > closed && $0.receivedAt < resumed })
+        #expect(result.totals.reconnects == 1)
+        #expect(result.totals.skippedOffline > 0)
+        #expect(result.totals.accountsForEveryTick)
+    }
+}
