@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The built `devsim` binary, run as a user would.
+@Suite struct ProcessTests {
+    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func temporaryFile(_ name: String, _ contents: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(name)
+        try contents.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    @Test func validateReportsEveryErrorWithLineAndColumnAndExits2() throws {
+        let file = try temporaryFile("broken.yaml", """
+            name: broken
+            devices:
+              - name: phone
+                topic: t
+                publish: ten per second
+                qos: 3
+                payload:
+                  fields:
+                    x: { accelerometer: x }
+            """)
+        let result = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(file):5:14: "), "\(result.stderr)")
+        #expect(result.stderr.contains("\(file):6:10: "), "\(result.stderr)")
+    }
+
+    @Test func everyShippedScenarioValidates() throws {
+        let scenarios = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("scenarios").path)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }
+            .map { repository.appendingPathComponent("scenarios").appendingPathComponent($0).path }
+        try #require(!scenarios.isEmpty)
+        let result = try DevsimProcess.runToCompletion(args: ["validate"] + scenarios, timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        for scenario in scenarios {
+            let dry = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "3"], timeout: 30)
+            #expect(dry.status == 0, "\(scenario): \(dry.stderr)")
+            #expect(dry.stdout.split(separator: "\n").count == 3, "\(scenario)")
+        }
+    }
+
+    @Test func dryRunPrintsOneJSONObjectPerMessage() throws {
+        let scenario = repository.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path
+        let result = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "5", "--seed", "7"],
+                                                       env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["topic"] as? String == "myapp/Test/push")
+            #expect(object["qos"] as? Int == 0)
+            #expect(object["retain"] as? Bool == false)
+            let payload = try #require(object["payload"] as? String)
+            #expect(payload.wholeMatch(of: #/\{"params":\{"Accel_X":-?\d+\.\d{4},"Accel_Y":-?\d+\.\d{4}\}\}/#) != nil, "\(payload)")
+        }
+        let again = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "5", "--seed", "7"],
+                                                      env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
+        #expect(again.stdout == result.stdout, "a seed makes a run reproducible")
+    }
+
+    @Test func sigtermDuringAQoS1RunDrainsAndReportsEverythingAcknowledged() throws {
+        let broker = try MosquittoBroker()
+        let scenario = try temporaryFile("qos1.yaml", """
+            devices:
+              - name: meter
+                count: 5
+                topic: "m/{index}"
+                publish: 50/s
+                qos: 1
+                payload:
+                  fields:
+                    seq: { counter: 0 }
+            """)
+        let report = scenario + ".report.json"
+        let devsim = try DevsimProcess(arguments: ["run", scenario, "--host", "127.0.0.1", "--port", String(broker.port),
+                                                   "--report", report, "--stats-interval", "0"])
+        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
+        TestClock.sleep(1)
+        devsim.sendSignal(SIGTERM)
+        #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: report))
+        let figures = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let published = try #require(figures["published"] as? Int)
+        #expect(published > 0)
+        #expect(figures["acknowledged"] as? Int == published)
+        #expect(figures["inFlight"] as? Int == 0)
+        #expect(figures["outcome"] as? String == "stopped")
+        #expect(figures["connectionsUp"] as? Int == 5)
+        let counted = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].compactMap { figures[$0] as? Int }.reduce(0, +)
+        #expect(figures["scheduled"] as? Int == counted)
+    }
+
+    @Test func refusedCredentialsExit3WithinTheConnectTimeout() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: 4))
+        let scenario = repository.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path
+        let start = TestClock.now()
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", scenario, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "2s"], timeout: 30)
+        #expect(result.status == 3)
+        #expect(TestClock.now() - start < 10)
+        #expect(result.stderr.contains("bad user name or password"))
+        #expect(server.connections.count <= 3, "retries are spaced by the backoff")
+        #expect(result.stderr.components(separatedBy: "Connection Refused").count == 3, "logged once, then once more in the final error\n\(result.stderr)")
+    }
+
+    @Test func helpVersionAndBadUsage() throws {
+        let help = try DevsimProcess.runToCompletion(args: ["--help"], timeout: 30)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("devsim run"))
+        let version = try DevsimProcess.runToCompletion(args: ["--version"], timeout: 30)
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("devsim "))
+        let bad = try DevsimProcess.runToCompletion(args: ["run", "--port", "http", "x.yaml"], timeout: 30)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--port"))
+        let missing = try DevsimProcess.runToCompletion(args: ["run", "/nonexistent/scenario.yaml", "--dry-run"], timeout: 30)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/scenario.yaml"))
+    }
+}
