@@ -195,10 +195,16 @@ public final class EventLoop: @unchecked Sendable {
         for job in pending { job() }
     }
 
+    /// Timers fired before the loop looks at its sockets again, so that a schedule running behind
+    /// cannot starve reads, acknowledgements and keepalives.
+    private static let timersPerTurn = 512
+
     private func fireDueTimers() {
         var now = MonotonicClock.now()
-        while let entry = timers.popDue(now: now) {
+        var fired = 0
+        while fired < EventLoop.timersPerTurn, let entry = timers.popDue(now: now) {
             entry.target.timerFired(tag: entry.tag, now: now)
+            fired += 1
             now = MonotonicClock.now()
         }
         if now >= nextMisc {

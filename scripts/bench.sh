@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Benchmarks devsim (release build) against a private mosquitto on a free loopback port, and
+# prints figures; not part of the tests. Each figure is measured in the same run as its peer.
+#
+#   scripts/bench.sh              all benchmarks
+#   scripts/bench.sh throughput   one connection, QoS 0: devsim beside mosquitto_pub -l
+#   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s: achieved vs scheduled
+#
+# MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh >/dev/null
+command -v /usr/bin/time >/dev/null || apt-get install -y time >/dev/null
+swift build -c release >/dev/null
+bin=$(swift build -c release --show-bin-path)/devsim
+which=${1:-all}
+messages=${MESSAGES:-200000}
+rate_seconds=${RATE_SECONDS:-60}
+
+dir=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n' "$port" > "$dir/mosquitto.conf"
+/usr/sbin/mosquitto -c "$dir/mosquitto.conf" > "$dir/broker.log" 2>&1 &
+broker=$!
+trap 'kill $broker 2>/dev/null; rm -rf "$dir"' EXIT
+sleep 0.5
+
+# CPU seconds (user + system) and wall seconds from /usr/bin/time -v output.
+cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.3f", u+s}' "$1"; }
+wall() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); t=0; for(i=1;i<=n;i++) t=t*60+p[i]; printf "%.3f", t}' "$1"; }
+rss() { awk -F': ' '/Maximum resident/ {print $2}' "$1"; }
+
+throughput() {
+  cat > "$dir/throughput.yaml" <<'YAML'
+name: throughput
+devices:
+  - name: bench
+    topic: bench/push
+    publish: 1000000/s
+    payload:
+      fields:
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+        Accel_Z: { accelerometer: z, decimals: 4 }
+        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
+        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
+        Seq: { counter: 0 }
+YAML
+  # The same number of lines of the same shape and size, made in advance, for mosquitto_pub.
+  "$bin" run "$dir/throughput.yaml" --dry-run --messages "$messages" --seed 1 \
+    | python3 -c 'import sys, json; [print(json.loads(l)["payload"]) for l in sys.stdin]' > "$dir/lines.txt"
+  local bytes=$(( $(wc -c < "$dir/lines.txt") / messages ))
+
+  /usr/bin/time -v mosquitto_pub -h 127.0.0.1 -p "$port" -t bench/push -q 0 -l < "$dir/lines.txt" 2> "$dir/pub.time"
+  /usr/bin/time -v "$bin" run "$dir/throughput.yaml" --host 127.0.0.1 --port "$port" --messages "$messages" \
+    --stats-interval 0 --quiet --loops 1 --report "$dir/throughput.json" 2> "$dir/devsim.time"
+
+  python3 - "$messages" "$bytes" "$(cpu "$dir/pub.time")" "$(wall "$dir/pub.time")" "$(cpu "$dir/devsim.time")" "$(wall "$dir/devsim.time")" "$(rss "$dir/devsim.time")" <<'PY'
+import sys
+n, size = int(sys.argv[1]), int(sys.argv[2])
+pc, pw, dc, dw, rss = map(float, sys.argv[3:8])
+print(f"== throughput: one connection, QoS 0, {n} messages of about {size} bytes")
+print(f"{'':16}{'msgs/s':>12}{'CPU s/100k':>12}{'CPU us/msg':>12}")
+print(f"{'mosquitto_pub -l':16}{n/pw:12.0f}{pc/n*1e5:12.3f}{pc/n*1e6:12.2f}")
+print(f"{'devsim':16}{n/dw:12.0f}{dc/n*1e5:12.3f}{dc/n*1e6:12.2f}")
+print(f"devsim CPU per message / mosquitto_pub's: {dc/pc:.2f}x   (devsim max RSS {rss/1024:.1f} MB; devsim generates its payloads, mosquitto_pub reads them)")
+PY
+}
+
+rate() {
+  cat > "$dir/rate.yaml" <<'YAML'
+name: rate
+devices:
+  - name: phone
+    count: 1000
+    topic: "rate/{id}"
+    sample: 10Hz
+    publish: 10/s
+    rampUp: 5000/s
+    payload:
+      fields:
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+YAML
+  /usr/bin/time -v "$bin" run "$dir/rate.yaml" --host 127.0.0.1 --port "$port" --duration "${rate_seconds}s" \
+    --stats-interval 0 --quiet --report "$dir/rate.json" 2> "$dir/rate.time"
+  python3 - "$dir/rate.json" "$rate_seconds" "$(cpu "$dir/rate.time")" "$(rss "$dir/rate.time")" <<'PY'
+import sys, json
+r = json.load(open(sys.argv[1])); seconds = float(sys.argv[2]); cpu = float(sys.argv[3]); rss = float(sys.argv[4])
+ideal = 1000 * 10 * seconds
+print(f"== rate: 1000 devices x 10 Hz for {seconds:.0f} s")
+print(f"scheduled {r['scheduled']} (ideal {ideal:.0f}; clocks start at each CONNACK), published {r['published']}, "
+      f"late >2ms {r['late']} ({100*r['late']/max(1,r['scheduled']):.2f}%), skipped {r['skippedOffline']}, failed {r['failed']}")
+print(f"published / ideal {100*r['published']/ideal:.3f}%   published / scheduled {100*r['published']/max(1,r['scheduled']):.3f}%")
+print(f"CPU {cpu:.2f} s ({100*cpu/seconds:.1f}% of one core), max RSS {rss/1024:.1f} MB")
+PY
+}
+
+case "$which" in
+  throughput) throughput ;;
+  rate) rate ;;
+  all) throughput; rate ;;
+  *) echo "unknown benchmark '$which': throughput, rate or all" >&2; exit 2 ;;
+esac
