@@ -20,7 +20,9 @@ public protocol ClientDelegate: AnyObject {
 public final class Client: @unchecked Sendable {
     let handle: OpaquePointer
     public let options: ClientOptions
-    public weak var delegate: ClientDelegate?
+    /// Not retained: the delegate owns the client (a retain cycle otherwise) and must outlive
+    /// it. `unowned(unsafe)` because a weak load on every callback showed in the publish path.
+    public unowned(unsafe) var delegate: ClientDelegate?
 
     /// The socket registered with the owning loop's epoll, or -1; kept by `EventLoop`.
     var registeredSocket: Int32 = -1
@@ -62,7 +64,7 @@ public final class Client: @unchecked Sendable {
     private func apply(_ options: ClientOptions) throws(MosquittoError) {
         try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, options.protocolVersion.rawValue))
         // Latency figures mean nothing if Nagle holds a packet back waiting for the next one.
-        try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
+        try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 0))
         if options.username != nil || options.password != nil {
             try check(mosquitto_username_pw_set(handle, options.username, options.password))
         }

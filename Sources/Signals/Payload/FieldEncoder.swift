@@ -1,6 +1,6 @@
 /// One field of one device's payload: its key already encoded, its generator, and the modifiers
 /// applied to its numbers (noise, then clamps, then rounding for output).
-struct FieldEncoder {
+final class FieldEncoder {
     /// `"name":`, with the separating comma for every field but the first: written as one block.
     let key: [UInt8]
     let generator: any FieldGenerator

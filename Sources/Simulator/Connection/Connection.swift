@@ -8,7 +8,7 @@ final class Connection: @unchecked Sendable {
     let plan: ConnectionPlan
     let client: Client
     private(set) var devices: [Device] = []
-    private unowned let context: LoopContext
+    private unowned(unsafe) let context: LoopContext
     private var machine: ConnectionStateMachine
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool

@@ -8,8 +8,8 @@ final class Device: TimerTarget {
     /// The topic as a C string, made once: every publish passes it to libmosquitto.
     let topic: [CChar]
     private let signals: DeviceSignals
-    private unowned let connection: Connection
-    private unowned let context: LoopContext
+    private unowned(unsafe) let connection: Connection
+    private unowned(unsafe) let context: LoopContext
     private var schedule: Schedule?
     private var wallStart = 0.0
 
