@@ -1,6 +1,12 @@
 #ifndef DEVSIM_CLINUX_SHIM_H
 #define DEVSIM_CLINUX_SHIM_H
-// Linux interfaces Glibc's Swift module leaves out: the event loop's epoll and eventfd.
+// Linux interfaces Glibc's Swift module leaves out: epoll, eventfd and prctl for the event loop.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
+
+// prctl is variadic, which Swift cannot call.
+static inline int devsim_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}
 #endif
