@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages devsim builds, tests and demonstrates with (Debian/Ubuntu, as root).
 set -euo pipefail
-packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev pkg-config)
+packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev pkg-config openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,3 +1,4 @@
+import Dispatch
 import Mosquitto
 
 /// A run of the whole fleet: the event loops, their connections and devices, and the thread that
@@ -68,6 +69,7 @@ public final class Fleet: Sendable {
         }
         let reason = waitForEnd(start: start)
         control.stopTicking()
+        waitForTicksUnderWay()
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
@@ -98,6 +100,18 @@ public final class Fleet: Sendable {
             wake = max(wake, now)
             control.wait(seconds: Double(wake - now) / 1e9)
         }
+    }
+
+    /// Waits until every loop has finished the tick it may be in the middle of, so that the
+    /// figures the drain reads include it: a loop runs one thing at a time, so once it has run
+    /// a job queued after `stopTicking`, no tick is under way there and none will start.
+    private func waitForTicksUnderWay() {
+        let fence = DispatchGroup()
+        for context in contexts {
+            fence.enter()
+            context.loop.execute { fence.leave() }
+        }
+        _ = fence.wait(timeout: .now() + 5)
     }
 
     /// Gives unacknowledged QoS 1/2 messages, and those still queued behind them, a bounded time.
