@@ -1,20 +1,11 @@
-/// JSON string literals for log lines and reports, off the publish path.
+import Signals
+
+/// JSON string literals for log lines and dry-run output, off the publish path: the payload
+/// encoder's escaping, as a `String`.
 enum JSONText {
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var bytes: [UInt8] = []
+        JSONWriter.writeString(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
