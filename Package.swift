@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Scenario", dependencies: ["CYAML", "Signals"]),
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
         .target(name: "Simulator", dependencies: ["Mosquitto", "Scenario", "Signals"]),
-        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario"]),
+        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "Mosquitto"]),
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

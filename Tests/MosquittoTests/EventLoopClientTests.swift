@@ -36,9 +36,9 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         let recorder = Recorder()
         recorder.onConnack = { client, _ in
             let payload = Array("hello".utf8)
-            _ = try? "loop/a".withCString { topic in
-                try payload.withUnsafeBytes { bytes in
-                    try client.publish(topic: topic, payload: bytes, qos: 1, retain: false)
+            _ = "loop/a".withCString { topic in
+                payload.withUnsafeBytes { bytes in
+                    client.publish(topic: topic, payload: bytes, qos: 1, retain: false)
                 }
             }
         }

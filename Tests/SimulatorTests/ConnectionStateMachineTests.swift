@@ -7,41 +7,64 @@ import Testing
         #expect(machine.start() == .connect)
         #expect(machine.state == .connecting)
         #expect(!machine.isConnected)
-        #expect(machine.connack(accepted: true) == .resume(firstTime: true))
+        #expect(machine.connack(accepted: true, now: 0) == .resume(firstTime: true))
         #expect(machine.isConnected)
     }
 
     @Test func refusedConnackDoesNotConnectAndTheCloseRetriesWithBackoff() {
         var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0))
         _ = machine.start()
-        #expect(machine.connack(accepted: false) == .none)
+        #expect(machine.connack(accepted: false, now: 0) == .none)
         #expect(!machine.isConnected)
-        #expect(machine.disconnected(random: 0.5) == .retry(after: 1))
+        #expect(machine.disconnected(random: 0.5, now: 0) == .retry(after: 1))
         #expect(machine.retryDue() == .connect)
-        _ = machine.connack(accepted: false)
-        #expect(machine.disconnected(random: 0.5) == .retry(after: 2))
+        _ = machine.connack(accepted: false, now: 0)
+        #expect(machine.disconnected(random: 0.5, now: 0) == .retry(after: 2))
         #expect(!machine.hasConnected)
     }
 
     @Test func lostConnectionPausesThenReconnectResumesNotForTheFirstTime() {
         var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0))
         _ = machine.start()
-        _ = machine.connack(accepted: true)
-        #expect(machine.disconnected(random: 0.5) == .pauseAndRetry(after: 1))
+        _ = machine.connack(accepted: true, now: 0)
+        #expect(machine.disconnected(random: 0.5, now: 0) == .pauseAndRetry(after: 1))
         #expect(machine.state == .waiting)
         #expect(machine.retryDue() == .connect)
-        #expect(machine.connack(accepted: true) == .resume(firstTime: false))
+        #expect(machine.connack(accepted: true, now: 0) == .resume(firstTime: false))
     }
 
-    @Test func successResetsTheBackoff() {
+    @Test func aConnectionThatStaysUpResetsTheBackoff() {
+        var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0), stableAfter: 10)
+        _ = machine.start()
+        #expect(machine.disconnected(random: 0.5, now: 0) == .retry(after: 1))
+        _ = machine.retryDue()
+        #expect(machine.disconnected(random: 0.5, now: 1) == .retry(after: 2))
+        _ = machine.retryDue()
+        _ = machine.connack(accepted: true, now: 3)
+        #expect(machine.disconnected(random: 0.5, now: 13) == .pauseAndRetry(after: 1))
+    }
+
+    @Test func aBrokerThatAcceptsAndDropsAtOnceSeesTheDelaysGrow() {
+        var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0), stableAfter: 10)
+        _ = machine.start()
+        var delays: [Double] = []
+        var now = 0.0
+        for _ in 0..<5 {
+            _ = machine.connack(accepted: true, now: now)
+            guard case .pauseAndRetry(let delay) = machine.disconnected(random: 0.5, now: now + 0.1) else { break }
+            delays.append(delay)
+            now += delay + 0.1
+            _ = machine.retryDue()
+        }
+        #expect(delays == [1, 2, 4, 8, 16])
+    }
+
+    @Test func aMissingConnackIsRetried() {
         var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0))
         _ = machine.start()
-        #expect(machine.disconnected(random: 0.5) == .retry(after: 1))
-        _ = machine.retryDue()
-        #expect(machine.disconnected(random: 0.5) == .retry(after: 2))
-        _ = machine.retryDue()
-        _ = machine.connack(accepted: true)
-        #expect(machine.disconnected(random: 0.5) == .pauseAndRetry(after: 1))
+        #expect(machine.connackTimedOut(random: 0.5) == .retry(after: 1))
+        #expect(machine.state == .waiting)
+        #expect(machine.connack(accepted: true, now: 0) == .none, "a CONNACK after giving up is ignored")
     }
 
     @Test func immediateConnectFailureRetries() {
@@ -54,20 +77,20 @@ import Testing
     @Test func stopDisconnectsWhenConnectedAndFinishesOnTheClose() {
         var machine = ConnectionStateMachine()
         _ = machine.start()
-        _ = machine.connack(accepted: true)
+        _ = machine.connack(accepted: true, now: 0)
         #expect(machine.stop() == .disconnect)
         #expect(machine.stop() == .none)
-        #expect(machine.disconnected(random: 0) == .finished)
+        #expect(machine.disconnected(random: 0, now: 0) == .finished)
         #expect(machine.state == .stopped)
     }
 
     @Test func stopWhileWaitingFinishesAtOnceAndIgnoresTheLateRetry() {
         var machine = ConnectionStateMachine()
         _ = machine.start()
-        _ = machine.disconnected(random: 0)
+        _ = machine.disconnected(random: 0, now: 0)
         #expect(machine.stop() == .finished)
         #expect(machine.retryDue() == .none)
-        #expect(machine.connack(accepted: true) == .none)
+        #expect(machine.connack(accepted: true, now: 0) == .none)
     }
 
     @Test func stopBeforeStartFinishes() {

@@ -48,6 +48,18 @@ import TestSupport
         }
     }
 
+    @Test func anAttemptWhoseConnackNeverComesIsGivenUpAndRetried() throws {
+        let server = try ScriptedMQTTServer(scripts: [.init(sendConnack: false), .init()])
+        let result = try #require(try FleetHarness.run(device, port: server.port,
+                                                       settings: RunSettings(duration: 3, connectTimeout: 5, connackTimeout: 1, statsInterval: nil)))
+        let connections = server.connections
+        try #require(connections.count >= 2)
+        #expect(connections[1].acceptedAt - connections[0].acceptedAt >= 1)
+        #expect(result.reason == .duration, "the run goes on once the second attempt is accepted")
+        #expect(result.totals.published > 0)
+        #expect(server.publishes.allSatisfy { $0.attempt == 2 })
+    }
+
     @Test func aDroppedConnectionPausesTheDevicesAndTheNextConnackResumesThem() throws {
         let server = try ScriptedMQTTServer(scripts: [.init(closeAfterConnack: 1), .init()])
         let result = try #require(try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: 3, statsInterval: nil)))

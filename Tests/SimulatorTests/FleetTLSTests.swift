@@ -1,4 +1,5 @@
 import Foundation
+import Mosquitto
 import Simulator
 import Testing
 import TestSupport
@@ -69,7 +70,7 @@ import TestSupport
         #expect(result.totals.acknowledged == 10)
     }
 
-    @Test func aCertificateForAnotherHostIsRefusedUnlessInsecure() throws {
+    @Test func anUntrustedCertificateForAnotherHostIsRefusedUnlessInsecure() throws {
         let certificates = try Certificates(host: "elsewhere.example")
         defer { certificates.remove() }
         let broker = try broker(certificates)
@@ -79,10 +80,20 @@ import TestSupport
             Issue.record("a certificate for another host must not be accepted: \(refused.reason)")
             return
         }
-        let insecure = try #require(try FleetHarness.run(scenario(tls: "{ ca: \(certificates.ca), insecure: true }"), port: broker.port,
+        // Insecure, as for a self-signed test broker: no CA, no host check.
+        let insecure = try #require(try FleetHarness.run(scenario(tls: "{ insecure: true }"), port: broker.port,
                                                          settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
         #expect(insecure.reason == .messages)
         #expect(insecure.totals.acknowledged == 10)
+    }
+
+    @Test func aCAFileThatCannotBeReadIsAClearErrorNotACrash() throws {
+        let yaml = scenario(tls: "{ ca: /nonexistent/ca.pem }")
+        #expect {
+            _ = try FleetHarness(yaml, port: 1)
+        } throws: { error in
+            (error as? ClientSetupError)?.option == "tls"
+        }
     }
 
     @Test func plainMQTTAgainstATLSListenerNeverConnects() throws {

@@ -24,8 +24,12 @@ public struct ClientOptions: Sendable, Equatable {
         public var caFile: String?
         public var certificateFile: String?
         public var keyFile: String?
-        /// Skip the host name check, for self-signed test brokers.
+        /// Accept any certificate, for self-signed test brokers: no verification at all.
         public var insecure: Bool
+
+        /// Where Debian keeps the system's trusted certificates, for client certificates
+        /// given without a CA file.
+        static let systemCertificates = "/etc/ssl/certs"
 
         public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
             self.caFile = caFile
@@ -47,10 +51,13 @@ public struct ClientOptions: Sendable, Equatable {
     public var password: String?
     public var will: Will?
     public var tls: TLS?
+    /// Unacknowledged QoS 1/2 messages libmosquitto may have at once.
+    public var maxInFlight: Int32
 
     public init(host: String = "localhost", port: Int32 = 1883, clientID: String? = nil,
                 cleanSession: Bool = true, keepalive: Int32 = 60, protocolVersion: ProtocolVersion = .v311,
-                username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil) {
+                username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,
+                maxInFlight: Int32 = 16) {
         self.host = host
         self.port = port
         self.clientID = clientID
@@ -61,5 +68,6 @@ public struct ClientOptions: Sendable, Equatable {
         self.password = password
         self.will = will
         self.tls = tls
+        self.maxInFlight = maxInFlight
     }
 }

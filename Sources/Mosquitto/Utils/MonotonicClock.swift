@@ -9,3 +9,18 @@ public enum MonotonicClock {
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 }
+
+extension MonotonicClock {
+    /// `seconds` as nanoseconds, saturating instead of trapping: a duration of a million days is
+    /// a user's choice, not a crash.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        let value = seconds * 1e9
+        return value >= 1.8e19 ? UInt64.max / 2 : UInt64(value)
+    }
+
+    /// `now()` in seconds, for code that reasons in seconds.
+    public static func seconds() -> Double {
+        Double(now()) / 1e9
+    }
+}

@@ -56,12 +56,13 @@ public struct BrokerSettings: Sendable, Equatable {
 }
 
 public struct TLSSettings: Sendable, Equatable {
-    /// CA certificate file, resolved relative to the scenario file.
+    /// CA certificate file, resolved relative to the scenario file; without one, the system's
+    /// trusted certificates.
     public var ca: String?
     /// Client certificate and key files, for brokers that require them.
     public var certificate: String?
     public var key: String?
-    /// Accept a certificate that does not match the host name (self-signed test brokers).
+    /// Accept any certificate, unverified: for self-signed test brokers.
     public var insecure: Bool
 
     public init(ca: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {

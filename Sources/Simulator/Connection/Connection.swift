@@ -14,11 +14,16 @@ final class Connection: @unchecked Sendable {
     private let keepsOfflineTicks: Bool
     private let qos: Int32
     private let maxInFlight: Int
-    private var inFlight = 0
-    /// Tells a current retry timer from one made stale by a newer decision.
-    private var retryGeneration = 0
-    /// Log each connection's comings and goings only for small fleets; big ones rely on the
-    /// status line and on failures logged once per reason.
+    /// Message ids of QoS 1/2 messages libmosquitto holds until acknowledged.
+    private var outstanding = Set<Int32>()
+    /// Seconds an attempt may wait for its CONNACK before it is given up and retried.
+    private let connackTimeout: Double
+    /// Tells a current timer from one made stale by a newer decision.
+    private var timerGeneration = 0
+    /// The CONNACK of the current attempt refused us; its reason is already reported.
+    private var refusedThisAttempt = false
+    /// Whether each connection's comings and goings are logged; big fleets rely on the status
+    /// line and on failures logged once per reason.
     private let logsEvents: Bool
 
     struct Queued {
@@ -27,14 +32,19 @@ final class Connection: @unchecked Sendable {
     }
 
     private enum Timer: Int {
-        case open, retry
+        case open, retry, connack
+
+        /// A timer's tag: its kind and the generation it belongs to.
+        func tag(_ generation: Int) -> Int { rawValue | generation << 2 }
     }
 
-    init(plan: ConnectionPlan, seed: UInt64, maxInFlight: Int, logsEvents: Bool, context: LoopContext) throws(MosquittoError) {
+    init(plan: ConnectionPlan, seed: UInt64, connackTimeout: Double, logsEvents: Bool,
+         context: LoopContext) throws(ClientSetupError) {
         self.plan = plan
         client = try Client(options: plan.options)
         self.context = context
-        self.maxInFlight = max(1, maxInFlight)
+        maxInFlight = max(1, Int(plan.options.maxInFlight))
+        self.connackTimeout = connackTimeout
         self.logsEvents = logsEvents
         qos = plan.devices.first?.qos ?? 0
         machine = ConnectionStateMachine(backoff: Backoff(initial: plan.reconnect.initial, maximum: plan.reconnect.max))
@@ -50,14 +60,14 @@ final class Connection: @unchecked Sendable {
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, context: context) }
     }
 
-    var isConnected: Bool { machine.isConnected }
-    var isFinished: Bool { machine.state == .stopped }
-    var unacknowledged: Int { inFlight }
+    /// Whether the drain at the end of a run can still achieve something here: connected, with
+    /// messages unacknowledged or queued.
+    var hasDrainableMessages: Bool { machine.isConnected && (!outstanding.isEmpty || !queue.isEmpty) }
 
     /// Joins the loop and opens the connection at `deadline` (the group's ramp-up).
     func open(at deadline: UInt64) {
         context.loop.add(client)
-        context.loop.schedule(at: deadline, target: self, tag: Timer.open.rawValue)
+        context.loop.schedule(at: deadline, target: self, tag: Timer.open.tag(0))
     }
 
     /// A device's tick: send now if connected and the window allows, otherwise keep or skip it
@@ -78,7 +88,7 @@ final class Connection: @unchecked Sendable {
         perform(machine.stop())
     }
 
-    private var hasWindow: Bool { qos == 0 || inFlight < maxInFlight }
+    private var hasWindow: Bool { qos == 0 || outstanding.count < maxInFlight }
 
     private func enqueue(_ message: Queued) {
         let counters = context.counters
@@ -99,25 +109,36 @@ final class Connection: @unchecked Sendable {
 
     private func send(device: Device, payload: [UInt8]) {
         let counters = context.counters
-        let result = device.topic.withUnsafeBufferPointer { topic in
+        let (messageID, error) = device.topic.withUnsafeBufferPointer { topic in
             payload.withUnsafeBytes { bytes in
-                Result { () throws(MosquittoError) in
-                    try client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
-                }
+                client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
             }
         }
-        switch result {
-        case .success:
+        switch error {
+        case nil:
             counters.add(.published)
-            if qos > 0 {
-                inFlight += 1
-                counters.add(.inFlight)
-            }
-        case .failure(let error):
+            if qos > 0 { markInFlight(messageID) }
+        case let error? where qos > 0 && Connection.keepsMessage(error):
+            // The socket failed under the write, but libmosquitto queued the message before it
+            // wrote: it resends it after the reconnect, and its acknowledgement will come.
+            counters.add(.published)
+            markInFlight(messageID)
+        case let error?:
             counters.add(.failed)
-            failed("publish to \(device.plan.topic) failed: \(error)")
+            context.control.connectionFailed("publish failed: \(error) (first on topic \(device.plan.topic))",
+                                             key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
         }
         context.loop.markDirty(client)
+    }
+
+    private func markInFlight(_ messageID: Int32) {
+        outstanding.insert(messageID)
+        context.counters.add(.inFlight)
+    }
+
+    /// Errors with which `mosquitto_publish` still keeps a QoS 1/2 message for resending.
+    private static func keepsMessage(_ error: MosquittoError) -> Bool {
+        error == .connectionLost || error == .errno || error == .noConnection
     }
 
     private func perform(_ action: ConnectionStateMachine.Action) {
@@ -125,14 +146,19 @@ final class Connection: @unchecked Sendable {
         case .none:
             break
         case .connect:
+            refusedThisAttempt = false
             do {
                 try client.connect()
                 context.loop.markDirty(client)
+                timerGeneration += 1
+                context.loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(connackTimeout),
+                                      target: self, tag: Timer.connack.tag(timerGeneration))
             } catch {
                 failed("cannot connect: \(error)")
                 perform(machine.connectFailed(random: Double.random(in: 0..<1)))
             }
         case .resume(let firstTime):
+            timerGeneration += 1
             context.counters.add(.connectionsUp)
             context.control.noteConnected()
             if !firstTime { context.counters.add(.reconnects) }
@@ -151,20 +177,21 @@ final class Connection: @unchecked Sendable {
                 try client.disconnect()
                 context.loop.markDirty(client)
             } catch {
-                perform(machine.disconnected(random: 0))
+                perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
             }
         case .finished:
+            timerGeneration += 1
             context.control.connectionFinished()
         }
     }
 
     private func scheduleRetry(after delay: Double) {
-        retryGeneration += 1
+        timerGeneration += 1
         if logsEvents {
             context.control.logger.info("reconnecting in \(formatSeconds(delay))", metadata)
         }
-        let deadline = MonotonicClock.now() &+ UInt64(delay * 1e9)
-        context.loop.schedule(at: deadline, target: self, tag: Timer.retry.rawValue | retryGeneration << 1)
+        context.loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay),
+                              target: self, tag: Timer.retry.tag(timerGeneration))
     }
 
     private func failed(_ reason: String) {
@@ -178,10 +205,14 @@ final class Connection: @unchecked Sendable {
 
 extension Connection: TimerTarget {
     func timerFired(tag: Int, now: UInt64) {
-        if tag == Timer.open.rawValue {
+        if tag == Timer.open.tag(0) {
             perform(machine.start())
-        } else if tag >> 1 == retryGeneration {
+        } else if tag == Timer.retry.tag(timerGeneration) {
             perform(machine.retryDue())
+        } else if tag == Timer.connack.tag(timerGeneration) {
+            failed("no CONNACK within \(formatSeconds(connackTimeout))")
+            // The next attempt's `mosquitto_reconnect_async` closes the silent socket.
+            perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         }
     }
 }
@@ -189,24 +220,27 @@ extension Connection: TimerTarget {
 extension Connection: ClientDelegate {
     func client(_ client: Client, didReceiveConnack code: ConnackCode) {
         if !code.isAccepted {
+            refusedThisAttempt = true
             failed("connection refused: \(code) (CONNACK code \(code.rawValue))")
         }
-        perform(machine.connack(accepted: code.isAccepted))
+        perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
         if let error, machine.state == .connected, logsEvents {
             context.control.logger.warning("connection lost: \(error)", metadata)
-        } else if let error, machine.state == .connecting, error != .connectionRefused {
-            // A refusal was already reported, with the broker's reason, by the CONNACK handler.
+        } else if let error, machine.state == .connecting, !refusedThisAttempt {
+            // A refusal was already reported, with the broker's reason, by the CONNACK handler;
+            // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
+            // MQTT 5) says less.
             failed("cannot connect: \(error)")
         }
-        perform(machine.disconnected(random: Double.random(in: 0..<1)))
+        perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds()))
     }
 
     func client(_ client: Client, didPublish messageID: Int32) {
-        guard qos > 0, inFlight > 0 else { return }
-        inFlight -= 1
+        // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
+        guard qos > 0, outstanding.remove(messageID) != nil else { return }
         context.counters.add(.inFlight, -1)
         context.counters.add(.acknowledged)
         flush()

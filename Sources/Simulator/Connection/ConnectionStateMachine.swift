@@ -35,9 +35,15 @@ public struct ConnectionStateMachine: Sendable {
     public private(set) var backoff: Backoff
     /// Whether a CONNACK has ever accepted this connection.
     public private(set) var hasConnected = false
+    /// Seconds a connection must stay up before its backoff starts again from the beginning: a
+    /// broker that accepts and drops at once (a client id taken over by another run, an ACL
+    /// kick) must see the delays grow, not a reconnection every second forever.
+    public let stableAfter: Double
+    private var connectedAt = 0.0
 
-    public init(backoff: Backoff = Backoff()) {
+    public init(backoff: Backoff = Backoff(), stableAfter: Double = 10) {
         self.backoff = backoff
+        self.stableAfter = stableAfter
     }
 
     public var isConnected: Bool { state == .connected }
@@ -51,10 +57,10 @@ public struct ConnectionStateMachine: Sendable {
 
     /// The broker answered CONNECT. A refusal is followed by the socket closing, which
     /// `disconnected(random:)` turns into a retry.
-    public mutating func connack(accepted: Bool) -> Action {
+    public mutating func connack(accepted: Bool, now: Double) -> Action {
         guard state == .connecting, accepted else { return .none }
         state = .connected
-        backoff.reset()
+        connectedAt = now
         let firstTime = !hasConnected
         hasConnected = true
         return .resume(firstTime: firstTime)
@@ -67,11 +73,17 @@ public struct ConnectionStateMachine: Sendable {
         return .retry(after: backoff.nextDelay(unit: unit))
     }
 
+    /// No CONNACK came within the time allowed for one: give up on this attempt and retry.
+    public mutating func connackTimedOut(random unit: Double) -> Action {
+        connectFailed(random: unit)
+    }
+
     /// The socket closed, for whatever reason.
-    public mutating func disconnected(random unit: Double) -> Action {
+    public mutating func disconnected(random unit: Double, now: Double) -> Action {
         switch state {
         case .connected:
             state = .waiting
+            if now - connectedAt >= stableAfter { backoff.reset() }
             return .pauseAndRetry(after: backoff.nextDelay(unit: unit))
         case .connecting:
             state = .waiting

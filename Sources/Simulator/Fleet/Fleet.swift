@@ -1,5 +1,6 @@
 import Dispatch
 import Mosquitto
+import Synchronization
 
 /// A run of the whole fleet: the event loops, their connections and devices, and the thread that
 /// waits for the run's end (its duration, its message count, a stop request, or no broker at all)
@@ -27,8 +28,8 @@ public final class Fleet: Sendable {
     private let contexts: [LoopContext]
     private let connectionCount: Int
 
-    /// Builds every connection (nothing is opened yet). Throws when libmosquitto refuses a
-    /// client's options, for example a TLS file it cannot read.
+    /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
+    /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
     public init(plan: FleetPlan, settings: RunSettings, logger: Logger) throws {
         self.settings = settings
         control = RunControl(messages: settings.messages, logger: logger)
@@ -37,11 +38,11 @@ public final class Fleet: Sendable {
         for index in 0..<loopCount {
             contexts.append(LoopContext(loop: try EventLoop(name: "devsim-loop-\(index)"), control: control))
         }
-        let logsEvents = plan.connections.count <= 10
+        let logsEvents = settings.logConnectionEvents || plan.connections.count <= 10
         for (index, connectionPlan) in plan.connections.enumerated() {
             let context = contexts[index % loopCount]
             context.connections.append(try Connection(plan: connectionPlan, seed: settings.seed,
-                                                      maxInFlight: settings.maxInFlight,
+                                                      connackTimeout: settings.connackTimeout,
                                                       logsEvents: logsEvents, context: context))
         }
         self.contexts = contexts
@@ -63,27 +64,28 @@ public final class Fleet: Sendable {
             try context.loop.start()
             context.loop.execute {
                 for connection in context.connections {
-                    connection.open(at: start &+ UInt64(connection.plan.startOffset * 1e9))
+                    connection.open(at: start &+ MonotonicClock.nanoseconds(connection.plan.startOffset))
                 }
             }
         }
         let reason = waitForEnd(start: start)
         control.stopTicking()
+        // The run's length is its ticking time; the drain and goodbyes after it are not.
+        let duration = Double(MonotonicClock.now() - start) / 1e9
         waitForTicksUnderWay()
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
         for context in contexts { context.loop.stop() }
-        let duration = Double(MonotonicClock.now() - start) / 1e9
         return Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
                       durationSeconds: duration, reason: reason)
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {
         let status = StatusReporter(logger: control.logger, connections: connectionCount, start: start)
-        var nextStatus = settings.statsInterval.map { start &+ UInt64($0 * 1e9) }
-        let end = settings.duration.map { start &+ UInt64($0 * 1e9) }
-        let connectDeadline = start &+ UInt64(settings.connectTimeout * 1e9)
+        var nextStatus = settings.statsInterval.map { start &+ MonotonicClock.nanoseconds($0) }
+        let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
+        let connectDeadline = start &+ MonotonicClock.nanoseconds(settings.connectTimeout)
         while true {
             if let reason = control.stopReason { return StopReason(reason) }
             let now = MonotonicClock.now()
@@ -94,7 +96,7 @@ public final class Fleet: Sendable {
             }
             if let due = nextStatus, now >= due, let interval = settings.statsInterval {
                 status.report(totals, at: now)
-                nextStatus = due &+ UInt64(interval * 1e9)
+                nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             var wake = [nextStatus, end, control.hasEverConnected ? nil : connectDeadline].compactMap { $0 }.min() ?? now &+ 1_000_000_000
             wake = max(wake, now)
@@ -114,15 +116,34 @@ public final class Fleet: Sendable {
         _ = fence.wait(timeout: .now() + 5)
     }
 
-    /// Gives unacknowledged QoS 1/2 messages, and those still queued behind them, a bounded time.
+    /// Gives unacknowledged QoS 1/2 messages, and those queued behind them, a bounded time on
+    /// the connections still up; a connection that is down has nothing to drain.
     private func drain() {
-        let deadline = MonotonicClock.now() &+ UInt64(settings.drainTimeout * 1e9)
-        while MonotonicClock.now() < deadline {
-            let current = totals
-            if current.inFlight == 0, current.buffered == 0 || current.connectionsUp == 0 { return }
+        let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(settings.drainTimeout)
+        while drainableConnections() > 0 {
+            guard MonotonicClock.now() < deadline else {
+                let t = totals
+                control.logger.warning("drain timeout after \(formatSeconds(settings.drainTimeout)): "
+                                       + "\(t.inFlight) messages unacknowledged, \(t.buffered) still queued")
+                return
+            }
             control.wait(seconds: 0.01)
         }
-        control.logger.warning("drain timeout: \(totals.inFlight) messages still unacknowledged")
+    }
+
+    /// Connections that are up with messages unacknowledged or queued, asked on their loops.
+    private func drainableConnections() -> Int {
+        let count = Atomic<Int>(0)
+        let answered = DispatchGroup()
+        for context in contexts {
+            answered.enter()
+            context.loop.execute {
+                count.add(context.connections.count { $0.hasDrainableMessages }, ordering: .relaxed)
+                answered.leave()
+            }
+        }
+        _ = answered.wait(timeout: .now() + 1)
+        return count.load(ordering: .relaxed)
     }
 
     private func disconnectAll() {

@@ -69,7 +69,8 @@ public struct FleetPlan: Sendable {
                     let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
                     return .init(topic: topic, payload: Array(will.message.utf8), qos: Int32(will.qos), retain: will.retain)
                 },
-                tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) })
+                tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
+                maxInFlight: Int32(clamping: settings.maxInFlight))
         }
         let groups: [[DevicePlan]]
         let clientIDs: [String]

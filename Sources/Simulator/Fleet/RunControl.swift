@@ -67,11 +67,11 @@ final class RunControl: Sendable {
         wake.signal()
     }
 
-    /// Records why a connection attempt failed, and logs it the first time that reason is seen,
-    /// so a thousand devices refused for one reason make one line, not a thousand.
-    func connectionFailed(_ reason: String, host: String, port: Int32) {
+    /// Records why a connection attempt failed, and logs it the first time its `key` (by default
+    /// the reason itself) is seen, so a thousand devices failing for one reason make one line.
+    func connectionFailed(_ reason: String, key: String? = nil, host: String, port: Int32) {
         failure.withLock { $0 = reason }
-        let isNew = reported.withLock { $0.insert(reason).inserted }
+        let isNew = reported.withLock { $0.insert(key ?? reason).inserted }
         if isNew {
             logger.warning(reason, ["broker": "\(host):\(port)"])
         }

@@ -14,17 +14,21 @@ public struct RunSettings: Sendable {
     public var loops: Int
     /// Seconds after which a run that never got a CONNACK gives up.
     public var connectTimeout: Double
+    /// Seconds one connection attempt waits for its CONNACK before it is given up and retried.
+    public var connackTimeout: Double
     /// Seconds that in-flight QoS 1/2 messages get to be acknowledged when the run ends.
     public var drainTimeout: Double
     /// Seconds between status lines; `nil` for none.
     public var statsInterval: Double?
     /// Unacknowledged QoS 1/2 messages a connection may have at once.
     public var maxInFlight: Int
+    /// Log every connection's comings and goings, however big the fleet.
+    public var logConnectionEvents: Bool
 
     public init(host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
                 duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
-                connectTimeout: Double = 30, drainTimeout: Double = 5, statsInterval: Double? = 5,
-                maxInFlight: Int = 16) {
+                connectTimeout: Double = 30, connackTimeout: Double = 10, drainTimeout: Double = 5, statsInterval: Double? = 5,
+                maxInFlight: Int = 16, logConnectionEvents: Bool = false) {
         self.host = host
         self.port = port
         self.username = username
@@ -34,8 +38,10 @@ public struct RunSettings: Sendable {
         self.seed = seed
         self.loops = loops
         self.connectTimeout = connectTimeout
+        self.connackTimeout = connackTimeout
         self.drainTimeout = drainTimeout
         self.statsInterval = statsInterval
         self.maxInFlight = maxInFlight
+        self.logConnectionEvents = logConnectionEvents
     }
 }

@@ -120,6 +120,9 @@ enum ArgumentParser {
         Option(flag: "--connect-timeout", variable: "DEVSIM_CONNECT_TIMEOUT", valueName: "DURATION", help: "give up (exit 3) if no connection is accepted within this (default 30s)") { o, v, label throws(UsageError) in
             o.connectTimeout = try seconds(v, label, allowZero: false)
         },
+        Option(flag: "--connack-timeout", variable: "DEVSIM_CONNACK_TIMEOUT", valueName: "DURATION", help: "give up on one connection attempt without a CONNACK after this, and retry (default 10s)") { o, v, label throws(UsageError) in
+            o.connackTimeout = try seconds(v, label, allowZero: false)
+        },
         Option(flag: "--drain-timeout", variable: "DEVSIM_DRAIN_TIMEOUT", valueName: "DURATION", help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default 5s)") { o, v, label throws(UsageError) in
             o.drainTimeout = try seconds(v, label, allowZero: true)
         },

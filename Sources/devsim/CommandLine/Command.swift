@@ -23,6 +23,7 @@ struct RunOptions: Equatable {
     var dryRun = false
     var logFormat: Logger.Format = .text
     var connectTimeout: Double = 30
+    var connackTimeout: Double = 10
     var drainTimeout: Double = 5
     var statsInterval: Double? = 5
     var loops: Int?

@@ -1,4 +1,5 @@
 import Foundation
+import Mosquitto
 import Scenario
 import Simulator
 
@@ -25,6 +26,9 @@ struct RunCommand {
             return try execute(scenarios)
         } catch let error as UsageError {
             logger.error(error.message)
+            return .usage
+        } catch let error as ClientSetupError {
+            logger.error("the broker settings were refused: \(error)")
             return .usage
         } catch {
             logger.error("\(error)")
@@ -73,8 +77,9 @@ struct RunCommand {
             duration: options.duration, messages: options.messages,
             seed: options.seed ?? UInt64.random(in: 0...UInt64.max),
             loops: options.loops ?? ProcessInfo.processInfo.activeProcessorCount,
-            connectTimeout: options.connectTimeout, drainTimeout: options.drainTimeout,
-            statsInterval: options.quiet ? nil : options.statsInterval, maxInFlight: options.maxInFlight)
+            connectTimeout: options.connectTimeout, connackTimeout: options.connackTimeout, drainTimeout: options.drainTimeout,
+            statsInterval: options.quiet ? nil : options.statsInterval, maxInFlight: options.maxInFlight,
+            logConnectionEvents: options.verbose)
     }
 
     private func dryRun(_ plan: FleetPlan, seed: UInt64) -> ExitCode {
