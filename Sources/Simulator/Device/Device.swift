@@ -36,7 +36,7 @@ final class Device: TimerTarget {
     }
 
     func timerFired(tag: Int, now: UInt64) {
-        guard var schedule, context.control.isTicking, context.control.takeTick() else { return }
+        guard var schedule, context.control.isDue(schedule.deadline), context.control.takeTick() else { return }
         let counters = context.counters
         counters.add(.scheduled)
         if now > schedule.deadline &+ Device.lateThreshold { counters.add(.late) }

@@ -60,6 +60,7 @@ public final class Fleet: Sendable {
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
         let start = MonotonicClock.now()
+        if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         for context in contexts {
             try context.loop.start()
             context.loop.execute {

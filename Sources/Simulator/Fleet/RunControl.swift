@@ -13,6 +13,8 @@ final class RunControl: Sendable {
 
     let logger: Logger
     private let ticking = Atomic<Bool>(true)
+    /// Monotonic nanoseconds from which no tick is due any more: the end of `--duration`.
+    private let end = Atomic<UInt64>(.max)
     private let remaining: Atomic<Int>
     private let everConnected = Atomic<Bool>(false)
     let finishedConnections = Atomic<Int>(0)
@@ -26,7 +28,17 @@ final class RunControl: Sendable {
         self.logger = logger
     }
 
-    var isTicking: Bool { ticking.load(ordering: .relaxed) }
+    /// Sets the run's end; ticks due at or after it do not happen, however late the loop
+    /// that would run them notices the end.
+    func end(at deadline: UInt64) {
+        end.store(deadline, ordering: .relaxed)
+    }
+
+    /// Whether a tick due at `deadline` belongs to the run.
+    @inline(__always)
+    func isDue(_ deadline: UInt64) -> Bool {
+        ticking.load(ordering: .relaxed) && deadline < end.load(ordering: .relaxed)
+    }
 
     func stopTicking() {
         ticking.store(false, ordering: .relaxed)
