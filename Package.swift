@@ -28,6 +28,8 @@ let package = Package(
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
         .target(name: "Simulator", dependencies: ["Mosquitto", "Scenario", "Signals"]),
         .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "Mosquitto"]),
+        // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
+        .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

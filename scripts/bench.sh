@@ -5,6 +5,7 @@
 #   scripts/bench.sh              all benchmarks
 #   scripts/bench.sh throughput   one connection, QoS 0: devsim beside mosquitto_pub -l
 #   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s: achieved vs scheduled
+#   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
 #
 # MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them.
 set -euo pipefail
@@ -96,9 +97,16 @@ print(f"CPU {cpu:.2f} s ({100*cpu/seconds:.1f}% of one core), max RSS {rss/1024:
 PY
 }
 
+payload() {
+  echo "== payload"
+  swift build -c release --product PayloadBenchmark >/dev/null
+  "$(swift build -c release --show-bin-path)/PayloadBenchmark"
+}
+
 case "$which" in
   throughput) throughput ;;
   rate) rate ;;
-  all) throughput; rate ;;
-  *) echo "unknown benchmark '$which': throughput, rate or all" >&2; exit 2 ;;
+  payload) payload ;;
+  all) payload; throughput; rate ;;
+  *) echo "unknown benchmark '$which': throughput, rate, payload or all" >&2; exit 2 ;;
 esac

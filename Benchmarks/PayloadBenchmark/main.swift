@@ -1,0 +1,70 @@
+// Payload generation cost: nanoseconds per message for each device group of the scenario files
+// given (default: the shipped accelerometer scenario and a ten-field sensor), encoding into a
+// reused buffer as the event loop does. Run a release build:
+//
+//   swift run -c release PayloadBenchmark [SCENARIO...]
+import Foundation
+import Scenario
+import Signals
+
+let tenFieldSensor = """
+    name: ten-field-sensor
+    devices:
+      - name: sensor
+        topic: t
+        sample: 1Hz
+        publish: 1/s
+        payload:
+          style: flat
+          fields:
+            seq: { counter: 0 }
+            ts: { timestamp: ms }
+            temperature: { sine: { min: 18, max: 26, period: 24h }, noise: 0.1, decimals: 2 }
+            humidity: { uniform: { min: 30, max: 60 }, decimals: 1 }
+            pressure: { sine: { min: 1000, max: 1020, period: 6h }, decimals: 1 }
+            co2: { uniform: { min: 400, max: 1200 }, decimals: 0 }
+            battery: { sine: { min: 3.6, max: 4.2, period: 48h }, decimals: 3 }
+            rssi: { uniform: { min: -90, max: -40 }, decimals: 0 }
+            status: { constant: ok }
+            firmware: { constant: "1.4.2" }
+    """
+
+func scenarios() throws -> [Scenario] {
+    let files = CommandLine.arguments.dropFirst()
+    if files.isEmpty {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return [try ScenarioLoader.load(file: root.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path, environment: [:]),
+                try ScenarioLoader.load(text: tenFieldSensor, file: "ten-field-sensor.yaml", environment: [:])]
+    }
+    return try files.map { try ScenarioLoader.load(file: $0, environment: ProcessInfo.processInfo.environment) }
+}
+
+func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+do {
+    print("payload generation, \(1_000_000) messages per device group, one device, release build expected")
+    for scenario in try scenarios() {
+        for group in scenario.groups {
+            let perSecond = group.publish.perSecond.isFinite ? group.publish.perSecond : 1000
+            let signals = DeviceSignals(payload: group.payload, deviceID: "\(group.name)-1", index: 1, seed: 1,
+                                        sampleInterval: group.sample.map { 1 / $0.perSecond })
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(4096)
+            let messages = 1_000_000
+            var bytes = 0
+            let start = nanoseconds()
+            for tick in 0..<messages {
+                buffer.removeAll(keepingCapacity: true)
+                let elapsed = Double(tick) / perSecond
+                signals.encode(elapsed: elapsed, wallClock: 1_800_000_000 + elapsed, into: &buffer)
+                bytes &+= buffer.count
+            }
+            let perMessage = Double(nanoseconds() - start) / Double(messages)
+            let fields = group.payload.fields.count
+            print("\(scenario.name)/\(group.name): \(fields) fields, \(bytes / messages) bytes: \(String(format: "%.0f", perMessage)) ns per message")
+        }
+    }
+} catch let error as ScenarioError {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+}
