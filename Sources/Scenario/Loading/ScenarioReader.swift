@@ -7,11 +7,14 @@ final class ScenarioReader {
     /// The scenario file's directory with its trailing `/`, or empty for the current directory.
     let directory: String
     let generators: GeneratorRegistry
+    /// The load this file is part of, which reads the files it includes.
+    unowned let session: LoadSession
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, generators: GeneratorRegistry) {
+    init(file: String, generators: GeneratorRegistry, session: LoadSession) {
         self.file = file
         self.generators = generators
+        self.session = session
         if let slash = file.lastIndex(of: "/") {
             directory = String(file[...slash])
         } else {
