@@ -161,12 +161,27 @@ final class ScenarioReader {
     }
 
     func rate(_ node: Node?, _ key: String, allowMax: Bool = true) -> Rate? {
+        if let node, let text = node.scalarText, Self.isZeroRate(text) {
+            report(node.mark, "expected a rate above zero such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found \(node.summary): "
+                   + "a rate of zero never ticks")
+            return nil
+        }
         guard let node, let rate = quantity(node, key, Rate.parse) else { return nil }
         if rate == .max && !allowMax {
             report(node.mark, "expected a rate such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found 'max'; 'max' only suits 'publish'")
             return nil
         }
         return rate
+    }
+
+    /// `0/s`, `0/min`, `0Hz`, `0`: a count of zero, which the general message would not explain.
+    static func isZeroRate(_ text: String) -> Bool {
+        guard var count = Substring(text).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first else {
+            return false
+        }
+        count = count.trimmingSpaces
+        if count.hasSuffix("Hz") || count.hasSuffix("hz") { count = count.dropLast(2) }
+        return DecimalText.number(count.trimmingSpaces) == 0
     }
 
     func size(_ node: Node?, _ key: String) -> Int? {
