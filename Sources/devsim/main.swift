@@ -21,6 +21,10 @@ do {
         code = ValidateCommand.run(files, environment: environment,
                                    output: { write($0, to: .standardOutput) },
                                    errors: { write($0, to: .standardError) })
+    case .sample(let options):
+        code = SampleCommand.run(options, environment: environment,
+                                 output: { write($0, to: .standardOutput) },
+                                 errors: { write($0, to: .standardError) })
     case .run(let options):
         let level: Logger.Level = options.quiet ? .warning : options.verbose ? .debug : .info
         let logger = Logger(format: options.logFormat, minimumLevel: level)

@@ -96,7 +96,7 @@ import Testing
 
     @Test func unknownKeyWithoutAHintListsTheKnownOnes() {
         #expect(problems("zzz: 1\n" + minimalDevices) == [
-            "test.yaml:1:1: unknown key 'zzz' in the scenario; expected one of: name, broker, offline, devices",
+            "test.yaml:1:1: unknown key 'zzz' in the scenario; expected one of: name, broker, offline, defaults, include, devices",
         ])
     }
 

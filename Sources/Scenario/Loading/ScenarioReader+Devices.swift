@@ -1,11 +1,11 @@
 import Signals
 
 extension ScenarioReader {
-    /// The `devices:` list: required and not empty; group names must differ, since ids and client
-    /// ids are made from them and two clients with one id throw each other off the broker.
-    func devices(_ node: Node?, in top: Entries) -> [DeviceGroup] {
+    /// The `devices:` list, each group filled from `defaults`: required unless the file includes
+    /// others, and not empty.
+    func devices(_ node: Node?, in top: Entries, defaults: GroupKeys, required: Bool) -> [DeviceGroup] {
         guard let node else {
-            missing("devices", in: top, of: "the scenario (a list of device groups)")
+            if required { missing("devices", in: top, of: "the scenario (a list of device groups)") }
             return []
         }
         guard case .sequence(let items) = node.kind else {
@@ -15,26 +15,22 @@ extension ScenarioReader {
         if items.isEmpty {
             report(node.mark, "expected at least one device group in 'devices', found an empty list")
         }
-        var groups: [DeviceGroup] = []
-        var names: [String: Mark] = [:]
-        for item in items {
-            guard let group = group(item) else { continue }
-            if let first = names[group.name] {
-                report(item.mark, "device group name '\(group.name)' is already used at line \(first.line); names must differ")
-                continue
-            }
-            names[group.name] = item.mark
-            groups.append(group)
-        }
-        return groups
+        return items.compactMap { group($0, defaults: defaults) }
     }
 
-    private func group(_ node: Node) -> DeviceGroup? {
+    /// `defaults:`: the keys of a device group, other than its name, for every group that does
+    /// not set them.
+    func defaults(_ node: Node) -> GroupKeys {
+        if case .mapping(let pairs) = node.kind, let name = pairs.first(where: { $0.key.scalarText == "name" }) {
+            report(name.key.mark, "'name' cannot be a default: each device group has a name of its own")
+        }
+        guard let entries = entries(node, of: "'defaults'", known: ["name"] + GroupKeys.names) else { return GroupKeys() }
+        return groupKeys(entries, of: "'defaults'")
+    }
+
+    private func group(_ node: Node, defaults: GroupKeys) -> DeviceGroup? {
         let problemsBefore = diagnostics.count
-        guard let entries = entries(node, of: "a device group", known: [
-            "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "payload",
-        ]) else { return nil }
+        guard let entries = entries(node, of: "a device group", known: ["name"] + GroupKeys.names) else { return nil }
         var name = string(entries["name"], "name")
         if let nameNode = entries["name"], name?.isEmpty == true {
             report(nameNode.mark, "expected a non-empty name for 'name', found \(nameNode.summary)")
@@ -44,26 +40,47 @@ extension ScenarioReader {
         if entries["name"] == nil { missing("name", in: entries, of: what) }
 
         // Read every key before giving up on any, so that all problems are reported.
-        let count = integer(entries["count"], "count", in: 1...Self.maximumCount)
-        let id = template(entries["id"], "id", allowID: false)
-        let clientID = template(entries["clientId"], "clientId")
-        let topic = self.topic(entries["topic"], "topic")
-        let sample = rate(entries["sample"], "sample", allowMax: false)
-        let publish = rate(entries["publish"], "publish")
-        let qos = integer(entries["qos"], "qos", in: 0...2)
-        let retain = bool(entries["retain"], "retain")
-        let connection = entries["connection"].flatMap(self.connection)
-        let rampUp = rate(entries["rampUp"], "rampUp")
-        let payload = entries["payload"].flatMap { self.payload($0, of: what) }
-        if entries["topic"] == nil { missing("topic", in: entries, of: what) }
-        if entries["publish"] == nil { missing("publish", in: entries, of: what) }
-        if entries["payload"] == nil { missing("payload", in: entries, of: what) }
+        let keys = groupKeys(entries, of: what).filled(from: defaults)
+        for key in ["topic", "publish", "payload"] where !keys.present.contains(key) {
+            missing(key, in: entries, of: what)
+        }
+        guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
+              diagnostics.count == problemsBefore else { return nil }
+        return DeviceGroup(name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
+                           clientID: keys.clientID ?? Template("{id}"), topic: topic, sample: keys.sample,
+                           publish: publish, qos: keys.qos ?? 0, retain: keys.retain ?? false,
+                           connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
+                           jitter: keys.jitter,
+                           location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
+    }
 
-        guard let name, let topic, let publish, let payload, diagnostics.count == problemsBefore else { return nil }
-        return DeviceGroup(name: name, count: count ?? 1, id: id ?? Template("{name}-{index}"),
-                           clientID: clientID ?? Template("{id}"), topic: topic, sample: sample,
-                           publish: publish, qos: qos ?? 0, retain: retain ?? false,
-                           connection: connection ?? .perDevice, rampUp: rampUp, payload: payload)
+    /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
+    private func groupKeys(_ entries: Entries, of what: String) -> GroupKeys {
+        var keys = GroupKeys()
+        keys.present = Set(GroupKeys.names.filter { entries[$0] != nil })
+        keys.count = integer(entries["count"], "count", in: 1...Self.maximumCount)
+        keys.id = template(entries["id"], "id", allowID: false)
+        keys.clientID = template(entries["clientId"], "clientId")
+        keys.topic = topic(entries["topic"], "topic")
+        keys.sample = rate(entries["sample"], "sample", allowMax: false)
+        keys.publish = rate(entries["publish"], "publish")
+        keys.qos = integer(entries["qos"], "qos", in: 0...2)
+        keys.retain = bool(entries["retain"], "retain")
+        keys.connection = entries["connection"].flatMap(connection)
+        keys.rampUp = rate(entries["rampUp"], "rampUp")
+        keys.jitter = entries["jitter"].flatMap(jitter)
+        keys.payload = entries["payload"].flatMap { payload($0, of: what) }
+        return keys
+    }
+
+    /// `auto` (one publish interval) or a duration such as `500ms`; `0s` for none.
+    private func jitter(_ node: Node) -> StartJitter? {
+        if node.scalarText == "auto" { return .auto }
+        guard let text = node.scalarText, let seconds = try? Durations.parse(text) else {
+            report(node.mark, "expected auto (one publish interval) or \(Durations.expected) for 'jitter', found \(node.summary)")
+            return nil
+        }
+        return .upTo(seconds)
     }
 
     /// A guard against a typo of a few zeros; far beyond what one process can connect.

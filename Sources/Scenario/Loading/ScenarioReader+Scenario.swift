@@ -1,14 +1,84 @@
 extension ScenarioReader {
-    /// The whole scenario; `nil` when anything was reported.
+    static let topKeys = ["name", "broker", "offline", "defaults", "include", "devices"]
+
+    /// The whole scenario; `nil` when anything was reported, here or in a file it includes.
     func scenario(_ root: Node, defaultName: String) -> Scenario? {
-        guard let top = entries(root, of: "the scenario", known: ["name", "broker", "offline", "devices"]) else {
+        guard let top = entries(root, of: "the scenario", known: Self.topKeys) else {
             return nil
         }
         let name = string(top["name"], "name")
         let broker = top["broker"].map(broker) ?? BrokerSettings()
         let offline = top["offline"].map(offline) ?? .drop
-        let groups = devices(top["devices"], in: top)
-        guard diagnostics.isEmpty, let offline else { return nil }
+        let groups = fleet(top, inherited: GroupKeys())
+        guard !session.hasProblems, let offline else { return nil }
         return Scenario(name: name ?? defaultName, file: file, broker: broker, offline: offline, groups: groups)
+    }
+
+    /// A file named in another's `include`: its device groups, filled from its own `defaults`
+    /// and then from `defaults`, the including file's. What applies to a whole run (name,
+    /// broker, offline) is the including scenario's to say.
+    func includedFile(_ root: Node, by includer: String, defaults: GroupKeys) -> [DeviceGroup] {
+        guard let top = entries(root, of: "an included file", known: Self.topKeys) else { return [] }
+        for key in ["name", "broker", "offline"] {
+            guard let node = top.values[key] else { continue }
+            report(node.mark, "'\(key)' cannot be set in an included file; set it in \(includer), which includes this one")
+        }
+        return fleet(top, inherited: defaults)
+    }
+
+    /// The device groups of one file: those of the files it includes, in the order given, then
+    /// its own; each filled from the file's `defaults`, then from those it inherits.
+    private func fleet(_ top: Entries, inherited: GroupKeys) -> [DeviceGroup] {
+        let defaults = top["defaults"].map { self.defaults($0).filled(from: inherited) } ?? inherited
+        var groups: [(group: DeviceGroup, mark: Mark)] = []
+        var included: [String: Mark] = [:]
+        for entry in top["include"].map(includeEntries) ?? [] {
+            guard let path = string(entry, "include") else { continue }
+            guard !path.isEmpty else {
+                report(entry.mark, "expected the path of a scenario file to include, found \(entry.summary)")
+                continue
+            }
+            let resolved = resolve(path)
+            let key = LoadSession.standardized(resolved)
+            if let first = included[key] {
+                report(entry.mark, "'\(path)' is already included at line \(first.line)")
+                continue
+            }
+            included[key] = entry.mark
+            groups += session.include(resolved, by: self, at: entry, defaults: defaults).map { ($0, entry.mark) }
+        }
+        let own = devices(top["devices"], in: top, defaults: defaults, required: top["include"] == nil)
+        groups += own.map { group in (group, group.location.map { Mark(line: $0.line, column: $0.column) } ?? top.mark) }
+        return uniquelyNamed(groups)
+    }
+
+    /// `include: other.yaml` or `include: [a.yaml, b.yaml]`.
+    private func includeEntries(_ node: Node) -> [Node] {
+        switch node.kind {
+        case .sequence(let items): return items
+        case .scalar: return [node]
+        case .mapping:
+            report(node.mark, "expected a list of files for 'include', such as [rooms.yaml, meters.yaml], found \(node.summary)")
+            return []
+        }
+    }
+
+    /// Group names must differ across a scenario and the files it includes, since ids and
+    /// client ids are made from them and two clients with one id throw each other off the broker.
+    /// A clash is reported where the second group is written, or at the include that brings it.
+    private func uniquelyNamed(_ groups: [(group: DeviceGroup, mark: Mark)]) -> [DeviceGroup] {
+        var seen: [String: SourceLocation?] = [:]
+        var unique: [DeviceGroup] = []
+        for (group, mark) in groups {
+            if let first = seen[group.name] {
+                let place = first.map { $0.file == file ? "line \($0.line)" : $0.description } ?? "another file"
+                let which = group.location.flatMap { $0.file == file ? nil : " (\($0))" } ?? ""
+                report(mark, "device group name '\(group.name)'\(which) is already used at \(place); names must differ")
+                continue
+            }
+            seen[group.name] = group.location
+            unique.append(group)
+        }
+        return unique
     }
 }

@@ -7,11 +7,14 @@ final class ScenarioReader {
     /// The scenario file's directory with its trailing `/`, or empty for the current directory.
     let directory: String
     let generators: GeneratorRegistry
+    /// The load this file is part of, which reads the files it includes.
+    unowned let session: LoadSession
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, generators: GeneratorRegistry) {
+    init(file: String, generators: GeneratorRegistry, session: LoadSession) {
         self.file = file
         self.generators = generators
+        self.session = session
         if let slash = file.lastIndex(of: "/") {
             directory = String(file[...slash])
         } else {
@@ -158,12 +161,27 @@ final class ScenarioReader {
     }
 
     func rate(_ node: Node?, _ key: String, allowMax: Bool = true) -> Rate? {
+        if let node, let text = node.scalarText, Self.isZeroRate(text) {
+            report(node.mark, "expected a rate above zero such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found \(node.summary): "
+                   + "a rate of zero never ticks")
+            return nil
+        }
         guard let node, let rate = quantity(node, key, Rate.parse) else { return nil }
         if rate == .max && !allowMax {
             report(node.mark, "expected a rate such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found 'max'; 'max' only suits 'publish'")
             return nil
         }
         return rate
+    }
+
+    /// `0/s`, `0/min`, `0Hz`, `0`: a count of zero, which the general message would not explain.
+    static func isZeroRate(_ text: String) -> Bool {
+        guard var count = Substring(text).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first else {
+            return false
+        }
+        count = count.trimmingSpaces
+        if count.hasSuffix("Hz") || count.hasSuffix("hz") { count = count.dropLast(2) }
+        return DecimalText.number(count.trimmingSpaces) == 0
     }
 
     func size(_ node: Node?, _ key: String) -> Int? {

@@ -127,10 +127,17 @@ public struct DeviceGroup: Sendable {
     /// How fast the group's connections are opened; `nil` means all at once.
     public var rampUp: Rate?
     public var payload: PayloadSpec
+    /// How far each device's first tick may be put off after its connection's CONNACK, so the
+    /// group does not publish in lock-step; `nil` means not at all.
+    public var jitter: StartJitter?
+    /// Where the group is written (the file may be one the scenario includes); `nil` for a group
+    /// made in code.
+    public var location: SourceLocation?
 
     public init(name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
                 sample: Rate? = nil, publish: Rate, qos: Int = 0, retain: Bool = false,
-                connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec) {
+                connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
+                jitter: StartJitter? = nil, location: SourceLocation? = nil) {
         self.name = name
         self.count = count
         self.id = id
@@ -143,7 +150,44 @@ public struct DeviceGroup: Sendable {
         self.connection = connection
         self.rampUp = rampUp
         self.payload = payload
+        self.jitter = jitter
+        self.location = location
     }
+}
+
+/// The `jitter` of a device group: each device's first tick is put off by an offset in
+/// [0, bound) fixed by the run's seed and the device's id.
+public enum StartJitter: Sendable, Equatable {
+    /// Up to this many seconds.
+    case upTo(Double)
+    /// Up to one publish interval: the group's ticks spread evenly over each interval.
+    case auto
+
+    /// The bound in seconds for a device publishing `perSecond` times a second.
+    public func seconds(perSecond: Double) -> Double {
+        switch self {
+        case .upTo(let seconds): seconds
+        case .auto: perSecond > 0 && perSecond.isFinite ? 1 / perSecond : 0
+        }
+    }
+}
+
+/// A place in a scenario file, for messages about what was written there.
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// 1-based.
+    public var line: Int
+    /// 1-based.
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `FILE:LINE:COLUMN`.
+    public var description: String { "\(file):\(line):\(column)" }
 }
 
 public enum ConnectionMode: Sendable, Equatable {

@@ -27,12 +27,14 @@ final class Device: TimerTarget {
 
     var hasStarted: Bool { schedule != nil }
 
-    /// Starts the device's clock: its first tick is due now.
+    /// Starts the device's clock at its first CONNACK: its first tick is due now, or its start
+    /// delay (the group's `jitter`) later; the schedule counts from that first tick.
     func start(now: UInt64) {
         guard schedule == nil else { return }
-        schedule = Schedule(start: now, perSecond: plan.perSecond)
-        wallStart = WallTime.now().secondsSinceEpoch
-        context.loop.schedule(at: now, target: self)
+        let first = now &+ MonotonicClock.nanoseconds(plan.startDelay)
+        schedule = Schedule(start: first, perSecond: plan.perSecond)
+        wallStart = WallTime.now().secondsSinceEpoch + plan.startDelay
+        context.loop.schedule(at: first, target: self)
     }
 
     func timerFired(tag: Int, now: UInt64) {

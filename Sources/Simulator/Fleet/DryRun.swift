@@ -3,7 +3,8 @@ import Mosquitto
 import Signals
 
 /// `run --dry-run`: what the fleet would publish, without a broker, on a virtual clock. Every
-/// device starts at time zero as if its CONNACK had just arrived, and the whole run is printed at
+/// device's connection gets its CONNACK at time zero, so each device ticks first at its start
+/// delay (0 without a `jitter`), and the whole run is printed at
 /// once, timestamps as if the time had passed: one JSON object a line with `topic`, `payload`
 /// (the payload as a JSON string), `qos` and `retain`.
 public struct DryRun {
@@ -28,7 +29,8 @@ public struct DryRun {
         let end = duration.map { UInt64($0 * 1e9) }
         for connection in plan.connections {
             for device in connection.devices {
-                heap.insert(deadline: 0, target: VirtualDevice(plan: device, seed: seed), tag: 0)
+                let virtual = VirtualDevice(plan: device, seed: seed)
+                heap.insert(deadline: virtual.schedule.deadline, target: virtual, tag: 0)
             }
         }
         var printed = 0
@@ -39,7 +41,7 @@ public struct DryRun {
             guard let device = entry.target as? VirtualDevice else { continue }
             payload.removeAll(keepingCapacity: true)
             let elapsed = device.schedule.elapsed
-            device.signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &payload)
+            device.signals.encode(elapsed: elapsed, wallClock: wallStart + device.plan.startDelay + elapsed, into: &payload)
             emit(DryRun.line(device.plan, payload: payload))
             printed += 1
             device.schedule.advance()
@@ -64,8 +66,53 @@ private final class VirtualDevice: TimerTarget {
         self.plan = plan
         signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
                                 seed: seed, sampleInterval: plan.sampleInterval)
-        schedule = Schedule(start: 0, perSecond: plan.perSecond)
+        schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond)
     }
 
     func timerFired(tag: Int, now: UInt64) {}
+}
+
+/// `devsim sample`: a few ticks of one device each from every device group, on the dry run's
+/// virtual clock, so a user sees the data before pointing it at a broker.
+public struct Sample: Sendable {
+    /// One device's ticks.
+    public struct Device: Sendable {
+        public var plan: DevicePlan
+        public var ticks: [Tick]
+    }
+
+    public struct Tick: Sendable, Equatable {
+        /// Seconds after the device's first CONNACK (its start delay included).
+        public var seconds: Double
+        public var payload: String
+    }
+
+    /// The first device of each group, in the plan's order, with its first `count` ticks: the
+    /// same payloads a run with `seed` publishes for that device.
+    public static func firstDevices(of plan: FleetPlan, seed: UInt64, count: Int,
+                                    wallStart: Double = WallTime.now().secondsSinceEpoch) -> [Device] {
+        var devices: [Device] = []
+        for connection in plan.connections {
+            for device in connection.devices where device.index == 1 {
+                devices.append(Device(plan: device, ticks: ticks(of: device, seed: seed, count: count, wallStart: wallStart)))
+            }
+        }
+        return devices
+    }
+
+    /// The first `count` ticks of `device`.
+    public static func ticks(of device: DevicePlan, seed: UInt64, count: Int,
+                             wallStart: Double = WallTime.now().secondsSinceEpoch) -> [Tick] {
+        let virtual = VirtualDevice(plan: device, seed: seed)
+        var payload: [UInt8] = []
+        var ticks: [Tick] = []
+        for _ in 0..<max(0, count) {
+            payload.removeAll(keepingCapacity: true)
+            let elapsed = virtual.schedule.elapsed
+            virtual.signals.encode(elapsed: elapsed, wallClock: wallStart + device.startDelay + elapsed, into: &payload)
+            ticks.append(Tick(seconds: device.startDelay + elapsed, payload: String(decoding: payload, as: UTF8.self)))
+            virtual.schedule.advance()
+        }
+        return ticks
+    }
 }

@@ -14,6 +14,17 @@ public struct DevicePlan: Sendable {
     /// Seconds between sensor samples, `nil` for one sample per publish.
     public var sampleInterval: Double?
     public var payload: PayloadSpec
+    /// Seconds from the connection's first CONNACK to the device's first tick: the group's
+    /// `jitter`, 0 without one.
+    public var startDelay: Double
+
+    /// An offset in [0, `jitter`) that depends on the run's seed and the device's id alone, so
+    /// a run with the same seed starts each device at the same point after its CONNACK.
+    public static func startDelay(jitter: Double, seed: UInt64, deviceID: String) -> Double {
+        guard jitter > 0, jitter.isFinite else { return 0 }
+        var random = Seed(seed).derive("devsim.start-jitter").derive(deviceID).generator()
+        return random.nextUnit() * jitter
+    }
 }
 
 /// One MQTT connection and the devices that publish through it.
@@ -29,17 +40,57 @@ public struct ConnectionPlan: Sendable {
 /// The whole fleet of a run: every scenario's groups expanded into connections and devices.
 public struct FleetPlan: Sendable {
     public var connections: [ConnectionPlan]
+    /// Client ids that two connections would share, one message for each pair of device groups
+    /// that clash, at the place the second group is written. A run must not start with any:
+    /// a broker disconnects a client when another connects with its id, and the two would knock
+    /// each other off for the whole run.
+    public var clientIDConflicts: [Diagnostic]
 
     public var deviceCount: Int { connections.reduce(0) { $0 + $1.devices.count } }
 
     public init(scenarios: [Scenario], settings: RunSettings) {
         var connections: [ConnectionPlan] = []
+        var owners: [String: Owner] = [:]
+        var conflicts: [Diagnostic] = []
+        var reported: Set<[String]> = []
         for scenario in scenarios {
             for group in scenario.groups {
-                connections += FleetPlan.connections(for: group, in: scenario, settings: settings)
+                let owner = Owner(group: group.name, location: group.location
+                                  ?? SourceLocation(file: scenario.file, line: 1, column: 1))
+                let made = FleetPlan.connections(for: group, in: scenario, settings: settings)
+                for connection in made {
+                    // No client id: libmosquitto makes a random one.
+                    guard let clientID = connection.options.clientID else { continue }
+                    guard let first = owners[clientID] else {
+                        owners[clientID] = owner
+                        continue
+                    }
+                    guard reported.insert([first.location.description, owner.location.description]).inserted else { continue }
+                    conflicts.append(FleetPlan.conflict(clientID, first: first, second: owner))
+                }
+                connections += made
             }
         }
         self.connections = connections
+        clientIDConflicts = conflicts
+    }
+
+    /// The device group that first uses a client id.
+    private struct Owner {
+        var group: String
+        var location: SourceLocation
+    }
+
+    private static func conflict(_ clientID: String, first: Owner, second: Owner) -> Diagnostic {
+        let within = first.location == second.location
+        let message = within
+            ? "client id '\(clientID)' is used by more than one device of device group '\(second.group)'; "
+                + "two clients with one id knock each other off the broker: put {id} or {index} in 'clientId'"
+            : "client id '\(clientID)' of device group '\(second.group)' is also used by device group '\(first.group)' "
+                + "at \(first.location); two clients with one id knock each other off the broker: "
+                + "give the groups different names, or different 'clientId' templates"
+        return Diagnostic(file: second.location.file, line: second.location.line, column: second.location.column,
+                          message: message)
     }
 
     static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings) -> [ConnectionPlan] {
@@ -49,7 +100,9 @@ public struct FleetPlan: Sendable {
                 group: group.name, index: index, id: id,
                 topic: group.topic.render(name: group.name, index: index, id: id),
                 qos: Int32(group.qos), retain: group.retain, perSecond: group.publish.perSecond,
-                sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload)
+                sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload,
+                startDelay: DevicePlan.startDelay(jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
+                                                  seed: settings.seed, deviceID: id))
         }
         let rampPerSecond = group.rampUp?.perSecond ?? .infinity
         let broker = scenario.broker

@@ -30,10 +30,66 @@ enum ArgumentParser {
         case "run":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "run") }
             return .run(try parseRun(rest, environment: environment))
+        case "sample":
+            if rest.contains("--help") || rest.contains("-h") { return .help(topic: "sample") }
+            return .sample(try parseSample(rest))
         default:
-            throw UsageError("unknown command '\(first)'; the commands are run and validate")
+            let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
+            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, sample and validate"))
         }
     }
+
+    static let commands = ["run", "sample", "validate", "help", "version"]
+
+    /// `sample [--count N] [--seed N] SCENARIO...`.
+    static func parseSample(_ arguments: [String]) throws(UsageError) -> SampleOptions {
+        var options = SampleOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                options.scenarios += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                options.scenarios.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard sampleFlags.contains(name) else {
+                let hint = Suggestion.closest(to: name, among: sampleFlags).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError("sample: unknown option '\(name)'\(hint)")
+            }
+            if value == nil {
+                guard index < arguments.count else { throw UsageError("\(name) needs a value (N)") }
+                value = arguments[index]
+                index += 1
+            }
+            let text = value ?? ""
+            switch name {
+            case "--count":
+                guard let count = Int(text), (1...10_000).contains(count) else {
+                    throw UsageError("--count: expected a whole number from 1 to 10000, found '\(text)'")
+                }
+                options.count = count
+            default:
+                guard let seed = UInt64(text) else {
+                    throw UsageError("--seed: expected a whole number from 0 to \(UInt64.max), found '\(text)'")
+                }
+                options.seed = seed
+            }
+        }
+        guard !options.scenarios.isEmpty else { throw UsageError("sample: name at least one scenario file") }
+        return options
+    }
+
+    static let sampleFlags = ["--count", "--seed"]
 
     static func parseRun(_ arguments: [String], environment: [String: String]) throws(UsageError) -> RunOptions {
         var options = RunOptions()

@@ -4,6 +4,7 @@ import Simulator
 enum Command: Equatable {
     case run(RunOptions)
     case validate([String])
+    case sample(SampleOptions)
     case help(topic: String?)
     case version
 }
@@ -30,4 +31,13 @@ struct RunOptions: Equatable {
     var maxInFlight = 16
     var quiet = false
     var verbose = false
+}
+
+/// `devsim sample`'s options.
+struct SampleOptions: Equatable {
+    var scenarios: [String] = []
+    /// Ticks to show of each device group.
+    var count = 3
+    /// `nil`: a random seed, printed so the values can be shown again.
+    var seed: UInt64?
 }

@@ -11,17 +11,8 @@ struct RunCommand {
     var logger: Logger
 
     func execute() -> ExitCode {
-        var scenarios: [Scenario] = []
-        var invalid = false
-        for file in options.scenarios {
-            do {
-                scenarios.append(try ScenarioLoader.load(file: file, environment: environment))
-            } catch {
-                invalid = true
-                for diagnostic in error.diagnostics { Logger.standardError("\(diagnostic)\n") }
-            }
-        }
-        if invalid { return .usage }
+        guard let scenarios = ScenarioFiles.load(options.scenarios, environment: environment,
+                                                 errors: Logger.standardError) else { return .usage }
         do {
             return try execute(scenarios)
         } catch let error as UsageError {
@@ -39,6 +30,7 @@ struct RunCommand {
     private func execute(_ scenarios: [Scenario]) throws -> ExitCode {
         let settings = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
+        guard ScenarioFiles.checkClientIDs(plan, errors: Logger.standardError) else { return .usage }
         if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
             throw UsageError("device group '\(device.group)': publish: max is not supported yet; give a rate such as 100/s")
         }
@@ -87,6 +79,9 @@ struct RunCommand {
         if duration == nil, options.messages == nil {
             duration = 10
             logger.info("dry run without --duration or --messages: showing the first 10 seconds")
+        }
+        if options.seed == nil {
+            logger.info("dry run with seed \(seed); --seed \(seed) shows these values again")
         }
         let output = FileHandle.standardOutput
         var chunk = ""

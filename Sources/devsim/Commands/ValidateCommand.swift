@@ -1,4 +1,5 @@
 import Scenario
+import Simulator
 
 /// `devsim validate`: every problem in every file, or silence and exit 0.
 enum ValidateCommand {
@@ -7,6 +8,11 @@ enum ValidateCommand {
         for file in files {
             do {
                 let scenario = try ScenarioLoader.load(file: file, environment: environment)
+                // Each file on its own: files validated together need not be meant to run together.
+                guard ScenarioFiles.checkClientIDs(FleetPlan(scenarios: [scenario], settings: RunSettings()), errors: errors) else {
+                    valid = false
+                    continue
+                }
                 let devices = scenario.groups.reduce(0) { $0 + $1.count }
                 output("\(file): ok (\(scenario.groups.count) device groups, \(devices) devices)\n")
             } catch {

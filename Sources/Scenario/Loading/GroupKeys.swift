@@ -1,0 +1,50 @@
+import Signals
+
+/// The keys a device group may set, each optional: what one group sets, or what a `defaults:`
+/// mapping sets for every group that does not set it itself.
+struct GroupKeys {
+    /// Every key a device group takes besides its `name`, in the order messages list them.
+    static let names = [
+        "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
+        "connection", "rampUp", "jitter", "payload",
+    ]
+
+    /// Keys that were written, valid or not: a group that lacks `topic` is not told it is
+    /// missing when `defaults` gives one, even a wrong one (that one has its own message).
+    var present: Set<String> = []
+    var count: Int?
+    var id: Template?
+    var clientID: Template?
+    var topic: Template?
+    var sample: Rate?
+    var publish: Rate?
+    var qos: Int?
+    var retain: Bool?
+    var connection: ConnectionMode?
+    var rampUp: Rate?
+    var jitter: StartJitter?
+    var payload: PayloadSpec?
+
+    /// These keys, with every key not written here taken from `defaults`. Keys are taken whole:
+    /// a group's `payload` replaces the default `payload`, it is not merged with it.
+    func filled(from defaults: GroupKeys) -> GroupKeys {
+        var keys = self
+        keys.present.formUnion(defaults.present)
+        func take<T>(_ key: String, _ path: WritableKeyPath<GroupKeys, T?>) {
+            if !present.contains(key) { keys[keyPath: path] = defaults[keyPath: path] }
+        }
+        take("count", \.count)
+        take("id", \.id)
+        take("clientId", \.clientID)
+        take("topic", \.topic)
+        take("sample", \.sample)
+        take("publish", \.publish)
+        take("qos", \.qos)
+        take("retain", \.retain)
+        take("connection", \.connection)
+        take("rampUp", \.rampUp)
+        take("jitter", \.jitter)
+        take("payload", \.payload)
+        return keys
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// One load of a scenario and the files it includes: a reader per file, and the chain of files
+/// being read, to catch an include cycle. Problems stay with the reader of the file they are in.
+final class LoadSession {
+    /// The bytes of a file, or why there are none.
+    typealias FileReader = (String) -> Result<[UInt8], FileProblem>
+
+    struct FileProblem: Error {
+        var reason: String
+    }
+
+    let environment: [String: String]
+    let generators: GeneratorRegistry
+    let readFile: FileReader
+    /// Every file read, in the order first read.
+    private(set) var readers: [ScenarioReader] = []
+    /// The files being read, outermost first: standardized paths, and the paths as given.
+    private var chain: [(key: String, path: String)] = []
+
+    init(environment: [String: String], generators: GeneratorRegistry, readFile: @escaping FileReader) {
+        self.environment = environment
+        self.generators = generators
+        self.readFile = readFile
+    }
+
+    /// Every problem of every file: the first file's first, each file's in file order.
+    var diagnostics: [Diagnostic] { readers.flatMap { Self.inFileOrder($0.diagnostics) } }
+
+    var hasProblems: Bool { readers.contains { !$0.diagnostics.isEmpty } }
+
+    /// Parses `bytes` as the file `file` and hands its reader and root node (with `${VAR}`
+    /// replaced) to `read`, with `file` on the chain of files being read.
+    func read<T>(_ bytes: [UInt8], file: String, _ read: (ScenarioReader, Node) -> T?) -> T? {
+        let reader = ScenarioReader(file: file, generators: generators, session: self)
+        readers.append(reader)
+        chain.append((Self.standardized(file), file))
+        defer { chain.removeLast() }
+        let parsed = YAMLParser(bytes: bytes)
+        var problems = parsed.problems
+        let result = parsed.root.flatMap { root in read(reader, root.interpolated(environment, problems: &problems)) }
+        for problem in problems { reader.report(problem.mark, problem.message) }
+        return result
+    }
+
+    /// The file `path` names (already resolved against the including file), read as an included
+    /// file; a missing file or a cycle is reported by `reader` at `entry`, the include entry.
+    func include(_ path: String, by reader: ScenarioReader, at entry: Node, defaults: GroupKeys) -> [DeviceGroup] {
+        let standardized = Self.standardized(path)
+        if let start = chain.firstIndex(where: { $0.key == standardized }) {
+            let cycle = (chain[start...].map(\.path) + [path]).joined(separator: " → ")
+            reader.report(entry.mark, "include cycle: \(cycle); a file cannot include itself, directly or through others")
+            return []
+        }
+        let bytes: [UInt8]
+        switch readFile(path) {
+        case .success(let read): bytes = read
+        case .failure(let problem):
+            reader.report(entry.mark, "cannot include '\(entry.scalarText ?? path)': \(problem.reason) (looked for \(path))")
+            return []
+        }
+        return read(bytes, file: path) { included, root in
+            included.includedFile(root, by: reader.file, defaults: defaults)
+        } ?? []
+    }
+
+    /// Reads a file from disk, saying why when it cannot.
+    static func readFromDisk(_ path: String) -> Result<[UInt8], FileProblem> {
+        if let data = FileManager.default.contents(atPath: path) { return .success([UInt8](data)) }
+        var isDirectory: ObjCBool = false
+        let reason = !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) ? "no such file"
+            : isDirectory.boolValue ? "it is a directory, not a scenario file" : "the file cannot be read"
+        return .failure(FileProblem(reason: reason))
+    }
+
+    /// `a/./b/../c.yaml` → `a/c.yaml`, so that one file reached by two spellings is one file.
+    static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Sorted by position, keeping the order found at one position; an alias used twice repeats
+    /// its node's problems, which are said once.
+    static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var unique: [Diagnostic] = []
+        for diagnostic in diagnostics where !unique.contains(diagnostic) { unique.append(diagnostic) }
+        return unique.enumerated().sorted {
+            ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,27 @@
+import Scenario
+import Simulator
+
+/// Loading the scenarios a command names, the same way for every command.
+enum ScenarioFiles {
+    /// Every file loaded, or `nil` after every problem of every file was handed to `errors`.
+    static func load(_ files: [String], environment: [String: String], errors: (String) -> Void) -> [Scenario]? {
+        var scenarios: [Scenario] = []
+        var invalid = false
+        for file in files {
+            do {
+                scenarios.append(try ScenarioLoader.load(file: file, environment: environment))
+            } catch {
+                invalid = true
+                for diagnostic in error.diagnostics { errors("\(diagnostic)\n") }
+            }
+        }
+        return invalid ? nil : scenarios
+    }
+
+    /// Client ids that two connections of `plan` would share, handed to `errors`; whether
+    /// there were none.
+    static func checkClientIDs(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
+        for diagnostic in plan.clientIDConflicts { errors("\(diagnostic)\n") }
+        return plan.clientIDConflicts.isEmpty
+    }
+}

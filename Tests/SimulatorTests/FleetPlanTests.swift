@@ -1,0 +1,122 @@
+import Foundation
+import Scenario
+import Simulator
+import Testing
+
+private func scenario(_ yaml: String, file: String) throws -> Scenario {
+    try ScenarioLoader.load(text: yaml, file: file, environment: [:])
+}
+
+private let twoGroups = """
+    name: site
+    devices:
+      - name: fast
+        count: 3
+        topic: "f/{id}"
+        publish: 10/s
+        payload: { fields: { seq: { counter: 0 } } }
+      - name: slow
+        count: 2
+        topic: "s/{id}"
+        publish: 1/5s
+        connection: { shared: 1 }
+        payload: { fields: { seq: { counter: 0 } } }
+    """
+
+private let otherFile = """
+    name: other
+    devices:
+      - name: meter
+        count: 2
+        topic: "m/{id}"
+        publish: 2/s
+        payload: { fields: { seq: { counter: 0 } } }
+    """
+
+@Suite struct FleetPlanTests {
+    @Test func groupsOfOneFileAndSeveralFilesMakeOneFleetWithUniqueClientIDs() throws {
+        let plan = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
+                             settings: RunSettings())
+        #expect(plan.clientIDConflicts.isEmpty)
+        #expect(plan.deviceCount == 7)
+        let clientIDs = plan.connections.compactMap(\.options.clientID)
+        #expect(clientIDs == ["fast-1", "fast-2", "fast-3", "site-slow-shared-1", "meter-1", "meter-2"])
+        let rates = Dictionary(plan.connections.flatMap(\.devices).map { ($0.id, $0.perSecond) }) { first, _ in first }
+        #expect(rates == ["fast-1": 10, "fast-2": 10, "fast-3": 10, "slow-1": 0.2, "slow-2": 0.2, "meter-1": 2, "meter-2": 2])
+    }
+
+    @Test func oneClientIDInTwoFilesIsAClashNamingBoth() throws {
+        let plan = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml"),
+                                         try scenario(twoGroups.replacingOccurrences(of: "name: site", with: "name: copy"), file: "b.yaml")],
+                             settings: RunSettings())
+        // The shared connection's id carries the scenario's name, so only the per-device group clashes.
+        #expect(plan.clientIDConflicts.map(\.description) == [
+            "b.yaml:3:5: client id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
+                + "two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates",
+        ])
+    }
+
+    @Test func oneClientIDForAWholeGroupIsAClash() throws {
+        let yaml = otherFile.replacingOccurrences(of: "count: 2", with: "count: 2\n    clientId: fixed")
+        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "c.yaml")], settings: RunSettings())
+        #expect(plan.clientIDConflicts.map(\.description) == [
+            "c.yaml:3:5: client id 'fixed' is used by more than one device of device group 'meter'; "
+                + "two clients with one id knock each other off the broker: put {id} or {index} in 'clientId'",
+        ])
+    }
+
+    @Test func startDelaysAreFixedBySeedAndIDAndStayUnderTheJitter() {
+        let ids = (1...200).map { "dev-\($0)" }
+        let delays = ids.map { DevicePlan.startDelay(jitter: 2, seed: 7, deviceID: $0) }
+        #expect(delays == ids.map { DevicePlan.startDelay(jitter: 2, seed: 7, deviceID: $0) })
+        #expect(delays.allSatisfy { $0 >= 0 && $0 < 2 })
+        #expect(Set(delays).count == ids.count)
+        // Spread over the whole range, not bunched.
+        #expect(delays.min()! < 0.2 && delays.max()! > 1.8)
+        #expect(delays != ids.map { DevicePlan.startDelay(jitter: 2, seed: 8, deviceID: $0) })
+        #expect(DevicePlan.startDelay(jitter: 0, seed: 7, deviceID: "dev-1") == 0)
+    }
+
+    @Test func jitterAutoIsUpToOnePublishInterval() throws {
+        let yaml = twoGroups.replacingOccurrences(of: "name: site", with: "name: site\ndefaults: { jitter: auto }")
+        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "a.yaml")], settings: RunSettings(seed: 3))
+        for device in plan.connections.flatMap(\.devices) {
+            #expect(device.startDelay >= 0 && device.startDelay < 1 / device.perSecond)
+            #expect(device.startDelay == DevicePlan.startDelay(jitter: 1 / device.perSecond, seed: 3, deviceID: device.id))
+        }
+        let withoutJitter = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml")], settings: RunSettings(seed: 3))
+        #expect(withoutJitter.connections.flatMap(\.devices).allSatisfy { $0.startDelay == 0 })
+    }
+
+    @Test func theDryRunStartsEachDeviceAtItsDelay() throws {
+        let yaml = """
+            devices:
+              - name: d
+                count: 5
+                topic: "d/{id}"
+                publish: 1/s
+                jitter: 1s
+                payload: { style: flat, fields: { seq: { counter: 0 } } }
+            """
+        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "j.yaml")], settings: RunSettings(seed: 11))
+        let devices = plan.connections.flatMap(\.devices)
+        var topics: [String] = []
+        DryRun(plan: plan, seed: 11, duration: 2, messages: nil).run { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            topics.append(object?["topic"] as? String ?? "")
+        }
+        // Two ticks each in 2 s (first at the delay < 1 s, second a second later), in delay order.
+        let order = devices.sorted { $0.startDelay < $1.startDelay }.map(\.topic)
+        #expect(topics == order + order)
+        #expect(order != devices.map(\.topic), "with this seed the jitter reorders the devices")
+    }
+
+    @Test func sampleShowsTheFirstDeviceOfEveryGroupAsTheDryRunWould() throws {
+        let plan = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
+                             settings: RunSettings(seed: 5))
+        let samples = Sample.firstDevices(of: plan, seed: 5, count: 3)
+        #expect(samples.map(\.plan.id) == ["fast-1", "slow-1", "meter-1"])
+        #expect(samples.map { $0.ticks.map(\.payload) } == Array(repeating: ["{\"params\":{\"seq\":0}}", "{\"params\":{\"seq\":1}}", "{\"params\":{\"seq\":2}}"], count: 3))
+        #expect(samples[1].ticks.map(\.seconds) == [0, 5, 10])
+    }
+}

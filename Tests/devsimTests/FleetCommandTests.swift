@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import devsim
+
+@Suite struct SampleArgumentTests {
+    @Test func countSeedAndFiles() throws {
+        #expect(try ArgumentParser.parse(["sample", "a.yaml", "b.yaml"], environment: [:])
+                == .sample(SampleOptions(scenarios: ["a.yaml", "b.yaml"], count: 3, seed: nil)))
+        #expect(try ArgumentParser.parse(["sample", "--count", "5", "--seed=9", "a.yaml"], environment: [:])
+                == .sample(SampleOptions(scenarios: ["a.yaml"], count: 5, seed: 9)))
+        #expect(try ArgumentParser.parse(["sample", "--help"], environment: [:]) == .help(topic: "sample"))
+    }
+
+    @Test func mistakesAreUsageErrors() {
+        #expect(throws: UsageError("--count: expected a whole number from 1 to 10000, found '0'")) {
+            try ArgumentParser.parse(["sample", "--count", "0", "a.yaml"], environment: [:])
+        }
+        #expect(throws: UsageError("sample: unknown option '--cout'; did you mean --count?")) {
+            try ArgumentParser.parse(["sample", "--cout", "2", "a.yaml"], environment: [:])
+        }
+        #expect(throws: UsageError("sample: name at least one scenario file")) {
+            try ArgumentParser.parse(["sample", "--seed", "1"], environment: [:])
+        }
+        #expect(throws: UsageError("--seed needs a value (N)")) {
+            try ArgumentParser.parse(["sample", "a.yaml", "--seed"], environment: [:])
+        }
+        #expect(throws: UsageError("unknown command 'smaple'; did you mean 'sample'?")) {
+            try ArgumentParser.parse(["smaple", "a.yaml"], environment: [:])
+        }
+    }
+
+    @Test func helpListsSample() {
+        #expect(Help.general.contains("devsim sample"))
+        #expect(Help.text(topic: "sample").contains("--count N"))
+    }
+
+    @Test func sampleRates() {
+        #expect(SampleCommand.rate(10) == "10/s")
+        #expect(SampleCommand.rate(2.5) == "2.5/s")
+        #expect(SampleCommand.rate(0.2) == "1 every 5s")
+        #expect(SampleCommand.rate(1.0 / 60) == "1 every 60s")
+    }
+}
+
+/// `sample`, `validate` and `run` on fleets, run as a user would.
+@Suite struct FleetProcessTests {
+    private func directory(_ files: [String: String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-fleet-\(UUID().uuidString)")
+        for (name, contents) in files {
+            let url = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    private static let site = """
+        name: site
+        defaults:
+          publish: 2/s
+          payload:
+            style: flat
+            fields:
+              seq: { counter: 0 }
+        include: [parts/rooms.yaml]
+        devices:
+          - name: meter
+            count: 4
+            topic: "meters/{id}"
+            publish: 1/10s
+            qos: 1
+        """
+
+    private static let rooms = """
+        devices:
+          - name: room
+            count: 3
+            topic: "rooms/{id}"
+            jitter: auto
+        """
+
+    @Test func sampleShowsEveryGroupOfEveryFile() throws {
+        let dir = try directory(["site.yaml": Self.site, "parts/rooms.yaml": Self.rooms])
+        let site = dir.appendingPathComponent("site.yaml").path
+        let result = try DevsimProcess.runToCompletion(args: ["sample", site, "--seed", "4", "--count", "2"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "seed 4")
+        #expect(lines.contains { $0.hasPrefix("room  \(dir.path)/parts/rooms.yaml:2:5  3 devices, 2/s, qos 0") }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("meter  \(site):10:5  4 devices, 1 every 10s, qos 1") }, "\(result.stdout)")
+        #expect(lines.contains("  room-1 → rooms/room-1"))
+        #expect(lines.contains("  meter-1 → meters/meter-1"))
+        let ticks = lines.filter { $0.hasPrefix("    +") }
+        #expect(ticks.count == 4)
+        #expect(ticks.filter { $0.hasSuffix("{\"seq\":0}") }.count == 2)
+        #expect(ticks.contains("    +10.000s  {\"seq\":1}"))
+
+        let again = try DevsimProcess.runToCompletion(args: ["sample", site, "--seed", "4", "--count", "2"], timeout: 30)
+        #expect(again.stdout == result.stdout, "one seed, one sample")
+        let random = try DevsimProcess.runToCompletion(args: ["sample", site], timeout: 30)
+        #expect(random.stdout.hasPrefix("seed "))
+        #expect(random.stdout.split(separator: "\n").first?.contains("shows these values again") == true)
+    }
+
+    @Test func sampleOfAnInvalidScenarioExits2WithEveryProblem() throws {
+        let dir = try directory(["bad.yaml": Self.site.replacingOccurrences(of: "qos: 1", with: "qos: 7"),
+                                 "parts/rooms.yaml": Self.rooms.replacingOccurrences(of: "jitter: auto", with: "jitter: later")])
+        let bad = dir.appendingPathComponent("bad.yaml").path
+        let result = try DevsimProcess.runToCompletion(args: ["sample", bad], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("\(bad):14:10: expected 0, 1 or 2 for 'qos', found 7"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(dir.path)/parts/rooms.yaml:5:13: expected auto"), "\(result.stderr)")
+    }
+
+    @Test func twoFilesWithOneClientIDAreRefusedNamingBoth() throws {
+        let dir = try directory(["a.yaml": Self.rooms + "\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n",
+                                 "b.yaml": Self.rooms + "\n    publish: 5/s\n    payload: { fields: { v: { counter: 0 } } }\n"])
+        let a = dir.appendingPathComponent("a.yaml").path
+        let b = dir.appendingPathComponent("b.yaml").path
+        // Each file is valid on its own...
+        let validate = try DevsimProcess.runToCompletion(args: ["validate", a, b], timeout: 30)
+        #expect(validate.status == 0, "\(validate.stderr)")
+        // ...but run together their clients would knock each other off the broker.
+        for command in [["run", a, b, "--dry-run", "--messages", "1"], ["sample", a, b]] {
+            let result = try DevsimProcess.runToCompletion(args: command, timeout: 30)
+            #expect(result.status == 2, "\(command)")
+            #expect(result.stderr.contains("\(b):2:5: client id 'room-1' of device group 'room' is also used by device group 'room' at \(a):2:5"),
+                    "\(result.stderr)")
+        }
+    }
+
+    @Test func validateRefusesOneClientIDForAWholeGroup() throws {
+        let dir = try directory(["one.yaml": Self.rooms + "\n    clientId: sensor\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n"])
+        let file = dir.appendingPathComponent("one.yaml").path
+        let result = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(file):2:5: client id 'sensor' is used by more than one device of device group 'room'"), "\(result.stderr)")
+    }
+
+    @Test func validateFollowsIncludesAndPointsAtTheEntry() throws {
+        let dir = try directory(["main.yaml": "include:\n  - missing.yaml\n  - main.yaml\n" + Self.rooms])
+        let main = dir.appendingPathComponent("main.yaml").path
+        let result = try DevsimProcess.runToCompletion(args: ["validate", main], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(main):2:5: cannot include 'missing.yaml': no such file"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(main):3:5: include cycle: \(main) → \(dir.path)/main.yaml"), "\(result.stderr)")
+    }
+}
