@@ -14,6 +14,8 @@ struct TestParameters: ParameterSource {
 
     var shorthand: String?
     var values: [String: Value]
+    /// What relative paths are resolved against, as the scenario file's directory would be.
+    var directory = ""
 
     init(shorthand: String) {
         self.shorthand = shorthand
@@ -69,5 +71,10 @@ struct TestParameters: ParameterSource {
         case .list(let value): return value
         default: throw ParameterError(key: key, "\(key) must be a list")
         }
+    }
+
+    func path(_ key: String) throws(ParameterError) -> String? {
+        guard let path = try string(key) else { return nil }
+        return path.hasPrefix("/") ? path : directory + path
     }
 }

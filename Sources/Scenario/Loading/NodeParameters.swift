@@ -10,9 +10,14 @@ final class NodeParameters: ParameterSource {
     let pairs: [Node.Pair]
     private(set) var asked: [String] = []
     private(set) var shorthandRead = false
+    /// Makes a path from the scenario relative to the scenario file (`ScenarioReader.resolve`).
+    let resolve: (String) -> String
 
-    init(_ node: Node) {
+    /// - Parameter resolve: how relative paths are anchored; the reader passes its own `resolve`,
+    ///   so a generator's file is found where a TLS certificate would be.
+    init(_ node: Node, resolve: @escaping (String) -> String = { $0 }) {
         self.node = node
+        self.resolve = resolve
         if case .mapping(let pairs) = node.kind {
             self.pairs = pairs.filter { $0.key.scalarText != nil }
         } else {
@@ -57,6 +62,30 @@ final class NodeParameters: ParameterSource {
             let texts = items.compactMap(\.scalarText)
             return texts.count == items.count ? texts : nil
         }
+    }
+
+    func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? {
+        try read(key, "a list of values") { node in
+            guard case .sequence(let items) = node.kind else { return nil }
+            let values = items.compactMap(Self.scalar)
+            return values.count == items.count ? values : nil
+        }
+    }
+
+    func path(_ key: String) throws(ParameterError) -> String? {
+        try read(key, "a file path") { node in
+            guard let text = node.scalarText, !text.isEmpty else { return nil }
+            return resolve(text)
+        }
+    }
+
+    /// A scalar item with its type: plain numbers and booleans as such, quoted text always text.
+    private static func scalar(_ node: Node) -> SignalValue? {
+        guard let text = node.scalarText else { return nil }
+        if node.isNull { return .null }
+        if let number = node.number, number.isFinite { return .number(number) }
+        if let bool = node.bool { return .bool(bool) }
+        return .string(text)
     }
 
     private func value(_ key: String) -> Node? {

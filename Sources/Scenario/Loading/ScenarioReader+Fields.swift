@@ -55,7 +55,7 @@ extension ScenarioReader {
 
     /// Asks the registry for the generator `key` and checks that it used every parameter given.
     private func generator(_ key: String, _ value: Node) -> Lookup {
-        let parameters = NodeParameters(value)
+        let parameters = NodeParameters(value, resolve: resolve)
         let recipe: (any GeneratorRecipe)?
         do {
             recipe = try generators.recipe(key, parameters)

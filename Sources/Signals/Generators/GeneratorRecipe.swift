@@ -19,9 +19,17 @@ public enum Generators {
         ConstantRecipe.self,
         CounterRecipe.self,
         UniformRecipe.self,
+        GaussianRecipe.self,
         SineRecipe.self,
+        RandomWalkRecipe.self,
+        ChoiceRecipe.self,
+        BoolRecipe.self,
+        SequenceRecipe.self,
         TimestampRecipe.self,
+        UUIDRecipe.self,
+        ReplayRecipe.self,
         AccelerometerRecipe.self,
+        LocationRecipe.self,
     ]
 
     public static var keys: [String] { all.map { $0.key } }

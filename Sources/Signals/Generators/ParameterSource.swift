@@ -15,6 +15,25 @@ public protocol ParameterSource {
     func duration(_ key: String) throws(ParameterError) -> Double?
     /// A list of scalars, as strings.
     func strings(_ key: String) throws(ParameterError) -> [String]?
+    /// A list of scalars, each keeping its type: a plain number is a number, `true`/`false` a
+    /// boolean, anything else (a quoted `"5"` too) a string.
+    func scalars(_ key: String) throws(ParameterError) -> [SignalValue]?
+    /// A file path, made relative to the scenario file's directory rather than the directory
+    /// devsim runs in; absolute paths are returned unchanged.
+    func path(_ key: String) throws(ParameterError) -> String?
+}
+
+extension ParameterSource {
+    /// For sources that cannot tell quoted from plain text: each item is read the way a scalar
+    /// shorthand is (`ConstantRecipe.interpret`).
+    public func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? {
+        try strings(key).map { $0.map(ConstantRecipe.interpret) }
+    }
+
+    /// For sources with no file behind them: the path as given.
+    public func path(_ key: String) throws(ParameterError) -> String? {
+        try string(key)
+    }
 }
 
 /// A generator parameter that is missing, of the wrong type or out of range.

@@ -1,11 +1,13 @@
 /// `timestamp: ms`: the publish's wall-clock time, as integer seconds (`s`, the default), integer
-/// milliseconds (`ms`) or an ISO 8601 UTC string with milliseconds (`iso8601`).
+/// milliseconds (`ms`), integer microseconds (`us`, or `µs`) or an ISO 8601 UTC string with
+/// milliseconds (`iso8601`).
 public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
     public static let key = "timestamp"
 
     public enum Unit: String, Sendable, CaseIterable {
         case seconds = "s"
         case milliseconds = "ms"
+        case microseconds = "us"
         case iso8601
     }
 
@@ -26,8 +28,8 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
             self.init()
             return
         }
-        guard let unit = Unit(rawValue: text) else {
-            throw ParameterError(key: key, "unit must be s, ms or iso8601, found '\(text)'")
+        guard let unit = Unit(rawValue: text == "µs" ? "us" : text) else {
+            throw ParameterError(key: key, "unit must be s, ms, us or iso8601, found '\(text)'")
         }
         self.init(unit: unit)
     }
@@ -37,7 +39,11 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
     }
 
     public func value(at instant: PublishInstant) -> SignalValue {
-        let scale = unit == .seconds ? 1.0 : 1000.0
+        let scale = switch unit {
+        case .seconds: 1.0
+        case .milliseconds, .iso8601: 1000.0
+        case .microseconds: 1_000_000.0
+        }
         let scaled = (instant.wallClock * scale).rounded(.down)
         // Int64 traps outside its range; a clock that far off (or NaN) has no honest value.
         guard scaled.isFinite, Swift.abs(scaled) < 9.2e18 else { return .null }

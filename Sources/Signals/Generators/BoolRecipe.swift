@@ -1,0 +1,36 @@
+/// `bool: 0.2` or `bool: { probability: 0.2 }`: `true` with that probability for each sample,
+/// else `false`. The probability defaults to 0.5.
+public struct BoolRecipe: GeneratorRecipe {
+    public static let key = "bool"
+    public var probability: Double
+
+    public init(probability: Double = 0.5) {
+        self.probability = probability
+    }
+
+    public init(parameters: any ParameterSource) throws(ParameterError) {
+        if let shorthand = parameters.shorthand {
+            guard let probability = Double(shorthand), (0...1).contains(probability) else {
+                throw ParameterError(key: nil, "bool takes its probability of true, from 0 to 1, found '\(shorthand)'")
+            }
+            self.init(probability: probability)
+            return
+        }
+        self.init(probability: try parameters.probability("probability") ?? 0.5)
+    }
+
+    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+        Generator(probability: probability, seed: context.fieldSeed)
+    }
+
+    struct Generator: FieldGenerator {
+        let probability: Double
+        let seed: Seed
+
+        func value(at instant: PublishInstant) -> SignalValue {
+            var random = seed.derive(instant.sample.index).generator()
+            // nextUnit is below 1, so probability 1 is always true and 0 never.
+            return .bool(random.nextUnit() < probability)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A CSV file read whole, for `replay`: RFC 4180 rows (fields separated by commas, double quotes
+/// around fields holding commas, quotes or line breaks, `""` for a quote inside them), LF or CRLF
+/// line ends. Blank lines are skipped.
+enum CSVFile {
+    /// Why a file could not be read.
+    struct ReadError: Error {
+        var reason: String
+    }
+
+    /// The bytes of the file at `path`.
+    static func contents(of path: String) throws(ReadError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            throw ReadError(reason: String(cString: strerror(errno)).lowercased())
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
+            if count < chunk.count {
+                // A directory opens but does not read.
+                if ferror(file) != 0 { throw ReadError(reason: String(cString: strerror(errno)).lowercased()) }
+                return bytes
+            }
+        }
+    }
+
+    /// The rows of `bytes`, each a list of its fields.
+    static func rows(_ bytes: [UInt8]) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field: [UInt8] = []
+        var quoted = false
+        var index = bytes.startIndex
+        // UTF-8 byte order mark, as spreadsheets write it.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+
+        func endRow() {
+            row.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+            row = []
+        }
+
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if index < bytes.endIndex && bytes[index] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(byte)
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                quoted = true
+            case UInt8(ascii: ","):
+                row.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+            case UInt8(ascii: "\n"):
+                endRow()
+            case UInt8(ascii: "\r"):
+                if index < bytes.endIndex && bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                endRow()
+            default:
+                field.append(byte)
+            }
+        }
+        if !field.isEmpty || !row.isEmpty { endRow() }
+        return rows
+    }
+
+    /// A cell as a value: a number when it reads as one (`12`, `-0.5`, `1e3`), `null` when empty,
+    /// else the text.
+    static func value(_ cell: String) -> SignalValue {
+        let trimmed = cell.trimmingSpaces
+        if trimmed.isEmpty { return .null }
+        if let first = trimmed.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+           !trimmed.contains(where: { $0 == "x" || $0 == "X" }),
+           let number = Double(trimmed), number.isFinite {
+            return .number(number)
+        }
+        return .string(cell)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}
