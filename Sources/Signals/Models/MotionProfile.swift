@@ -1,34 +1,62 @@
-/// How a device moves, as the acceleration that motion adds to gravity, in g, in the device's
-/// frame (z up out of the screen, so a phone lying flat reads z ≈ -1 g).
+/// How a device moves, as the acceleration that motion adds to gravity, in g, in the *body* frame
+/// of whoever or whatever carries the device: x to the right, y forward (the way they walk or
+/// drive), z up. `AccelerometerModel` turns it into the device's own frame by the device's
+/// orientation, so a walker's bounce lands on z for a phone lying flat in the hand and on y for
+/// one held upright.
 ///
 /// A profile is made once per device, drawing that device's traits (step rate, phase, amplitude)
-/// from `traits`, then asked once per sample, in order. A profile that keeps state between
-/// samples (a vehicle's speed, say) is a final class, which lets the stateless ones stay plain
-/// structs called without exclusivity checks. Per-sample randomness comes from `random`, the
-/// sample's own stream.
+/// from `traits`, then asked once per sample. Per-sample randomness comes from `random`, the
+/// sample's own stream. Profiles are plain structs and the model is specialised for each one, so
+/// the per-sample call is static. A profile that must carry state from sample to sample says so in
+/// `dependsOnHistory`; the ones here are all functions of time and the sample's stream.
+///
+/// Adding a profile: a file with its struct, a case in `Motion`, and its line in `profileType`.
 protocol MotionProfile {
-    init(traits: inout Xoshiro256StarStar)
+    /// - Parameter sampleInterval: seconds between samples, `nil` when the device samples once per
+    ///   publish at no fixed rate. A profile leaves out what the rate cannot carry (anything at or
+    ///   above half the sample rate would alias into a false low frequency).
+    init(traits: inout Xoshiro256StarStar, sampleInterval: Double?)
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double>
     /// Whether the acceleration depends on earlier samples (see `SampledModel.dependsOnHistory`).
     var dependsOnHistory: Bool { get }
 }
 
 extension MotionProfile {
-    var dependsOnHistory: Bool { true }
+    var dependsOnHistory: Bool { false }
 }
 
 /// The motion profiles a scenario may name. Adding one is a case here, its line in `profileType`
 /// and a file with its `MotionProfile`.
 public enum Motion: String, Sendable, CaseIterable {
-    /// Resting on a table: gravity, bias and sensor noise only.
+    /// Resting: gravity, bias and sensor noise only.
     case still
-    /// Carried by someone walking: steps at about 2 Hz.
+    /// Carried by someone walking: steps at about 2 Hz, ±0.2–0.3 g vertically.
     case walking
+    /// Carried by someone running: steps at 2.5–3 Hz, peaks near 1 g, with harmonics.
+    case running
+    /// Shaken in a hand: 5–8 Hz, a couple of g, mostly side to side, noisy.
+    case shaking
+    /// Riding in a vehicle: road bumps at 0.5–3 Hz, an occasional pothole, engine vibration.
+    case vehicle
 
     var profileType: any MotionProfile.Type {
         switch self {
         case .still: StillMotion.self
         case .walking: WalkingMotion.self
+        case .running: RunningMotion.self
+        case .shaking: ShakingMotion.self
+        case .vehicle: VehicleMotion.self
         }
+    }
+}
+
+/// Angles for periodic motion that keep their precision over long runs.
+enum Cycle {
+    /// `2π` times the fractional part of `cycles`: the angle of a wave `cycles` periods in.
+    /// Reducing to one period first keeps `sin` exact after days of running, when `2π f t` alone
+    /// would have lost its low digits.
+    @inline(__always)
+    static func angle(_ cycles: Double) -> Double {
+        2 * Double.pi * (cycles - cycles.rounded(.down))
     }
 }
