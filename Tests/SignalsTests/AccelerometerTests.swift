@@ -243,7 +243,7 @@ import Signals
         #expect(models([.latest, .max]).map(\.dependsOnHistory) == [true])
         #expect(models([.mean]).map(\.dependsOnHistory) == [true])
         for motion in Motion.allCases {
-            #expect(!AccelerometerModel.make(seed: Seed(1), motion: motion).dependsOnHistory)
+            #expect(!AccelerometerModel(seed: Seed(1), motion: motion).dependsOnHistory)
         }
     }
 
@@ -269,8 +269,8 @@ import Signals
 
     @Test func modelReadingsArePureFunctionsOfTheSampleIndex() {
         let seed = Seed(7).derive("phone-1")
-        let inOrder = AccelerometerModel.make(seed: seed, motion: .vehicle, sampleInterval: 0.01)
-        let skipping = AccelerometerModel.make(seed: seed, motion: .vehicle, sampleInterval: 0.01)
+        let inOrder = AccelerometerModel(seed: seed, motion: .vehicle, sampleInterval: 0.01)
+        let skipping = AccelerometerModel(seed: seed, motion: .vehicle, sampleInterval: 0.01)
         var readings: [SIMD3<Double>] = []
         for index in 0..<1000 {
             inOrder.advance(to: SampleInstant(index: index, time: Double(index) * 0.01))

@@ -98,8 +98,8 @@ public struct AccelerometerRecipe: GeneratorRecipe {
     public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let key = "\(motion.rawValue)/\(orientation.rawValue)/\(noise)/\(gravity)"
         let model = context.sharedModel(key: key) { seed in
-            AccelerometerModel.make(seed: seed, motion: motion, orientation: orientation, gravity: gravity,
-                                    noise: noise, sampleInterval: context.sampleInterval)
+            AccelerometerModel(seed: seed, motion: motion, orientation: orientation, gravity: gravity,
+                               noise: noise, sampleInterval: context.sampleInterval)
         }
         switch aggregate {
         case .latest: return Latest(model: model, axis: axis.index)

@@ -6,11 +6,12 @@
 ///
 /// A profile is made once per device, drawing that device's traits (step rate, phase, amplitude)
 /// from `traits`, then asked once per sample. Per-sample randomness comes from `random`, the
-/// sample's own stream. Profiles are plain structs and the model is specialised for each one, so
-/// the per-sample call is static. A profile that must carry state from sample to sample says so in
-/// `dependsOnHistory`; the ones here are all functions of time and the sample's stream.
+/// sample's own stream. Profiles are plain structs held in `MotionState`, so the per-sample call
+/// is a jump and a static, inlinable call rather than a dynamic dispatch. A profile that must
+/// carry state from sample to sample says so in `dependsOnHistory`; the ones here are all
+/// functions of time and the sample's stream.
 ///
-/// Adding a profile: a file with its struct, a case in `Motion`, and its line in `profileType`.
+/// Adding a profile: a file with its struct, a case in `Motion`, and its lines in `MotionState`.
 protocol MotionProfile {
     /// - Parameter sampleInterval: seconds between samples, `nil` when the device samples once per
     ///   publish at no fixed rate. A profile leaves out what the rate cannot carry (anything at or
@@ -25,7 +26,7 @@ extension MotionProfile {
     var dependsOnHistory: Bool { false }
 }
 
-/// The motion profiles a scenario may name. Adding one is a case here, its line in `profileType`
+/// The motion profiles a scenario may name. Adding one is a case here, its lines in `MotionState`
 /// and a file with its `MotionProfile`.
 public enum Motion: String, Sendable, CaseIterable {
     /// Resting: gravity, bias and sensor noise only.
@@ -39,13 +40,47 @@ public enum Motion: String, Sendable, CaseIterable {
     /// Riding in a vehicle: road bumps at 0.5–3 Hz, an occasional pothole, engine vibration.
     case vehicle
 
-    var profileType: any MotionProfile.Type {
+}
+
+/// One device's motion profile, made once. A closed set of concrete profiles rather than an
+/// `any MotionProfile`: per sample, the switch is a jump and each profile's call is static, so the
+/// hot path has no existential or generic dispatch.
+enum MotionState {
+    case still(StillMotion)
+    case walking(WalkingMotion)
+    case running(RunningMotion)
+    case shaking(ShakingMotion)
+    case vehicle(VehicleMotion)
+
+    init(_ motion: Motion, traits: inout Xoshiro256StarStar, sampleInterval: Double?) {
+        switch motion {
+        case .still: self = .still(StillMotion(traits: &traits, sampleInterval: sampleInterval))
+        case .walking: self = .walking(WalkingMotion(traits: &traits, sampleInterval: sampleInterval))
+        case .running: self = .running(RunningMotion(traits: &traits, sampleInterval: sampleInterval))
+        case .shaking: self = .shaking(ShakingMotion(traits: &traits, sampleInterval: sampleInterval))
+        case .vehicle: self = .vehicle(VehicleMotion(traits: &traits, sampleInterval: sampleInterval))
+        }
+    }
+
+    @inline(__always)
+    func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         switch self {
-        case .still: StillMotion.self
-        case .walking: WalkingMotion.self
-        case .running: RunningMotion.self
-        case .shaking: ShakingMotion.self
-        case .vehicle: VehicleMotion.self
+        case .still(let profile): profile.acceleration(at: time, random: &random)
+        case .walking(let profile): profile.acceleration(at: time, random: &random)
+        case .running(let profile): profile.acceleration(at: time, random: &random)
+        case .shaking(let profile): profile.acceleration(at: time, random: &random)
+        case .vehicle(let profile): profile.acceleration(at: time, random: &random)
+        }
+    }
+
+    /// The profile itself, for what is asked once rather than per sample.
+    var profile: any MotionProfile {
+        switch self {
+        case .still(let profile): profile
+        case .walking(let profile): profile
+        case .running(let profile): profile
+        case .shaking(let profile): profile
+        case .vehicle(let profile): profile
         }
     }
 }
