@@ -23,7 +23,8 @@ protocol MotionProfile {
 }
 
 extension MotionProfile {
-    var dependsOnHistory: Bool { false }
+    /// The safe answer; a profile that is a function of time and the sample's stream says `false`.
+    var dependsOnHistory: Bool { true }
 }
 
 /// The motion profiles a scenario may name. Adding one is a case here, its lines in `MotionState`

@@ -27,6 +27,8 @@ struct RunningMotion: MotionProfile {
         lateral = 0.08 + 0.08 * traits.nextUnit()
     }
 
+    var dependsOnHistory: Bool { false }
+
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         let angle = Cycle.angle(time * stepRate / 2)
         let step = 2 * angle + phase

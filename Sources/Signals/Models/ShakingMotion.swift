@@ -22,6 +22,8 @@ struct ShakingMotion: MotionProfile {
         depth = 0.5 + traits.nextUnit()
     }
 
+    var dependsOnHistory: Bool { false }
+
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         let wander = depth * Math.sine(Cycle.angle(time * wanderRate))
         let angle = Cycle.angle(time * frequency) + phase + wander

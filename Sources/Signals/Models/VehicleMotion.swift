@@ -47,6 +47,8 @@ struct VehicleMotion: MotionProfile {
         potholeSeed = Seed(traits.next())
     }
 
+    var dependsOnHistory: Bool { false }
+
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         let swells = roadAmplitude.x * Math.sine(Cycle.angle(time * roadFrequency.x) + roadPhase.x)
             + roadAmplitude.y * Math.sine(Cycle.angle(time * roadFrequency.y) + roadPhase.y)

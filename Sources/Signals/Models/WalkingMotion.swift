@@ -17,6 +17,8 @@ struct WalkingMotion: MotionProfile {
         lateral = 0.04 + 0.04 * traits.nextUnit()
     }
 
+    var dependsOnHistory: Bool { false }
+
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
         let angle = Cycle.angle(time * stepRate / 2)
         let step = 2 * angle + phase
