@@ -1,4 +1,4 @@
-/// A phone carried by someone walking: a vertical bounce at the step rate (about 2 Hz, ±0.2–0.3 g),
+/// A phone carried by someone walking: a vertical bounce at the step rate (1.8–2.2 Hz, ±0.2–0.3 g),
 /// a smaller fore-aft surge at the same rate, and a lateral sway at half of it, since the body
 /// rocks once per stride of two steps. Each walker has their own cadence, strength and phase.
 struct WalkingMotion: MotionProfile {
@@ -9,7 +9,7 @@ struct WalkingMotion: MotionProfile {
     let forward: Double
     let lateral: Double
 
-    init(traits: inout Xoshiro256StarStar) {
+    init(traits: inout Xoshiro256StarStar, sampleInterval: Double?) {
         stepRate = 1.8 + 0.4 * traits.nextUnit()
         phase = 2 * Double.pi * traits.nextUnit()
         vertical = 0.2 + 0.1 * traits.nextUnit()
@@ -20,9 +20,7 @@ struct WalkingMotion: MotionProfile {
     var dependsOnHistory: Bool { false }
 
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
-        // Reduced to one stride first so the angle keeps its precision over long runs.
-        let strides = time * stepRate / 2
-        let angle = 2 * Double.pi * (strides - strides.rounded(.down))
+        let angle = Cycle.angle(time * stepRate / 2)
         let step = 2 * angle + phase
         // Footfalls are not perfectly regular: a little jitter keeps the wave from looking drawn.
         let jitter = 1 + 0.05 * random.nextGaussian()
