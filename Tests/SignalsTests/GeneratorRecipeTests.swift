@@ -19,10 +19,10 @@ import Signals
         #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .number(1),
                                                        "phase": .bool(true)]))?.key == "phase")
         #expect(parameterError("accelerometer", TestParameters(shorthand: "w"))
-            == ParameterError(key: nil, "axis must be x, y or z, found 'w'"))
+            == ParameterError(key: nil, "axis must be one of x, y, z, magnitude, found 'w'"))
         #expect(parameterError("accelerometer", TestParameters(["axis": .string("w")]))?.key == "axis")
         #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "motion": .string("flying")]))
-            == ParameterError(key: "motion", "motion must be one of still, walking, found 'flying'"))
+            == ParameterError(key: "motion", "motion must be one of still, walking, running, shaking, vehicle, found 'flying'"))
         #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "noise": .number(-1)]))?.key == "noise")
         #expect(parameterError("uniform", TestParameters(["max": .number(1)]))
             == ParameterError(key: "min", "min is required"))
