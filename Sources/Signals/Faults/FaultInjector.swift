@@ -60,6 +60,7 @@ final class FaultInjector {
         if let stuck = faults.stuck, Self.fires(stuck.probability, stuckSeed, instant.index) {
             tally.counts.stuck += 1
             frozen = last ?? result
+            last = frozen
             stuckUntil = instant.elapsed + stuck.duration
             return frozen
         }

@@ -16,6 +16,11 @@ public struct PayloadTemplate: Sendable, Equatable {
     public struct SyntaxError: Error, Sendable, Equatable {
         public var message: String
         public var offset: Int
+
+        public init(message: String, offset: Int) {
+            self.message = message
+            self.offset = offset
+        }
     }
 
     /// Placeholders that name the device rather than a field.
