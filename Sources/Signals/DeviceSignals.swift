@@ -27,6 +27,12 @@ public final class DeviceSignals: @unchecked Sendable {
     public let deviceID: String
     let frame: PayloadFrame
     let fields: [FieldEncoder]
+    /// Set for the `template` style: it writes the payload instead of `frame` and `fields`.
+    let template: TemplateEncoder?
+    private let faultTally = FaultTally()
+    private var faultsTaken = FaultCounts()
+    /// Whether any field declares faults; when none does, the counts stay zero.
+    public let hasFaults: Bool
     /// Models advanced through every sample, in order.
     let historyModels: [any SampledModel]
     /// Models whose samples stand alone, advanced only to the latest sample due.
@@ -48,13 +54,20 @@ public final class DeviceSignals: @unchecked Sendable {
         let context = GeneratorContext(deviceID: deviceID, index: index, runSeed: seed, sampleInterval: interval)
         var fields: [FieldEncoder] = []
         fields.reserveCapacity(payload.fields.count)
-        for (position, spec) in payload.fields.enumerated() {
+        for spec in payload.fields {
             context.fieldName = spec.name
-            fields.append(FieldEncoder(spec: spec, isFirst: position == 0, context: context))
+            fields.append(FieldEncoder(spec: spec, context: context, tally: faultTally))
         }
         self.deviceID = deviceID
         self.frame = PayloadFrame(style: payload.style)
         self.fields = fields
+        if payload.style == .template, let template = payload.template {
+            self.template = TemplateEncoder(template: template, fields: fields, names: payload.fields.map(\.name),
+                                            deviceID: deviceID, index: index)
+        } else {
+            self.template = nil
+        }
+        hasFaults = Self.declaresFaults(payload.fields)
         self.historyModels = context.models.filter { $0.dependsOnHistory }
         self.latestModels = context.models.filter { !$0.dependsOnHistory }
         self.sampleInterval = interval
@@ -67,15 +80,34 @@ public final class DeviceSignals: @unchecked Sendable {
         let instant = PublishInstant(index: publishIndex, sample: takeSamples(upTo: elapsed),
                                      elapsed: elapsed, wallClock: wallClock)
         publishIndex += 1
-        buffer.append(contentsOf: frame.opening)
-        // Through a buffer pointer: iterating the array itself retains and releases each
-        // element's references, which measured a quarter of the encode time.
-        fields.withUnsafeBufferPointer { fields in
-            for index in fields.indices {
-                fields[index].encode(at: instant, into: &buffer)
-            }
+        if let template {
+            template.encode(at: instant, into: &buffer)
+            return
         }
+        buffer.append(contentsOf: frame.opening)
+        FieldEncoder.writeMembers(fields, at: instant, into: &buffer)
         buffer.append(contentsOf: frame.closing)
+    }
+
+    /// The faults that fired in every payload encoded so far.
+    public var faultCounts: FaultCounts {
+        faultTally.counts
+    }
+
+    /// The faults that fired since the last call (or since the device was made): what the
+    /// simulator adds to its loop's counters after each encode.
+    public func takeFaultCounts() -> FaultCounts {
+        let counts = faultTally.counts
+        let fired = FaultCounts(spike: counts.spike - faultsTaken.spike, stuck: counts.stuck - faultsTaken.stuck,
+                                dropout: counts.dropout - faultsTaken.dropout, drift: counts.drift - faultsTaken.drift)
+        faultsTaken = counts
+        return fired
+    }
+
+    private static func declaresFaults(_ fields: [FieldSpec]) -> Bool {
+        fields.contains { field in
+            !field.faults.isEmpty || field.fields.map(declaresFaults) == true
+        }
     }
 
     private func advance(_ models: [any SampledModel], to sample: SampleInstant) {

@@ -106,7 +106,7 @@ extension ScenarioReader {
 
     private func payload(_ node: Node, of what: String) -> PayloadSpec? {
         let problemsBefore = diagnostics.count
-        guard let entries = entries(node, of: "'payload'", known: ["style", "fields"]) else { return nil }
+        guard let entries = entries(node, of: "'payload'", known: ["style", "fields", "template"]) else { return nil }
         let style = choice(entries["style"], "style", PayloadStyle.allCases.map(\.rawValue)).flatMap(PayloadStyle.init(rawValue:))
         guard let fieldsNode = entries["fields"] else {
             missing("fields", in: entries, of: "'payload' of \(what)")
@@ -118,7 +118,42 @@ extension ScenarioReader {
             return nil
         }
         let fields = pairs.compactMap { field($0.key, $0.value) }
+        let template = payloadTemplate(entries, style: style, fieldNames: pairs.compactMap(\.key.scalarText))
         guard diagnostics.count == problemsBefore else { return nil }
-        return PayloadSpec(style: style ?? .milkcocoa, fields: fields)
+        return PayloadSpec(style: style ?? .milkcocoa, fields: fields, template: template)
+    }
+
+    /// The `template` of a `style: template` payload, its placeholders checked against the
+    /// payload's top-level field names and the device placeholders.
+    private func payloadTemplate(_ entries: Entries, style: PayloadStyle?, fieldNames: [String]) -> PayloadTemplate? {
+        guard let node = entries["template"] else {
+            if style == .template { missing("template", in: entries, of: "'payload' with style template (a text with {{field}} placeholders)") }
+            return nil
+        }
+        guard let text = string(node, "template") else { return nil }
+        guard style == .template else {
+            if entries["style"] == nil || style != nil {
+                report(node.mark, "'template' is used only with 'style: template'" + (style.map { "; this payload's style is \($0.rawValue)" } ?? ""))
+            }
+            return nil
+        }
+        let template: PayloadTemplate
+        do {
+            template = try PayloadTemplate(text)
+        } catch {
+            report(node.mark, "\(error.message) in 'template', at character \(error.offset + 1)")
+            return nil
+        }
+        let known = fieldNames + PayloadTemplate.devicePlaceholders
+        var valid = true
+        var reported: Set<String> = []
+        for name in template.placeholders where !known.contains(name) && reported.insert(name).inserted {
+            valid = false
+            let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '{{\($0)}}'?" }
+                ?? "; expected a field of the payload (" + fieldNames.joined(separator: ", ") + ") or "
+                + PayloadTemplate.devicePlaceholders.map { "{{\($0)}}" }.joined(separator: ", ")
+            report(node.mark, "unknown placeholder '{{\(name)}}' in 'template'\(hint)")
+        }
+        return valid ? template : nil
     }
 }

@@ -1,14 +1,22 @@
 import Signals
 
 extension ScenarioReader {
-    static let modifiers = ["decimals", "noise", "min", "max"]
+    static let modifiers = ["decimals", "noise", "min", "max", "faults"]
+
+    /// The key that makes a field a group of fields, written as a nested object.
+    static let groupKey = "fields"
 
     /// One payload field: exactly one generator key, found through the generator registry (the
-    /// `Generators` of Signals), plus modifiers.
-    func field(_ key: Node, _ node: Node) -> FieldSpec? {
-        let name = key.scalarText ?? ""
+    /// `Generators` of Signals), plus modifiers; or a group, `{ fields: { ... } }`. Inside a group
+    /// `parent` is the group's path, so that messages name `location.lat`.
+    func field(_ key: Node, _ node: Node, in parent: String? = nil) -> FieldSpec? {
+        let keyName = key.scalarText ?? ""
+        let name = parent.map { $0 + "." + keyName } ?? keyName
         let problemsBefore = diagnostics.count
         guard let pairs = pairs(node, of: "field '\(name)'") else { return nil }
+        if pairs.contains(where: { $0.key.scalarText == Self.groupKey }) {
+            return group(keyName, path: name, pairs)
+        }
         var found: [(key: Node, recipe: (any GeneratorRecipe)?)] = []
         var unknown: [Node] = []
         var modifiers = Entries(mark: node.mark)
@@ -40,10 +48,130 @@ extension ScenarioReader {
         if let min, let max, min > max, let maxNode = modifiers["max"] {
             report(maxNode.mark, "expected 'max' (\(Self.trimmed(max))) to be at least 'min' (\(Self.trimmed(min))) in field '\(name)'")
         }
+        let faults = modifiers["faults"].map { self.faults($0, of: name) } ?? FieldFaults()
         guard found.count == 1, let recipe = found[0].recipe, diagnostics.count == problemsBefore else {
             return nil
         }
-        return FieldSpec(name: name, generator: recipe, decimals: decimals, noise: noise, min: min, max: max)
+        return FieldSpec(name: keyName, generator: recipe, decimals: decimals, noise: noise, min: min, max: max,
+                         faults: faults)
+    }
+
+    /// `location: { fields: { lat: {...}, lon: {...} } }`: a nested object whose members are fields
+    /// like any other, groups included. A group takes no generator and no modifiers.
+    private func group(_ name: String, path: String, _ pairs: [Node.Pair]) -> FieldSpec? {
+        let problemsBefore = diagnostics.count
+        var membersNode: Node?
+        for pair in pairs {
+            guard let text = pair.key.scalarText else { continue }
+            if text == Self.groupKey {
+                membersNode = pair.value
+            } else {
+                report(pair.key.mark, "unexpected '\(text)' in group '\(path)': a field with 'fields' is a group of fields and takes nothing else; give generators and modifiers to its members")
+            }
+        }
+        guard let membersNode, let members = self.pairs(membersNode, of: "'fields' of group '\(path)'") else { return nil }
+        if members.isEmpty {
+            report(membersNode.mark, "expected at least one field in 'fields' of group '\(path)', found \(membersNode.summary)")
+            return nil
+        }
+        let fields = members.compactMap { field($0.key, $0.value, in: path) }
+        guard diagnostics.count == problemsBefore else { return nil }
+        return FieldSpec(name: name, fields: fields)
+    }
+
+    // MARK: - Faults
+
+    /// `faults: { spike: {...}, stuck: {...}, dropout: {...}, drift: {...} }`, each optional.
+    /// Problems are reported; the caller sees them in the diagnostics count.
+    private func faults(_ node: Node, of field: String) -> FieldFaults {
+        var faults = FieldFaults()
+        guard let pairs = pairs(node, of: "'faults' of field '\(field)'") else { return faults }
+        for pair in pairs {
+            guard let kind = pair.key.scalarText else { continue }
+            let what = "fault '\(kind)' of field '\(field)'"
+            switch kind {
+            case "spike":
+                guard let entries = entries(pair.value, of: what, known: ["probability", "magnitude"]) else { continue }
+                let probability = probability(entries, of: what)
+                let magnitude = required("magnitude", in: entries, of: what, "the size of the jump, added or subtracted") {
+                    positive($0, "magnitude")
+                }
+                if let probability, let magnitude {
+                    faults.spike = .init(probability: probability, magnitude: magnitude)
+                }
+            case "stuck":
+                guard let entries = entries(pair.value, of: what, known: ["probability", "duration"]) else { continue }
+                let probability = probability(entries, of: what)
+                let duration = required("duration", in: entries, of: what, "how long the value stays frozen, such as 30s") {
+                    self.duration($0, "duration", positive: true)
+                }
+                if let probability, let duration {
+                    faults.stuck = .init(probability: probability, duration: duration)
+                }
+            case "dropout":
+                guard let entries = entries(pair.value, of: what, known: ["probability", "mode"]) else { continue }
+                let probability = probability(entries, of: what)
+                let mode = dropoutMode(entries.values["mode"])
+                if let probability, let mode {
+                    faults.dropout = .init(probability: probability, mode: mode)
+                }
+            case "drift":
+                guard let entries = entries(pair.value, of: what, known: ["perHour"]) else { continue }
+                let perHour = required("perHour", in: entries, of: what, "units added per hour") {
+                    number($0, "perHour")
+                }
+                if let perHour { faults.drift = .init(perHour: perHour) }
+            default:
+                let hint = Suggestion.closest(to: kind, among: FieldFaults.kinds).map { "; did you mean '\($0)'?" }
+                    ?? "; expected one of: " + FieldFaults.kinds.joined(separator: ", ")
+                report(pair.key.mark, "unknown fault '\(kind)' in field '\(field)'\(hint)")
+            }
+        }
+        return faults
+    }
+
+    /// A required key of a fault, read by `read` when present.
+    private func required<T>(_ key: String, in entries: Entries, of what: String, _ meaning: String,
+                             _ read: (Node) -> T?) -> T? {
+        guard let node = entries[key] else {
+            missing(key, in: entries, of: "\(what) (\(meaning))")
+            return nil
+        }
+        return read(node)
+    }
+
+    /// A fault's `probability`: required, from 0 to 1, per publish.
+    private func probability(_ entries: Entries, of what: String) -> Double? {
+        required("probability", in: entries, of: what, "the chance per publish, from 0 to 1") { node in
+            guard let value = number(node, "probability") else { return nil }
+            guard (0...1).contains(value) else {
+                report(node.mark, "expected a probability from 0 to 1 for 'probability', found \(node.summary)")
+                return nil
+            }
+            return value
+        }
+    }
+
+    private func positive(_ node: Node, _ key: String) -> Double? {
+        guard let value = number(node, key) else { return nil }
+        guard value > 0 else {
+            report(node.mark, "expected a number above 0 for '\(key)', found \(node.summary)")
+            return nil
+        }
+        return value
+    }
+
+    /// `omit` (the default) or `null`. Read from the raw node: a plain `null` is YAML's null,
+    /// which here means the mode, not its absence.
+    private func dropoutMode(_ node: Node?) -> FieldFaults.Dropout.Mode? {
+        guard let node else { return .omit }
+        let modes = FieldFaults.Dropout.Mode.allCases.map(\.rawValue)
+        if let text = node.scalarText, let mode = FieldFaults.Dropout.Mode(rawValue: text) {
+            return mode
+        }
+        report(node.mark, "expected omit or null for 'mode', found \(node.scalarText.map { "'\($0)'" } ?? node.summary)"
+               + Suggestion.hint(for: node.scalarText ?? "", among: modes))
+        return nil
     }
 
     private enum Lookup {

@@ -1,4 +1,5 @@
-/// The bytes around a payload's fields for a style: encoded once per device, written per publish.
+/// The bytes around a payload's fields for a JSON style: encoded once per device, written per
+/// publish.
 struct PayloadFrame {
     let opening: [UInt8]
     let closing: [UInt8]
@@ -8,7 +9,7 @@ struct PayloadFrame {
         case .milkcocoa:
             opening = Array(#"{"params":{"#.utf8)
             closing = Array("}}".utf8)
-        case .flat:
+        case .flat, .template:
             opening = Array("{".utf8)
             closing = Array("}".utf8)
         }

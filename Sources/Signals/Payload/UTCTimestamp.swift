@@ -16,9 +16,10 @@ public enum UTCTimestamp {
         return (year, month, day)
     }
 
-    /// Writes `"2026-11-29T12:00:00.123Z"` (quotes included) for `milliseconds` since the epoch;
-    /// `null` outside years 0…9999, which the four-digit form cannot hold.
-    public static func writeISO8601(milliseconds: Int64, into buffer: inout [UInt8]) {
+    /// Writes `"2026-11-29T12:00:00.123Z"` (quotes included unless `quoted` is false) for
+    /// `milliseconds` since the epoch; `null` outside years 0…9999, which the four-digit form
+    /// cannot hold.
+    public static func writeISO8601(milliseconds: Int64, quoted: Bool = true, into buffer: inout [UInt8]) {
         let msPerDay: Int64 = 86_400_000
         let days = milliseconds >= 0 ? milliseconds / msPerDay : (milliseconds + 1) / msPerDay - 1
         let msOfDay = Int(milliseconds - days * msPerDay)
@@ -27,7 +28,7 @@ public enum UTCTimestamp {
             JSONWriter.writeNull(into: &buffer)
             return
         }
-        buffer.append(UInt8(ascii: "\""))
+        if quoted { buffer.append(UInt8(ascii: "\"")) }
         writePadded(Int(date.year), width: 4, into: &buffer)
         buffer.append(UInt8(ascii: "-"))
         writePadded(date.month, width: 2, into: &buffer)
@@ -42,7 +43,7 @@ public enum UTCTimestamp {
         buffer.append(UInt8(ascii: "."))
         writePadded(msOfDay % 1000, width: 3, into: &buffer)
         buffer.append(UInt8(ascii: "Z"))
-        buffer.append(UInt8(ascii: "\""))
+        if quoted { buffer.append(UInt8(ascii: "\"")) }
     }
 
     static func writePadded(_ value: Int, width: Int, into buffer: inout [UInt8]) {

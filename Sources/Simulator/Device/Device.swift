@@ -44,6 +44,7 @@ final class Device: TimerTarget {
         if now > schedule.deadline &+ Device.lateThreshold { counters.add(.late) }
         context.payload.removeAll(keepingCapacity: true)
         signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + schedule.elapsed, into: &context.payload)
+        if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         connection.submit(from: self, payload: context.payload)
         schedule.advance()
         self.schedule = schedule

@@ -1,3 +1,4 @@
+import Signals
 import Synchronization
 
 /// One event loop's running figures. Written only by its loop thread, read by anyone: relaxed
@@ -6,10 +7,14 @@ import Synchronization
 /// Every tick lands in exactly one of `published`, `skippedOffline`, `droppedBuffer`,
 /// `buffered` (a gauge: messages waiting in a connection's queue) or `failed`, so `scheduled`
 /// is always their sum.
+///
+/// The `fault…` fields count the sensor faults that fired in the payloads the loop made (see
+/// `FaultCounts`); they stand apart from the tick accounting.
 public final class Counters: Sendable {
     public enum Field: Int, CaseIterable, Sendable {
         case scheduled, published, acknowledged, inFlight, skippedOffline, droppedBuffer, buffered
         case failed, late, reconnects, connectionsUp
+        case faultSpike, faultStuck, faultDropout, faultDrift
     }
 
     private let scheduled = Atomic<Int>(0)
@@ -23,8 +28,26 @@ public final class Counters: Sendable {
     private let late = Atomic<Int>(0)
     private let reconnects = Atomic<Int>(0)
     private let connectionsUp = Atomic<Int>(0)
+    private let faultSpike = Atomic<Int>(0)
+    private let faultStuck = Atomic<Int>(0)
+    private let faultDropout = Atomic<Int>(0)
+    private let faultDrift = Atomic<Int>(0)
 
     public init() {}
+
+    /// Adds the faults that fired in one payload.
+    public func add(faults: FaultCounts) {
+        if faults.spike != 0 { add(.faultSpike, faults.spike) }
+        if faults.stuck != 0 { add(.faultStuck, faults.stuck) }
+        if faults.dropout != 0 { add(.faultDropout, faults.dropout) }
+        if faults.drift != 0 { add(.faultDrift, faults.drift) }
+    }
+
+    /// The faults counted so far.
+    public var faults: FaultCounts {
+        FaultCounts(spike: self[.faultSpike], stuck: self[.faultStuck],
+                    dropout: self[.faultDropout], drift: self[.faultDrift])
+    }
 
     @inline(__always)
     public func add(_ field: Field, _ amount: Int = 1) {
@@ -40,6 +63,10 @@ public final class Counters: Sendable {
         case .late: late.wrappingAdd(amount, ordering: .relaxed)
         case .reconnects: reconnects.wrappingAdd(amount, ordering: .relaxed)
         case .connectionsUp: connectionsUp.wrappingAdd(amount, ordering: .relaxed)
+        case .faultSpike: faultSpike.wrappingAdd(amount, ordering: .relaxed)
+        case .faultStuck: faultStuck.wrappingAdd(amount, ordering: .relaxed)
+        case .faultDropout: faultDropout.wrappingAdd(amount, ordering: .relaxed)
+        case .faultDrift: faultDrift.wrappingAdd(amount, ordering: .relaxed)
         }
     }
 
@@ -56,6 +83,10 @@ public final class Counters: Sendable {
         case .late: late.load(ordering: .relaxed)
         case .reconnects: reconnects.load(ordering: .relaxed)
         case .connectionsUp: connectionsUp.load(ordering: .relaxed)
+        case .faultSpike: faultSpike.load(ordering: .relaxed)
+        case .faultStuck: faultStuck.load(ordering: .relaxed)
+        case .faultDropout: faultDropout.load(ordering: .relaxed)
+        case .faultDrift: faultDrift.load(ordering: .relaxed)
         }
     }
 }
@@ -73,6 +104,8 @@ public struct Totals: Sendable, Equatable {
     public var late = 0
     public var reconnects = 0
     public var connectionsUp = 0
+    /// Sensor faults that fired, over all loops.
+    public var faults = FaultCounts()
 
     public init() {}
 
@@ -89,6 +122,7 @@ public struct Totals: Sendable, Equatable {
             late += c[.late]
             reconnects += c[.reconnects]
             connectionsUp += c[.connectionsUp]
+            faults += c.faults
         }
     }
 }

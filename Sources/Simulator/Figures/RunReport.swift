@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// The `--report` JSON written when a run ends. Every tick is in exactly one of `published`,
 /// `skippedOffline`, `droppedBuffer`, `buffered` and `failed`, so `scheduled` is their sum.
@@ -21,6 +22,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var durationSeconds: Double
     /// Messages published per second over the run.
     public var ratePerSecond: Double
+    /// Sensor faults that fired in the payloads made: `{"spike":n,"stuck":n,"dropout":n,"drift":n}`.
+    /// Spikes, dropouts and drifts count publishes they changed; stuck counts episodes. Payloads
+    /// made while offline count too, since their values were made.
+    public var faults: FaultCounts
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -45,6 +50,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         connectionsUp = result.connectionsUpAtEnd
         connections = result.connections
         durationSeconds = (result.durationSeconds * 1000).rounded() / 1000
+        faults = t.faults
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 
