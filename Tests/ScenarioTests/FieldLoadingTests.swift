@@ -9,7 +9,7 @@ import Signals
 
     @Test func unknownGeneratorGetsAHint() {
         #expect(problems(device(fields: "        T: { sinus: { period: 1h } }")) == [
-            "test.yaml:7:14: unknown generator 'sinus'; did you mean 'sine'?",
+            "test.yaml:7:14: unknown generator 'sinus'; did you mean 'sine'? (generators: " + generatorList,
         ])
     }
 
@@ -116,3 +116,4 @@ extension TestSine {
         self.period = period
     }
 }
+

@@ -307,7 +307,7 @@ private func fleetProblems(_ main: String, _ files: [String: String]) -> [String
     @Test func aNegativePeriodSaysWhatIsAllowed() {
         let text = minimalDevices.replacingOccurrences(of: "X: { accelerometer: x }", with: "X: { sine: { period: -1h } }")
         #expect(problems(text) == [
-            "test.yaml:7:30: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d for 'period', found '-1h'",
+            "test.yaml:7:30: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d of zero or more for 'period', found '-1h'",
         ])
     }
 }

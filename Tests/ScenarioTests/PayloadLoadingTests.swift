@@ -109,7 +109,7 @@ import Signals
             "test.yaml:7:22: expected at least one field in 'fields' of group 'g', found a mapping",
         ])
         #expect(problems(device(fields: "        g: { fields: { a: { fields: { b: { sinus: {} } } } } }")) == [
-            "test.yaml:7:44: unknown generator 'sinus'; did you mean 'sine'?",
+            "test.yaml:7:44: unknown generator 'sinus'; did you mean 'sine'? (generators: " + generatorList,
         ])
         #expect(problems(device(fields: "        g: { fields: { a: { decimals: 1 } } }")) == [
             "test.yaml:7:27: field 'g.a' needs a generator: one of sine, accelerometer, uuid",

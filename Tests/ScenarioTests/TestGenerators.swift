@@ -84,3 +84,6 @@ devices:
       fields:
         X: { accelerometer: x }
 """
+
+/// The end of an unknown-generator message under the test generators: the list of them.
+let generatorList = GeneratorRegistry.testTypes.map { $0.key }.joined(separator: ", ") + ")"

@@ -53,7 +53,11 @@ final class NodeParameters: ParameterSource {
     }
 
     func duration(_ key: String) throws(ParameterError) -> Double? {
-        try read(key, Durations.expected) { node in node.scalarText.flatMap { try? Durations.parse($0) } }
+        // A negative duration reads as a duration, so say what is wrong with it.
+        let negative = value(key)?.scalarText.flatMap { Durations.seconds(Substring($0)) }.map { $0 < 0 } ?? false
+        return try read(key, Durations.expected + (negative ? " of zero or more" : "")) { node in
+            node.scalarText.flatMap { try? Durations.parse($0) }
+        }
     }
 
     func strings(_ key: String) throws(ParameterError) -> [String]? {

@@ -224,7 +224,7 @@ extension ScenarioReader {
         if let hint, Self.modifiers.contains(hint) {
             report(key.mark, "unknown modifier '\(text)' in field '\(field)'; did you mean '\(hint)'?")
         } else if let hint {
-            report(key.mark, "unknown generator '\(text)'; did you mean '\(hint)'?")
+            report(key.mark, "unknown generator '\(text)'; did you mean '\(hint)'? (generators: \(generators.keys.joined(separator: ", ")))")
         } else if afterGenerator {
             report(key.mark, "unknown key '\(text)' in field '\(field)'; besides its generator a field takes only the modifiers \(Self.modifiers.joined(separator: ", "))")
         } else {

@@ -10,9 +10,10 @@ public enum Durations {
 
     /// The duration in seconds; zero is allowed (a keepalive of 0 means none), negative is not.
     public static func parse(_ text: String) throws(QuantityError) -> Double {
-        guard let seconds = seconds(Substring(text)), seconds >= 0 else {
+        guard let seconds = seconds(Substring(text)) else {
             throw QuantityError(expected: expected, found: text)
         }
+        guard seconds >= 0 else { throw QuantityError(expected: expected + " of zero or more", found: text) }
         return seconds
     }
 
