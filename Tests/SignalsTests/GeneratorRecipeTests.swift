@@ -80,3 +80,16 @@ import Signals
         #expect(offset.phase == 0.25)
     }
 }
+
+@Suite struct ConstantTemplateTests {
+    @Test func aConstantStringIsFilledPerDevice() throws {
+        let spec = PayloadSpec(style: .flat, fields: [
+            FieldSpec(name: "vehicle", generator: ConstantRecipe(value: .string("{id} #{index}"))),
+            FieldSpec(name: "plain", generator: ConstantRecipe(value: .string("{other}"))),
+        ])
+        let signals = DeviceSignals(payload: spec, deviceID: "van-7", index: 7, seed: 1, sampleInterval: nil)
+        var buffer: [UInt8] = []
+        signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == #"{"vehicle":"van-7 #7","plain":"{other}"}"#)
+    }
+}

@@ -1,4 +1,5 @@
 /// `constant: 5`, `constant: hello`, `constant: { value: true }`: the same value in every publish.
+/// A string's `{id}` and `{index}` are filled per device (`constant: "{id}"`, `"sensor {index}"`).
 public struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
     public static let key = "constant"
     public var value: SignalValue
@@ -41,10 +42,28 @@ public struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
     }
 
     public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
-        self
+        guard case .string(let text) = value, text.contains("{") else { return self }
+        let filled = text.replacingPlaceholder("{id}", with: context.deviceID)
+            .replacingPlaceholder("{index}", with: String(context.index))
+        return ConstantRecipe(value: .string(filled))
     }
 
     public func value(at instant: PublishInstant) -> SignalValue {
         value
+    }
+}
+
+extension String {
+    /// Every occurrence of `placeholder` replaced, without Foundation.
+    fileprivate func replacingPlaceholder(_ placeholder: String, with value: String) -> String {
+        guard !placeholder.isEmpty, contains(placeholder) else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: placeholder) {
+            result += rest[..<range.lowerBound]
+            result += value
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 }
