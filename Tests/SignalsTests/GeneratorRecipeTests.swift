@@ -30,7 +30,7 @@ import Signals
         #expect(parameterError("uniform", TestParameters(["min": .string("low"), "max": .number(1)]))?.key == "min")
         #expect(parameterError("uniform", TestParameters(shorthand: "3"))?.key == nil)
         #expect(parameterError("timestamp", TestParameters(["unit": .string("h")]))
-            == ParameterError(key: "unit", "unit must be s, ms, us or iso8601, found 'h'"))
+            == ParameterError(key: "unit", "unit must be s, ms, us, ns or iso8601, found 'h'"))
         #expect(parameterError("timestamp", TestParameters(shorthand: "h"))?.key == nil)
         #expect(parameterError("counter", TestParameters(shorthand: "abc"))?.key == nil)
         #expect(parameterError("counter", TestParameters(["step": .string("big")]))?.key == "step")

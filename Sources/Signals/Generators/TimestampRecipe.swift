@@ -1,6 +1,7 @@
 /// `timestamp: ms`: the publish's wall-clock time, as integer seconds (`s`, the default), integer
-/// milliseconds (`ms`), integer microseconds (`us`, or `µs`) or an ISO 8601 UTC string with
-/// milliseconds (`iso8601`).
+/// milliseconds (`ms`), integer microseconds (`us`, or `µs`), integer nanoseconds (`ns`, as
+/// InfluxDB's line protocol wants them; the clock's double keeps about a quarter microsecond) or
+/// an ISO 8601 UTC string with milliseconds (`iso8601`).
 public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
     public static let key = "timestamp"
 
@@ -8,6 +9,7 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
         case seconds = "s"
         case milliseconds = "ms"
         case microseconds = "us"
+        case nanoseconds = "ns"
         case iso8601
     }
 
@@ -29,7 +31,7 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
             return
         }
         guard let unit = Unit(rawValue: text == "µs" ? "us" : text) else {
-            throw ParameterError(key: key, "unit must be s, ms, us or iso8601, found '\(text)'")
+            throw ParameterError(key: key, "unit must be s, ms, us, ns or iso8601, found '\(text)'")
         }
         self.init(unit: unit)
     }
@@ -43,6 +45,7 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
         case .seconds: 1.0
         case .milliseconds, .iso8601: 1000.0
         case .microseconds: 1_000_000.0
+        case .nanoseconds: 1_000_000_000.0
         }
         let scaled = (instant.wallClock * scale).rounded(.down)
         // Int64 traps outside its range; a clock that far off (or NaN) has no honest value.
