@@ -4,8 +4,10 @@
 final class FieldEncoder {
     /// `"name":`, written as one block after the separating comma, if any.
     let key: [UInt8]
-    /// `nil` for a group, whose value is the object of `members`.
-    let generator: (any FieldGenerator)?
+    /// Unused for a group, whose value is the object of `members`. Not an optional: unwrapping
+    /// one copies the existential on every publish, which measured a tenth of the encode time.
+    let generator: any FieldGenerator
+    let isGroup: Bool
     let members: [FieldEncoder]
     let decimals: Int?
     /// σ of the gaussian noise; 0 for none.
@@ -28,9 +30,11 @@ final class FieldEncoder {
         switch spec.content {
         case .generator(let recipe):
             generator = recipe.makeGenerator(context: context)
+            isGroup = false
             members = []
         case .group(let specs):
-            generator = nil
+            generator = ConstantRecipe(value: .null)
+            isGroup = true
             let path = context.fieldName
             members = specs.map { member in
                 context.fieldName = path + "." + member.name
@@ -43,7 +47,7 @@ final class FieldEncoder {
         noiseSeed = fieldSeed.derive("noise")
         min = spec.min
         max = spec.max
-        let faults = spec.faults.isEmpty || generator == nil ? nil
+        let faults = spec.faults.isEmpty || isGroup ? nil
             : FaultInjector(faults: spec.faults, fieldSeed: fieldSeed, tally: tally)
         self.faults = faults
         modifiesNumbers = noise > 0 || min != nil || max != nil || faults?.modifiesNumbers == true
@@ -72,7 +76,8 @@ final class FieldEncoder {
         let dropout = faults?.dropout(at: instant)
         if dropout == .omit { return false }
         if separated { buffer.append(Self.comma) }
-        buffer.append(contentsOf: key)
+        // Through a buffer pointer: appending the array itself retains and releases it.
+        key.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
         if dropout == .null {
             JSONWriter.writeNull(into: &buffer)
         } else {
@@ -94,7 +99,7 @@ final class FieldEncoder {
     /// Writes the value as JSON; with `quoted` false, a string or timestamp without its quotes
     /// (and without escapes), as a template wants it.
     func writeValue(at instant: PublishInstant, into buffer: inout [UInt8], quoted: Bool) {
-        guard let generator else {
+        if isGroup {
             buffer.append(UInt8(ascii: "{"))
             Self.writeMembers(members, at: instant, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
