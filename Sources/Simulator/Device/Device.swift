@@ -10,6 +10,11 @@ final class Device: TimerTarget {
     private let signals: DeviceSignals
     private unowned(unsafe) let connection: Connection
     private unowned(unsafe) let context: LoopContext
+    // The context's parts, held here unretained: reaching them through the context retained
+    // and released each on every tick. The context owns them and outlives every device.
+    private unowned(unsafe) let loop: EventLoop
+    private unowned(unsafe) let counters: Counters
+    private unowned(unsafe) let control: RunControl
     private var schedule: Schedule?
     private var wallStart = 0.0
 
@@ -23,6 +28,9 @@ final class Device: TimerTarget {
                                 seed: seed, sampleInterval: plan.sampleInterval)
         self.connection = connection
         self.context = context
+        loop = context.loop
+        counters = context.counters
+        control = context.control
     }
 
     var hasStarted: Bool { schedule != nil }
@@ -34,12 +42,11 @@ final class Device: TimerTarget {
         let first = now &+ MonotonicClock.nanoseconds(plan.startDelay)
         schedule = Schedule(start: first, perSecond: plan.perSecond)
         wallStart = WallTime.now().secondsSinceEpoch + plan.startDelay
-        context.loop.schedule(at: first, target: self)
+        loop.schedule(at: first, target: self)
     }
 
     func timerFired(tag: Int, now: UInt64) {
-        guard var schedule, context.control.isDue(schedule.deadline), context.control.takeTick() else { return }
-        let counters = context.counters
+        guard var schedule, control.isDue(schedule.deadline), control.takeTick() else { return }
         counters.add(.scheduled)
         if now > schedule.deadline &+ Device.lateThreshold { counters.add(.late) }
         context.payload.removeAll(keepingCapacity: true)
@@ -48,6 +55,6 @@ final class Device: TimerTarget {
         connection.submit(from: self, payload: context.payload)
         schedule.advance()
         self.schedule = schedule
-        context.loop.schedule(at: schedule.deadline, target: self)
+        loop.schedule(at: schedule.deadline, target: self)
     }
 }
