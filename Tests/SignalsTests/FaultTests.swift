@@ -156,3 +156,29 @@ import Signals
         #expect(device.signals.faultCounts == FaultCounts(drift: 1))
     }
 }
+
+@Suite struct DropoutAndAggregationTests {
+    /// A dropped mean must not stretch the next publish's window over two intervals.
+    @Test func aDroppedAggregateStillClosesItsWindow() throws {
+        func payloads(dropout: Double) -> [String] {
+            var faults = FieldFaults()
+            faults.dropout = .init(probability: dropout, mode: .null)
+            let spec = PayloadSpec(style: .flat, fields: [
+                FieldSpec(name: "m", generator: AccelerometerRecipe(axis: .z, motion: .walking, aggregate: .mean),
+                          decimals: 6, faults: faults),
+            ])
+            let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 3, sampleInterval: 0.02)
+            return (0..<40).map { tick in
+                var buffer: [UInt8] = []
+                signals.encode(elapsed: Double(tick), wallClock: 0, into: &buffer)
+                return String(decoding: buffer, as: UTF8.self)
+            }
+        }
+        let clean = payloads(dropout: 0)
+        let holey = payloads(dropout: 0.3)
+        #expect(holey.contains(#"{"m":null}"#))
+        for (withHoles, without) in zip(holey, clean) where withHoles != #"{"m":null}"# {
+            #expect(withHoles == without, "a publish after a dropout carries its own window's mean")
+        }
+    }
+}

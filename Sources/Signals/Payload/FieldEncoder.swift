@@ -74,6 +74,7 @@ final class FieldEncoder {
     /// field drops out and is omitted. Returns whether it wrote.
     func writeMember(at instant: PublishInstant, into buffer: inout [UInt8], separated: Bool) -> Bool {
         let dropout = faults?.dropout(at: instant)
+        if dropout != nil { readAndDiscard(at: instant) }
         if dropout == .omit { return false }
         if separated { buffer.append(Self.comma) }
         // Through a buffer pointer: appending the array itself retains and releases it.
@@ -90,10 +91,17 @@ final class FieldEncoder {
     /// drops out and is omitted.
     func writeTemplateValue(at instant: PublishInstant, into buffer: inout [UInt8]) {
         if let dropout = faults?.dropout(at: instant) {
+            readAndDiscard(at: instant)
             if dropout == .null { JSONWriter.writeNull(into: &buffer) }
             return
         }
         writeValue(at: instant, into: &buffer, quoted: false)
+    }
+
+    /// Reads the value a dropout hides all the same: an aggregating accelerometer closes its
+    /// mean/max window when read, and the next publish must not sum up two windows.
+    private func readAndDiscard(at instant: PublishInstant) {
+        if !isGroup { _ = generator.value(at: instant) }
     }
 
     /// Writes the value as JSON; with `quoted` false, a string or timestamp without its quotes
