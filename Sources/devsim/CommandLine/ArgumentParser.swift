@@ -43,67 +43,41 @@ enum ArgumentParser {
 
     /// `sample [--count N] [--seed N] SCENARIO...`.
     static func parseSample(_ arguments: [String]) throws(UsageError) -> SampleOptions {
+        let (values, scenarios) = try split(arguments, command: "sample", flags: sampleFlags.map { ($0, "N") })
         var options = SampleOptions()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--" {
-                options.scenarios += arguments[index...]
-                break
+        options.scenarios = scenarios
+        if let text = values["--count"] {
+            guard let count = Int(text), (1...10_000).contains(count) else {
+                throw UsageError("--count: expected a whole number from 1 to 10000, found '\(text)'")
             }
-            guard argument.hasPrefix("-"), argument != "-" else {
-                options.scenarios.append(argument)
-                continue
+            options.count = count
+        }
+        if let text = values["--seed"] {
+            guard let seed = UInt64(text) else {
+                throw UsageError("--seed: expected a whole number from 0 to \(UInt64.max), found '\(text)'")
             }
-            var name = argument
-            var value: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                value = String(argument[argument.index(after: equals)...])
-            }
-            guard sampleFlags.contains(name) else {
-                let hint = Suggestion.closest(to: name, among: sampleFlags).map { "; did you mean \($0)?" } ?? ""
-                throw UsageError("sample: unknown option '\(name)'\(hint)")
-            }
-            if value == nil {
-                guard index < arguments.count else { throw UsageError("\(name) needs a value (N)") }
-                value = arguments[index]
-                index += 1
-            }
-            let text = value ?? ""
-            switch name {
-            case "--count":
-                guard let count = Int(text), (1...10_000).contains(count) else {
-                    throw UsageError("--count: expected a whole number from 1 to 10000, found '\(text)'")
-                }
-                options.count = count
-            default:
-                guard let seed = UInt64(text) else {
-                    throw UsageError("--seed: expected a whole number from 0 to \(UInt64.max), found '\(text)'")
-                }
-                options.seed = seed
-            }
+            options.seed = seed
         }
         guard !options.scenarios.isEmpty else { throw UsageError("sample: name at least one scenario file") }
         return options
     }
 
-    static let sampleFlags = ["--count", "--seed"]
-
-    static func parseRun(_ arguments: [String], environment: [String: String]) throws(UsageError) -> RunOptions {
-        var options = RunOptions()
-        var fromFlags: [String: String] = [:]
+    /// Splits `arguments` into flag values (`--flag value` or `--flag=value`; `"true"` for a flag
+    /// whose value name is `nil`) and the other arguments, which are files; `--` ends the flags.
+    static func split(_ arguments: [String], command: String, flags: [(flag: String, valueName: String?)])
+        throws(UsageError) -> (values: [String: String], files: [String]) {
+        var values: [String: String] = [:]
+        var files: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if argument == "--" {
-                options.scenarios += arguments[index...]
+                files += arguments[index...]
                 break
             }
             guard argument.hasPrefix("-"), argument != "-" else {
-                options.scenarios.append(argument)
+                files.append(argument)
                 continue
             }
             var name = argument
@@ -112,21 +86,30 @@ enum ArgumentParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = runOptions.first(where: { $0.flag == name }) else {
-                let hint = Suggestion.closest(to: name, among: runOptions.map(\.flag)).map { "; did you mean \($0)?" } ?? ""
-                throw UsageError("run: unknown option '\(name)'\(hint)")
+            guard let flag = flags.first(where: { $0.flag == name }) else {
+                let hint = Suggestion.closest(to: name, among: flags.map(\.flag)).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError("\(command): unknown option '\(name)'\(hint)")
             }
-            if option.valueName == nil {
+            if flag.valueName == nil {
                 guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
-                fromFlags[option.flag] = "true"
+                values[name] = "true"
             } else if let inlineValue {
-                fromFlags[option.flag] = inlineValue
+                values[name] = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("\(name) needs a value (\(option.valueName!))") }
-                fromFlags[option.flag] = arguments[index]
+                guard index < arguments.count else { throw UsageError("\(name) needs a value (\(flag.valueName!))") }
+                values[name] = arguments[index]
                 index += 1
             }
         }
+        return (values, files)
+    }
+
+    static let sampleFlags = ["--count", "--seed"]
+
+    static func parseRun(_ arguments: [String], environment: [String: String]) throws(UsageError) -> RunOptions {
+        let (fromFlags, scenarios) = try split(arguments, command: "run", flags: runOptions.map { ($0.flag, $0.valueName) })
+        var options = RunOptions()
+        options.scenarios = scenarios
         for option in runOptions {
             if let value = fromFlags[option.flag] {
                 try option.apply(&options, value, option.flag)
