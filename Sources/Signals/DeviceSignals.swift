@@ -9,12 +9,12 @@
 /// index: the sensor models are advanced through every sample due, whether or not a publish came
 /// in between, so the bytes do not depend on when `encode` happened to be called.
 public final class DeviceSignals: @unchecked Sendable {
-    /// The most samples one `encode` advances the models through. After a longer gap (a laptop
-    /// asleep, a clock jump) the models skip to the last this many samples before `elapsed`
-    /// instead of spending seconds catching up. The current models draw each sample's
-    /// randomness from the sample's index, so the values after a skip are the same as without it;
-    /// only a model that carries state from sample to sample would differ, and it still gets this
-    /// many samples to settle.
+    /// The most samples one `encode` advances the models through. After a longer gap the models
+    /// skip to the last this many samples before `elapsed` instead of spending seconds catching
+    /// up. The scenario loader refuses sample rates this many times the publish rate, so only a
+    /// stall reaches it (a stopped process, a suspended machine). Models whose samples stand
+    /// alone give the same values after a skip; those that carry state from sample to sample
+    /// (`randomWalk`, `location`, an aggregating accelerometer) continue from where they were.
     ///
     /// Models whose samples do not depend on earlier ones (`SampledModel.dependsOnHistory`) are
     /// only advanced to the latest sample: the result is the same, for a fraction of the work.

@@ -117,3 +117,21 @@ extension TestSine {
     }
 }
 
+
+@Suite struct SampleRateBoundTests {
+    @Test func samplingFarFasterThanPublishingIsRefused() {
+        let text = """
+            devices:
+              - name: d
+                topic: t
+                sample: 1000Hz
+                publish: 1/200s
+                payload:
+                  fields:
+                    v: { sine: {} }
+            """
+        #expect(problems(text) == [
+            "test.yaml:4:13: device group 'd' samples more than 100000 times per publish; sample less often or publish more often",
+        ])
+    }
+}

@@ -44,6 +44,13 @@ extension ScenarioReader {
         for key in ["topic", "publish", "payload"] where !keys.present.contains(key) {
             missing(key, in: entries, of: what)
         }
+        if let sample = keys.sample, let publish = keys.publish,
+           sample.perSecond / publish.perSecond > Double(DeviceSignals.maximumCatchUpSamples) {
+            // Models that carry state from sample to sample would skip samples past that bound,
+            // and their values would depend on the publish rate.
+            report((entries["sample"] ?? node).mark, "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
+                   + "times per publish; sample less often or publish more often")
+        }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
               diagnostics.count == problemsBefore else { return nil }
         return DeviceGroup(name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),

@@ -24,6 +24,8 @@ public struct Schedule: Sendable, Equatable {
     }
 
     private func offset(of tick: UInt64) -> UInt64 {
-        UInt64((Double(tick) * 1e9 / perSecond).rounded())
+        // Saturates: a rate of once in a million days must not trap after its first tick.
+        let nanoseconds = (Double(tick) * 1e9 / perSecond).rounded()
+        return nanoseconds < 1.8e19 ? UInt64(nanoseconds) : UInt64.max / 2
     }
 }

@@ -26,7 +26,7 @@ public struct DryRun {
     @discardableResult
     public func run(wallStart: Double = WallTime.now().secondsSinceEpoch, emit: (String) -> Void) -> Int {
         var heap = DeadlineHeap()
-        let end = duration.map { UInt64($0 * 1e9) }
+        let end = duration.map { MonotonicClock.nanoseconds($0) }
         for connection in plan.connections {
             for device in connection.devices {
                 let virtual = VirtualDevice(plan: device, seed: seed)

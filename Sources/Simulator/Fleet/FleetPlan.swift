@@ -40,58 +40,69 @@ public struct ConnectionPlan: Sendable {
 /// The whole fleet of a run: every scenario's groups expanded into connections and devices.
 public struct FleetPlan: Sendable {
     public var connections: [ConnectionPlan]
-    /// Client ids that two connections would share, one message for each pair of device groups
-    /// that clash, at the place the second group is written. A run must not start with any:
-    /// a broker disconnects a client when another connects with its id, and the two would knock
-    /// each other off for the whole run.
-    public var clientIDConflicts: [Diagnostic]
+    /// Ids that two devices or two connections would share, one message for each pair of device
+    /// groups that clash, at the place the second group is written. A run must not start with
+    /// any: a broker disconnects a client when another connects with its id, and two devices
+    /// with one id draw the same values, at the same instants.
+    public var conflicts: [Diagnostic]
 
     public var deviceCount: Int { connections.reduce(0) { $0 + $1.devices.count } }
 
     public init(scenarios: [Scenario], settings: RunSettings) {
         var connections: [ConnectionPlan] = []
-        var owners: [String: Owner] = [:]
-        var conflicts: [Diagnostic] = []
-        var reported: Set<[String]> = []
+        var clientIDs = Claims(kind: "client id", consequence: "two clients with one id knock each other off the broker",
+                               template: "clientId", placeholders: "{id} or {index}")
+        var deviceIDs = Claims(kind: "device id", consequence: "two devices with one id draw the same values at the same instants",
+                               template: "id", placeholders: "{index}")
         for scenario in scenarios {
             for group in scenario.groups {
-                let owner = Owner(group: group.name, location: group.location
-                                  ?? SourceLocation(file: scenario.file, line: 1, column: 1))
+                let owner = Claims.Owner(group: group.name, location: group.location
+                                         ?? SourceLocation(file: scenario.file, line: 1, column: 1))
                 let made = FleetPlan.connections(for: group, in: scenario, settings: settings)
                 for connection in made {
                     // No client id: libmosquitto makes a random one.
-                    guard let clientID = connection.options.clientID else { continue }
-                    guard let first = owners[clientID] else {
-                        owners[clientID] = owner
-                        continue
-                    }
-                    guard reported.insert([first.location.description, owner.location.description]).inserted else { continue }
-                    conflicts.append(FleetPlan.conflict(clientID, first: first, second: owner))
+                    if let clientID = connection.options.clientID { clientIDs.claim(clientID, by: owner) }
+                    for device in connection.devices { deviceIDs.claim(device.id, by: owner) }
                 }
                 connections += made
             }
         }
         self.connections = connections
-        clientIDConflicts = conflicts
+        conflicts = deviceIDs.conflicts + clientIDs.conflicts
     }
 
-    /// The device group that first uses a client id.
-    private struct Owner {
-        var group: String
-        var location: SourceLocation
+    /// Who first used each id of one kind, and the clashes found.
+    private struct Claims {
+        struct Owner {
+            var group: String
+            var location: SourceLocation
+        }
+
+        let kind: String
+        let consequence: String
+        /// The group key whose template makes these ids, and what makes them differ per device.
+        let template: String
+        let placeholders: String
+        var owners: [String: Owner] = [:]
+        var reported: Set<[String]> = []
+        var conflicts: [Diagnostic] = []
+
+        mutating func claim(_ id: String, by owner: Owner) {
+            guard let first = owners[id] else {
+                owners[id] = owner
+                return
+            }
+            guard reported.insert([first.location.description, owner.location.description]).inserted else { return }
+            let message = first.location == owner.location
+                ? "\(kind) '\(id)' is used by more than one device of device group '\(owner.group)'; "
+                    + "\(consequence): put \(placeholders) in '\(template)'"
+                : "\(kind) '\(id)' of device group '\(owner.group)' is also used by device group '\(first.group)' "
+                    + "at \(first.location); \(consequence): give the groups different names, or different '\(template)' templates"
+            conflicts.append(Diagnostic(file: owner.location.file, line: owner.location.line,
+                                        column: owner.location.column, message: message))
+        }
     }
 
-    private static func conflict(_ clientID: String, first: Owner, second: Owner) -> Diagnostic {
-        let within = first.location == second.location
-        let message = within
-            ? "client id '\(clientID)' is used by more than one device of device group '\(second.group)'; "
-                + "two clients with one id knock each other off the broker: put {id} or {index} in 'clientId'"
-            : "client id '\(clientID)' of device group '\(second.group)' is also used by device group '\(first.group)' "
-                + "at \(first.location); two clients with one id knock each other off the broker: "
-                + "give the groups different names, or different 'clientId' templates"
-        return Diagnostic(file: second.location.file, line: second.location.line, column: second.location.column,
-                          message: message)
-    }
 
     static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings) -> [ConnectionPlan] {
         let devices = (1...max(1, group.count)).map { index in

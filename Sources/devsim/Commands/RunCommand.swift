@@ -30,7 +30,7 @@ struct RunCommand {
     private func execute(_ scenarios: [Scenario]) throws -> ExitCode {
         let settings = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
-        guard ScenarioFiles.checkClientIDs(plan, errors: Logger.standardError) else { return .usage }
+        guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
         if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
             throw UsageError("device group '\(device.group)': publish: max is not supported yet; give a rate such as 100/s")
         }

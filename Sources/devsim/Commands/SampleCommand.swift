@@ -24,7 +24,7 @@ enum SampleCommand {
         }
         let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
         let settings = RunSettings(seed: seed)
-        guard ScenarioFiles.checkClientIDs(FleetPlan(scenarios: scenarios, settings: settings), errors: errors) else {
+        guard ScenarioFiles.checkIDs(FleetPlan(scenarios: scenarios, settings: settings), errors: errors) else {
             return .usage
         }
         var text = "seed \(seed)" + (options.seed == nil ? " (random; --seed \(seed) shows these values again)" : "") + "\n"

@@ -18,10 +18,10 @@ enum ScenarioFiles {
         return invalid ? nil : scenarios
     }
 
-    /// Client ids that two connections of `plan` would share, handed to `errors`; whether
+    /// Ids that two devices or connections of `plan` would share, handed to `errors`; whether
     /// there were none.
-    static func checkClientIDs(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
-        for diagnostic in plan.clientIDConflicts { errors("\(diagnostic)\n") }
-        return plan.clientIDConflicts.isEmpty
+    static func checkIDs(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
+        for diagnostic in plan.conflicts { errors("\(diagnostic)\n") }
+        return plan.conflicts.isEmpty
     }
 }

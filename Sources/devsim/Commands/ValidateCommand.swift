@@ -9,7 +9,7 @@ enum ValidateCommand {
             do {
                 let scenario = try ScenarioLoader.load(file: file, environment: environment)
                 // Each file on its own: files validated together need not be meant to run together.
-                guard ScenarioFiles.checkClientIDs(FleetPlan(scenarios: [scenario], settings: RunSettings()), errors: errors) else {
+                guard ScenarioFiles.checkIDs(FleetPlan(scenarios: [scenario], settings: RunSettings()), errors: errors) else {
                     valid = false
                     continue
                 }
