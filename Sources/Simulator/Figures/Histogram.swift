@@ -1,0 +1,74 @@
+/// A log-linear histogram of durations in nanoseconds, HDR-style: fixed memory, values below
+/// 128 ns kept exactly, larger ones in buckets no wider than 1/64 of their value (under 1.6 %
+/// error), up to the largest `UInt64`. One per event loop, merged for the report.
+public struct Histogram: Sendable, Equatable {
+    /// Bits of each value kept: 2^7 exact values, then 64 buckets per power of two.
+    static let significantBits = 7
+    static let half = 1 << (significantBits - 1)
+    static let bucketCount = (64 - significantBits) * half + 2 * half
+
+    private var counts: [UInt64]
+    public private(set) var count: UInt64 = 0
+    public private(set) var min: UInt64 = .max
+    public private(set) var max: UInt64 = 0
+
+    public init() {
+        counts = Array(repeating: 0, count: Self.bucketCount)
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    public mutating func record(_ value: UInt64) {
+        counts[Self.bucket(of: value)] &+= 1
+        count &+= 1
+        if value < min { min = value }
+        if value > max { max = value }
+    }
+
+    public mutating func merge(_ other: Histogram) {
+        guard !other.isEmpty else { return }
+        for index in counts.indices { counts[index] &+= other.counts[index] }
+        count &+= other.count
+        min = Swift.min(min, other.min)
+        max = Swift.max(max, other.max)
+    }
+
+    /// The value at percentile `p` (0…100): the highest value of the bucket holding the sample of
+    /// rank ⌈p/100 × count⌉, never above the largest value recorded. 0 when empty.
+    public func percentile(_ p: Double) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let rank = Swift.max(1, UInt64((Double(count) * Swift.min(Swift.max(p, 0), 100) / 100).rounded(.up)))
+        var seen: UInt64 = 0
+        for index in counts.indices where counts[index] > 0 {
+            seen &+= counts[index]
+            if seen >= rank { return Swift.min(Self.highest(inBucket: index), max) }
+        }
+        return max
+    }
+
+    @inline(__always)
+    static func bucket(of value: UInt64) -> Int {
+        guard value >= UInt64(2 * half) else { return Int(value) }
+        let highestBit = 63 - value.leadingZeroBitCount
+        let shift = highestBit - (significantBits - 1)
+        return shift * half + Int(value >> UInt64(shift))
+    }
+
+    static func lowest(inBucket index: Int) -> UInt64 {
+        guard index >= 2 * half else { return UInt64(index) }
+        let shift = index / half - 1
+        return UInt64(index - shift * half) << UInt64(shift)
+    }
+
+    /// The highest value that falls in the same bucket as `value`.
+    public static func highestEquivalent(_ value: UInt64) -> UInt64 {
+        highest(inBucket: bucket(of: value))
+    }
+
+    static func highest(inBucket index: Int) -> UInt64 {
+        guard index >= 2 * half else { return UInt64(index) }
+        let shift = index / half - 1
+        return lowest(inBucket: index) &+ ((1 << UInt64(shift)) - 1)
+    }
+}
