@@ -51,6 +51,9 @@ import TestSupport
         #expect(result.totals.published == 200)
         #expect(result.totals.acknowledged == 200)
         #expect(result.totals.inFlight == 0)
+        #expect(result.latency.count == 200, "one latency per acknowledgement")
+        #expect(result.lateness.count == 200, "one lateness per tick")
+        #expect(result.latency.percentile(50) > 0)
         #expect(result.connectionsUpAtEnd == 4)
     }
 

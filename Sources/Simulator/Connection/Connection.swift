@@ -14,8 +14,8 @@ final class Connection: @unchecked Sendable {
     private let keepsOfflineTicks: Bool
     private let qos: Int32
     private let maxInFlight: Int
-    /// Message ids of QoS 1/2 messages libmosquitto holds until acknowledged.
-    private var outstanding = Set<Int32>()
+    /// QoS 1/2 messages libmosquitto holds until acknowledged: message id → when published.
+    private var outstanding: [Int32: UInt64] = [:]
     /// Seconds an attempt may wait for its CONNACK before it is given up and retried.
     private let connackTimeout: Double
     /// Tells a current timer from one made stale by a newer decision.
@@ -132,7 +132,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func markInFlight(_ messageID: Int32) {
-        outstanding.insert(messageID)
+        outstanding[messageID] = MonotonicClock.now()
         context.counters.add(.inFlight)
     }
 
@@ -240,7 +240,8 @@ extension Connection: ClientDelegate {
 
     func client(_ client: Client, didPublish messageID: Int32) {
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
-        guard qos > 0, outstanding.remove(messageID) != nil else { return }
+        guard qos > 0, let publishedAt = outstanding.removeValue(forKey: messageID) else { return }
+        context.latency.record(MonotonicClock.now() &- publishedAt)
         context.counters.add(.inFlight, -1)
         context.counters.add(.acknowledged)
         flush()

@@ -48,7 +48,9 @@ final class Device: TimerTarget {
     func timerFired(tag: Int, now: UInt64) {
         guard var schedule, control.isDue(schedule.deadline), control.takeTick() else { return }
         counters.add(.scheduled)
-        if now > schedule.deadline &+ Device.lateThreshold { counters.add(.late) }
+        let lateness = now > schedule.deadline ? now - schedule.deadline : 0
+        context.lateness.record(lateness)
+        if lateness > Device.lateThreshold { counters.add(.late) }
         context.payload.removeAll(keepingCapacity: true)
         signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + schedule.elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }

@@ -26,6 +26,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// Spikes, dropouts and drifts count publishes they changed; stuck counts episodes. Payloads
     /// made while offline count too, since their values were made.
     public var faults: FaultCounts
+    /// QoS 1/2 publish-to-acknowledgement latency; absent when nothing was acknowledged.
+    public var latency: Percentiles?
+    /// How late ticks were published after their deadlines.
+    public var lateness: Percentiles
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -51,6 +55,8 @@ public struct RunReport: Codable, Sendable, Equatable {
         connections = result.connections
         durationSeconds = (result.durationSeconds * 1000).rounded() / 1000
         faults = t.faults
+        latency = result.latency.isEmpty ? nil : Percentiles(result.latency)
+        lateness = Percentiles(result.lateness)
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 

@@ -21,6 +21,9 @@ public final class Fleet: Sendable {
         public var connections: Int
         public var durationSeconds: Double
         public var reason: StopReason
+        /// QoS 1/2 publish-to-acknowledgement times, and every tick's lateness, in nanoseconds.
+        public var latency: Histogram
+        public var lateness: Histogram
     }
 
     private let settings: RunSettings
@@ -78,8 +81,14 @@ public final class Fleet: Sendable {
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
         for context in contexts { context.loop.stop() }
+        // The loops have ended: their histograms can be read from here.
+        var latency = Histogram(), lateness = Histogram()
+        for context in contexts {
+            latency.merge(context.latency)
+            lateness.merge(context.lateness)
+        }
         return Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
-                      durationSeconds: duration, reason: reason)
+                      durationSeconds: duration, reason: reason, latency: latency, lateness: lateness)
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {

@@ -9,6 +9,10 @@ final class LoopContext: @unchecked Sendable {
     /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
     var payload: [UInt8] = []
     var connections: [Connection] = []
+    /// How late each tick fired after its deadline.
+    var lateness = Histogram()
+    /// From `mosquitto_publish` to PUBACK/PUBCOMP, for QoS 1/2 messages.
+    var latency = Histogram()
 
     init(loop: EventLoop, control: RunControl) {
         self.loop = loop
