@@ -134,3 +134,11 @@ private let otherFile = """
         #expect(samples[1].ticks.map(\.seconds) == [0, 5, 10])
     }
 }
+
+@Suite struct DescriptorLimitTests {
+    @Test func aFleetBeyondTheLimitIsRefusedWithWhatItNeeds() {
+        #expect(DescriptorLimit.needed(connections: 10_000, loops: 2) == 30_068)
+        #expect(throws: DescriptorLimit.Shortage.self) { try DescriptorLimit.raise(toFit: Int(Int32.max)) }
+        #expect((try? DescriptorLimit.raise(toFit: 100)) ?? 0 >= 100)
+    }
+}
