@@ -130,3 +130,52 @@ import TestSupport
         #expect(firstSightings.count > 20)
     }
 }
+
+/// `publish: max`: as fast as the broker takes, within the window and the socket's room.
+@Suite(.serialized) struct PublishAtMaxTests {
+    private func yaml(qos: Int) -> String {
+        """
+        devices:
+          - name: blast
+            topic: "max/{index}"
+            publish: max
+            qos: \(qos)
+            payload:
+              fields:
+                seq: { counter: 0 }
+        """
+    }
+
+    @Test func qos1KeepsWithinItsWindowAndEverythingIsAcknowledged() throws {
+        let broker = try MosquittoBroker()
+        let harness = try FleetHarness(yaml(qos: 1), port: broker.port,
+                                       settings: RunSettings(duration: 1.5, statsInterval: nil, maxInFlight: 8))
+        harness.start()
+        var largestWindow = 0
+        let deadline = TestClock.now() + 10
+        var result: Fleet.Result?
+        while result == nil, TestClock.now() < deadline {
+            largestWindow = max(largestWindow, harness.fleet.totals.inFlight)
+            result = try harness.result(timeout: 0.005)
+        }
+        let finished = try #require(result)
+        #expect(finished.totals.published > 1000, "at max, a second and a half is thousands of messages")
+        #expect(finished.totals.acknowledged == finished.totals.published)
+        #expect(finished.totals.scheduled == finished.totals.published)
+        #expect(largestWindow <= 8)
+    }
+
+    @Test func qos0MessagesArriveInOrder() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(broker: broker, topic: "max/#")
+        let result = try #require(try FleetHarness.run(yaml(qos: 0), port: broker.port,
+                                                       settings: RunSettings(messages: 5000, statsInterval: nil)))
+        #expect(result.totals.published == 5000)
+        #expect(subscriber.waitFor(count: 5000, timeout: 10))
+        let seqs = subscriber.messages.compactMap { message -> Int? in
+            guard let range = message.payloadText.range(of: #"(?<="seq":)\d+"#, options: .regularExpression) else { return nil }
+            return Int(message.payloadText[range])
+        }
+        #expect(seqs == Array(0..<5000))
+    }
+}

@@ -11,6 +11,12 @@ public protocol ClientDelegate: AnyObject {
     func client(_ client: Client, didDisconnect error: MosquittoError?)
     /// QoS 0: the message was written to the socket. QoS 1: PUBACK. QoS 2: PUBCOMP.
     func client(_ client: Client, didPublish messageID: Int32)
+    /// Everything libmosquitto had queued for a full socket is written: there is room again.
+    func clientCanWrite(_ client: Client)
+}
+
+extension ClientDelegate {
+    public func clientCanWrite(_ client: Client) {}
 }
 
 /// One MQTT connection, a `struct mosquitto` underneath.
@@ -135,8 +141,9 @@ public final class Client: @unchecked Sendable {
     /// The connection's socket, or -1: `mosquitto_socket`.
     public var socket: Int32 { mosquitto_socket(handle) }
 
-    /// Whether libmosquitto has bytes waiting to be written: `mosquitto_want_write`.
-    var wantsWrite: Bool { mosquitto_want_write(handle) }
+    /// Whether libmosquitto has bytes waiting to be written (the socket is full, or it was in a
+    /// callback): `mosquitto_want_write`. The back-pressure of a QoS 0 stream.
+    public var wantsWrite: Bool { mosquitto_want_write(handle) }
 
     /// `mosquitto_loop_read`; a failure has already been reported through `didDisconnect`.
     func loopRead() { _ = mosquitto_loop_read(handle, 1) }

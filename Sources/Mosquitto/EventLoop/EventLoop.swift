@@ -186,6 +186,8 @@ public final class EventLoop: @unchecked Sendable {
         }
         if flags & EPOLLOUT.rawValue != 0, !client.socketChanged, client.registeredSocket == client.socket {
             client.loopWrite()
+            // The socket took everything queued: whoever waited for room may write again.
+            if !client.socketChanged, !client.wantsWrite { client.delegate?.clientCanWrite(client) }
         }
         markDirty(client)
     }

@@ -88,6 +88,25 @@ final class Connection: @unchecked Sendable {
         perform(machine.stop())
     }
 
+    /// Whether a message handed over now would go out at once: connected, nothing queued ahead
+    /// of it, room in the QoS 1/2 window, and the socket not backed up.
+    var canSendNow: Bool { machine.isConnected && queue.isEmpty && hasWindow && !client.wantsWrite }
+
+    /// `publish: max` devices waiting for room, woken when there is some.
+    private var sleepers: [Device] = []
+
+    /// Wakes `device` as soon as the connection can send.
+    func wake(_ device: Device) {
+        sleepers.append(device)
+    }
+
+    private func wakeSleepers() {
+        guard !sleepers.isEmpty, canSendNow else { return }
+        let now = MonotonicClock.now()
+        for device in sleepers { context.loop.schedule(at: now, target: device) }
+        sleepers.removeAll(keepingCapacity: true)
+    }
+
     private var hasWindow: Bool { qos == 0 || outstanding.count < maxInFlight }
 
     private func enqueue(_ message: Queued) {
@@ -166,6 +185,7 @@ final class Connection: @unchecked Sendable {
             let now = MonotonicClock.now()
             for device in devices where !device.hasStarted { device.start(now: now) }
             flush()
+            wakeSleepers()
         case .pauseAndRetry(let delay):
             context.counters.add(.connectionsUp, -1)
             scheduleRetry(after: delay)
@@ -245,6 +265,11 @@ extension Connection: ClientDelegate {
         context.counters.add(.inFlight, -1)
         context.counters.add(.acknowledged)
         flush()
+        wakeSleepers()
+    }
+
+    func clientCanWrite(_ client: Client) {
+        wakeSleepers()
     }
 }
 

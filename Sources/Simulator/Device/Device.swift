@@ -39,13 +39,26 @@ final class Device: TimerTarget {
     /// delay (the group's `jitter`) later; the schedule counts from that first tick.
     func start(now: UInt64) {
         guard schedule == nil else { return }
+        if publishesAtMax {
+            schedule = Schedule(start: now, perSecond: plan.perSecond)
+            wallStart = WallTime.now().secondsSinceEpoch
+            loop.schedule(at: now, target: self)
+            return
+        }
         let first = now &+ MonotonicClock.nanoseconds(plan.startDelay)
         schedule = Schedule(start: first, perSecond: plan.perSecond)
         wallStart = WallTime.now().secondsSinceEpoch + plan.startDelay
         loop.schedule(at: first, target: self)
     }
 
+    /// `publish: max`: as fast as the connection takes, paced by its back-pressure.
+    var publishesAtMax: Bool { !plan.perSecond.isFinite }
+
     func timerFired(tag: Int, now: UInt64) {
+        if publishesAtMax {
+            tickAtMax(now: now)
+            return
+        }
         guard var schedule, control.isDue(schedule.deadline), control.takeTick() else { return }
         counters.add(.scheduled)
         let lateness = now > schedule.deadline ? now - schedule.deadline : 0
@@ -58,5 +71,24 @@ final class Device: TimerTarget {
         schedule.advance()
         self.schedule = schedule
         loop.schedule(at: schedule.deadline, target: self)
+    }
+
+    /// One message of a `publish: max` device, if the connection has room; otherwise the device
+    /// waits until the connection wakes it (an acknowledgement, a drained socket, a CONNACK).
+    /// Its next tick is queued behind the timers and sockets already due, so the loop stays fair.
+    private func tickAtMax(now: UInt64) {
+        guard let schedule, control.isDue(now) else { return }
+        guard connection.canSendNow else {
+            connection.wake(self)
+            return
+        }
+        guard control.takeTick() else { return }
+        counters.add(.scheduled)
+        let elapsed = Double(now &- schedule.start) / 1e9
+        context.payload.removeAll(keepingCapacity: true)
+        signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
+        if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
+        connection.submit(from: self, payload: context.payload)
+        loop.schedule(at: now, target: self)
     }
 }

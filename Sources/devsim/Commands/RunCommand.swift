@@ -31,8 +31,10 @@ struct RunCommand {
         let settings = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
-        if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
-            throw UsageError("device group '\(device.group)': publish: max is not supported yet; give a rate such as 100/s")
+        if options.dryRun, options.messages == nil,
+           let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
+            throw UsageError("device group '\(device.group)' publishes at max, which a dry run can only show "
+                             + "a number of: add --messages N")
         }
         if options.dryRun {
             return dryRun(plan, seed: settings.seed)
