@@ -179,3 +179,31 @@ import TestSupport
         #expect(seqs == Array(0..<5000))
     }
 }
+
+@Suite struct GroupFiguresTests {
+    @Test func eachGroupHasItsOwnFiguresAndTheyAddUpToTheTotals() throws {
+        let broker = try MosquittoBroker()
+        let yaml = """
+            devices:
+              - name: fast
+                count: 2
+                topic: "g/{id}"
+                publish: 40/s
+                qos: 1
+                payload: { fields: { n: { counter: 0 } } }
+              - name: slow
+                topic: "g/{id}"
+                publish: 10/s
+                payload: { fields: { n: { counter: 0 } } }
+            """
+        let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(duration: 1.5, statsInterval: nil)))
+        #expect(result.groups.map(\.name) == ["fast", "slow"])
+        let fast = result.groups[0].totals, slow = result.groups[1].totals
+        #expect(fast.published > slow.published)
+        #expect(fast.acknowledged == fast.published)
+        #expect(slow.acknowledged == 0, "QoS 0 has no acknowledgements")
+        #expect(fast.published + slow.published == result.totals.published)
+        #expect(fast.scheduled + slow.scheduled == result.totals.scheduled)
+        #expect(result.connectionErrors.isEmpty)
+    }
+}

@@ -38,6 +38,9 @@ import TestSupport
             return
         }
         #expect(why.contains("bad user name or password"))
+        let refusals = result.connectionErrors.filter { $0.key.contains("bad user name or password") }
+        #expect(refusals.count == 1, "\(result.connectionErrors)")
+        #expect(refusals.first?.value == server.connections.count, "one count per refused attempt")
         #expect(server.publishes.isEmpty)
         #expect(result.totals.scheduled == 0)
         // Backoff 0.5 s, 1 s, 2 s (±20%) within 3 s: at most four attempts, never hammering.

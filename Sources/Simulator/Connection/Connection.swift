@@ -9,6 +9,8 @@ final class Connection: @unchecked Sendable {
     let client: Client
     private(set) var devices: [Device] = []
     private unowned(unsafe) let context: LoopContext
+    /// The figures of this connection's device group on this loop.
+    private unowned(unsafe) let counters: Counters
     private var machine: ConnectionStateMachine
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
@@ -43,6 +45,7 @@ final class Connection: @unchecked Sendable {
         self.plan = plan
         client = try Client(options: plan.options)
         self.context = context
+        counters = context.counters[plan.group]
         maxInFlight = max(1, Int(plan.options.maxInFlight))
         self.connackTimeout = connackTimeout
         self.logsEvents = logsEvents
@@ -57,7 +60,7 @@ final class Connection: @unchecked Sendable {
             queue = BoundedQueue(maxMessages: maxMessages, maxBytes: maxBytes)
         }
         client.delegate = self
-        devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, context: context) }
+        devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
     }
 
     /// Whether the drain at the end of a run can still achieve something here: connected, with
@@ -73,7 +76,6 @@ final class Connection: @unchecked Sendable {
     /// A device's tick: send now if connected and the window allows, otherwise keep or skip it
     /// as the offline policy says. Every call ends in exactly one counter.
     func submit(from device: Device, payload: [UInt8]) {
-        let counters = context.counters
         if machine.isConnected, queue.isEmpty, hasWindow {
             send(device: device, payload: payload)
         } else if machine.isConnected || keepsOfflineTicks {
@@ -110,7 +112,6 @@ final class Connection: @unchecked Sendable {
     private var hasWindow: Bool { qos == 0 || outstanding.count < maxInFlight }
 
     private func enqueue(_ message: Queued) {
-        let counters = context.counters
         counters.add(.buffered)
         let evicted = queue.push(message, bytes: message.payload.count + message.device.topic.count)
         if evicted > 0 {
@@ -121,13 +122,12 @@ final class Connection: @unchecked Sendable {
 
     private func flush() {
         while machine.isConnected, hasWindow, let message = queue.popFirst() {
-            context.counters.add(.buffered, -1)
+            counters.add(.buffered, -1)
             send(device: message.device, payload: message.payload)
         }
     }
 
     private func send(device: Device, payload: [UInt8]) {
-        let counters = context.counters
         let (messageID, error) = device.topic.withUnsafeBufferPointer { topic in
             payload.withUnsafeBytes { bytes in
                 client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
@@ -152,7 +152,7 @@ final class Connection: @unchecked Sendable {
 
     private func markInFlight(_ messageID: Int32) {
         outstanding[messageID] = MonotonicClock.now()
-        context.counters.add(.inFlight)
+        counters.add(.inFlight)
     }
 
     /// Errors with which `mosquitto_publish` still keeps a QoS 1/2 message for resending.
@@ -178,21 +178,21 @@ final class Connection: @unchecked Sendable {
             }
         case .resume(let firstTime):
             timerGeneration += 1
-            context.counters.add(.connectionsUp)
+            counters.add(.connectionsUp)
             context.control.noteConnected()
-            if !firstTime { context.counters.add(.reconnects) }
+            if !firstTime { counters.add(.reconnects) }
             if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
             let now = MonotonicClock.now()
             for device in devices where !device.hasStarted { device.start(now: now) }
             flush()
             wakeSleepers()
         case .pauseAndRetry(let delay):
-            context.counters.add(.connectionsUp, -1)
+            counters.add(.connectionsUp, -1)
             scheduleRetry(after: delay)
         case .retry(let delay):
             scheduleRetry(after: delay)
         case .disconnect:
-            context.counters.add(.connectionsUp, -1)
+            counters.add(.connectionsUp, -1)
             do {
                 try client.disconnect()
                 context.loop.markDirty(client)
@@ -247,8 +247,9 @@ extension Connection: ClientDelegate {
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        if let error, machine.state == .connected, logsEvents {
-            context.control.logger.warning("connection lost: \(error)", metadata)
+        if let error, machine.state == .connected {
+            context.control.count("connection lost: \(error)")
+            if logsEvents { context.control.logger.warning("connection lost: \(error)", metadata) }
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
@@ -262,8 +263,8 @@ extension Connection: ClientDelegate {
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
         guard qos > 0, let publishedAt = outstanding.removeValue(forKey: messageID) else { return }
         context.latency.record(MonotonicClock.now() &- publishedAt)
-        context.counters.add(.inFlight, -1)
-        context.counters.add(.acknowledged)
+        counters.add(.inFlight, -1)
+        counters.add(.acknowledged)
         flush()
         wakeSleepers()
     }

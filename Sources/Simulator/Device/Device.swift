@@ -21,7 +21,7 @@ final class Device: TimerTarget {
     /// Lateness beyond which a tick counts as late, in nanoseconds.
     static let lateThreshold: UInt64 = 2_000_000
 
-    init(plan: DevicePlan, seed: UInt64, connection: Connection, context: LoopContext) {
+    init(plan: DevicePlan, seed: UInt64, connection: Connection, counters: Counters, context: LoopContext) {
         self.plan = plan
         topic = Array(plan.topic.utf8CString)
         signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
@@ -29,7 +29,7 @@ final class Device: TimerTarget {
         self.connection = connection
         self.context = context
         loop = context.loop
-        counters = context.counters
+        self.counters = counters
         control = context.control
     }
 

@@ -30,6 +30,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var latency: Percentiles?
     /// How late ticks were published after their deadlines.
     public var lateness: Percentiles
+    /// Each device group's figures, in scenario order.
+    public var groups: [GroupFigures]
+    /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
+    public var connectionErrors: [String: Int]
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -57,6 +61,8 @@ public struct RunReport: Codable, Sendable, Equatable {
         faults = t.faults
         latency = result.latency.isEmpty ? nil : Percentiles(result.latency)
         lateness = Percentiles(result.lateness)
+        groups = result.groups.map { GroupFigures(name: $0.name, totals: $0.totals) }
+        connectionErrors = result.connectionErrors
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 

@@ -24,12 +24,17 @@ public final class Fleet: Sendable {
         /// QoS 1/2 publish-to-acknowledgement times, and every tick's lateness, in nanoseconds.
         public var latency: Histogram
         public var lateness: Histogram
+        /// Each device group's figures.
+        public var groups: [(name: String, totals: Totals)]
+        /// Connection problems by reason: refusals, failures to connect, lost connections.
+        public var connectionErrors: [String: Int]
     }
 
     private let settings: RunSettings
     private let control: RunControl
     private let contexts: [LoopContext]
     private let connectionCount: Int
+    private let groupNames: [String]
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -40,7 +45,8 @@ public final class Fleet: Sendable {
         try DescriptorLimit.raise(toFit: DescriptorLimit.needed(connections: plan.connections.count, loops: loopCount))
         var contexts: [LoopContext] = []
         for index in 0..<loopCount {
-            contexts.append(LoopContext(loop: try EventLoop(name: "devsim-loop-\(index)"), control: control))
+            contexts.append(LoopContext(loop: try EventLoop(name: "devsim-loop-\(index)"), control: control,
+                                        groups: plan.groups.count))
         }
         let logsEvents = settings.logConnectionEvents || plan.connections.count <= 10
         for (index, connectionPlan) in plan.connections.enumerated() {
@@ -51,6 +57,7 @@ public final class Fleet: Sendable {
         }
         self.contexts = contexts
         connectionCount = plan.connections.count
+        groupNames = plan.groups
     }
 
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).
@@ -59,7 +66,12 @@ public final class Fleet: Sendable {
     }
 
     /// The figures so far.
-    public var totals: Totals { Totals(contexts.map(\.counters)) }
+    public var totals: Totals { Totals(contexts.flatMap(\.counters)) }
+
+    /// Each device group's figures, in the order of `FleetPlan.groups`.
+    public var groupTotals: [(name: String, totals: Totals)] {
+        groupNames.enumerated().map { index, name in (name, Totals(contexts.map { $0.counters[index] })) }
+    }
 
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
@@ -89,7 +101,8 @@ public final class Fleet: Sendable {
             lateness.merge(context.lateness)
         }
         return Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
-                      durationSeconds: duration, reason: reason, latency: latency, lateness: lateness)
+                      durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
+                      groups: groupTotals, connectionErrors: control.connectionErrors)
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {

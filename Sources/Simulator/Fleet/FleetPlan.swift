@@ -35,11 +35,15 @@ public struct ConnectionPlan: Sendable {
     public var reconnect: ReconnectSettings
     /// Seconds after the run's start at which the connection is opened (the group's ramp-up).
     public var startOffset: Double
+    /// The connection's device group: an index into `FleetPlan.groups`.
+    public var group = 0
 }
 
 /// The whole fleet of a run: every scenario's groups expanded into connections and devices.
 public struct FleetPlan: Sendable {
     public var connections: [ConnectionPlan]
+    /// The names of the device groups of every scenario, in order: figures are kept per group.
+    public var groups: [String] = []
     /// Ids that two devices or two connections would share, one message for each pair of device
     /// groups that clash, at the place the second group is written. A run must not start with
     /// any: a broker disconnects a client when another connects with its id, and two devices
@@ -58,7 +62,9 @@ public struct FleetPlan: Sendable {
             for group in scenario.groups {
                 let owner = Claims.Owner(group: group.name, location: group.location
                                          ?? SourceLocation(file: scenario.file, line: 1, column: 1))
-                let made = FleetPlan.connections(for: group, in: scenario, settings: settings)
+                var made = FleetPlan.connections(for: group, in: scenario, settings: settings)
+                for index in made.indices { made[index].group = groups.count }
+                groups.append(group.name)
                 for connection in made {
                     // No client id: libmosquitto makes a random one.
                     if let clientID = connection.options.clientID { clientIDs.claim(clientID, by: owner) }

@@ -4,7 +4,9 @@ import Mosquitto
 /// payload buffer reused by every tick. Confined to the loop's thread.
 final class LoopContext: @unchecked Sendable {
     let loop: EventLoop
-    let counters = Counters()
+    /// One set per device group, so the report can give each group's figures; the loop's own
+    /// figures are their sum.
+    let counters: [Counters]
     let control: RunControl
     /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
     var payload: [UInt8] = []
@@ -14,8 +16,9 @@ final class LoopContext: @unchecked Sendable {
     /// From `mosquitto_publish` to PUBACK/PUBCOMP, for QoS 1/2 messages.
     var latency = Histogram()
 
-    init(loop: EventLoop, control: RunControl) {
+    init(loop: EventLoop, control: RunControl, groups: Int) {
         self.loop = loop
+        counters = (0..<max(1, groups)).map { _ in Counters() }
         self.control = control
         payload.reserveCapacity(4096)
     }

@@ -22,6 +22,7 @@ final class RunControl: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let reported = Mutex<Set<String>>([])
     private let failure = Mutex<String?>(nil)
+    private let errorCounts = Mutex<[String: Int]>([:])
 
     init(messages: Int?, logger: Logger) {
         remaining = Atomic(messages ?? Int.max)
@@ -83,6 +84,7 @@ final class RunControl: Sendable {
     /// the reason itself) is seen, so a thousand devices failing for one reason make one line.
     func connectionFailed(_ reason: String, key: String? = nil, host: String, port: Int32) {
         failure.withLock { $0 = reason }
+        count(key ?? reason)
         let isNew = reported.withLock { $0.insert(key ?? reason).inserted }
         if isNew {
             logger.warning(reason, ["broker": "\(host):\(port)"])
@@ -90,4 +92,12 @@ final class RunControl: Sendable {
     }
 
     var lastFailure: String? { failure.withLock { $0 } }
+
+    /// Counts a connection problem by its reason, for the report.
+    func count(_ reason: String) {
+        errorCounts.withLock { $0[reason, default: 0] += 1 }
+    }
+
+    /// How often each connection problem happened.
+    var connectionErrors: [String: Int] { errorCounts.withLock { $0 } }
 }
