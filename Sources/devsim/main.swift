@@ -27,7 +27,12 @@ do {
                                  errors: { write($0, to: .standardError) })
     case .run(let options):
         let level: Logger.Level = options.quiet ? .warning : options.verbose ? .debug : .info
-        let logger = Logger(format: options.logFormat, minimumLevel: level)
+        // On a terminal the status line is redrawn in place; a log line first clears it.
+        let clearsLine = RunCommand.redrawsStatus(options)
+        let sink: @Sendable (String) -> Void = { line in
+            Logger.standardError(clearsLine ? "\r\u{1B}[K" + line : line)
+        }
+        let logger = Logger(format: options.logFormat, minimumLevel: level, sink: sink)
         code = RunCommand(options: options, environment: environment, logger: logger).execute()
     }
 } catch {

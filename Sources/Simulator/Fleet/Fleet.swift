@@ -106,8 +106,11 @@ public final class Fleet: Sendable {
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {
-        let status = StatusReporter(logger: control.logger, connections: connectionCount, start: start)
-        var nextStatus = settings.statsInterval.map { start &+ MonotonicClock.nanoseconds($0) }
+        let status = StatusReporter(logger: control.logger, connections: connectionCount, start: start,
+                                    redraw: settings.liveStatus)
+        defer { status.finish() }
+        let interval = settings.liveStatus == nil ? settings.statsInterval : 1
+        var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
         let connectDeadline = start &+ MonotonicClock.nanoseconds(settings.connectTimeout)
         while true {
@@ -118,8 +121,10 @@ public final class Fleet: Sendable {
                 let why = control.lastFailure ?? "no CONNACK from the broker"
                 return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
             }
-            if let due = nextStatus, now >= due, let interval = settings.statsInterval {
-                status.report(totals, at: now)
+            if let due = nextStatus, now >= due, let interval {
+                let latency = liveLatency()
+                status.report(totals, ackP99: latency.isEmpty ? nil : latency.percentile(99),
+                              errors: control.connectionErrors.values.reduce(0, +) + totals.failed, at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             var wake = [nextStatus, end, control.hasEverConnected ? nil : connectDeadline].compactMap { $0 }.min() ?? now &+ 1_000_000_000
@@ -153,6 +158,22 @@ public final class Fleet: Sendable {
             }
             control.wait(seconds: 0.01)
         }
+    }
+
+    /// The acknowledgement latencies so far, each loop's copied on its own thread.
+    private func liveLatency() -> Histogram {
+        let merged = Mutex(Histogram())
+        let answered = DispatchGroup()
+        for context in contexts {
+            answered.enter()
+            context.loop.execute {
+                let copy = context.latency
+                merged.withLock { $0.merge(copy) }
+                answered.leave()
+            }
+        }
+        _ = answered.wait(timeout: .now() + 1)
+        return merged.withLock { $0 }
     }
 
     /// Connections that are up with messages unacknowledged or queued, asked on their loops.

@@ -24,6 +24,9 @@ public struct RunSettings: Sendable {
     public var maxInFlight: Int
     /// Log every connection's comings and goings, however big the fleet.
     public var logConnectionEvents: Bool
+    /// Where to redraw the status line in place (a terminal), instead of logging it every
+    /// `statsInterval`; it is then redrawn every second.
+    public var liveStatus: (@Sendable (String) -> Void)?
 
     public init(host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
                 duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
@@ -43,5 +46,6 @@ public struct RunSettings: Sendable {
         self.statsInterval = statsInterval
         self.maxInFlight = maxInFlight
         self.logConnectionEvents = logConnectionEvents
+        liveStatus = nil
     }
 }

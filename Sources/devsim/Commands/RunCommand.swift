@@ -66,7 +66,7 @@ struct RunCommand {
             }
             password = String(text.trimmingCharacters(in: .newlines))
         }
-        return RunSettings(
+        var settings = RunSettings(
             host: options.host, port: options.port, username: options.username, password: password,
             duration: options.duration, messages: options.messages,
             seed: options.seed ?? UInt64.random(in: 0...UInt64.max),
@@ -74,6 +74,15 @@ struct RunCommand {
             connectTimeout: options.connectTimeout, connackTimeout: options.connackTimeout, drainTimeout: options.drainTimeout,
             statsInterval: options.quiet ? nil : options.statsInterval, maxInFlight: options.maxInFlight,
             logConnectionEvents: options.verbose)
+        if Self.redrawsStatus(options) { settings.liveStatus = Logger.standardError }
+        return settings
+    }
+
+    /// Whether the status line is one line redrawn in place: on a terminal, for text logs, unless
+    /// `--quiet` or `--stats-interval 0` asked for none. In CI (no terminal) it is a plain line
+    /// every `--stats-interval`.
+    static func redrawsStatus(_ options: RunOptions) -> Bool {
+        isatty(2) != 0 && !options.quiet && options.statsInterval != nil && options.logFormat == .text && !options.dryRun
     }
 
     private func dryRun(_ plan: FleetPlan, seed: UInt64) -> ExitCode {
