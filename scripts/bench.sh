@@ -6,6 +6,8 @@
 #   scripts/bench.sh throughput   one connection, QoS 0: devsim beside mosquitto_pub -l
 #   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s: achieved vs scheduled
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
+#   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
+#   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
 #
 # MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them.
 set -euo pipefail
@@ -97,6 +99,72 @@ print(f"CPU {cpu:.2f} s ({100*cpu/seconds:.1f}% of one core), max RSS {rss/1024:
 PY
 }
 
+qos1() {
+  cat > "$dir/qos1.yaml" <<'YAML'
+name: qos1
+devices:
+  - name: bench
+    topic: bench/qos1
+    publish: max
+    qos: 1
+    payload:
+      fields:
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+        Seq: { counter: 0 }
+YAML
+  echo "== qos1: one connection, publish: max, QoS 1, 10 s"
+  for window in 16 100; do
+    "$bin" run "$dir/qos1.yaml" --host 127.0.0.1 --port "$port" --duration 10s --max-inflight "$window" \
+      --stats-interval 0 --quiet --report "$dir/qos1.json"
+    python3 - "$dir/qos1.json" "$window" <<'PY'
+import sys, json
+r = json.load(open(sys.argv[1])); l = r["latency"]
+print(f"{sys.argv[2]:>4} in flight: {r['ratePerSecond']:>9.0f} msg/s, acknowledged {r['acknowledged']} of {r['published']}; "
+      f"ack latency ms p50 {l['p50']} p90 {l['p90']} p99 {l['p99']} p99.9 {l['p999']} max {l['max']}")
+PY
+  done
+}
+
+scale() {
+  local connections=${CONNECTIONS:-6000}
+  cat > "$dir/scale.yaml" <<YAML
+name: scale
+devices:
+  - name: node
+    count: $connections
+    topic: "scale/{id}"
+    publish: 1/60s
+    rampUp: 1000/s
+    jitter: auto
+    payload:
+      fields:
+        v: { counter: 0 }
+YAML
+  sed "s/count: $connections/count: 1/" "$dir/scale.yaml" > "$dir/one.yaml"
+  /usr/bin/time -v "$bin" run "$dir/one.yaml" --host 127.0.0.1 --port "$port" --duration 5s --stats-interval 0 --quiet 2> "$dir/one.time"
+  local seconds=$(( connections / 1000 + 35 ))
+  /usr/bin/time -v "$bin" run "$dir/scale.yaml" --host 127.0.0.1 --port "$port" --duration "${seconds}s" \
+    --stats-interval 0 --quiet --report "$dir/scale.json" 2> "$dir/scale.time" &
+  sleep 2
+  local pid=$(pgrep -n -f "scale.yaml")
+  # Idle cost: CPU over 20 s once everything is connected (1 message a minute per device).
+  sleep $(( connections / 1000 + 8 ))
+  local before=$(awk '{print $14+$15}' /proc/$pid/stat)
+  sleep 20
+  local after=$(awk '{print $14+$15}' /proc/$pid/stat)
+  wait
+  python3 - "$dir/scale.json" "$connections" "$(rss "$dir/one.time")" "$(rss "$dir/scale.time")" "$before" "$after" "$(getconf CLK_TCK)" <<'PY'
+import sys, json
+r = json.load(open(sys.argv[1])); n = int(sys.argv[2]); base, peak = float(sys.argv[3]), float(sys.argv[4])
+ticks = (int(sys.argv[6]) - int(sys.argv[5])) / int(sys.argv[7])
+print(f"== scale: {n} connections (rampUp 1000/s, 1 msg/min each)")
+print(f"all connected after {r['allConnectedSeconds']} s; up at the end {r['connectionsUp']}/{r['connections']}; errors {r['connectionErrors']}")
+print(f"max RSS {peak/1024:.1f} MB (one connection: {base/1024:.1f} MB): {(peak-base)/n:.1f} KB per connection")
+print(f"idle CPU {100*ticks/20:.2f} % of a core over 20 s")
+PY
+}
+
 payload() {
   echo "== payload"
   swift build -c release --product PayloadBenchmark >/dev/null
@@ -107,6 +175,8 @@ case "$which" in
   throughput) throughput ;;
   rate) rate ;;
   payload) payload ;;
-  all) payload; throughput; rate ;;
-  *) echo "unknown benchmark '$which': throughput, rate, payload or all" >&2; exit 2 ;;
+  qos1) qos1 ;;
+  scale) scale ;;
+  all) payload; throughput; qos1; rate; scale ;;
+  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, payload or all" >&2; exit 2 ;;
 esac

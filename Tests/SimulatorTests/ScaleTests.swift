@@ -25,6 +25,7 @@ import TestSupport
                                                        settings: RunSettings(duration: 5, loops: 2, statsInterval: nil), timeout: 60))
         #expect(result.connections == 2000)
         #expect(result.connectionsUpAtEnd == 2000)
+        #expect(result.allConnectedSeconds != nil)
         #expect(result.totals.failed == 0)
         #expect(result.totals.published >= 2000 * 2, "every device publishes at least twice in 5 s at 1/2s")
         #expect(result.totals.acknowledged == result.totals.published)

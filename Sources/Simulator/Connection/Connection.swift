@@ -179,7 +179,7 @@ final class Connection: @unchecked Sendable {
         case .resume(let firstTime):
             timerGeneration += 1
             counters.add(.connectionsUp)
-            context.control.noteConnected()
+            context.control.noteConnected(firstTime: firstTime, of: context.connectionCount)
             if !firstTime { counters.add(.reconnects) }
             if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
             let now = MonotonicClock.now()

@@ -34,6 +34,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var groups: [GroupFigures]
     /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
     public var connectionErrors: [String: Int]
+    /// Seconds from the start until every connection had been accepted once.
+    public var allConnectedSeconds: Double?
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -63,6 +65,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         lateness = Percentiles(result.lateness)
         groups = result.groups.map { GroupFigures(name: $0.name, totals: $0.totals) }
         connectionErrors = result.connectionErrors
+        allConnectedSeconds = result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 }
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 

@@ -28,6 +28,8 @@ public final class Fleet: Sendable {
         public var groups: [(name: String, totals: Totals)]
         /// Connection problems by reason: refusals, failures to connect, lost connections.
         public var connectionErrors: [String: Int]
+        /// Seconds from the start until every connection had been accepted once; `nil` if some never were.
+        public var allConnectedSeconds: Double?
     }
 
     private let settings: RunSettings
@@ -55,6 +57,7 @@ public final class Fleet: Sendable {
                                                       connackTimeout: settings.connackTimeout,
                                                       logsEvents: logsEvents, context: context))
         }
+        for context in contexts { context.connectionCount = plan.connections.count }
         self.contexts = contexts
         connectionCount = plan.connections.count
         groupNames = plan.groups
@@ -94,6 +97,7 @@ public final class Fleet: Sendable {
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
         for context in contexts { context.loop.stop() }
+        let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
         var latency = Histogram(), lateness = Histogram()
         for context in contexts {
@@ -102,7 +106,8 @@ public final class Fleet: Sendable {
         }
         return Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
                       durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
-                      groups: groupTotals, connectionErrors: control.connectionErrors)
+                      groups: groupTotals, connectionErrors: control.connectionErrors,
+                      allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {

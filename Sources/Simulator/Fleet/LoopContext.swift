@@ -11,6 +11,8 @@ final class LoopContext: @unchecked Sendable {
     /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
     var payload: [UInt8] = []
     var connections: [Connection] = []
+    /// Connections in the whole fleet, over every loop.
+    var connectionCount = 0
     /// How late each tick fired after its deadline.
     var lateness = Histogram()
     /// From `mosquitto_publish` to PUBACK/PUBCOMP, for QoS 1/2 messages.

@@ -1,4 +1,5 @@
 import Dispatch
+import Mosquitto
 import Synchronization
 
 /// What the event loops and the thread that runs the fleet share: whether devices still tick,
@@ -53,8 +54,16 @@ final class RunControl: Sendable {
         return left >= 0
     }
 
-    func noteConnected() {
+    private let firstConnects = Atomic<Int>(0)
+    /// Monotonic nanoseconds at which the last connection came up for the first time; 0 until then.
+    let allConnectedAt = Atomic<UInt64>(0)
+
+    /// A connection's CONNACK accepted it; `firstTime` when it had never been up before.
+    func noteConnected(firstTime: Bool, of connections: Int) {
         everConnected.store(true, ordering: .relaxed)
+        if firstTime, firstConnects.add(1, ordering: .relaxed).newValue == connections {
+            allConnectedAt.store(MonotonicClock.now(), ordering: .relaxed)
+        }
     }
 
     var hasEverConnected: Bool { everConnected.load(ordering: .relaxed) }
