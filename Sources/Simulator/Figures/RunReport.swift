@@ -34,6 +34,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var groups: [GroupFigures]
     /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
     public var connectionErrors: [String: Int]
+    /// With `--verify`: what devsim's own subscriber received of what was published.
+    public var verify: VerifySummary? = nil
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -63,6 +65,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         lateness = Percentiles(result.lateness)
         groups = result.groups.map { GroupFigures(name: $0.name, totals: $0.totals) }
         connectionErrors = result.connectionErrors
+        verify = result.verify
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 
