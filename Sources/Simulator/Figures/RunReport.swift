@@ -34,7 +34,7 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var groups: [GroupFigures]
     /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
     public var connectionErrors: [String: Int]
-    /// With `--verify`: what devsim's own subscriber received of what was published.
+    /// The closed-loop check's figures with `run --verify`; absent without it.
     public var verify: VerifySummary? = nil
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {

@@ -1,18 +1,15 @@
-/// The closed-loop check of `run --verify`: what a subscriber of devsim's own received of what
-/// its devices published.
+/// The closed-loop check's figures (`run --verify`): what a subscriber of devsim's own received,
+/// and what it found missing, repeated or reordered by the sequence counter in the payloads.
+/// Shared with the `--verify` work so both sides compile against the same shape.
 public struct VerifySummary: Codable, Sendable, Equatable {
-    /// Distinct messages received (copies are in `duplicated`).
     public var received: Int
-    /// Published but never received: per device, published − received, summed.
     public var lost: Int
-    /// Copies of a message already received.
     public var duplicated: Int
-    /// Messages received after one published later on the same topic.
     public var outOfOrder: Int
-    /// Publish (the payload's timestamp) to reception, on the wall clock.
+    /// Publish-to-receipt latency from the send timestamp in the payloads; absent when nothing was received.
     public var e2eLatency: Percentiles?
 
-    public init(received: Int, lost: Int, duplicated: Int, outOfOrder: Int, e2eLatency: Percentiles?) {
+    public init(received: Int, lost: Int, duplicated: Int, outOfOrder: Int, e2eLatency: Percentiles? = nil) {
         self.received = received
         self.lost = lost
         self.duplicated = duplicated
