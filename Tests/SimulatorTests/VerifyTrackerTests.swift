@@ -103,6 +103,22 @@ struct VerifyTrackerTests {
         #expect(read("") == (nil, nil))
     }
 
+    @Test func aTemplatePayloadIsReadFromNameEqualsValue() throws {
+        let group = DeviceGroup(
+            name: "g", id: Template("g-{index}"), clientID: Template("{id}"), topic: Template("g/{id}"),
+            publish: .every(seconds: 1),
+            payload: PayloadSpec(style: .template,
+                                 fields: [FieldSpec(name: "seq", generator: CounterRecipe()),
+                                          FieldSpec(name: "ts", generator: TimestampRecipe(unit: .nanoseconds))],
+                                 template: try PayloadTemplate("m,id={{id}} seq={{seq}}i {{ts}}")))
+        let plan = VerifyPlan(group: group)
+        #expect(plan.readsSequence)
+        let line = Array("m,id=g-1 seq=42i 1700000000000000001".utf8)
+        #expect(line.withUnsafeBytes { plan.sequence(in: $0) } == 42)
+        // Written without `ts=`, the timestamp cannot be found: the documented limit.
+        #expect(line.withUnsafeBytes { plan.timestamp(in: $0) } == nil)
+    }
+
     @Test func theLoaderChecksTheVerifyFields() throws {
         let yaml = """
             devices:

@@ -12,6 +12,14 @@ import Synchronization
 /// figures are read once its loop has stopped. Lost is then counted against what each device
 /// actually published: `lost = published − distinct received`, so ticks skipped while offline
 /// (which also use up sequence numbers) are not counted lost.
+///
+/// End-to-end latency is reception wall-clock time minus the payload's timestamp, which is the
+/// tick's scheduled time rounded down to the timestamp's unit: a tick published late adds its
+/// lateness, and `ms` timestamps add up to 1 ms (prefer `us`). Both clocks are this machine's.
+///
+/// The subscriber is one connection per broker; at QoS 1/2 the broker keeps a bounded queue for
+/// it (mosquitto's `max_queued_messages`, 1000 by default), and what it drops when the
+/// subscriber falls behind is counted lost: raise the limit for high-rate verified runs.
 public final class Verifier: @unchecked Sendable {
     /// Figures of one topic: normally one device's.
     public struct Stream: Sendable {
