@@ -20,6 +20,20 @@ extension Client {
             guard let client = Client.from(userData) else { return }
             client.delegate?.client(client, didPublish: messageID)
         }
+        mosquitto_message_callback_set(handle) { _, userData, message in
+            guard let client = Client.from(userData), let message = message?.pointee else { return }
+            let topicLength = message.topic.map { strlen($0) } ?? 0
+            let received = ReceivedMessage(
+                topicBytes: UnsafeRawBufferPointer(start: message.topic, count: topicLength),
+                payload: UnsafeRawBufferPointer(start: message.payload, count: Int(max(0, message.payloadlen))),
+                qos: message.qos, retain: message.retain)
+            client.delegate?.client(client, didReceive: received)
+        }
+        mosquitto_subscribe_callback_set(handle) { _, userData, messageID, count, granted in
+            guard let client = Client.from(userData) else { return }
+            let levels = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+            client.delegate?.client(client, didSubscribe: messageID, grantedQoS: levels)
+        }
     }
 
     private static func from(_ userData: UnsafeMutableRawPointer?) -> Client? {

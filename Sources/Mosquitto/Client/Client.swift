@@ -13,10 +13,44 @@ public protocol ClientDelegate: AnyObject {
     func client(_ client: Client, didPublish messageID: Int32)
     /// Everything libmosquitto had queued for a full socket is written: there is room again.
     func clientCanWrite(_ client: Client)
+    /// A PUBLISH arrived on a subscription. `message` points into libmosquitto's buffers and is
+    /// valid only during the call: copy what must outlive it.
+    func client(_ client: Client, didReceive message: ReceivedMessage)
+    /// The broker answered SUBSCRIBE `messageID` with these granted QoS levels, one per topic
+    /// filter; 128 (0x80) means the filter was refused.
+    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32])
 }
 
+/// Publishers need not hear of room to write, messages or subscriptions: each defaults to doing
+/// nothing.
 extension ClientDelegate {
     public func clientCanWrite(_ client: Client) {}
+    public func client(_ client: Client, didReceive message: ReceivedMessage) {}
+    public func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {}
+}
+
+/// A message received, as libmosquitto hands it to `on_message`: no copy is made. The topic and
+/// payload point into libmosquitto's own buffers and are valid only during the
+/// `client(_:didReceive:)` call that receives this value; `topicBytes`/`payload` may be read
+/// there without allocating, `topic` makes a `String` (one copy) for those who need one.
+public struct ReceivedMessage {
+    /// The topic's bytes, without the terminating NUL.
+    public let topicBytes: UnsafeRawBufferPointer
+    public let payload: UnsafeRawBufferPointer
+    public let qos: Int32
+    /// Set by the broker for a retained message sent because of a new subscription; clear for a
+    /// message forwarded as it is published.
+    public let retain: Bool
+
+    init(topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) {
+        self.topicBytes = topicBytes
+        self.payload = payload
+        self.qos = qos
+        self.retain = retain
+    }
+
+    /// The topic as a `String` (a copy).
+    public var topic: String { String(decoding: topicBytes, as: UTF8.self) }
 }
 
 /// One MQTT connection, a `struct mosquitto` underneath.
@@ -133,9 +167,13 @@ public final class Client: @unchecked Sendable {
         return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
     }
 
-    /// Subscribes to `topic`: `mosquitto_subscribe`.
-    public func subscribe(_ topic: String, qos: Int32) throws(MosquittoError) {
-        try check(mosquitto_subscribe(handle, nil, topic, qos))
+    /// Subscribes to `topic`: `mosquitto_subscribe`. Returns the message id that
+    /// `didSubscribe` will report with the broker's SUBACK.
+    @discardableResult
+    public func subscribe(_ topic: String, qos: Int32) throws(MosquittoError) -> Int32 {
+        var messageID: Int32 = 0
+        try check(mosquitto_subscribe(handle, &messageID, topic, qos))
+        return messageID
     }
 
     /// The connection's socket, or -1: `mosquitto_socket`.

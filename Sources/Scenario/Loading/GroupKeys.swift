@@ -6,7 +6,7 @@ struct GroupKeys {
     /// Every key a device group takes besides its `name`, in the order messages list them.
     static let names = [
         "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-        "connection", "rampUp", "jitter", "payload",
+        "connection", "rampUp", "jitter", "payload", "verify",
     ]
 
     /// Keys that were written, valid or not: a group that lacks `topic` is not told it is
@@ -24,6 +24,7 @@ struct GroupKeys {
     var rampUp: Rate?
     var jitter: StartJitter?
     var payload: PayloadSpec?
+    var verify: VerifyFields?
 
     /// These keys, with every key not written here taken from `defaults`. Keys are taken whole:
     /// a group's `payload` replaces the default `payload`, it is not merged with it.
@@ -45,6 +46,7 @@ struct GroupKeys {
         take("rampUp", \.rampUp)
         take("jitter", \.jitter)
         take("payload", \.payload)
+        take("verify", \.verify)
         return keys
     }
 }

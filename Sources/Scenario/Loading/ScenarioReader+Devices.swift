@@ -51,6 +51,9 @@ extension ScenarioReader {
             report((entries["sample"] ?? node).mark, "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
                    + "times per publish; sample less often or publish more often")
         }
+        if let verify = keys.verify, let payload = keys.payload {
+            checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
+        }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
               diagnostics.count == problemsBefore else { return nil }
         return DeviceGroup(name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
@@ -58,7 +61,8 @@ extension ScenarioReader {
                            publish: publish, qos: keys.qos ?? 0, retain: keys.retain ?? false,
                            connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
                            jitter: keys.jitter,
-                           location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
+                           location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
+                           verify: keys.verify)
     }
 
     /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
@@ -77,7 +81,34 @@ extension ScenarioReader {
         keys.rampUp = rate(entries["rampUp"], "rampUp")
         keys.jitter = entries["jitter"].flatMap(jitter)
         keys.payload = entries["payload"].flatMap { payload($0, of: what) }
+        keys.verify = entries["verify"].flatMap(verifyFields)
         return keys
+    }
+
+    /// `verify: { sequence: seq, timestamp: ts }`, each key optional.
+    private func verifyFields(_ node: Node) -> VerifyFields? {
+        guard let entries = entries(node, of: "'verify'", known: ["sequence", "timestamp"]) else { return nil }
+        return VerifyFields(sequence: string(entries["sequence"], "sequence") ?? VerifyFields.defaultSequence,
+                            timestamp: string(entries["timestamp"], "timestamp") ?? VerifyFields.defaultTimestamp)
+    }
+
+    /// The fields `verify` names must be in the payload: the sequence made by an integer
+    /// `counter`, the timestamp by a `timestamp` in s, ms, us or ns.
+    private func checkVerifyFields(_ verify: VerifyFields, in payload: PayloadSpec, at mark: Mark) {
+        let sequence = VerifyFields.field(named: verify.sequence, in: payload.fields)
+        if sequence == nil {
+            report(mark, "verify: the payload has no field '\(verify.sequence)' to read the sequence number from")
+        } else if !(sequence?.generator is CounterRecipe) {
+            report(mark, "verify: the sequence field '\(verify.sequence)' must be made by a 'counter'")
+        }
+        let timestamp = VerifyFields.field(named: verify.timestamp, in: payload.fields)
+        if timestamp == nil {
+            report(mark, "verify: the payload has no field '\(verify.timestamp)' to read the send time from")
+        } else if let recipe = timestamp?.generator as? TimestampRecipe, recipe.unit != .iso8601 {
+            // A number of seconds, milliseconds, microseconds or nanoseconds: readable.
+        } else {
+            report(mark, "verify: the timestamp field '\(verify.timestamp)' must be a 'timestamp' in s, ms, us or ns")
+        }
     }
 
     /// `auto` (one publish interval) or a duration such as `500ms`; `0s` for none.

@@ -133,11 +133,14 @@ public struct DeviceGroup: Sendable {
     /// Where the group is written (the file may be one the scenario includes); `nil` for a group
     /// made in code.
     public var location: SourceLocation?
+    /// The payload fields `run --verify` reads; `nil` when the group does not say (the
+    /// defaults, `seq` and `ts`, are then looked for).
+    public var verify: VerifyFields?
 
     public init(name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
                 sample: Rate? = nil, publish: Rate, qos: Int = 0, retain: Bool = false,
                 connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
-                jitter: StartJitter? = nil, location: SourceLocation? = nil) {
+                jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil) {
         self.name = name
         self.count = count
         self.id = id
@@ -152,6 +155,34 @@ public struct DeviceGroup: Sendable {
         self.payload = payload
         self.jitter = jitter
         self.location = location
+        self.verify = verify
+    }
+}
+
+/// `verify: { sequence: seq, timestamp: ts }`: the payload fields the closed-loop check of
+/// `run --verify` reads: a `counter` numbering the messages, and a `timestamp` (s, ms, us or ns)
+/// of when each was made. A field may sit in a nested object; the first field of that name in
+/// the payload is the one read.
+public struct VerifyFields: Sendable, Equatable {
+    public var sequence: String
+    public var timestamp: String
+
+    public static let defaultSequence = "seq"
+    public static let defaultTimestamp = "ts"
+
+    public init(sequence: String = VerifyFields.defaultSequence, timestamp: String = VerifyFields.defaultTimestamp) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+    }
+
+    /// The first field called `name`, depth first in payload order, nested objects included:
+    /// the one whose `"name":` comes first in the encoded payload.
+    public static func field(named name: String, in fields: [FieldSpec]) -> FieldSpec? {
+        for field in fields {
+            if field.name == name, field.generator != nil { return field }
+            if let members = field.fields, let found = Self.field(named: name, in: members) { return found }
+        }
+        return nil
     }
 }
 

@@ -136,11 +136,13 @@ final class Connection: @unchecked Sendable {
         switch error {
         case nil:
             counters.add(.published)
+            device.published += 1
             if qos > 0 { markInFlight(messageID) }
         case let error? where qos > 0 && Connection.keepsMessage(error):
             // The socket failed under the write, but libmosquitto queued the message before it
             // wrote: it resends it after the reconnect, and its acknowledgement will come.
             counters.add(.published)
+            device.published += 1
             markInFlight(messageID)
         case let error?:
             counters.add(.failed)

@@ -17,6 +17,8 @@ final class Device: TimerTarget {
     private unowned(unsafe) let control: RunControl
     private var schedule: Schedule?
     private var wallStart = 0.0
+    /// Messages handed to libmosquitto, for `run --verify`'s lost count.
+    var published = 0
 
     /// Lateness beyond which a tick counts as late, in nanoseconds.
     static let lateThreshold: UInt64 = 2_000_000

@@ -36,6 +36,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var connectionErrors: [String: Int]
     /// Seconds from the start until every connection had been accepted once.
     public var allConnectedSeconds: Double?
+    /// The closed-loop check's figures with `run --verify`; absent without it.
+    public var verify: VerifySummary? = nil
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -66,6 +68,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         groups = result.groups.map { GroupFigures(name: $0.name, totals: $0.totals) }
         connectionErrors = result.connectionErrors
         allConnectedSeconds = result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 }
+        verify = result.verify
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 

@@ -30,6 +30,9 @@ public final class Fleet: Sendable {
         public var connectionErrors: [String: Int]
         /// Seconds from the start until every connection had been accepted once; `nil` if some never were.
         public var allConnectedSeconds: Double?
+        /// With `settings.verify`: the closed-loop check, in all and per topic.
+        public var verify: VerifySummary? = nil
+        public var verifiedTopics: [Verifier.Stream] = []
     }
 
     private let settings: RunSettings
@@ -37,6 +40,7 @@ public final class Fleet: Sendable {
     private let contexts: [LoopContext]
     private let connectionCount: Int
     private let groupNames: [String]
+    private let verifier: Verifier?
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -61,6 +65,7 @@ public final class Fleet: Sendable {
         self.contexts = contexts
         connectionCount = plan.connections.count
         groupNames = plan.groups
+        verifier = settings.verify ? try Verifier(plan: plan, logger: logger) : nil
     }
 
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).
@@ -78,6 +83,8 @@ public final class Fleet: Sendable {
 
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
+        // Subscribed before any device connects, so that its first message is seen.
+        try verifier?.start(timeout: min(settings.connectTimeout, 5))
         let start = MonotonicClock.now()
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         for context in contexts {
@@ -96,6 +103,8 @@ public final class Fleet: Sendable {
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
+        verifier?.settle(published: totals.published)
+        verifier?.stop()
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
@@ -104,10 +113,16 @@ public final class Fleet: Sendable {
             latency.merge(context.latency)
             lateness.merge(context.lateness)
         }
-        return Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
-                      durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
-                      groups: groupTotals, connectionErrors: control.connectionErrors,
-                      allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
+        var result = Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
+                            durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
+                            groups: groupTotals, connectionErrors: control.connectionErrors,
+                            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
+        if let verifier {
+            result.verify = verifier.summary(published: contexts.flatMap(\.connections).flatMap { connection in
+                connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) } })
+            result.verifiedTopics = verifier.topics
+        }
+        return result
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {

@@ -17,6 +17,8 @@ public struct DevicePlan: Sendable {
     /// Seconds from the connection's first CONNACK to the device's first tick: the group's
     /// `jitter`, 0 without one.
     public var startDelay: Double
+    /// What `run --verify` reads of the device's messages; the same for its whole group.
+    public var verify: VerifyPlan
 
     /// An offset in [0, `jitter`) that depends on the run's seed and the device's id alone, so
     /// a run with the same seed starts each device at the same point after its CONNACK.
@@ -111,6 +113,7 @@ public struct FleetPlan: Sendable {
 
 
     static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings) -> [ConnectionPlan] {
+        let verify = VerifyPlan(group: group)
         let devices = (1...max(1, group.count)).map { index in
             let id = group.id.render(name: group.name, index: index, id: nil)
             return DevicePlan(
@@ -119,7 +122,7 @@ public struct FleetPlan: Sendable {
                 qos: Int32(group.qos), retain: group.retain, perSecond: group.publish.perSecond,
                 sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload,
                 startDelay: DevicePlan.startDelay(jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
-                                                  seed: settings.seed, deviceID: id))
+                                                  seed: settings.seed, deviceID: id), verify: verify)
         }
         let rampPerSecond = group.rampUp?.perSecond ?? .infinity
         let broker = scenario.broker

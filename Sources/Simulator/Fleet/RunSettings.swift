@@ -27,6 +27,8 @@ public struct RunSettings: Sendable {
     /// Where to redraw the status line in place (a terminal), instead of logging it every
     /// `statsInterval`; it is then redrawn every second.
     public var liveStatus: (@Sendable (String) -> Void)?
+    /// Run the closed-loop check: a subscriber of our own counts what arrives (`run --verify`).
+    public var verify = false
 
     public init(host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
                 duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
