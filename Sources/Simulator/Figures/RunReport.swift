@@ -30,6 +30,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var latency: Percentiles?
     /// How late ticks were published after their deadlines.
     public var lateness: Percentiles
+    /// The closed-loop check's figures with `run --verify`; absent without it.
+    public var verify: VerifySummary? = nil
+    /// The `--expect` verdicts, in the order given; absent when none were asked for.
+    public var expectations: [ExpectationResult]? = nil
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
