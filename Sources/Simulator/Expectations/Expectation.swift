@@ -123,7 +123,11 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         guard !parts.isEmpty else { return [try Expectation(text)] }
         var expectations: [Expectation] = []
         for part in parts {
-            expectations.append(try Expectation(part))
+            do {
+                expectations.append(try Expectation(part))
+            } catch where parts.count > 1 {
+                throw ExpectationError("in '\(part)': \(error.message)")
+            }
         }
         return expectations
     }
@@ -158,7 +162,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         var distance = Self.number(abs(actual - limit) / unit.scale)
         if distance == "0" { distance = "<0.001" }
         switch unit {
-        case .percent: distance += " points"
+        case .percent: distance += distance == "1" ? " point" : " points"
         case .none: break
         default: distance += " " + unit.rawValue
         }

@@ -54,7 +54,7 @@ public enum JUnitReport {
         xml += "  </properties>\n"
         xml += cases.joined(separator: "\n") + "\n"
         if let json {
-            xml += "  <system-out>" + escaped(json) + "</system-out>\n"
+            xml += "  <system-out>" + escaped(json, attribute: false) + "</system-out>\n"
         }
         xml += "</testsuite>\n"
         return xml
@@ -76,10 +76,11 @@ public enum JUnitReport {
         value.isFinite ? Expectation.number(max(0, value)) : "0"
     }
 
-    /// `text` made safe for XML 1.0 attribute values and character data: markup characters as
-    /// entities, line breaks and tabs as character references (so attributes keep them), and
-    /// characters XML cannot hold at all (other control characters, U+FFFE, U+FFFF) as U+FFFD.
-    public static func escaped(_ text: String) -> String {
+    /// `text` made safe for XML 1.0 attribute values (or, with `attribute: false`, character
+    /// data): markup characters as entities, carriage returns (and in attributes line feeds and
+    /// tabs) as character references so parsers keep them, and characters XML cannot hold at all
+    /// (other control characters, U+FFFE, U+FFFF) as U+FFFD.
+    public static func escaped(_ text: String, attribute: Bool = true) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -87,11 +88,12 @@ public enum JUnitReport {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\n": result += "&#10;"
+            case "\"" where attribute: result += "&quot;"
+            case "'" where attribute: result += "&apos;"
+            case "\n" where attribute: result += "&#10;"
+            case "\t" where attribute: result += "&#9;"
             case "\r": result += "&#13;"
-            case "\t": result += "&#9;"
+            case "\"", "'", "\n", "\t": result.unicodeScalars.append(scalar)
             default:
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     result.unicodeScalars.append("\u{FFFD}")

@@ -42,7 +42,7 @@ public enum ReportMetrics {
     public static let all: [Metric] = ratios + counts
         + percentiles("latency", unavailable: noAcknowledgements) { $0.latency }
         + percentiles("lateness", unavailable: { _ in "not available: nothing was scheduled" }) { $0.lateness }
-        + [Metric("durationSeconds", .duration) { $0.durationSeconds * 1000 }]
+        + [Metric("durationSeconds", .number) { $0.durationSeconds }]
         + verify
 
     /// The closed-loop check's figures, from `RunReport.verify`; absent unless the run had `--verify`.

@@ -31,6 +31,14 @@ struct RunOptions: Equatable {
     var maxInFlight = 16
     var quiet = false
     var verbose = false
+    /// `--expect` assertions, judged against the report when the run ends (exit 4 if one fails).
+    var expectations: [Expectation] = []
+    var reportFormat: ReportFormat = .json
+}
+
+/// What `--report` writes.
+enum ReportFormat: String, Equatable, CaseIterable {
+    case json, junit
 }
 
 /// `devsim sample`'s options.

@@ -1,3 +1,5 @@
+import Simulator
+
 /// The text `--help` prints, made from the option table so the two never disagree.
 enum Help {
     static let version = "devsim 0.1.0"
@@ -23,7 +25,7 @@ enum Help {
           devsim run --help                  the run options
 
         Exit codes: 0 done as asked, 1 runtime failure, 2 bad usage or invalid scenario,
-        3 no connection within the connect timeout.
+        3 no connection within the connect timeout, 4 an --expect assertion failed.
 
         """
 
@@ -63,6 +65,13 @@ enum Help {
             text += "  " + flag.padding(28) + option.variable.padding(24) + option.help + "\n"
         }
         text += """
+
+            --expect FIGURE OP VALUE, OP one of <, <=, >, >=, ==, !=; VALUE with % for rate
+            (published/scheduled) and connected (connectionsUp/connections), ms, s or us for
+            durations, no unit for counts. Several in one value separate with commas. Figures:
+            \(ReportMetrics.summary).
+            A run that breaks one exits 4 (exit 3, no connection, wins); each is logged with its
+            actual value and by how much it missed, and the report's "expectations" lists them.
 
             SIGINT or SIGTERM stops gracefully: no new ticks, in-flight QoS 1/2 messages get the
             drain timeout to be acknowledged, DISCONNECT, report written, exit 0. A second signal
