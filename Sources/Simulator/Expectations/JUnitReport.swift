@@ -67,13 +67,13 @@ public enum JUnitReport {
         for metric in ReportMetrics.all {
             guard let value = metric.value(report), value.isFinite else { continue }
             let unit = metric.kind == .percentage ? "%" : metric.kind == .duration ? " ms" : ""
-            properties.append((metric.name, Expectation.number(value) + unit))
+            properties.append((metric.name, Assertion.number(value) + unit))
         }
         return properties
     }
 
     private static func seconds(_ value: Double) -> String {
-        value.isFinite ? Expectation.number(max(0, value)) : "0"
+        value.isFinite ? Assertion.number(max(0, value)) : "0"
     }
 
     /// `text` made safe for XML 1.0 attribute values (or, with `attribute: false`, character

@@ -170,8 +170,8 @@ enum ArgumentParser {
             o.reportFormat = format
         },
         Option(flag: "--expect", variable: "DEVSIM_EXPECT", valueName: "ASSERTION", help: "fail the run (exit 4) unless this holds: rate>=99.5%, p99<50ms, failed==0 (repeatable)", repeatable: true) { o, v, label throws(UsageError) in
-            do throws(ExpectationError) {
-                o.expectations += try Expectation.list(v)
+            do throws(AssertionError) {
+                o.expectations += try Assertion.list(v)
             } catch {
                 throw UsageError("\(label) '\(v)': \(error.message)")
             }

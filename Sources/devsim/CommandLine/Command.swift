@@ -32,7 +32,7 @@ struct RunOptions: Equatable {
     var quiet = false
     var verbose = false
     /// `--expect` assertions, judged against the report when the run ends (exit 4 if one fails).
-    var expectations: [Expectation] = []
+    var expectations: [Assertion] = []
     var reportFormat: ReportFormat = .json
 }
 

@@ -70,7 +70,7 @@ struct RunCommand {
 
     /// Logs each verdict (a failure as an error, so `--quiet` still shows it) and a summary
     /// naming what failed; exit 4 if anything did.
-    private func judge(_ verdicts: [ExpectationResult]) -> ExitCode {
+    private func judge(_ verdicts: [Verdict]) -> ExitCode {
         for verdict in verdicts {
             logger.log(verdict.passed ? .info : .error, verdict.logLine)
         }

@@ -2,7 +2,7 @@ import Foundation
 import Scenario
 
 /// A mistake in an `--expect` assertion; the message says what is allowed.
-public struct ExpectationError: Error, Equatable, CustomStringConvertible {
+public struct AssertionError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
@@ -11,7 +11,7 @@ public struct ExpectationError: Error, Equatable, CustomStringConvertible {
 /// One `--expect` assertion about the run report, such as `rate>=99.5%`, `p99<50ms` or `failed==0`:
 /// a figure (see ``ReportMetrics``), a comparison and a limit with the unit the figure needs
 /// (`%` for percentages, `ms`, `s` or `us` for durations, none for counts).
-public struct Expectation: Sendable, Equatable, CustomStringConvertible {
+public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     public enum Comparison: String, Sendable, CaseIterable {
         case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=", equal = "==", notEqual = "!="
 
@@ -51,7 +51,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { text }
 
-    public static func == (a: Expectation, b: Expectation) -> Bool {
+    public static func == (a: Assertion, b: Assertion) -> Bool {
         a.text == b.text && a.metric.name == b.metric.name && a.comparison == b.comparison && a.limit == b.limit && a.unit == b.unit
     }
 
@@ -59,28 +59,28 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     static let comparisons = "<, <=, >, >=, == or !="
 
     /// Parses `FIGURE OP NUMBER[UNIT]`; spaces around the parts are allowed.
-    public init(_ text: String) throws(ExpectationError) {
+    public init(_ text: String) throws(AssertionError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            throw ExpectationError("empty assertion; expected FIGURE OP VALUE such as rate>=99.5%, p99<50ms or failed==0")
+            throw AssertionError("empty assertion; expected FIGURE OP VALUE such as rate>=99.5%, p99<50ms or failed==0")
         }
         guard let opStart = trimmed.firstIndex(where: { Self.operatorCharacters.contains($0) }) else {
-            throw ExpectationError("no comparison; expected FIGURE OP VALUE such as rate>=99.5%, with OP one of \(Self.comparisons)")
+            throw AssertionError("no comparison; expected FIGURE OP VALUE such as rate>=99.5%, with OP one of \(Self.comparisons)")
         }
         let opEnd = trimmed[opStart...].firstIndex { !Self.operatorCharacters.contains($0) } ?? trimmed.endIndex
         let opText = String(trimmed[opStart..<opEnd])
         guard let comparison = Comparison(rawValue: opText) else {
             let hint = opText == "=" ? "; use == to test equality" : opText == "=<" ? "; did you mean <=?" : opText == "=>" ? "; did you mean >=?" : ""
-            throw ExpectationError("unknown comparison '\(opText)'\(hint); expected one of \(Self.comparisons)")
+            throw AssertionError("unknown comparison '\(opText)'\(hint); expected one of \(Self.comparisons)")
         }
         let name = trimmed[..<opStart].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else {
-            throw ExpectationError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
+            throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
         }
         guard let metric = ReportMetrics.named(name) else {
             let candidates = ReportMetrics.all.map(\.name) + ReportMetrics.aliases.keys.sorted()
             let hint = Suggestion.closest(to: name, among: candidates).map { " (did you mean \($0)?)" } ?? ""
-            throw ExpectationError("unknown figure '\(name)'\(hint); the figures are \(ReportMetrics.summary)")
+            throw AssertionError("unknown figure '\(name)'\(hint); the figures are \(ReportMetrics.summary)")
         }
         let right = trimmed[opEnd...].trimmingCharacters(in: .whitespaces)
         let numberEnd = right.firstIndex { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == "_")) } ?? right.endIndex
@@ -89,23 +89,23 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         guard let first = digits.first, first.isNumber, digits.last?.isNumber == true,
               let value = Double(digits), value.isFinite else {
             let found = right.isEmpty ? "nothing" : "'\(right)'"
-            throw ExpectationError("expected a number after '\(opText)', found \(found)")
+            throw AssertionError("expected a number after '\(opText)', found \(found)")
         }
         let unitText = right[numberEnd...].trimmingCharacters(in: .whitespaces)
         guard let unit = Unit(rawValue: unitText == "µs" ? "us" : unitText) else {
-            throw ExpectationError("unknown unit '\(unitText)'; expected % (rate, connected), ms, s or us (durations), or none (counts)")
+            throw AssertionError("unknown unit '\(unitText)'; expected % (rate, connected), ms, s or us (durations), or none (counts)")
         }
         switch (metric.kind, unit) {
         case (.percentage, .percent), (.duration, .milliseconds), (.duration, .seconds), (.duration, .microseconds), (.number, .none):
             break
         case (.percentage, _):
-            throw ExpectationError("\(name) is a percentage; write it with %, such as \(name)\(opText)99.5%")
+            throw AssertionError("\(name) is a percentage; write it with %, such as \(name)\(opText)99.5%")
         case (.duration, .none):
-            throw ExpectationError("\(name) is a duration; give a unit, ms, s or us, such as \(name)\(opText)50ms")
+            throw AssertionError("\(name) is a duration; give a unit, ms, s or us, such as \(name)\(opText)50ms")
         case (.duration, _):
-            throw ExpectationError("\(name) is a duration; its unit is ms, s or us, not \(unitText) (% is only for rate and connected)")
+            throw AssertionError("\(name) is a duration; its unit is ms, s or us, not \(unitText) (% is only for rate and connected)")
         case (.number, _):
-            throw ExpectationError("\(name) is a plain number and takes no unit, found '\(unitText)'")
+            throw AssertionError("\(name) is a plain number and takes no unit, found '\(unitText)'")
         }
         self.text = name + opText + numberText + unitText
         self.metric = metric
@@ -116,17 +116,17 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 
     /// Several assertions in one text, separated by commas, semicolons or new lines (how
     /// `DEVSIM_EXPECT` holds them).
-    public static func list(_ text: String) throws(ExpectationError) -> [Expectation] {
+    public static func list(_ text: String) throws(AssertionError) -> [Assertion] {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\n" })
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        guard !parts.isEmpty else { return [try Expectation(text)] }
-        var expectations: [Expectation] = []
+        guard !parts.isEmpty else { return [try Assertion(text)] }
+        var expectations: [Assertion] = []
         for part in parts {
             do {
-                expectations.append(try Expectation(part))
+                expectations.append(try Assertion(part))
             } catch where parts.count > 1 {
-                throw ExpectationError("in '\(part)': \(error.message)")
+                throw AssertionError("in '\(part)': \(error.message)")
             }
         }
         return expectations
@@ -134,14 +134,14 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 
     /// The verdict on `report`: passed or not, the actual value, and by how much it missed.
     /// A figure the report does not have fails the assertion and says why.
-    public func evaluate(_ report: RunReport) -> ExpectationResult {
+    public func evaluate(_ report: RunReport) -> Verdict {
         guard let actual = metric.value(report), actual.isFinite else {
-            return ExpectationResult(assertion: text, passed: false, actual: nil, message: metric.unavailable(report))
+            return Verdict(assertion: text, passed: false, actual: nil, message: metric.unavailable(report))
         }
         let passed = comparison.holds(actual, limit)
         var message = show(actual)
         if !passed { message += " (\(miss(actual)))" }
-        return ExpectationResult(assertion: text, passed: passed, actual: actual, message: message)
+        return Verdict(assertion: text, passed: passed, actual: actual, message: message)
     }
 
     /// `97.12%`, `3.2 ms`, `0.25 s`, `1200 us`, `3`.
@@ -193,7 +193,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 /// `{"assertion":"rate>=99.5%","passed":false,"actual":97.12,"message":"97.12% (2.38 points short)"}`.
 /// `actual` is in the figure's base unit (percent, milliseconds, or the count), `null` when the
 /// report lacks the figure.
-public struct ExpectationResult: Codable, Sendable, Equatable {
+public struct Verdict: Codable, Sendable, Equatable {
     public var assertion: String
     public var passed: Bool
     public var actual: Double?
