@@ -69,7 +69,7 @@ enum Help {
             --expect FIGURE OP VALUE, OP one of <, <=, >, >=, ==, !=; VALUE with % for rate
             (published/scheduled) and connected (connectionsUp/connections), ms, s or us for
             durations, no unit for counts. Several in one value separate with commas. Figures:
-            \(ReportMetrics.summary).
+            \(wrapped(ReportMetrics.summary + ".", width: 84))
             A run that breaks one exits 4 (exit 3, no connection, wins); each is logged with its
             actual value and by how much it missed, and the report's "expectations" lists them.
 
@@ -80,6 +80,21 @@ enum Help {
             """
         return text
     }
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole).
+func wrapped(_ text: String, width: Int) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+        if !line.isEmpty, line.count + 1 + word.count > width {
+            lines.append(line)
+            line = ""
+        }
+        line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.joined(separator: "\n")
 }
 
 private extension String {
