@@ -38,6 +38,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var allConnectedSeconds: Double?
     /// The closed-loop check's figures with `run --verify`; absent without it.
     public var verify: VerifySummary? = nil
+    /// The `--expect` verdicts, in the order given; absent when none were asked for.
+    public var expectations: [Verdict]? = nil
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals

@@ -9,7 +9,19 @@ enum ArgumentParser {
         let variable: String
         let valueName: String?
         let help: String
+        /// Given several times, every value counts (in order); otherwise the last one wins.
+        var repeatable = false
         let apply: @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void
+
+        init(flag: String, variable: String, valueName: String?, help: String, repeatable: Bool = false,
+             apply: @escaping @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void) {
+            self.flag = flag
+            self.variable = variable
+            self.valueName = valueName
+            self.help = help
+            self.repeatable = repeatable
+            self.apply = apply
+        }
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Command {
@@ -43,7 +55,8 @@ enum ArgumentParser {
 
     /// `sample [--count N] [--seed N] SCENARIO...`.
     static func parseSample(_ arguments: [String]) throws(UsageError) -> SampleOptions {
-        let (values, scenarios) = try split(arguments, command: "sample", flags: sampleFlags.map { ($0, "N") })
+        let (allValues, scenarios) = try split(arguments, command: "sample", flags: sampleFlags.map { ($0, "N") })
+        let values = allValues.compactMapValues(\.last)
         var options = SampleOptions()
         options.scenarios = scenarios
         if let text = values["--count"] {
@@ -63,10 +76,11 @@ enum ArgumentParser {
     }
 
     /// Splits `arguments` into flag values (`--flag value` or `--flag=value`; `"true"` for a flag
-    /// whose value name is `nil`) and the other arguments, which are files; `--` ends the flags.
+    /// whose value name is `nil`), every value of a flag given more than once in order, and the
+    /// other arguments, which are files; `--` ends the flags.
     static func split(_ arguments: [String], command: String, flags: [(flag: String, valueName: String?)])
-        throws(UsageError) -> (values: [String: String], files: [String]) {
-        var values: [String: String] = [:]
+        throws(UsageError) -> (values: [String: [String]], files: [String]) {
+        var values: [String: [String]] = [:]
         var files: [String] = []
         var index = 0
         while index < arguments.count {
@@ -92,12 +106,12 @@ enum ArgumentParser {
             }
             if flag.valueName == nil {
                 guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
-                values[name] = "true"
+                values[name, default: []].append("true")
             } else if let inlineValue {
-                values[name] = inlineValue
+                values[name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else { throw UsageError("\(name) needs a value (\(flag.valueName!))") }
-                values[name] = arguments[index]
+                values[name, default: []].append(arguments[index])
                 index += 1
             }
         }
@@ -111,8 +125,10 @@ enum ArgumentParser {
         var options = RunOptions()
         options.scenarios = scenarios
         for option in runOptions {
-            if let value = fromFlags[option.flag] {
-                try option.apply(&options, value, option.flag)
+            if let values = fromFlags[option.flag], let last = values.last {
+                for value in option.repeatable ? values : [last] {
+                    try option.apply(&options, value, option.flag)
+                }
             } else if let value = environment[option.variable], !value.isEmpty {
                 try option.apply(&options, value, option.variable)
             }
@@ -149,6 +165,17 @@ enum ArgumentParser {
             o.seed = seed
         },
         Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in o.report = v },
+        Option(flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit", help: "the report as JSON (default) or JUnit XML, one test case per --expect") { o, v, label throws(UsageError) in
+            guard let format = ReportFormat(rawValue: v) else { throw UsageError("\(label): expected json or junit, found '\(v)'") }
+            o.reportFormat = format
+        },
+        Option(flag: "--expect", variable: "DEVSIM_EXPECT", valueName: "ASSERTION", help: "fail the run (exit 4) unless this holds: rate>=99.5%, p99<50ms, failed==0 (repeatable)", repeatable: true) { o, v, label throws(UsageError) in
+            do throws(AssertionError) {
+                o.expectations += try Assertion.list(v)
+            } catch {
+                throw UsageError("\(label) '\(v)': \(error.message)")
+            }
+        },
         Option(flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil, help: "no broker: print what would be published, one JSON object a line") { o, v, label throws(UsageError) in
             o.dryRun = try flag(v, label)
         },
@@ -176,6 +203,9 @@ enum ArgumentParser {
         Option(flag: "--max-inflight", variable: "DEVSIM_MAX_INFLIGHT", valueName: "N", help: "unacknowledged QoS 1/2 messages per connection (default 16)") { o, v, label throws(UsageError) in
             guard let n = Int(v), n > 0, n <= 65535 else { throw UsageError("\(label): expected a whole number from 1 to 65535, found '\(v)'") }
             o.maxInFlight = n
+        },
+        Option(flag: "--verify", variable: "DEVSIM_VERIFY", valueName: nil, help: "subscribe to what is published and report lost, duplicated and out-of-order messages and end-to-end latency") { o, v, label throws(UsageError) in
+            o.verify = try flag(v, label)
         },
         Option(flag: "--quiet", variable: "DEVSIM_QUIET", valueName: nil, help: "log warnings and errors only, no status lines") { o, v, label throws(UsageError) in
             o.quiet = try flag(v, label)

@@ -30,7 +30,16 @@ struct RunOptions: Equatable {
     var loops: Int?
     var maxInFlight = 16
     var quiet = false
+    var verify = false
     var verbose = false
+    /// `--expect` assertions, judged against the report when the run ends (exit 4 if one fails).
+    var expectations: [Assertion] = []
+    var reportFormat: ReportFormat = .json
+}
+
+/// What `--report` writes.
+enum ReportFormat: String, Equatable, CaseIterable {
+    case json, junit
 }
 
 /// `devsim sample`'s options.

@@ -8,4 +8,6 @@ enum ExitCode: Int32 {
     case usage = 2
     /// No connection could be established within the connect timeout.
     case noConnection = 3
+    /// The run ended, but broke at least one `--expect` assertion.
+    case expectationFailed = 4
 }

@@ -1,3 +1,5 @@
+import Simulator
+
 /// The text `--help` prints, made from the option table so the two never disagree.
 enum Help {
     static let version = "devsim 0.1.0"
@@ -23,7 +25,7 @@ enum Help {
           devsim run --help                  the run options
 
         Exit codes: 0 done as asked, 1 runtime failure, 2 bad usage or invalid scenario,
-        3 no connection within the connect timeout.
+        3 no connection within the connect timeout, 4 an --expect assertion failed.
 
         """
 
@@ -64,6 +66,13 @@ enum Help {
         }
         text += """
 
+            --expect FIGURE OP VALUE, OP one of <, <=, >, >=, ==, !=; VALUE with % for rate
+            (published/scheduled) and connected (connectionsUp/connections), ms, s or us for
+            durations, no unit for counts. Several in one value separate with commas. Figures:
+            \(wrapped(ReportMetrics.summary + ".", width: 84))
+            A run that breaks one exits 4 (exit 3, no connection, wins); each is logged with its
+            actual value and by how much it missed, and the report's "expectations" lists them.
+
             SIGINT or SIGTERM stops gracefully: no new ticks, in-flight QoS 1/2 messages get the
             drain timeout to be acknowledged, DISCONNECT, report written, exit 0. A second signal
             exits at once.
@@ -71,6 +80,21 @@ enum Help {
             """
         return text
     }
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole).
+func wrapped(_ text: String, width: Int) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+        if !line.isEmpty, line.count + 1 + word.count > width {
+            lines.append(line)
+            line = ""
+        }
+        line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.joined(separator: "\n")
 }
 
 private extension String {

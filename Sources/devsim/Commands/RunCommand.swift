@@ -37,7 +37,13 @@ struct RunCommand {
                              + "a number of: add --messages N")
         }
         if options.dryRun {
+            if !options.expectations.isEmpty {
+                logger.warning("dry run: --expect ignored, nothing is measured without a broker (\(options.expectations.count) assertion\(options.expectations.count == 1 ? "" : "s"))")
+            }
             return dryRun(plan, seed: settings.seed)
+        }
+        if options.report == nil, options.reportFormat != .json {
+            logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
         logger.info("starting", ["scenarios": scenarios.map(\.name).joined(separator: ","),
@@ -47,15 +53,36 @@ struct RunCommand {
         let result = try fleet.run()
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
-        if let path = options.report {
-            let report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
-            try writeReport(report, to: path)
+        var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
+        var code = ExitCode.success
+        if !options.expectations.isEmpty {
+            let verdicts = options.expectations.map { $0.evaluate(report) }
+            report.expectations = verdicts
+            code = judge(verdicts)
         }
         if case .noConnection(let why) = result.reason {
             logger.error(why)
-            return .noConnection
+            code = .noConnection   // no connection says more than the assertions it broke
         }
-        return .success
+        if let path = options.report {
+            try writeReport(report, exitCode: code, to: path)
+        }
+        return code
+    }
+
+    /// Logs each verdict (a failure as an error, so `--quiet` still shows it) and a summary
+    /// naming what failed; exit 4 if anything did.
+    private func judge(_ verdicts: [Verdict]) -> ExitCode {
+        for verdict in verdicts {
+            logger.log(verdict.passed ? .info : .error, verdict.logLine)
+        }
+        let failed = verdicts.filter { !$0.passed }
+        guard !failed.isEmpty else {
+            logger.info("expectations: all \(verdicts.count) passed")
+            return .success
+        }
+        logger.error("expectations: \(failed.count) of \(verdicts.count) failed: " + failed.map(\.assertion).joined(separator: ", "))
+        return .expectationFailed
     }
 
     private func settings() throws -> RunSettings {
@@ -75,6 +102,7 @@ struct RunCommand {
             statsInterval: options.quiet ? nil : options.statsInterval, maxInFlight: options.maxInFlight,
             logConnectionEvents: options.verbose)
         if Self.redrawsStatus(options) { settings.liveStatus = Logger.standardError }
+        settings.verify = options.verify
         return settings
     }
 
@@ -114,9 +142,16 @@ struct RunCommand {
             + "dropped \(t.droppedBuffer), failed \(t.failed), late \(t.late), reconnects \(t.reconnects)"
     }
 
-    private func writeReport(_ report: RunReport, to path: String) throws {
+    private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {
         do {
-            try report.json().write(to: URL(fileURLWithPath: path))
+            let json = try report.json()
+            switch options.reportFormat {
+            case .json:
+                try json.write(to: URL(fileURLWithPath: path))
+            case .junit:
+                let xml = JUnitReport.xml(report, exitCode: exitCode.rawValue, json: String(decoding: json, as: UTF8.self))
+                try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+            }
         } catch {
             throw RuntimeError("cannot write the report to '\(path)': \(error.localizedDescription)")
         }

@@ -1,0 +1,223 @@
+import Foundation
+import Scenario
+
+/// A mistake in an `--expect` assertion; the message says what is allowed.
+public struct AssertionError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One `--expect` assertion about the run report, such as `rate>=99.5%`, `p99<50ms` or `failed==0`:
+/// a figure (see ``ReportMetrics``), a comparison and a limit with the unit the figure needs
+/// (`%` for percentages, `ms`, `s` or `us` for durations, none for counts).
+public struct Assertion: Sendable, Equatable, CustomStringConvertible {
+    public enum Comparison: String, Sendable, CaseIterable {
+        case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=", equal = "==", notEqual = "!="
+
+        public func holds(_ actual: Double, _ limit: Double) -> Bool {
+            switch self {
+            case .less: actual < limit
+            case .lessOrEqual: actual <= limit
+            case .greater: actual > limit
+            case .greaterOrEqual: actual >= limit
+            case .equal: actual == limit
+            case .notEqual: actual != limit
+            }
+        }
+    }
+
+    public enum Unit: String, Sendable, CaseIterable {
+        case percent = "%", milliseconds = "ms", seconds = "s", microseconds = "us", none = ""
+
+        /// Milliseconds per unit, for durations; 1 for the others.
+        var scale: Double {
+            switch self {
+            case .seconds: 1000
+            case .microseconds: 0.001
+            case .percent, .milliseconds, .none: 1
+            }
+        }
+    }
+
+    /// The assertion as given, without spaces: `rate>=99.5%`.
+    public let text: String
+    public let metric: Metric
+    public let comparison: Comparison
+    /// The limit in the metric's base unit (percent, milliseconds or a plain number).
+    public let limit: Double
+    /// The unit the assertion was written in; actual values are shown in it.
+    public let unit: Unit
+
+    public var description: String { text }
+
+    public static func == (a: Assertion, b: Assertion) -> Bool {
+        a.text == b.text && a.metric.name == b.metric.name && a.comparison == b.comparison && a.limit == b.limit && a.unit == b.unit
+    }
+
+    static let operatorCharacters: Set<Character> = ["<", ">", "=", "!"]
+    static let comparisons = "<, <=, >, >=, == or !="
+
+    /// Parses `FIGURE OP NUMBER[UNIT]`; spaces around the parts are allowed.
+    public init(_ text: String) throws(AssertionError) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw AssertionError("empty assertion; expected FIGURE OP VALUE such as rate>=99.5%, p99<50ms or failed==0")
+        }
+        guard let opStart = trimmed.firstIndex(where: { Self.operatorCharacters.contains($0) }) else {
+            throw AssertionError("no comparison; expected FIGURE OP VALUE such as rate>=99.5%, with OP one of \(Self.comparisons)")
+        }
+        let opEnd = trimmed[opStart...].firstIndex { !Self.operatorCharacters.contains($0) } ?? trimmed.endIndex
+        let opText = String(trimmed[opStart..<opEnd])
+        guard let comparison = Comparison(rawValue: opText) else {
+            let hint = opText == "=" ? "; use == to test equality" : opText == "=<" ? "; did you mean <=?" : opText == "=>" ? "; did you mean >=?" : ""
+            throw AssertionError("unknown comparison '\(opText)'\(hint); expected one of \(Self.comparisons)")
+        }
+        let name = trimmed[..<opStart].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else {
+            throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
+        }
+        guard let metric = ReportMetrics.named(name) else {
+            let candidates = ReportMetrics.all.map(\.name) + ReportMetrics.aliases.keys.sorted()
+            let hint = Suggestion.closest(to: name, among: candidates).map { " (did you mean \($0)?)" } ?? ""
+            throw AssertionError("unknown figure '\(name)'\(hint); the figures are \(ReportMetrics.summary)")
+        }
+        let right = trimmed[opEnd...].trimmingCharacters(in: .whitespaces)
+        let numberEnd = right.firstIndex { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == "_")) } ?? right.endIndex
+        let numberText = String(right[..<numberEnd])
+        let digits = numberText.replacingOccurrences(of: "_", with: "")
+        guard let first = digits.first, first.isNumber, digits.last?.isNumber == true,
+              let value = Double(digits), value.isFinite else {
+            let found = right.isEmpty ? "nothing" : "'\(right)'"
+            throw AssertionError("expected a number after '\(opText)', found \(found)")
+        }
+        let unitText = right[numberEnd...].trimmingCharacters(in: .whitespaces)
+        guard let unit = Unit(rawValue: unitText == "µs" ? "us" : unitText) else {
+            throw AssertionError("unknown unit '\(unitText)'; expected % (rate, connected), ms, s or us (durations), or none (counts)")
+        }
+        switch (metric.kind, unit) {
+        case (.percentage, .percent), (.duration, .milliseconds), (.duration, .seconds), (.duration, .microseconds), (.number, .none):
+            break
+        case (.percentage, _):
+            throw AssertionError("\(name) is a percentage; write it with %, such as \(name)\(opText)99.5%")
+        case (.duration, .none):
+            throw AssertionError("\(name) is a duration; give a unit, ms, s or us, such as \(name)\(opText)50ms")
+        case (.duration, _):
+            throw AssertionError("\(name) is a duration; its unit is ms, s or us, not \(unitText) (% is only for rate and connected)")
+        case (.number, _):
+            throw AssertionError("\(name) is a plain number and takes no unit, found '\(unitText)'")
+        }
+        self.text = name + opText + numberText + unitText
+        self.metric = metric
+        self.comparison = comparison
+        self.limit = value * unit.scale
+        self.unit = unit
+    }
+
+    /// Several assertions in one text, separated by commas, semicolons or new lines (how
+    /// `DEVSIM_EXPECT` holds them).
+    public static func list(_ text: String) throws(AssertionError) -> [Assertion] {
+        let parts = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\n" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !parts.isEmpty else { return [try Assertion(text)] }
+        var expectations: [Assertion] = []
+        for part in parts {
+            do {
+                expectations.append(try Assertion(part))
+            } catch where parts.count > 1 {
+                throw AssertionError("in '\(part)': \(error.message)")
+            }
+        }
+        return expectations
+    }
+
+    /// The verdict on `report`: passed or not, the actual value, and by how much it missed.
+    /// A figure the report does not have fails the assertion and says why.
+    public func evaluate(_ report: RunReport) -> Verdict {
+        guard let actual = metric.value(report), actual.isFinite else {
+            return Verdict(assertion: text, passed: false, actual: nil, message: metric.unavailable(report))
+        }
+        let passed = comparison.holds(actual, limit)
+        var message = show(actual)
+        if !passed { message += " (\(miss(actual)))" }
+        return Verdict(assertion: text, passed: passed, actual: actual, message: message)
+    }
+
+    /// `97.12%`, `3.2 ms`, `0.25 s`, `1200 us`, `3`.
+    func show(_ value: Double) -> String {
+        Self.number(value / unit.scale) + suffix
+    }
+
+    private var suffix: String {
+        switch unit {
+        case .percent: "%"
+        case .none: ""
+        default: " " + unit.rawValue
+        }
+    }
+
+    /// `2.38 points short`, `13.1 ms over`, `equal to the limit, must be above`.
+    func miss(_ actual: Double) -> String {
+        var distance = Self.number(abs(actual - limit) / unit.scale)
+        if distance == "0" { distance = "<0.001" }
+        switch unit {
+        case .percent: distance += distance == "1" ? " point" : " points"
+        case .none: break
+        default: distance += " " + unit.rawValue
+        }
+        switch comparison {
+        case .greater, .greaterOrEqual:
+            return actual < limit ? "\(distance) short" : "equal to the limit, must be above"
+        case .less, .lessOrEqual:
+            return actual > limit ? "\(distance) over" : "equal to the limit, must be below"
+        case .equal:
+            return actual < limit ? "\(distance) short" : "\(distance) over"
+        case .notEqual:
+            return "equal to the limit"
+        }
+    }
+
+    /// At most three decimals, trailing zeros dropped: `97.12`, `3`, `0.05`.
+    static func number(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+}
+
+/// The verdict on one assertion, as the report's `expectations` array holds it:
+/// `{"assertion":"rate>=99.5%","passed":false,"actual":97.12,"message":"97.12% (2.38 points short)"}`.
+/// `actual` is in the figure's base unit (percent, milliseconds, or the count), `null` when the
+/// report lacks the figure.
+public struct Verdict: Codable, Sendable, Equatable {
+    public var assertion: String
+    public var passed: Bool
+    public var actual: Double?
+    public var message: String
+
+    public init(assertion: String, passed: Bool, actual: Double?, message: String) {
+        self.assertion = assertion
+        self.passed = passed
+        self.actual = actual
+        self.message = message
+    }
+
+    /// `expect rate>=99.5%: FAILED, 97.12% (2.38 points short)`.
+    public var logLine: String {
+        "expect \(assertion): \(passed ? "passed" : "FAILED"), \(message)"
+    }
+
+    enum CodingKeys: String, CodingKey { case assertion, passed, actual, message }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(assertion, forKey: .assertion)
+        try container.encode(passed, forKey: .passed)
+        try container.encode(actual, forKey: .actual)   // null, not absent, when unavailable
+        try container.encode(message, forKey: .message)
+    }
+}

@@ -1,0 +1,123 @@
+/// A figure of the run report that an `--expect` assertion can test, and how to read it.
+///
+/// Values are in the figure's base unit: percentages as percent (99.5, not 0.995), durations in
+/// milliseconds (the report's unit), counts as they are. `value` returns `nil` when the report
+/// has no such figure, and `unavailable` then says why.
+public struct Metric: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// A ratio in percent; assertions must give `%`.
+        case percentage
+        /// A time in milliseconds; assertions must give `ms`, `s` or `us`.
+        case duration
+        /// A count or other plain number; assertions give no unit.
+        case number
+    }
+
+    /// The canonical name, as `devsim run --help` lists it (`rate`, `latency.p99`, `failed`).
+    public let name: String
+    public let kind: Kind
+    public let value: @Sendable (RunReport) -> Double?
+    /// Why `value` is `nil` for this report: `not available: run with --verify`.
+    public let unavailable: @Sendable (RunReport) -> String
+
+    public init(_ name: String, _ kind: Kind,
+                unavailable: @escaping @Sendable (RunReport) -> String = { _ in "not available in this report" },
+                value: @escaping @Sendable (RunReport) -> Double?) {
+        self.name = name
+        self.kind = kind
+        self.value = value
+        self.unavailable = unavailable
+    }
+}
+
+/// Every figure `--expect` knows, by name.
+public enum ReportMetrics {
+    /// The metric called `name` (or one of its aliases: `p99` is `latency.p99`, `verify.lost` is
+    /// `lost`, `e2eLatency.p99` is `e2e.p99`), or `nil`.
+    public static func named(_ name: String) -> Metric? {
+        byName[aliases[name] ?? name]
+    }
+
+    /// Every metric, in the order help lists them.
+    public static let all: [Metric] = ratios + counts
+        + percentiles("latency", unavailable: noAcknowledgements) { $0.latency }
+        + percentiles("lateness", unavailable: { _ in "not available: nothing was scheduled" }) { $0.lateness }
+        + [Metric("durationSeconds", .number) { $0.durationSeconds }]
+        + verify
+
+    /// The closed-loop check's figures, from `RunReport.verify`; absent unless the run had `--verify`.
+    /// This is the one place that reads them.
+    static let verify: [Metric] = {
+        let notVerified: @Sendable (RunReport) -> String = { _ in "not available: run with --verify" }
+        return [
+            Metric("received", .number, unavailable: notVerified) { $0.verify.map { Double($0.received) } },
+            Metric("lost", .number, unavailable: notVerified) { $0.verify.map { Double($0.lost) } },
+            Metric("duplicated", .number, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
+            Metric("outOfOrder", .number, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
+        ] + percentiles("e2e", unavailable: { report in
+            report.verify == nil ? "not available: run with --verify" : "not available: nothing was received"
+        }) { $0.verify?.e2eLatency }
+    }()
+
+    static let ratios: [Metric] = [
+        Metric("rate", .percentage, unavailable: { _ in "not available: nothing was scheduled" }) { report in
+            report.scheduled > 0 ? Double(report.published) * 100 / Double(report.scheduled) : nil
+        },
+        Metric("connected", .percentage, unavailable: { _ in "not available: no connections" }) { report in
+            report.connections > 0 ? Double(report.connectionsUp) * 100 / Double(report.connections) : nil
+        },
+    ]
+
+    static let counts: [Metric] = {
+        let fields: [(String, @Sendable (RunReport) -> Int)] = [
+            ("scheduled", { $0.scheduled }), ("published", { $0.published }), ("acknowledged", { $0.acknowledged }),
+            ("inFlight", { $0.inFlight }), ("skippedOffline", { $0.skippedOffline }),
+            ("droppedBuffer", { $0.droppedBuffer }), ("buffered", { $0.buffered }), ("failed", { $0.failed }),
+            ("late", { $0.late }), ("reconnects", { $0.reconnects }),
+            ("connectionsUp", { $0.connectionsUp }), ("connections", { $0.connections }),
+            ("faults.spike", { $0.faults.spike }), ("faults.stuck", { $0.faults.stuck }),
+            ("faults.dropout", { $0.faults.dropout }), ("faults.drift", { $0.faults.drift }),
+        ]
+        return fields.map { name, get in Metric(name, .number) { Double(get($0)) } }
+            + [Metric("ratePerSecond", .number) { $0.ratePerSecond }]
+    }()
+
+    /// `PREFIX.p50`, `.p90`, `.p99`, `.p999`, `.max` (durations) and `.count` of a percentile figure.
+    static func percentiles(_ prefix: String, unavailable: @escaping @Sendable (RunReport) -> String,
+                            _ read: @escaping @Sendable (RunReport) -> Percentiles?) -> [Metric] {
+        let fields: [(String, @Sendable (Percentiles) -> Double)] = [
+            ("p50", { $0.p50 }), ("p90", { $0.p90 }), ("p99", { $0.p99 }), ("p999", { $0.p999 }), ("max", { $0.max }),
+        ]
+        return fields.map { field, get in
+            Metric("\(prefix).\(field)", .duration, unavailable: unavailable) { read($0).map(get) }
+        } + [Metric("\(prefix).count", .number, unavailable: unavailable) { read($0).map { Double($0.count) } }]
+    }
+
+    private static let noAcknowledgements: @Sendable (RunReport) -> String = { _ in
+        "not available: nothing was acknowledged (latency is measured for QoS 1 and 2)"
+    }
+
+    static let byName: [String: Metric] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+    static let aliases: [String: String] = {
+        var aliases = ["verify.received": "received", "verify.lost": "lost",
+                       "verify.duplicated": "duplicated", "verify.outOfOrder": "outOfOrder",
+                       "p99.9": "latency.p999", "e2eLatency.p99.9": "e2e.p999", "verify.e2eLatency.p99.9": "e2e.p999"]
+        for field in ["p50", "p90", "p99", "p999"] { aliases[field] = "latency.\(field)" }
+        for field in ["p50", "p90", "p99", "p999", "max", "count"] {
+            aliases["e2eLatency.\(field)"] = "e2e.\(field)"
+            aliases["verify.e2eLatency.\(field)"] = "e2e.\(field)"
+        }
+        for prefix in ["latency", "lateness", "e2e"] { aliases["\(prefix).p99.9"] = "\(prefix).p999" }
+        return aliases
+    }()
+}
+
+extension ReportMetrics {
+    /// The names `--expect` accepts, in short, for error messages and help.
+    public static let summary: String = {
+        let plain = (ratios + counts).map(\.name) + ["durationSeconds"] + verify.filter { $0.kind == .number && !$0.name.contains(".") }.map(\.name)
+        return plain.joined(separator: ", ")
+            + ", latency.*, lateness.*, e2e.* (each .p50, .p90, .p99, .p999, .max, .count); p50, p90, p99, p999 alone mean latency"
+    }()
+}
