@@ -146,14 +146,15 @@ YAML
   local seconds=$(( connections / 1000 + 35 ))
   /usr/bin/time -v "$bin" run "$dir/scale.yaml" --host 127.0.0.1 --port "$port" --duration "${seconds}s" \
     --stats-interval 0 --quiet --report "$dir/scale.json" 2> "$dir/scale.time" &
+  local timer=$!
   sleep 2
-  local pid=$(pgrep -n -f "scale.yaml")
+  local pid=$(pgrep -P "$timer")
   # Idle cost: CPU over 20 s once everything is connected (1 message a minute per device).
   sleep $(( connections / 1000 + 8 ))
   local before=$(awk '{print $14+$15}' /proc/$pid/stat)
   sleep 20
   local after=$(awk '{print $14+$15}' /proc/$pid/stat)
-  wait
+  wait "$timer"
   python3 - "$dir/scale.json" "$connections" "$(rss "$dir/one.time")" "$(rss "$dir/scale.time")" "$before" "$after" "$(getconf CLK_TCK)" <<'PY'
 import sys, json
 r = json.load(open(sys.argv[1])); n = int(sys.argv[2]); base, peak = float(sys.argv[3]), float(sys.argv[4])
