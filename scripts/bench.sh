@@ -95,6 +95,8 @@ print(f"== rate: 1000 devices x 10 Hz for {seconds:.0f} s")
 print(f"scheduled {r['scheduled']} (ideal {ideal:.0f}; clocks start at each CONNACK), published {r['published']}, "
       f"late >2ms {r['late']} ({100*r['late']/max(1,r['scheduled']):.2f}%), skipped {r['skippedOffline']}, failed {r['failed']}")
 print(f"published / ideal {100*r['published']/ideal:.3f}%   published / scheduled {100*r['published']/max(1,r['scheduled']):.3f}%")
+l = r["lateness"]
+print(f"lateness ms: p50 {l['p50']} p90 {l['p90']} p99 {l['p99']} p99.9 {l['p999']} max {l['max']}; all connected after {r.get('allConnectedSeconds')} s")
 print(f"CPU {cpu:.2f} s ({100*cpu/seconds:.1f}% of one core), max RSS {rss/1024:.1f} MB")
 PY
 }
