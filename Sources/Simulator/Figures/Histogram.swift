@@ -47,6 +47,33 @@ public struct Histogram: Sendable, Equatable {
         return max
     }
 
+    /// The buckets that hold values, in order: each one's index and how many values it holds.
+    /// With `count`, `min` and `max` this is the whole histogram (`init(buckets:min:max:)`).
+    public var buckets: [(index: Int, count: UInt64)] {
+        counts.indices.compactMap { counts[$0] > 0 ? ($0, counts[$0]) : nil }
+    }
+
+    /// The histogram that `buckets`, `min` and `max` describe; `count` is the buckets' sum.
+    /// `nil` when a bucket index is out of range or given twice, a count is 0, or `min`/`max`
+    /// do not fit the buckets.
+    public init?(buckets: [(index: Int, count: UInt64)], min: UInt64, max: UInt64) {
+        self.init()
+        var total: UInt64 = 0
+        for bucket in buckets {
+            guard counts.indices.contains(bucket.index), counts[bucket.index] == 0, bucket.count > 0 else { return nil }
+            counts[bucket.index] = bucket.count
+            let (sum, overflow) = total.addingReportingOverflow(bucket.count)
+            guard !overflow else { return nil }
+            total = sum
+        }
+        guard total > 0 else { return }
+        guard let first = buckets.map(\.index).min(), let last = buckets.map(\.index).max(),
+              min <= max, Self.bucket(of: min) == first, Self.bucket(of: max) == last else { return nil }
+        count = total
+        self.min = min
+        self.max = max
+    }
+
     @inline(__always)
     static func bucket(of value: UInt64) -> Int {
         guard value >= UInt64(2 * half) else { return Int(value) }

@@ -40,6 +40,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var verify: VerifySummary? = nil
     /// The `--expect` verdicts, in the order given; absent when none were asked for.
     public var expectations: [Verdict]? = nil
+    /// The slice of the fleet this run drove (`--shard K/N`): `{"index":K,"count":N}`; absent
+    /// for the whole fleet, and in a merged report.
+    public var shard: Shard? = nil
+    /// The raw histograms behind `latency` and `lateness`, so `devsim report merge` can add up
+    /// shard reports' percentiles exactly. Written by every run; absent in older reports.
+    public var histograms: ReportHistograms? = nil
 
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
@@ -71,6 +77,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         connectionErrors = result.connectionErrors
         allConnectedSeconds = result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 }
         verify = result.verify
+        histograms = ReportHistograms(latency: result.latency, lateness: result.lateness)
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 

@@ -54,7 +54,33 @@ public struct FleetPlan: Sendable {
 
     public var deviceCount: Int { connections.reduce(0) { $0 + $1.devices.count } }
 
+    /// The slice of the fleet this plan holds, `nil` for all of it (`RunSettings.shard`).
+    public var shard: Shard? = nil
+    /// Devices in the whole fleet, every shard's together.
+    public var fleetDeviceCount: Int
+
+    /// Expands every scenario's device groups. With `settings.shard`, only the devices of that
+    /// shard are kept (see `Shard`), and connections left without devices are dropped: a
+    /// per-device connection keeps its client id, ramp-up offset and device index as in the
+    /// whole fleet; a group with `connection: { shared: N }` is sharded before its devices are
+    /// dealt over its N shared connections, whose client ids then name the shard so they stay
+    /// unique across shards. `conflicts` are those of the whole fleet, so every shard refuses
+    /// a fleet that clashes.
     public init(scenarios: [Scenario], settings: RunSettings) {
+        if let shard = settings.shard {
+            var whole = settings
+            whole.shard = nil
+            let all = FleetPlan(scenarios: scenarios, settings: whole)
+            self = FleetPlan(scenarios: scenarios, settings: settings, keeping: shard)
+            self.shard = shard
+            fleetDeviceCount = all.deviceCount
+            conflicts = all.conflicts
+        } else {
+            self = FleetPlan(scenarios: scenarios, settings: settings, keeping: nil)
+        }
+    }
+
+    private init(scenarios: [Scenario], settings: RunSettings, keeping shard: Shard?) {
         var connections: [ConnectionPlan] = []
         var clientIDs = Claims(kind: "client id", consequence: "two clients with one id knock each other off the broker",
                                template: "clientId", placeholders: "{id} or {index}")
@@ -64,7 +90,7 @@ public struct FleetPlan: Sendable {
             for group in scenario.groups {
                 let owner = Claims.Owner(group: group.name, location: group.location
                                          ?? SourceLocation(file: scenario.file, line: 1, column: 1))
-                var made = FleetPlan.connections(for: group, in: scenario, settings: settings)
+                var made = FleetPlan.connections(for: group, in: scenario, settings: settings, shard: shard)
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
                 for connection in made {
@@ -77,6 +103,7 @@ public struct FleetPlan: Sendable {
         }
         self.connections = connections
         conflicts = deviceIDs.conflicts + clientIDs.conflicts
+        fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }
 
     /// Who first used each id of one kind, and the clashes found.
@@ -112,9 +139,10 @@ public struct FleetPlan: Sendable {
     }
 
 
-    static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings) -> [ConnectionPlan] {
+    static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
+                            shard: Shard? = nil) -> [ConnectionPlan] {
         let verify = VerifyPlan(group: group)
-        let devices = (1...max(1, group.count)).map { index in
+        let all = (1...max(1, group.count)).map { index in
             let id = group.id.render(name: group.name, index: index, id: nil)
             return DevicePlan(
                 group: group.name, index: index, id: id,
@@ -124,6 +152,9 @@ public struct FleetPlan: Sendable {
                 startDelay: DevicePlan.startDelay(jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
                                                   seed: settings.seed, deviceID: id), verify: verify)
         }
+        // Ids are rendered before sharding, so a device keeps its index, id and topic (and so
+        // its seed and data) whichever shard runs it.
+        let devices = shard.map { shard in all.filter { shard.contains(deviceID: $0.id) } } ?? all
         let rampPerSecond = group.rampUp?.perSecond ?? .infinity
         let broker = scenario.broker
         /// `device` fills the will topic's placeholders (`devices/{id}/status`); a shared
@@ -145,22 +176,29 @@ public struct FleetPlan: Sendable {
                 tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
                 maxInFlight: Int32(clamping: settings.maxInFlight))
         }
+        guard !devices.isEmpty else { return [] }
         let groups: [[DevicePlan]]
         let clientIDs: [String]
+        /// Each connection's place in the group's ramp-up.
+        let positions: [Int]
         switch group.connection {
         case .perDevice:
             groups = devices.map { [$0] }
             clientIDs = devices.map { group.clientID.render(name: group.name, index: $0.index, id: $0.id) }
+            // As in the whole fleet: the shards together ramp up at the group's rate.
+            positions = devices.map { $0.index - 1 }
         case .shared(let count):
             let count = min(max(1, count), devices.count)
             groups = (0..<count).map { slot in stride(from: slot, to: devices.count, by: count).map { devices[$0] } }
-            clientIDs = (1...count).map { "\(scenario.name)-\(group.name)-shared-\($0)" }
+            let shardPart = shard.map { $0.count > 1 ? "-shard\($0.index)of\($0.count)" : "" } ?? ""
+            clientIDs = (1...count).map { "\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)" }
+            positions = Array(0..<count)
         }
-        return zip(groups, clientIDs).enumerated().map { position, pair in
+        return zip(groups, clientIDs).enumerated().map { slot, pair in
             ConnectionPlan(
                 options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
-                startOffset: rampPerSecond.isFinite ? Double(position) / rampPerSecond : 0)
+                startOffset: rampPerSecond.isFinite ? Double(positions[slot]) / rampPerSecond : 0)
         }
     }
 }

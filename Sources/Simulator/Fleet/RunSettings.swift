@@ -29,6 +29,8 @@ public struct RunSettings: Sendable {
     public var liveStatus: (@Sendable (String) -> Void)?
     /// Run the closed-loop check: a subscriber of our own counts what arrives (`run --verify`).
     public var verify = false
+    /// Run only this slice of the fleet's devices (`run --shard K/N`); `nil` runs them all.
+    public var shard: Shard? = nil
 
     public init(host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
                 duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,

@@ -1,0 +1,191 @@
+import Signals
+
+/// `devsim report merge`: shard reports added up into the report of the whole fleet.
+public enum ReportMerge {
+    /// One report to merge and where it came from, for messages.
+    public struct Input: Sendable {
+        public var name: String
+        public var report: RunReport
+
+        public init(name: String, report: RunReport) {
+            self.name = name
+            self.report = report
+        }
+    }
+
+    public struct Merged: Sendable {
+        public var report: RunReport
+        /// What the inputs disagree on without making the sum wrong: different seeds or
+        /// scenarios, shards missing or given twice, figures that cannot be merged.
+        public var warnings: [String]
+    }
+
+    /// Adds up `inputs`: every count summed (groups by name, connection errors by reason,
+    /// faults, `--verify` counts), `durationSeconds` the longest, `ratePerSecond` the summed
+    /// `published` over it, `allConnectedSeconds` the latest (absent if one shard never had all
+    /// its connections), and `latency`/`lateness` made from the sum of the raw histograms. The
+    /// merged report names no shard and carries no `--expect` verdicts (each shard judged its
+    /// own); its `verify.e2eLatency` is dropped when several reports have one, since the report
+    /// does not keep that histogram. Throws, naming the input, when one has no raw histograms
+    /// or they do not decode.
+    public static func merge(_ inputs: [Input]) throws(ReportMergeError) -> Merged {
+        guard let first = inputs.first else { throw ReportMergeError(file: nil, "no reports to merge") }
+        var warnings: [String] = []
+        var latency = Histogram(), lateness = Histogram()
+        for input in inputs {
+            guard let histograms = input.report.histograms else {
+                throw ReportMergeError(file: input.name, "has no raw histograms (\"histograms\"), so its percentiles cannot be "
+                                       + "merged; it was written by a devsim before 'report merge'")
+            }
+            do throws(HistogramDataError) {
+                latency.merge(try histograms.latency.histogram())
+                lateness.merge(try histograms.lateness.histogram())
+            } catch {
+                throw ReportMergeError(file: input.name, "histograms: \(error.message)")
+            }
+        }
+
+        var merged = first.report
+        let reports = inputs.map(\.report)
+        func sum(_ figure: KeyPath<RunReport, Int>) -> Int { reports.reduce(0) { $0 + $1[keyPath: figure] } }
+        merged.scenarios = reports.flatMap(\.scenarios).uniqued()
+        merged.outcome = reports.map(\.outcome).uniqued().joined(separator: ", ")
+        merged.scheduled = sum(\.scheduled)
+        merged.published = sum(\.published)
+        merged.acknowledged = sum(\.acknowledged)
+        merged.inFlight = sum(\.inFlight)
+        merged.skippedOffline = sum(\.skippedOffline)
+        merged.droppedBuffer = sum(\.droppedBuffer)
+        merged.buffered = sum(\.buffered)
+        merged.failed = sum(\.failed)
+        merged.late = sum(\.late)
+        merged.reconnects = sum(\.reconnects)
+        merged.connectionsUp = sum(\.connectionsUp)
+        merged.connections = sum(\.connections)
+        merged.durationSeconds = reports.map(\.durationSeconds).max() ?? 0
+        merged.ratePerSecond = merged.durationSeconds > 0
+            ? (Double(merged.published) / merged.durationSeconds * 100).rounded() / 100 : 0
+        merged.faults = reports.reduce(FaultCounts()) { total, report in
+            FaultCounts(spike: total.spike + report.faults.spike, stuck: total.stuck + report.faults.stuck,
+                        dropout: total.dropout + report.faults.dropout, drift: total.drift + report.faults.drift)
+        }
+        merged.latency = latency.isEmpty ? nil : Percentiles(latency)
+        merged.lateness = Percentiles(lateness)
+        merged.histograms = ReportHistograms(latency: latency, lateness: lateness)
+        merged.groups = mergeGroups(reports.flatMap(\.groups))
+        merged.connectionErrors = reports.reduce(into: [:]) { total, report in
+            total.merge(report.connectionErrors, uniquingKeysWith: +)
+        }
+        let connected = reports.map(\.allConnectedSeconds)
+        merged.allConnectedSeconds = connected.contains(where: { $0 == nil }) ? nil : connected.compactMap { $0 }.max()
+        merged.verify = mergeVerify(reports.compactMap(\.verify), warnings: &warnings)
+        if merged.verify != nil, reports.contains(where: { $0.verify == nil }) {
+            warnings.append("only some reports ran --verify; the verify figures are theirs alone")
+        }
+        merged.expectations = nil
+        merged.shard = nil
+
+        let seeds = reports.map(\.seed).uniqued()
+        if seeds.count > 1 {
+            warnings.append("the reports have different seeds (\(seeds.map(String.init).joined(separator: ", "))); "
+                            + "the merged report records \(merged.seed), the first")
+        }
+        let scenarioSets = reports.map { $0.scenarios.sorted() }.uniqued()
+        if scenarioSets.count > 1 {
+            warnings.append("the reports ran different scenarios (" + scenarioSets.map { $0.joined(separator: "+") }.joined(separator: ", ")
+                            + "); they are added up all the same")
+        }
+        warnings += shardWarnings(inputs)
+        return Merged(report: merged, warnings: warnings)
+    }
+
+    /// Groups of the same name added up, in the order they are first met.
+    private static func mergeGroups(_ groups: [GroupFigures]) -> [GroupFigures] {
+        var merged: [GroupFigures] = []
+        var place: [String: Int] = [:]
+        for group in groups {
+            guard let index = place[group.name] else {
+                place[group.name] = merged.count
+                merged.append(group)
+                continue
+            }
+            merged[index].scheduled += group.scheduled
+            merged[index].published += group.published
+            merged[index].acknowledged += group.acknowledged
+            merged[index].inFlight += group.inFlight
+            merged[index].skippedOffline += group.skippedOffline
+            merged[index].droppedBuffer += group.droppedBuffer
+            merged[index].buffered += group.buffered
+            merged[index].failed += group.failed
+            merged[index].late += group.late
+            merged[index].reconnects += group.reconnects
+        }
+        return merged
+    }
+
+    private static func mergeVerify(_ summaries: [VerifySummary], warnings: inout [String]) -> VerifySummary? {
+        guard let first = summaries.first else { return nil }
+        guard summaries.count > 1 else { return first }
+        if summaries.contains(where: { $0.e2eLatency != nil }) {
+            warnings.append("verify.e2eLatency is left out: the reports keep its percentiles, not its histogram, and percentiles cannot be added up")
+        }
+        return VerifySummary(received: summaries.reduce(0) { $0 + $1.received },
+                             lost: summaries.reduce(0) { $0 + $1.lost },
+                             duplicated: summaries.reduce(0) { $0 + $1.duplicated },
+                             outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
+    }
+
+    /// Shards given twice, of different counts, or missing from a complete set.
+    private static func shardWarnings(_ inputs: [Input]) -> [String] {
+        let sharded = inputs.compactMap { input in input.report.shard.map { (input.name, $0) } }
+        guard !sharded.isEmpty else { return [] }
+        var warnings: [String] = []
+        if sharded.count < inputs.count {
+            warnings.append("some reports are of a shard and some of a whole fleet")
+        }
+        var seen: [Shard: String] = [:]
+        for (name, shard) in sharded {
+            if let other = seen[shard] {
+                warnings.append("\(name) and \(other) are both shard \(shard); its devices are counted twice")
+            }
+            seen[shard] = name
+        }
+        let counts = sharded.map(\.1.count).uniqued()
+        if counts.count > 1 {
+            warnings.append("the reports are shards of different counts (\(counts.map(String.init).joined(separator: ", "))); "
+                            + "their devices may overlap or be missing")
+        } else if let count = counts.first {
+            let missing = (0..<count).filter { index in !sharded.contains { $0.1.index == index } }
+            if !missing.isEmpty, missing.count <= 10 {
+                warnings.append("shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+                                + " missing: the merged report is not the whole fleet's")
+            } else if !missing.isEmpty {
+                warnings.append("\(missing.count) of \(count) shards missing: the merged report is not the whole fleet's")
+            }
+        }
+        return warnings
+    }
+}
+
+/// A report that cannot be merged, and which.
+public struct ReportMergeError: Error, Equatable, CustomStringConvertible {
+    public var file: String?
+    public var message: String
+
+    public init(file: String?, _ message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    public var description: String { file.map { "\($0): \(message)" } ?? message }
+}
+
+
+
+private extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

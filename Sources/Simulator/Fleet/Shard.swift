@@ -1,0 +1,92 @@
+import Signals
+
+/// One of `count` disjoint slices of a fleet's devices (`run --shard K/N`), numbered from 0 as a
+/// Kubernetes Indexed Job numbers its pods (`JOB_COMPLETION_INDEX`), so `index` is in `0..<count`.
+///
+/// A device belongs to the shard that the jump consistent hash (Lamping & Veach, 2014) of a
+/// stable 64-bit hash of its id picks among `count` buckets. That depends on the device's id and
+/// `count` alone — not on the scenario's other devices or groups, nor on the process — so the
+/// shards are disjoint and together the whole fleet, near-equal in size, and going from N to N+1
+/// shards moves only about 1/(N+1) of the devices (the ones the new shard takes).
+public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    /// The most shards a fleet can be cut into.
+    public static let maximumCount = 1_000_000
+
+    /// `nil` unless `0 <= index < count <= maximumCount`.
+    public init?(index: Int, count: Int) {
+        guard count >= 1, count <= Self.maximumCount, index >= 0, index < count else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// `K/N`, as `--shard` and `DEVSIM_SHARD` take it.
+    public var description: String { "\(index)/\(count)" }
+
+    /// Parses `K/N`; the error says what was wrong, without naming the flag.
+    public static func parse(_ text: String) throws(ShardError) -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw ShardError("expected K/N, shard K of N counted from 0 (0/4 to 3/4), found '\(text)'")
+        }
+        return try shard(index: index, count: count, text: text)
+    }
+
+    /// The shard of a Kubernetes Indexed Job's pod: `JOB_COMPLETION_INDEX` of `DEVSIM_SHARDS`.
+    public static func parse(index: String, count: String) throws(ShardError) -> Shard {
+        guard let count = Int(count) else {
+            throw ShardError("DEVSIM_SHARDS: expected the number of shards (the Job's completions), found '\(count)'")
+        }
+        guard let value = Int(index) else {
+            throw ShardError("JOB_COMPLETION_INDEX: expected a whole number from 0, found '\(index)'")
+        }
+        return try shard(index: value, count: count, text: "\(index)/\(count)")
+    }
+
+    private static func shard(index: Int, count: Int, text: String) throws(ShardError) -> Shard {
+        guard count >= 1, count <= maximumCount else {
+            throw ShardError("the number of shards must be from 1 to \(maximumCount), found '\(text)'")
+        }
+        guard index >= 0, index < count, let shard = Shard(index: index, count: count) else {
+            let hint = index == count ? " (shards count from 0, as JOB_COMPLETION_INDEX does: the last of \(count) is \(count - 1)/\(count))" : ""
+            throw ShardError("shard index must be from 0 to \(count - 1), found '\(text)'\(hint)")
+        }
+        return shard
+    }
+
+    /// Whether the device with this id is in the shard.
+    public func contains(deviceID: String) -> Bool {
+        Self.bucket(of: deviceID, count: count) == index
+    }
+
+    /// The shard, of `count`, that the device with this id belongs to.
+    public static func bucket(of deviceID: String, count: Int) -> Int {
+        // FNV-1a alone changes little but the low bits between ids that differ in their last
+        // character ("dev-1", "dev-2"); the SplitMix64 finalizer spreads that over all 64 bits.
+        jumpConsistentHash(SplitMix64.mix(StableHash.fnv1a64(deviceID)), buckets: count)
+    }
+
+    /// Lamping & Veach's jump consistent hash: a bucket in `0..<buckets` for `key`, such that
+    /// growing `buckets` by one moves a key only into the new bucket, with probability 1/(n+1).
+    public static func jumpConsistentHash(_ key: UInt64, buckets: Int) -> Int {
+        precondition(buckets > 0, "jump consistent hash needs at least one bucket")
+        var key = key
+        var bucket: Int64 = -1
+        var next: Int64 = 0
+        while next < Int64(buckets) {
+            bucket = next
+            key = key &* 2_862_933_555_777_941_757 &+ 1
+            next = Int64(Double(bucket + 1) * (Double(UInt64(1) << 31) / Double((key >> 33) + 1)))
+        }
+        return Int(bucket)
+    }
+}
+
+/// A `--shard` value that names no shard.
+public struct ShardError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
