@@ -81,6 +81,18 @@ public struct RunReport: Codable, Sendable, Equatable {
         ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
     }
 
+    /// The report of a run with no devices to drive — a shard of a fleet smaller than its
+    /// number of shards: every count 0, outcome "empty shard", and empty histograms, so that
+    /// `report merge` can take it with the others.
+    public static func empty(scenarios: [String], seed: UInt64) -> RunReport {
+        var report = RunReport(result: Fleet.Result(totals: Totals(), connectionsUpAtEnd: 0, connections: 0, durationSeconds: 0,
+                                                    reason: .duration, latency: Histogram(), lateness: Histogram(), groups: [],
+                                                    connectionErrors: [:], allConnectedSeconds: 0),
+                               scenarios: scenarios, seed: seed)
+        report.outcome = "empty shard"
+        return report
+    }
+
     /// Pretty-printed JSON with sorted keys, ending in a newline.
     public func json() throws -> Data {
         let encoder = JSONEncoder()

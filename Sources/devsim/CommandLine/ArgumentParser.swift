@@ -45,13 +45,26 @@ enum ArgumentParser {
         case "sample":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "sample") }
             return .sample(try parseSample(rest))
+        case "report":
+            if rest.isEmpty || rest.contains("--help") || rest.contains("-h") { return .help(topic: "report") }
+            guard rest[0] == "merge" else {
+                throw UsageError("report: unknown subcommand '\(rest[0])'; the one there is is 'report merge REPORT...'")
+            }
+            return .reportMerge(try parseReportMerge(Array(rest.dropFirst())))
         default:
             let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
             throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, sample and validate"))
         }
     }
 
-    static let commands = ["run", "sample", "validate", "help", "version"]
+    static let commands = ["run", "sample", "validate", "report", "help", "version"]
+
+    /// `report merge [--output FILE] REPORT...`.
+    static func parseReportMerge(_ arguments: [String]) throws(UsageError) -> ReportMergeOptions {
+        let (values, reports) = try split(arguments, command: "report merge", flags: [("--output", "FILE")])
+        guard !reports.isEmpty else { throw UsageError("report merge: name at least one report file") }
+        return ReportMergeOptions(reports: reports, output: values["--output"]?.last)
+    }
 
     /// `sample [--count N] [--seed N] SCENARIO...`.
     static func parseSample(_ arguments: [String]) throws(UsageError) -> SampleOptions {
@@ -133,6 +146,18 @@ enum ArgumentParser {
                 try option.apply(&options, value, option.variable)
             }
         }
+        if options.shard == nil, let count = environment["DEVSIM_SHARDS"], !count.isEmpty {
+            // A Kubernetes Indexed Job: the pod's index, and the Job's completions passed on.
+            guard let index = environment["JOB_COMPLETION_INDEX"], !index.isEmpty else {
+                throw UsageError("DEVSIM_SHARDS is set but JOB_COMPLETION_INDEX is not (it is set in the pods of an Indexed Job); "
+                                 + "outside one, use --shard K/N or DEVSIM_SHARD")
+            }
+            do throws(ShardError) {
+                options.shard = try Shard.parse(index: index, count: count)
+            } catch {
+                throw UsageError("JOB_COMPLETION_INDEX/DEVSIM_SHARDS: \(error.message)")
+            }
+        }
         if options.password != nil, options.passwordFile != nil, fromFlags["--password-file"] == nil {
             // DEVSIM_PASSWORD and DEVSIM_PASSWORD_FILE both set: the password itself wins.
             options.passwordFile = nil
@@ -163,6 +188,13 @@ enum ArgumentParser {
         Option(flag: "--seed", variable: "DEVSIM_SEED", valueName: "N", help: "seed for reproducible values (default: random, recorded in the report)") { o, v, label throws(UsageError) in
             guard let seed = UInt64(v) else { throw UsageError("\(label): expected a whole number from 0 to \(UInt64.max), found '\(v)'") }
             o.seed = seed
+        },
+        Option(flag: "--shard", variable: "DEVSIM_SHARD", valueName: "K/N", help: "run shard K (from 0) of N disjoint slices of the devices; default JOB_COMPLETION_INDEX/DEVSIM_SHARDS") { o, v, label throws(UsageError) in
+            do throws(ShardError) {
+                o.shard = try Shard.parse(v)
+            } catch {
+                throw UsageError("\(label): \(error.message)")
+            }
         },
         Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in o.report = v },
         Option(flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit", help: "the report as JSON (default) or JUnit XML, one test case per --expect") { o, v, label throws(UsageError) in

@@ -5,6 +5,7 @@ enum Command: Equatable {
     case run(RunOptions)
     case validate([String])
     case sample(SampleOptions)
+    case reportMerge(ReportMergeOptions)
     case help(topic: String?)
     case version
 }
@@ -35,6 +36,15 @@ struct RunOptions: Equatable {
     /// `--expect` assertions, judged against the report when the run ends (exit 4 if one fails).
     var expectations: [Assertion] = []
     var reportFormat: ReportFormat = .json
+    /// `--shard K/N`: only this slice of the devices.
+    var shard: Shard?
+}
+
+/// `devsim report merge`'s options.
+struct ReportMergeOptions: Equatable {
+    var reports: [String] = []
+    /// `nil`: standard output.
+    var output: String?
 }
 
 /// What `--report` writes.

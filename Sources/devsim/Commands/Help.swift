@@ -9,6 +9,7 @@ enum Help {
         case "run": return run
         case "validate": return validate
         case "sample": return sample
+        case "report": return report
         default: return general
         }
     }
@@ -21,6 +22,8 @@ enum Help {
           devsim validate SCENARIO...        check scenarios; exit 0, or print every error and exit 2
           devsim sample [--count N] [--seed N] SCENARIO...
                                              print the first ticks of every device group
+          devsim report merge [--output FILE] REPORT...
+                                             add up shard reports (run --shard) into one
           devsim --version | --help
           devsim run --help                  the run options
 
@@ -53,6 +56,21 @@ enum Help {
 
         """
 
+    static let report = """
+        Usage: devsim report merge [--output FILE] REPORT...
+
+        Adds up the JSON reports of the shards of one fleet (run --shard K/N --report FILE)
+        into the report of the whole fleet, on standard output or in FILE: counts summed
+        (groups by name, connection errors by reason, faults, verify counts), durationSeconds
+        the longest, ratePerSecond recomputed from them, and latency and lateness percentiles
+        computed from the sum of the reports' raw histograms, never averaged. Warns when the
+        reports' seeds or scenarios differ or shards are missing or repeated. Exits 2, naming
+        the file, when a report cannot be read or has no histograms.
+
+          --output FILE    write the merged report here instead of standard output
+
+        """
+
     static var run: String {
         var text = """
             Usage: devsim run [options] SCENARIO...
@@ -72,6 +90,11 @@ enum Help {
             \(wrapped(ReportMetrics.summary + ".", width: 84))
             A run that breaks one exits 4 (exit 3, no connection, wins); each is logged with its
             actual value and by how much it missed, and the report's "expectations" lists them.
+
+            --shard K/N runs shard K of N (K from 0 to N-1, as JOB_COMPLETION_INDEX counts): the
+            devices whose id hashes to K (jump consistent hash), the same devices and data
+            whatever else runs. Without it, JOB_COMPLETION_INDEX with DEVSIM_SHARDS (the Job's
+            completions) choose the shard. 'devsim report merge' adds up the shards' reports.
 
             SIGINT or SIGTERM stops gracefully: no new ticks, in-flight QoS 1/2 messages get the
             drain timeout to be acknowledged, DISCONNECT, report written, exit 0. A second signal

@@ -36,6 +36,19 @@ struct RunCommand {
             throw UsageError("device group '\(device.group)' publishes at max, which a dry run can only show "
                              + "a number of: add --messages N")
         }
+        if let shard = plan.shard {
+            logger.info("shard \(shard): \(plan.deviceCount) of the fleet's \(plan.fleetDeviceCount) devices")
+            if plan.deviceCount == 0 {
+                // More shards than devices: this one has nothing to do, which is not a failure.
+                logger.warning("shard \(shard) has none of the fleet's \(plan.fleetDeviceCount) devices; nothing to run")
+                if !options.dryRun, let path = options.report {
+                    var report = RunReport.empty(scenarios: scenarios.map(\.name), seed: settings.seed)
+                    report.shard = shard
+                    try writeReport(report, exitCode: .success, to: path)
+                }
+                return .success
+            }
+        }
         if options.dryRun {
             if !options.expectations.isEmpty {
                 logger.warning("dry run: --expect ignored, nothing is measured without a broker (\(options.expectations.count) assertion\(options.expectations.count == 1 ? "" : "s"))")
@@ -54,6 +67,7 @@ struct RunCommand {
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
+        report.shard = plan.shard
         var code = ExitCode.success
         if !options.expectations.isEmpty {
             let verdicts = options.expectations.map { $0.evaluate(report) }
@@ -103,6 +117,7 @@ struct RunCommand {
             logConnectionEvents: options.verbose)
         if Self.redrawsStatus(options) { settings.liveStatus = Logger.standardError }
         settings.verify = options.verify
+        settings.shard = options.shard
         return settings
     }
 

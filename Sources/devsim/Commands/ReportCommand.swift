@@ -1,0 +1,57 @@
+import Foundation
+import Simulator
+
+/// `devsim report merge REPORT...`: shard reports (`run --shard K/N --report FILE`) added up into
+/// the report of the whole fleet, written to standard output or `--output FILE`.
+enum ReportCommand {
+    static func merge(_ options: ReportMergeOptions, output: (String) -> Void, errors: (String) -> Void) -> ExitCode {
+        var inputs: [ReportMerge.Input] = []
+        let decoder = JSONDecoder()
+        for file in options.reports {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                errors("devsim report merge: cannot read '\(file)'\n")
+                return .usage
+            }
+            do {
+                inputs.append(ReportMerge.Input(name: file, report: try decoder.decode(RunReport.self, from: data)))
+            } catch {
+                errors("devsim report merge: '\(file)' is not a devsim JSON report: \(describe(error))\n")
+                return .usage
+            }
+        }
+        let merged: ReportMerge.Merged
+        do throws(ReportMergeError) {
+            merged = try ReportMerge.merge(inputs)
+        } catch {
+            errors("devsim report merge: \(error.file.map { "'\($0)' " } ?? "")\(error.message)\n")
+            return .usage
+        }
+        for warning in merged.warnings { errors("devsim report merge: warning: \(warning)\n") }
+        do {
+            let json = try merged.report.json()
+            if let path = options.output {
+                try json.write(to: URL(fileURLWithPath: path))
+            } else {
+                output(String(decoding: json, as: UTF8.self))
+            }
+        } catch {
+            errors("devsim report merge: cannot write '\(options.output ?? "-")': \(error.localizedDescription)\n")
+            return .failure
+        }
+        return .success
+    }
+
+    /// A decoding error as a user can act on it: what is wrong, and where in the JSON.
+    private static func describe(_ error: Error) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: return "missing \"\(key.stringValue)\"\(path(context))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?: return context.debugDescription + path(context)
+        case .dataCorrupted(let context)?: return "not valid JSON\(path(context))"
+        default: return "\(error)"
+        }
+    }
+}
