@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+@testable import Scenario
+
+/// The files that ship devsim — `Dockerfile`, `deploy/` and `examples/` — are read by tools this
+/// machine does not have (docker, kubectl, CI runners), so these tests hold them to what those
+/// tools and devsim need: valid YAML, an Indexed Job whose shard count is its completions count, a
+/// grace period above the drain time, a scenario that loads, a non-root image with an exec-form
+/// entrypoint. The YAML parser is the scenario loader's own (libyaml).
+@Suite struct DeploymentFilesTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Document: CustomTestStringConvertible, Sendable {
+        let file: String
+        let line: Int
+        let text: String
+        var testDescription: String { "\(file):\(line)" }
+    }
+
+    /// Every `.yaml`/`.yml` under `deploy/` and `examples/`, split into documents on `---` lines.
+    static var documents: [Document] {
+        var documents: [Document] = []
+        for folder in ["deploy", "examples"] {
+            let base = root.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            var files: [URL] = []
+            for case let url as URL in walker where ["yaml", "yml"].contains(url.pathExtension) { files.append(url) }
+            for url in files.sorted(by: { $0.path < $1.path }) {
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                let name = folder + url.path.dropFirst(base.path.count)
+                var start = 1
+                var lines: [Substring] = []
+                func flush() {
+                    let body = lines.joined(separator: "\n")
+                    let meaningful = lines.contains { line in
+                        let trimmed = line.trimmingCharacters(in: .whitespaces)
+                        return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+                    }
+                    if meaningful { documents.append(Document(file: name, line: start, text: body)) }
+                }
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    if line.trimmingCharacters(in: .whitespaces) == "---" {
+                        flush()
+                        lines = []
+                        start = number + 2
+                    } else {
+                        lines.append(line)
+                    }
+                }
+                flush()
+            }
+        }
+        return documents
+    }
+
+    static func parse(_ document: Document) -> Node? {
+        YAMLParser(bytes: Array(document.text.utf8)).root
+    }
+
+    static func manifests(kind: String) -> [(Document, Node)] {
+        documents.compactMap { document in
+            guard let node = parse(document), node["kind"]?.scalarText == kind else { return nil }
+            return (document, node)
+        }
+    }
+
+    @Test func thereAreFilesToCheck() {
+        let files = Set(Self.documents.map(\.file))
+        #expect(files.contains("deploy/kubernetes/job.yaml"))
+        #expect(files.contains("deploy/kubernetes/configmap.yaml"))
+        #expect(files.contains("examples/docker-compose.yml"))
+        #expect(files.contains("examples/github-actions.yml"))
+        #expect(files.contains("examples/gitlab-ci.yml"))
+    }
+
+    @Test(arguments: documents) func isValidYAML(_ document: Document) {
+        let parsed = YAMLParser(bytes: Array(document.text.utf8))
+        for problem in parsed.problems {
+            Issue.record("\(document.file):\(document.line + problem.mark.line - 1):\(problem.mark.column): \(problem.message)")
+        }
+        guard case .mapping? = parsed.root?.kind else {
+            Issue.record("\(document.testDescription): expected a mapping at the top")
+            return
+        }
+    }
+
+    @Test func kubernetesManifestsNameTheirKind() {
+        for document in Self.documents where document.file.hasPrefix("deploy/kubernetes/") {
+            let node = Self.parse(document)
+            #expect(node?["apiVersion"]?.scalarText != nil, "\(document.testDescription) has no apiVersion")
+            #expect(node?["kind"]?.scalarText != nil, "\(document.testDescription) has no kind")
+        }
+    }
+
+    @Test func theJobIsIndexedAndPassesItsShardCount() throws {
+        let jobs = Self.manifests(kind: "Job")
+        try #require(jobs.count == 1, "expected one Job under deploy/ or examples/")
+        let (document, job) = jobs[0]
+        let spec = try #require(job["spec"], "\(document.file): no spec")
+        #expect(spec["completionMode"]?.scalarText == "Indexed")
+        let completions = try #require(spec["completions"]?.scalarText.flatMap { Int($0) }, "\(document.file): no completions")
+        let parallelism = spec["parallelism"]?.scalarText.flatMap { Int($0) } ?? 1
+        #expect(completions > 1)
+        #expect(parallelism >= 1 && parallelism <= completions)
+
+        let pod = try #require(spec["template"]?["spec"], "\(document.file): no pod template")
+        let containers = try #require(pod["containers"]?.items, "\(document.file): no containers")
+        let devsim = try #require(containers.first { $0["name"]?.scalarText == "devsim" }, "no container named devsim")
+        let env = Self.environment(of: devsim)
+        // devsim runs shard JOB_COMPLETION_INDEX of DEVSIM_SHARDS: anything but `completions` runs
+        // some devices twice or never.
+        #expect(env["DEVSIM_SHARDS"] == String(completions))
+        #expect(env["DEVSIM_SHARD"] == nil, "a fixed DEVSIM_SHARD would give every pod the same slice")
+        #expect(env["DEVSIM_HOST"] == "mosquitto")
+
+        // The grace period must cover the drain (5 s unless DEVSIM_DRAIN_TIMEOUT says otherwise).
+        let grace = try #require(pod["terminationGracePeriodSeconds"]?.scalarText.flatMap { Int($0) },
+                                 "\(document.file): no terminationGracePeriodSeconds")
+        let drain = try env["DEVSIM_DRAIN_TIMEOUT"].map { try Durations.parse($0) } ?? 5
+        #expect(Double(grace) > drain)
+        #expect(grace > 5)
+
+        #expect(pod["securityContext"]?["runAsNonRoot"]?.scalarText == "true")
+        let requests = devsim["resources"]?["requests"]
+        #expect(requests?["cpu"]?.scalarText != nil && requests?["memory"]?.scalarText != nil,
+                "the Job's pods should request cpu and memory")
+    }
+
+    /// The ConfigMap's scenario loads, with the Job's environment, as the whole fleet.
+    @Test func theJobsScenarioLoads() throws {
+        let (_, job) = try #require(Self.manifests(kind: "Job").first)
+        let pod = try #require(job["spec"]?["template"]?["spec"])
+        let devsim = try #require(pod["containers"]?.items?.first)
+        let env = Self.environment(of: devsim)
+        let argumentNodes = try #require(devsim["args"]?.items, "the devsim container has no args")
+        let arguments = argumentNodes.compactMap { $0.scalarText }
+        let path = try #require(arguments.first { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }, "the Job runs no scenario file")
+
+        // The volume mounted over the scenario's folder is a ConfigMap holding that file.
+        let folder = (path as NSString).deletingLastPathComponent
+        let mount = try #require(devsim["volumeMounts"]?.items?.first { $0["mountPath"]?.scalarText == folder },
+                                 "nothing is mounted at \(folder)")
+        let volume = try #require(pod["volumes"]?.items?.first { $0["name"]?.scalarText == mount["name"]?.scalarText })
+        let mapName = try #require(volume["configMap"]?["name"]?.scalarText, "\(folder) is not a ConfigMap")
+        let configMap = try #require(Self.manifests(kind: "ConfigMap").first { $0.1["metadata"]?["name"]?.scalarText == mapName },
+                                     "no ConfigMap \(mapName)")
+        let text = try #require(configMap.1["data"]?[(path as NSString).lastPathComponent]?.scalarText,
+                                "ConfigMap \(mapName) has no \((path as NSString).lastPathComponent)")
+
+        let scenario = try ScenarioLoader.load(text: text, file: path, environment: env)
+        let devices = scenario.groups.reduce(0) { $0 + $1.count }
+        if let expected = env["DEVICES"].flatMap({ Int($0) }) {
+            #expect(devices == expected)
+        }
+        // 100,000 devices as 10 shards: about 10,000 per pod, what the resources are sized for.
+        let completions = try #require(job["spec"]?["completions"]?.scalarText.flatMap { Int($0) })
+        #expect(devices / completions <= 20_000, "more than 20,000 devices per pod; add shards")
+    }
+
+    @Test func theDockerfileRunsAsNonRootWithAnExecFormEntrypoint() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        var instructions: [(keyword: String, argument: String)] = []
+        var pending = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if pending.isEmpty && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
+            if trimmed.hasSuffix("\\") {
+                pending += trimmed.dropLast() + " "
+                continue
+            }
+            let whole = pending + trimmed
+            pending = ""
+            let parts = whole.split(separator: " ", maxSplits: 1)
+            instructions.append((parts[0].uppercased(), parts.count > 1 ? String(parts[1]) : ""))
+        }
+        let stages = instructions.indices.filter { instructions[$0].keyword == "FROM" }
+        #expect(stages.count >= 2, "a multi-stage build")
+        let runtime = instructions[(stages.last ?? 0)...]
+        #expect(instructions.contains { $0.keyword == "ARG" && $0.argument.hasPrefix("SWIFT_IMAGE=") })
+        #expect(instructions.contains { $0.keyword == "ARG" && $0.argument.hasPrefix("RUNTIME_IMAGE=") })
+
+        let user = try #require(runtime.last { $0.keyword == "USER" }?.argument, "the runtime stage sets no USER")
+        let name = user.split(separator: ":").first.map(String.init) ?? ""
+        #expect(name != "root" && name != "0", "USER \(user) is root")
+
+        func execForm(_ keyword: String) throws -> [String] {
+            let argument = try #require(runtime.last { $0.keyword == keyword }?.argument, "no \(keyword)")
+            let array = try JSONSerialization.jsonObject(with: Data(argument.utf8)) as? [String]
+            return try #require(array, "\(keyword) \(argument) is not exec form (a JSON array of strings)")
+        }
+        #expect(try execForm("ENTRYPOINT") == ["devsim"])
+        // The default CMD runs a scenario that is baked in.
+        let command = try execForm("CMD")
+        #expect(command.first == "run")
+        let baked = "/usr/share/devsim/scenarios/"
+        #expect(runtime.contains { $0.keyword == "COPY" && $0.argument.hasSuffix(baked) })
+        for scenario in command where scenario.hasPrefix(baked) {
+            let file = Self.root.appendingPathComponent("scenarios/" + scenario.dropFirst(baked.count))
+            #expect(FileManager.default.fileExists(atPath: file.path), "CMD runs \(scenario), not in scenarios/")
+        }
+    }
+
+    /// Scenarios the examples run from the image exist in `scenarios/`.
+    @Test func examplesRunBakedInScenarios() throws {
+        let baked = "/usr/share/devsim/scenarios/"
+        for document in Self.documents where document.file.hasPrefix("examples/") {
+            var rest = Substring(document.text)
+            while let range = rest.range(of: baked) {
+                let name = rest[range.upperBound...].prefix { !" \"'\n,]".contains($0) }
+                let file = Self.root.appendingPathComponent("scenarios/" + name)
+                #expect(FileManager.default.fileExists(atPath: file.path), "\(document.file) runs \(baked)\(name), not in scenarios/")
+                rest = rest[range.upperBound...]
+            }
+        }
+    }
+
+    static func environment(of container: Node) -> [String: String] {
+        var env: [String: String] = [:]
+        for item in container["env"]?.items ?? [] {
+            if let name = item["name"]?.scalarText, let value = item["value"]?.scalarText { env[name] = value }
+        }
+        return env
+    }
+}
+
+private extension Node {
+    subscript(key: String) -> Node? {
+        guard case .mapping(let pairs) = kind else { return nil }
+        return pairs.last { $0.key.scalarText == key }?.value
+    }
+
+    var items: [Node]? {
+        guard case .sequence(let items) = kind else { return nil }
+        return items
+    }
+}
