@@ -1,11 +1,17 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Simulator
 
 let environment = ProcessInfo.processInfo.environment
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-func write(_ text: String, to handle: FileHandle) {
-    handle.write(Data(text.utf8))
+/// Standard output and standard error, written whole.
+enum Stream: Int32 {
+    case standardOutput = 1, standardError = 2
+}
+
+func write(_ text: String, to stream: Stream) {
+    Logger.write(text, toDescriptor: stream.rawValue)
 }
 
 let code: ExitCode

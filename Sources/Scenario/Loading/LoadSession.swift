@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One load of a scenario and the files it includes: a reader per file, and the chain of files
 /// being read, to catch an include cycle. Problems stay with the reader of the file they are in.
@@ -67,9 +67,9 @@ final class LoadSession {
     /// Reads a file from disk, saying why when it cannot.
     static func readFromDisk(_ path: String) -> Result<[UInt8], FileProblem> {
         if let data = FileManager.default.contents(atPath: path) { return .success([UInt8](data)) }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         let reason = !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) ? "no such file"
-            : isDirectory.boolValue ? "it is a directory, not a scenario file" : "the file cannot be read"
+            : isDirectory ? "it is a directory, not a scenario file" : "the file cannot be read"
         return .failure(FileProblem(reason: reason))
     }
 

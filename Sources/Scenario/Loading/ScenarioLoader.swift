@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads scenario files (YAML or JSON) into validated `Scenario`s.
 public enum ScenarioLoader {

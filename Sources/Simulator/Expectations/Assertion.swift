@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scenario
 
 /// A mistake in an `--expect` assertion; the message says what is allowed.
@@ -60,7 +60,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `FIGURE OP NUMBER[UNIT]`; spaces around the parts are allowed.
     public init(_ text: String) throws(AssertionError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Text.trimmed(text)
         guard !trimmed.isEmpty else {
             throw AssertionError("empty assertion; expected FIGURE OP VALUE such as rate>=99.5%, p99<50ms or failed==0")
         }
@@ -73,7 +73,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
             let hint = opText == "=" ? "; use == to test equality" : opText == "=<" ? "; did you mean <=?" : opText == "=>" ? "; did you mean >=?" : ""
             throw AssertionError("unknown comparison '\(opText)'\(hint); expected one of \(Self.comparisons)")
         }
-        let name = trimmed[..<opStart].trimmingCharacters(in: .whitespaces)
+        let name = Text.trimmed(trimmed[..<opStart])
         guard !name.isEmpty else {
             throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
         }
@@ -82,16 +82,16 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
             let hint = Suggestion.closest(to: name, among: candidates).map { " (did you mean \($0)?)" } ?? ""
             throw AssertionError("unknown figure '\(name)'\(hint); the figures are \(ReportMetrics.summary)")
         }
-        let right = trimmed[opEnd...].trimmingCharacters(in: .whitespaces)
+        let right = Text.trimmed(trimmed[opEnd...])
         let numberEnd = right.firstIndex { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == "_")) } ?? right.endIndex
         let numberText = String(right[..<numberEnd])
-        let digits = numberText.replacingOccurrences(of: "_", with: "")
+        let digits = numberText.replacing("_", with: "")
         guard let first = digits.first, first.isNumber, digits.last?.isNumber == true,
               let value = Double(digits), value.isFinite else {
             let found = right.isEmpty ? "nothing" : "'\(right)'"
             throw AssertionError("expected a number after '\(opText)', found \(found)")
         }
-        let unitText = right[numberEnd...].trimmingCharacters(in: .whitespaces)
+        let unitText = Text.trimmed(right[numberEnd...])
         guard let unit = Unit(rawValue: unitText == "µs" ? "us" : unitText) else {
             throw AssertionError("unknown unit '\(unitText)'; expected % (rate, connected), ms, s or us (durations), or none (counts)")
         }
@@ -118,7 +118,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     /// `DEVSIM_EXPECT` holds them).
     public static func list(_ text: String) throws(AssertionError) -> [Assertion] {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\n" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { Text.trimmed($0) }
             .filter { !$0.isEmpty }
         guard !parts.isEmpty else { return [try Assertion(text)] }
         var expectations: [Assertion] = []
@@ -180,7 +180,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
 
     /// At most three decimals, trailing zeros dropped: `97.12`, `3`, `0.05`.
     static func number(_ value: Double) -> String {
-        var text = String(format: "%.3f", value)
+        var text = Text.fixed(value, decimals: 3)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }

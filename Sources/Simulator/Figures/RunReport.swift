@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Signals
 
 /// The `--report` JSON written when a run ends. Every tick is in exactly one of `published`,

@@ -61,11 +61,16 @@ public struct Logger: Sendable {
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in
-        var line = line
-        line.withUTF8 { bytes in
+        write(line, toDescriptor: 2)
+    }
+
+    /// Writes all of `text` to a file descriptor with `write(2)`, retrying on EINTR.
+    public static func write(_ text: String, toDescriptor descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 { if errno == EINTR { continue } else { return } }
                 offset += written
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Simulator
 
 /// `devsim report merge REPORT...`: shard reports (`run --shard K/N --report FILE`) added up into
@@ -35,7 +35,7 @@ enum ReportCommand {
                 output(String(decoding: json, as: UTF8.self))
             }
         } catch {
-            errors("devsim report merge: cannot write '\(options.output ?? "-")': \(error.localizedDescription)\n")
+            errors("devsim report merge: cannot write '\(options.output ?? "-")': \(error)\n")
             return .failure
         }
         return .success

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Mosquitto
 import Scenario
 import Simulator
@@ -105,7 +106,7 @@ struct RunCommand {
             guard let contents = FileManager.default.contents(atPath: file), let text = String(data: contents, encoding: .utf8) else {
                 throw UsageError("--password-file: cannot read '\(file)'")
             }
-            password = String(text.trimmingCharacters(in: .newlines))
+            password = String(text.reversed().drop(while: { $0.isNewline }).reversed())
         }
         var settings = RunSettings(
             host: options.host, port: options.port, username: options.username, password: password,
@@ -137,16 +138,15 @@ struct RunCommand {
         if options.seed == nil {
             logger.info("dry run with seed \(seed); --seed \(seed) shows these values again")
         }
-        let output = FileHandle.standardOutput
         var chunk = ""
         DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
             chunk += line
             if chunk.utf8.count > 64 * 1024 {
-                output.write(Data(chunk.utf8))
+                write(chunk, to: .standardOutput)
                 chunk = ""
             }
         }
-        output.write(Data(chunk.utf8))
+        write(chunk, to: .standardOutput)
         return .success
     }
 
@@ -168,7 +168,7 @@ struct RunCommand {
                 try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
             }
         } catch {
-            throw RuntimeError("cannot write the report to '\(path)': \(error.localizedDescription)")
+            throw RuntimeError("cannot write the report to '\(path)': \(error)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scenario
 import Simulator
 
@@ -35,7 +35,7 @@ enum SampleCommand {
                 let group = scenario.groups.first { $0.name == device.plan.group }
                 text += "\n" + header(device.plan, group: group, file: scenario.file) + "\n"
                 text += "  \(device.plan.id) → \(device.plan.topic)\n"
-                let times = device.ticks.map { "+" + String(format: "%.3f", $0.seconds) + "s" }
+                let times = device.ticks.map { "+" + Text.fixed($0.seconds, decimals: 3) + "s" }
                 let width = times.map(\.count).max() ?? 0
                 for (time, tick) in zip(times, device.ticks) {
                     text += "    " + time + String(repeating: " ", count: width - time.count + 2) + tick.payload + "\n"
@@ -62,7 +62,7 @@ enum SampleCommand {
     }
 
     private static func trimmed(_ value: Double) -> String {
-        let text = String(format: "%.3f", value)
+        let text = Text.fixed(value, decimals: 3)
         guard text.contains(".") else { return text }
         return String(text.reversed().drop { $0 == "0" }.drop { $0 == "." }.reversed())
     }
