@@ -24,7 +24,8 @@ swift_dir=${SWIFT_DIR:-/opt/swift}
 image=${IMAGE:-localhost/devsim:test}
 runtime_base=localhost/debian:bookworm-slim
 swift_base=localhost/devsim-swift-base
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# debootstrap's own default mirror unless DEBIAN_MIRROR names another.
+mirror=${DEBIAN_MIRROR:-}
 # This kind of machine (a container itself) needs runc and explicit limits.
 run_flags=(--runtime runc --ulimit nofile=20000:20000 --ulimit nproc=4096:4096)
 build_flags=(--runtime runc --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 --network host)
@@ -67,7 +68,7 @@ if podman image exists "$runtime_base"; then
 else
   step "$runtime_base: debootstrap --variant=minbase bookworm (a few minutes)"
   rootfs="$work/rootfs"
-  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1 \
+  debootstrap --variant=minbase bookworm "$rootfs" ${mirror:+"$mirror"} > "$work/debootstrap.log" 2>&1 \
     || { tail -20 "$work/debootstrap.log"; echo "FAIL debootstrap"; exit 1; }
   # As in the official slim image: no apt cache, no package lists.
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
