@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 6, fault 8: a password reaches the broker from a file, the environment or the scenario,
+/// and never appears in any output: logs, the report, help, or a refusal.
+@Suite struct SecretsTests {
+    static let password = "pw-Zq8-never-printed"
+
+    private func scenario(password: String?) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("s.yaml").path
+        try """
+            broker:
+              username: dev
+            \(password.map { "  password: \($0)" } ?? "")
+            devices:
+              - name: d
+                topic: "secrets/{index}"
+                publish: 20/s
+                qos: 1
+                payload:
+                  fields:
+                    n: { counter: 0 }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    private func expectNoSecret(_ texts: [String], _ context: String) {
+        for text in texts {
+            #expect(!text.contains(Self.password), "the password leaked in \(context)")
+        }
+    }
+
+    @Test(arguments: ["file", "environment", "scenario"])
+    func thePasswordWorksAndIsNeverPrinted(from source: String) throws {
+        let broker = try MosquittoBroker(users: ["dev": Self.password], allowAnonymous: false)
+        let file = try scenario(password: source == "scenario" ? "${SECRET_PW}" : nil)
+        let report = file + ".report.json"
+        var arguments = ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "20",
+                         "--report", report, "--verbose", "--stats-interval", "1s"]
+        var environment: [String: String] = [:]
+        switch source {
+        case "file":
+            let passwordFile = file + ".pw"
+            try (Self.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            arguments += ["--password-file", passwordFile]
+        case "environment":
+            environment["DEVSIM_PASSWORD"] = Self.password
+        default:
+            environment["SECRET_PW"] = Self.password
+        }
+        let result = try DevsimProcess.runToCompletion(args: arguments, env: environment, timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reportText = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(reportText.contains("\"acknowledged\" : 20"))
+        expectNoSecret([result.stdout, result.stderr, reportText], "a run with the password from the \(source)")
+    }
+
+    @Test func aRefusalNamesTheReasonButNotThePassword() throws {
+        let broker = try MosquittoBroker(users: ["dev": "the-right-one"], allowAnonymous: false)
+        let file = try scenario(password: nil)
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s", "--verbose"],
+            env: ["DEVSIM_PASSWORD": Self.password], timeout: 30)
+        #expect(result.status == 3)
+        #expect(result.stderr.lowercased().contains("not authori"), "\(result.stderr)")
+        expectNoSecret([result.stdout, result.stderr], "a refused run")
+    }
+
+    @Test func helpAndDryRunsNeverShowIt() throws {
+        let file = try scenario(password: "${SECRET_PW}")
+        let help = try DevsimProcess.runToCompletion(args: ["run", "--help"], env: ["DEVSIM_PASSWORD": Self.password], timeout: 30)
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "3"],
+                                                    env: ["SECRET_PW": Self.password], timeout: 30)
+        let sample = try DevsimProcess.runToCompletion(args: ["sample", file], env: ["SECRET_PW": Self.password], timeout: 30)
+        #expect(dry.status == 0)
+        expectNoSecret([help.stdout, help.stderr, dry.stdout, dry.stderr, sample.stdout, sample.stderr], "help, dry run or sample")
+    }
+}
