@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Issue 6's faults and their promises, each test named after the fault, run against the built
+/// binary as a user would run it.
+@Suite struct FaultSuiteTests {
+    private func scenario(_ extra: String = "", qos: Int = 1) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-faults-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("f.yaml").path
+        try """
+            broker:
+              reconnect: { initial: 500ms, max: 4s }
+            \(extra)
+            devices:
+              - name: d
+                count: 3
+                topic: "faults/{index}"
+                publish: 20/s
+                qos: \(qos)
+                payload:
+                  fields:
+                    n: { counter: 0 }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    private func report(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    // MARK: Refusals
+
+    @Test(arguments: [(UInt8(2), "identifier rejected"), (3, "broker unavailable"), (4, "bad user name or password"), (5, "not authorised")])
+    func refusalMQTT3(code: UInt8, reason: String) throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: code))
+        let file = try scenario()
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "2500ms"], timeout: 30)
+        #expect(result.status == 3, "no connection ever succeeded: exit 3 at the connect timeout")
+        // One line per reason while retrying (plus the final error naming it), however many devices.
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.lowercased().contains(reason) }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        // 3 devices, backoff 0.5 s then 1 s then 2 s (±20 %): at most 3 attempts each in 2.5 s.
+        #expect(server.connections.count <= 9, "retries are spaced by the backoff, never a loop")
+    }
+
+    @Test func refusalMQTT5BadPassword() throws {
+        let broker = try MosquittoBroker(users: ["dev": "right"], allowAnonymous: false)
+        let file = try scenario("  protocol: mqtt5\n  username: dev\n  password: wrong")
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s"], timeout: 30)
+        #expect(result.status == 3)
+        let reasonLines = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.contains("CONNACK code 1") }
+        #expect(reasonLines.count == 1, "one line names the MQTT 5 reason code\n\(result.stderr)")
+        #expect(result.stderr.contains("Bad user name or password") || result.stderr.contains("Not authorized"), "\(result.stderr)")
+    }
+
+    // MARK: SIGTERM at any moment
+
+    @Test func sigtermWhileConnecting() throws {
+        let server = try ScriptedMQTTServer(script: .init(sendConnack: false))
+        let file = try scenario()
+        let report = file + ".json"
+        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--report", report])
+        #expect(server.waitFor(connections: 3, timeout: 10))
+        devsim.sendSignal(SIGTERM)
+        #expect(devsim.waitUntilExit(timeout: 10) == 0, "\(devsim.stderr)")
+        let figures = try self.report(report)
+        #expect(figures["outcome"] as? String == "stopped")
+        #expect(figures["scheduled"] as? Int == 0)
+    }
+
+    @Test func sigtermDuringAnOutage() throws {
+        let broker = try MosquittoBroker()
+        let file = try scenario("offline: { policy: buffer, maxMessages: 100 }")
+        let report = file + ".json"
+        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+                                                   "--report", report, "--stats-interval", "0"])
+        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
+        TestClock.sleep(0.5)
+        broker.kill()
+        TestClock.sleep(1)
+        devsim.sendSignal(SIGTERM)
+        let start = TestClock.now()
+        #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
+        #expect(TestClock.now() - start < 8, "the drain is bounded: nothing can drain while the broker is down")
+        let figures = try self.report(report)
+        let counted = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].compactMap { figures[$0] as? Int }.reduce(0, +)
+        #expect(figures["scheduled"] as? Int == counted, "every tick in exactly one place")
+        #expect((figures["buffered"] as? Int ?? 0) > 0, "ticks of the outage are kept, and reported as still buffered")
+        let published = figures["published"] as? Int ?? 0, acknowledged = figures["acknowledged"] as? Int ?? 0
+        #expect(acknowledged + (figures["inFlight"] as? Int ?? 0) == published, "in flight: acknowledged or counted as unacknowledged")
+    }
+
+    @Test func sigintAtFullLoad() throws {
+        let broker = try MosquittoBroker()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-faults-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("max.yaml").path
+        try """
+            devices:
+              - name: blast
+                topic: max
+                publish: max
+                qos: 1
+                payload: { fields: { n: { counter: 0 } } }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let report = file + ".json"
+        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+                                                   "--report", report, "--stats-interval", "0"])
+        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
+        TestClock.sleep(1)
+        devsim.sendSignal(SIGINT)
+        #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
+        let figures = try self.report(report)
+        #expect((figures["published"] as? Int ?? 0) > 1000)
+        #expect(figures["acknowledged"] as? Int == figures["published"] as? Int, "the drain acknowledged everything in flight")
+    }
+}
