@@ -28,6 +28,15 @@ import TestSupport
                               "-extfile", directory + "/ext.cnf", "-out", directory + "/server.pem"])
         }
 
+        /// A client certificate signed by the same CA, as `client.pem` and `client.key`.
+        func makeClientCertificate() throws {
+            try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=devsim-client",
+                              "-keyout", directory + "/client.key", "-out", directory + "/client.csr"])
+            try Self.openssl(["x509", "-req", "-in", directory + "/client.csr", "-CA", directory + "/ca.pem",
+                              "-CAkey", directory + "/ca.key", "-CAcreateserial", "-days", "1",
+                              "-out", directory + "/client.pem"])
+        }
+
         private static func openssl(_ arguments: [String]) throws {
             let result = try DevsimProcess.runToCompletion(executable: "/usr/bin/openssl", args: arguments, timeout: 30)
             guard result.status == 0 else { throw TLSSetupError(message: "openssl \(arguments.first ?? ""): \(result.stderr)") }
@@ -85,6 +94,25 @@ import TestSupport
                                                          settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
         #expect(insecure.reason == .messages)
         #expect(insecure.totals.acknowledged == 10)
+    }
+
+    @Test func mutualTLSWithAClientCertificate() throws {
+        let certificates = try Certificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        try certificates.makeClientCertificate()
+        let broker = try MosquittoBroker(extraConfig: ["cafile \(certificates.ca)", "certfile \(certificates.certificate)",
+                                                       "keyfile \(certificates.key)", "require_certificate true"])
+        let withCertificate = try #require(try FleetHarness.run(
+            scenario(tls: "{ ca: \(certificates.ca), certificate: \(certificates.directory)/client.pem, key: \(certificates.directory)/client.key }"),
+            port: broker.port, settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
+        #expect(withCertificate.reason == .messages)
+        #expect(withCertificate.totals.acknowledged == 10)
+        let without = try #require(try FleetHarness.run(scenario(tls: "{ ca: \(certificates.ca) }"), port: broker.port,
+                                                        settings: RunSettings(messages: 10, connectTimeout: 2, statsInterval: nil)))
+        guard case .noConnection = without.reason else {
+            Issue.record("a broker that requires a client certificate must refuse a client without one: \(without.reason)")
+            return
+        }
     }
 
     @Test func aCAFileThatCannotBeReadIsAClearErrorNotACrash() throws {
