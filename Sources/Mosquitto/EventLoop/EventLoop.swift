@@ -17,8 +17,7 @@ public final class EventLoop: @unchecked Sendable {
 
     // Confined to the loop thread.
     private var timers = DeadlineHeap()
-    private var clients: [Client?] = []
-    private var freeSlots: [Int] = []
+    private var clients: [Client] = []
     private var dirty: [Client] = []
     private var nextMisc: UInt64 = 0
 
@@ -87,28 +86,10 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Makes the loop drive `client`: its socket is watched from now on, across reconnections.
     public func add(_ client: Client) {
-        if let slot = freeSlots.popLast() {
-            clients[slot] = client
-            client.slot = slot
-        } else {
-            client.slot = clients.count
-            clients.append(client)
-        }
+        client.slot = clients.count
+        clients.append(client)
         client.socketChanged = true
         markDirty(client)
-    }
-
-    /// Stops driving `client`. Its socket must be closed (or the client destroyed) by the caller.
-    public func remove(_ client: Client) {
-        guard client.slot >= 0, client.slot < clients.count, clients[client.slot] === client else { return }
-        if client.registeredSocket >= 0, !client.socketChanged {
-            var event = epoll_event()
-            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, client.registeredSocket, &event)
-        }
-        client.registeredSocket = -1
-        clients[client.slot] = nil
-        freeSlots.append(client.slot)
-        client.slot = -1
     }
 
     /// Tells the loop that `client` may have something to write or a new socket; its epoll
@@ -178,8 +159,9 @@ public final class EventLoop: @unchecked Sendable {
         }
         let slot = Int(key >> 32)
         let socket = Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)
-        guard slot < clients.count, let client = clients[slot],
-              client.registeredSocket == socket, !client.socketChanged else { return }
+        guard slot < clients.count else { return }
+        let client = clients[slot]
+        guard client.registeredSocket == socket, !client.socketChanged else { return }
         let flags = event.events
         if flags & (EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
             client.loopRead()
@@ -216,7 +198,7 @@ public final class EventLoop: @unchecked Sendable {
             now = MonotonicClock.now()
         }
         if now >= nextMisc {
-            for case let client? in clients where client.registeredSocket >= 0 {
+            for client in clients where client.registeredSocket >= 0 {
                 client.loopMisc()
                 markDirty(client)
             }
