@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages devsim builds, tests and demonstrates with (Debian/Ubuntu, as root).
 set -euo pipefail
-packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev pkg-config openssl)
+# iptables, iproute2 (ip, tc) and util-linux (unshare, nsenter): the fault tests black-hole and
+# throttle a broker inside a network namespace of their own.
+packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev pkg-config openssl iptables iproute2 util-linux)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

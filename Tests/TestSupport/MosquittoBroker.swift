@@ -21,6 +21,7 @@ public final class MosquittoBroker: Sendable {
 
     private let configPath: String
     private let startTimeout: Double
+    private let namespace: NetworkNamespace?
     /// The running broker, if any; swapped by stop/kill/restart from any thread.
     private let process = Mutex<ChildProcess?>(nil)
 
@@ -30,11 +31,13 @@ public final class MosquittoBroker: Sendable {
     ///   - allowAnonymous: whether clients without a username may connect.
     ///   - extraConfig: more `mosquitto.conf` lines (e.g. `max_inflight_messages 1`).
     ///   - startTimeout: how long to wait for the port to open before giving up.
+    ///   - namespace: a network namespace to start the broker in, instead of the test's own.
     public init(
         users: [String: String] = [:],
         allowAnonymous: Bool = true,
         extraConfig: [String] = [],
-        startTimeout: Double = 5
+        startTimeout: Double = 5,
+        namespace: NetworkNamespace? = nil
     ) throws(TestSupportError) {
         var template = Array("/tmp/devsim-mosquitto-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else {
@@ -45,6 +48,7 @@ public final class MosquittoBroker: Sendable {
         self.logPath = directory + "/mosquitto.log"
         self.configPath = directory + "/mosquitto.conf"
         self.startTimeout = startTimeout
+        self.namespace = namespace
 
         // Everything below may fail; the directory must not outlive a failed init.
         do throws(TestSupportError) {
@@ -83,7 +87,7 @@ public final class MosquittoBroker: Sendable {
                 } catch {
                     throw TestSupportError("cannot write \(configPath): \(error)")
                 }
-                switch Self.launch(configPath: configPath, logPath: logPath, port: candidate, timeout: startTimeout) {
+                switch Self.launch(configPath: configPath, logPath: logPath, port: candidate, timeout: startTimeout, namespace: namespace) {
                 case .started(let child):
                     process.withLock { $0 = child }
                     chosen = candidate
@@ -152,7 +156,7 @@ public final class MosquittoBroker: Sendable {
         stop(grace: 2)
         appendToLog("--- restart on port \(port) ---\n")
         for _ in 1...10 {
-            switch Self.launch(configPath: configPath, logPath: logPath, port: port, timeout: startTimeout) {
+            switch Self.launch(configPath: configPath, logPath: logPath, port: port, timeout: startTimeout, namespace: namespace) {
             case .started(let child):
                 process.withLock { $0 = child }
                 return
@@ -171,20 +175,25 @@ public final class MosquittoBroker: Sendable {
         case failed(TestSupportError)
     }
 
-    /// Spawns mosquitto and waits until `port` accepts connections or the process dies.
-    private static func launch(configPath: String, logPath: String, port: UInt16, timeout: Double) -> LaunchResult {
+    /// Spawns mosquitto and waits until `port` accepts connections or the process dies. In
+    /// another network namespace the port cannot be tried from here: the log says when it is open.
+    private static func launch(configPath: String, logPath: String, port: UInt16, timeout: Double,
+                               namespace: NetworkNamespace?) -> LaunchResult {
         let readLog = { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
         let logLengthBefore = readLog().utf8.count
+        let command = namespace?.command("/usr/sbin/mosquitto", ["-c", configPath])
+            ?? (executable: "/usr/sbin/mosquitto", arguments: ["-c", configPath])
         let child: ChildProcess
         do {
-            child = try ChildProcess(
-                executable: "/usr/sbin/mosquitto", arguments: ["-c", configPath],
-                stdout: .file(logPath), stderr: .file(logPath))
+            child = try ChildProcess(executable: command.executable, arguments: command.arguments,
+                                     stdout: .file(logPath), stderr: .file(logPath))
         } catch {
             return .failed(error)
         }
         let ready = TestClock.wait(timeout: timeout, interval: 0.01) {
-            !child.isRunning || Loopback.acceptsConnections(port: port)
+            guard child.isRunning else { return true }
+            if namespace == nil { return Loopback.acceptsConnections(port: port) }
+            return String(decoding: readLog().utf8.dropFirst(logLengthBefore), as: UTF8.self).contains(" running")
         }
         if ready && child.isRunning { return .started(child) }
 

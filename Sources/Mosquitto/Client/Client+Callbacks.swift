@@ -14,7 +14,9 @@ extension Client {
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
             client.socketChanged = true
-            client.delegate?.client(client, didDisconnect: rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
+            let error = rc == 0 ? nil : client.abandonedBecause ?? MosquittoError(rawValue: rc, systemErrno: errno)
+            client.abandonedBecause = nil
+            client.delegate?.client(client, didDisconnect: error)
         }
         mosquitto_publish_callback_set(handle) { _, userData, messageID in
             guard let client = Client.from(userData) else { return }

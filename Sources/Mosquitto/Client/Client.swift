@@ -72,6 +72,11 @@ public final class Client: @unchecked Sendable {
     var socketChanged = false
     /// The client's key in its loop's table.
     var slot = -1
+    /// When the broker was last heard from (monotonic nanoseconds): the last time the socket
+    /// had something to read, or the start of the current attempt.
+    public private(set) var lastHeard: UInt64 = 0
+    /// The error the next `didDisconnect` reports instead of libmosquitto's, set by `abandon`.
+    var abandonedBecause: MosquittoError?
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -142,13 +147,32 @@ public final class Client: @unchecked Sendable {
     /// is resolved here, blocking, which is quick for addresses and local names.
     public func connect() throws(MosquittoError) {
         socketChanged = true
+        startAttempt()
         try check(mosquitto_connect_async(handle, options.host, options.port, options.keepalive))
     }
 
     /// Connects again with the same settings: `mosquitto_reconnect_async`.
     public func reconnect() throws(MosquittoError) {
         socketChanged = true
+        startAttempt()
         try check(mosquitto_reconnect_async(handle))
+    }
+
+    private func startAttempt() {
+        lastHeard = MonotonicClock.now()
+        abandonedBecause = nil
+    }
+
+    /// Gives up on a connection without waiting for TCP to notice, as when the broker has gone
+    /// silent: `shutdown(2)` on the socket, then `mosquitto_loop_read`, which reads end-of-file,
+    /// closes the socket and reports `didDisconnect(error)`. Nothing is sent: the network that
+    /// swallowed the broker's replies would swallow a DISCONNECT too.
+    public func abandon(reporting error: MosquittoError) {
+        let socket = self.socket
+        guard socket >= 0 else { return }
+        abandonedBecause = error
+        _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        loopRead()
     }
 
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
@@ -184,7 +208,10 @@ public final class Client: @unchecked Sendable {
     public var wantsWrite: Bool { mosquitto_want_write(handle) }
 
     /// `mosquitto_loop_read`; a failure has already been reported through `didDisconnect`.
-    func loopRead() { _ = mosquitto_loop_read(handle, 1) }
+    func loopRead() {
+        lastHeard = MonotonicClock.now()
+        _ = mosquitto_loop_read(handle, 1)
+    }
 
     /// `mosquitto_loop_write`; a failure has already been reported through `didDisconnect`.
     func loopWrite() { _ = mosquitto_loop_write(handle, 1) }

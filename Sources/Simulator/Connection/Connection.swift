@@ -20,6 +20,10 @@ final class Connection: @unchecked Sendable {
     private var outstanding: [Int32: UInt64] = [:]
     /// Seconds an attempt may wait for its CONNACK before it is given up and retried.
     private let connackTimeout: Double
+    /// Nanoseconds without a byte from the broker after which a connection counts as dead:
+    /// 1.5 × keepalive, as a broker judges its clients; 0 without a keepalive. libmosquitto alone
+    /// would wait twice the keepalive (a PINGREQ after one, the close after another).
+    private let silenceLimit: UInt64
     /// Tells a current timer from one made stale by a newer decision.
     private var timerGeneration = 0
     /// The CONNACK of the current attempt refused us; its reason is already reported.
@@ -34,7 +38,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private enum Timer: Int {
-        case open, retry, connack
+        case open, retry, connack, silence
 
         /// A timer's tag: its kind and the generation it belongs to.
         func tag(_ generation: Int) -> Int { rawValue | generation << 2 }
@@ -48,6 +52,7 @@ final class Connection: @unchecked Sendable {
         counters = context.counters[plan.group]
         maxInFlight = max(1, Int(plan.options.maxInFlight))
         self.connackTimeout = connackTimeout
+        silenceLimit = MonotonicClock.nanoseconds(1.5 * Double(plan.options.keepalive))
         self.logsEvents = logsEvents
         qos = plan.devices.first?.qos ?? 0
         machine = ConnectionStateMachine(backoff: Backoff(initial: plan.reconnect.initial, maximum: plan.reconnect.max))
@@ -186,6 +191,7 @@ final class Connection: @unchecked Sendable {
             if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
             let now = MonotonicClock.now()
             for device in devices where !device.hasStarted { device.start(now: now) }
+            if silenceLimit > 0 { watchForSilence() }
             flush()
             wakeSleepers()
         case .pauseAndRetry(let delay):
@@ -205,6 +211,10 @@ final class Connection: @unchecked Sendable {
             timerGeneration += 1
             context.control.connectionFinished()
         }
+    }
+
+    private func watchForSilence() {
+        context.loop.schedule(at: client.lastHeard &+ silenceLimit, target: self, tag: Timer.silence.tag(timerGeneration))
     }
 
     private func scheduleRetry(after delay: Double) {
@@ -235,6 +245,12 @@ extension Connection: TimerTarget {
             failed("no CONNACK within \(formatSeconds(connackTimeout))")
             // The next attempt's `mosquitto_reconnect_async` closes the silent socket.
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
+        } else if tag == Timer.silence.tag(timerGeneration), machine.isConnected {
+            if now &- client.lastHeard >= silenceLimit {
+                client.abandon(reporting: .keepalive)
+            } else {
+                watchForSilence()
+            }
         }
     }
 }
@@ -250,8 +266,11 @@ extension Connection: ClientDelegate {
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
         if let error, machine.state == .connected {
-            context.control.count("connection lost: \(error)")
-            if logsEvents { context.control.logger.warning("connection lost: \(error)", metadata) }
+            let reason = error == .keepalive
+                ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
+                : "connection lost: \(error)"
+            context.control.count(reason)
+            if logsEvents { context.control.logger.warning(reason, metadata) }
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
