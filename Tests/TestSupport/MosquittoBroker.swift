@@ -31,10 +31,13 @@ public final class MosquittoBroker: Sendable {
     ///   - allowAnonymous: whether clients without a username may connect.
     ///   - extraConfig: more `mosquitto.conf` lines (e.g. `max_inflight_messages 1`).
     ///   - startTimeout: how long to wait for the port to open before giving up.
+    ///   - persistent: whether the broker saves its state (sessions, queued messages) every
+    ///     second and loads it when it starts again, as a broker restarted after a crash does.
     ///   - namespace: a network namespace to start the broker in, instead of the test's own.
     public init(
         users: [String: String] = [:],
         allowAnonymous: Bool = true,
+        persistent: Bool = false,
         extraConfig: [String] = [],
         startTimeout: Double = 5,
         namespace: NetworkNamespace? = nil
@@ -63,7 +66,7 @@ public final class MosquittoBroker: Sendable {
             }
             var lines = [
                 "allow_anonymous \(allowAnonymous)",
-                "persistence false",
+                "persistence \(persistent)",
                 "log_dest stderr",
                 "log_type error",
                 "log_type warning",
@@ -73,6 +76,7 @@ public final class MosquittoBroker: Sendable {
             ]
             // As root, mosquitto would switch to user "mosquitto", which cannot read our 0700 dir.
             if geteuid() == 0 { lines.append("user root") }
+            if persistent { lines += ["persistence_location \(directory)/", "autosave_interval 1"] }
             if !users.isEmpty { lines.append("password_file \(passwordPath)") }
             lines += extraConfig
 

@@ -43,12 +43,15 @@ public final class Subscriber: Sendable {
 
     /// Subscribes to `topic` on the broker at 127.0.0.1:`port` and waits until the subscription
     /// is live (at most `readyTimeout` seconds).
+    /// - Parameter sessionID: with a client id, the session is persistent (`-c`): while the
+    ///   subscriber is away (a broker restart), the broker keeps its QoS 1/2 messages for it.
     public init(
         port: UInt16,
         topic: String,
         qos: Int = 0,
         username: String? = nil,
         password: String? = nil,
+        sessionID: String? = nil,
         readyTimeout: Double = 5
     ) throws(TestSupportError) {
         self.topic = topic
@@ -56,11 +59,12 @@ public final class Subscriber: Sendable {
         var credentials: [String] = []
         if let username { credentials += ["-u", username] }
         if let password { credentials += ["-P", password] }
+        let session = sessionID.map { ["-c", "-i", $0] } ?? []
 
         // Topic, a tab, then the payload in hex: hex has no newlines or tabs, so any payload
         // (binary, multi-line JSON) fits one line and splits unambiguously at the last tab.
         let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", String(qos),
-                         "-t", topic, "-t", probeTopic, "-F", "%t\t%x"] + credentials
+                         "-t", topic, "-t", probeTopic, "-F", "%t\t%x"] + credentials + session
         let probeTopic = probeTopic
         let process = try ChildProcess(
             executable: "mosquitto_sub", arguments: arguments, stdout: .capture, stderr: .capture
@@ -95,10 +99,10 @@ public final class Subscriber: Sendable {
     /// Convenience for a subscriber on `broker`.
     public convenience init(
         broker: MosquittoBroker, topic: String, qos: Int = 0,
-        username: String? = nil, password: String? = nil, readyTimeout: Double = 5
+        username: String? = nil, password: String? = nil, sessionID: String? = nil, readyTimeout: Double = 5
     ) throws(TestSupportError) {
-        try self.init(port: broker.port, topic: topic, qos: qos,
-                      username: username, password: password, readyTimeout: readyTimeout)
+        try self.init(port: broker.port, topic: topic, qos: qos, username: username, password: password,
+                      sessionID: sessionID, readyTimeout: readyTimeout)
     }
 
     deinit { stop() }

@@ -35,7 +35,12 @@ final class Connection: @unchecked Sendable {
     struct Queued {
         let device: Device
         let payload: [UInt8]
+        /// The tick's deadline; nil for `publish: max`, which has none.
+        let due: UInt64?
     }
+
+    /// Lateness beyond which a message counts as late, in nanoseconds.
+    static let lateThreshold: UInt64 = 2_000_000
 
     private enum Timer: Int {
         case open, retry, connack, silence
@@ -78,13 +83,13 @@ final class Connection: @unchecked Sendable {
         context.loop.schedule(at: deadline, target: self, tag: Timer.open.tag(0))
     }
 
-    /// A device's tick: send now if connected and the window allows, otherwise keep or skip it
-    /// as the offline policy says. Every call ends in exactly one counter.
-    func submit(from device: Device, payload: [UInt8]) {
+    /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
+    /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
+    func submit(from device: Device, payload: [UInt8], due: UInt64?, now: UInt64) {
         if machine.isConnected, queue.isEmpty, hasWindow {
-            send(device: device, payload: payload)
+            send(device: device, payload: payload, due: due, now: now)
         } else if machine.isConnected || keepsOfflineTicks {
-            enqueue(Queued(device: device, payload: payload))
+            enqueue(Queued(device: device, payload: payload, due: due))
         } else {
             counters.add(.skippedOffline)
         }
@@ -126,13 +131,15 @@ final class Connection: @unchecked Sendable {
     }
 
     private func flush() {
+        guard !queue.isEmpty else { return }
+        let now = MonotonicClock.now()
         while machine.isConnected, hasWindow, let message = queue.popFirst() {
             counters.add(.buffered, -1)
-            send(device: message.device, payload: message.payload)
+            send(device: message.device, payload: message.payload, due: message.due, now: now)
         }
     }
 
-    private func send(device: Device, payload: [UInt8]) {
+    private func send(device: Device, payload: [UInt8], due: UInt64?, now: UInt64) {
         let (messageID, error) = device.topic.withUnsafeBufferPointer { topic in
             payload.withUnsafeBytes { bytes in
                 client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
@@ -142,12 +149,14 @@ final class Connection: @unchecked Sendable {
         case nil:
             counters.add(.published)
             device.published += 1
+            if let due { recordLateness(due: due, now: now) }
             if qos > 0 { markInFlight(messageID) }
         case let error? where qos > 0 && Connection.keepsMessage(error):
             // The socket failed under the write, but libmosquitto queued the message before it
             // wrote: it resends it after the reconnect, and its acknowledgement will come.
             counters.add(.published)
             device.published += 1
+            if let due { recordLateness(due: due, now: now) }
             markInFlight(messageID)
         case let error?:
             counters.add(.failed)
@@ -155,6 +164,15 @@ final class Connection: @unchecked Sendable {
                                              key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
         }
         context.loop.markDirty(client)
+    }
+
+    /// Lateness is measured when a message is handed to libmosquitto, not when its tick fires:
+    /// a message that waited in the queue, behind a full window or through an outage, was
+    /// published that much later than its schedule said, and the figure must show it.
+    private func recordLateness(due: UInt64, now: UInt64) {
+        let lateness = now > due ? now - due : 0
+        context.lateness.record(lateness)
+        if lateness > Connection.lateThreshold { counters.add(.late) }
     }
 
     private func markInFlight(_ messageID: Int32) {

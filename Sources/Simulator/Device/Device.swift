@@ -20,9 +20,6 @@ final class Device: TimerTarget {
     /// Messages handed to libmosquitto, for `run --verify`'s lost count.
     var published = 0
 
-    /// Lateness beyond which a tick counts as late, in nanoseconds.
-    static let lateThreshold: UInt64 = 2_000_000
-
     init(plan: DevicePlan, seed: UInt64, connection: Connection, counters: Counters, context: LoopContext) {
         self.plan = plan
         topic = Array(plan.topic.utf8CString)
@@ -63,13 +60,10 @@ final class Device: TimerTarget {
         }
         guard var schedule, control.isDue(schedule.deadline), control.takeTick() else { return }
         counters.add(.scheduled)
-        let lateness = now > schedule.deadline ? now - schedule.deadline : 0
-        context.lateness.record(lateness)
-        if lateness > Device.lateThreshold { counters.add(.late) }
         context.payload.removeAll(keepingCapacity: true)
         signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + schedule.elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
-        connection.submit(from: self, payload: context.payload)
+        connection.submit(from: self, payload: context.payload, due: schedule.deadline, now: now)
         schedule.advance()
         self.schedule = schedule
         loop.schedule(at: schedule.deadline, target: self)
@@ -90,7 +84,7 @@ final class Device: TimerTarget {
         context.payload.removeAll(keepingCapacity: true)
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
-        connection.submit(from: self, payload: context.payload)
+        connection.submit(from: self, payload: context.payload, due: nil, now: now)
         loop.schedule(at: now, target: self)
     }
 }

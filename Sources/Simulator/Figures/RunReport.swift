@@ -28,7 +28,7 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var faults: FaultCounts
     /// QoS 1/2 publish-to-acknowledgement latency; absent when nothing was acknowledged.
     public var latency: Percentiles?
-    /// How late ticks were published after their deadlines.
+    /// How late messages were published after their ticks' deadlines, time spent queued included.
     public var lateness: Percentiles
     /// Each device group's figures, in scenario order.
     public var groups: [GroupFigures]
