@@ -86,7 +86,7 @@ final class Connection: @unchecked Sendable {
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
     func submit(from device: Device, payload: [UInt8], due: UInt64?, now: UInt64) {
-        if machine.isConnected, queue.isEmpty, hasWindow {
+        if machine.isConnected, queue.isEmpty, hasRoom {
             send(device: device, payload: payload, due: due, now: now)
         } else if machine.isConnected || keepsOfflineTicks {
             enqueue(Queued(device: device, payload: payload, due: due))
@@ -102,7 +102,7 @@ final class Connection: @unchecked Sendable {
 
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
     /// of it, room in the QoS 1/2 window, and the socket not backed up.
-    var canSendNow: Bool { machine.isConnected && queue.isEmpty && hasWindow && !client.wantsWrite }
+    var canSendNow: Bool { machine.isConnected && queue.isEmpty && hasRoom && !client.wantsWrite }
 
     /// `publish: max` devices waiting for room, woken when there is some.
     private var sleepers: [Device] = []
@@ -119,7 +119,11 @@ final class Connection: @unchecked Sendable {
         sleepers.removeAll(keepingCapacity: true)
     }
 
-    private var hasWindow: Bool { qos == 0 || outstanding.count < maxInFlight }
+    /// Whether libmosquitto may take another message without its memory growing: room in the
+    /// QoS 1/2 window, or for QoS 0, which has none, a socket that took everything so far. A
+    /// message that finds no room waits in the bounded queue, so a broker slower than the
+    /// schedule costs evicted, counted messages, never unbounded memory.
+    private var hasRoom: Bool { qos == 0 ? !client.wantsWrite : outstanding.count < maxInFlight }
 
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
@@ -133,7 +137,7 @@ final class Connection: @unchecked Sendable {
     private func flush() {
         guard !queue.isEmpty else { return }
         let now = MonotonicClock.now()
-        while machine.isConnected, hasWindow, let message = queue.popFirst() {
+        while machine.isConnected, hasRoom, let message = queue.popFirst() {
             counters.add(.buffered, -1)
             send(device: message.device, payload: message.payload, due: message.due, now: now)
         }
@@ -309,6 +313,7 @@ extension Connection: ClientDelegate {
     }
 
     func clientCanWrite(_ client: Client) {
+        flush()
         wakeSleepers()
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Issue 6, fault 4: a broker behind a link that carries a trickle (`tc tbf`, 64 kbit/s, in a
+/// network namespace of the test's own) while twenty devices ask for ten and five hundred times
+/// that: QoS 1 devices bounded by their in-flight window, QoS 0 ones by nothing but devsim.
+@Suite(.serialized) struct SlowBrokerFaultTests {
+    @Test func memoryStaysBoundedAndLatenessShowsTheWait() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try MosquittoBroker(namespace: namespace)
+        try namespace.run("tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", "64kbit", "burst", "4kb", "latency", "500ms")
+        // Small socket buffers, so the backlog reaches devsim in a second instead of filling
+        // megabytes of kernel memory first.
+        try namespace.run("sh", "-c", "echo 4096 16384 65536 > /proc/sys/net/ipv4/tcp_wmem && echo 4096 16384 65536 > /proc/sys/net/ipv4/tcp_rmem")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-slow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("slow.yaml").path
+        let reportPath = file + ".json"
+        let padding = String(repeating: "x", count: 200)
+        // 4 MB/s of QoS 0: held by libmosquitto, it would grow devsim by tens of megabytes.
+        let bigPadding = String(repeating: "y", count: 2000)
+        try """
+            offline: { policy: buffer, maxMessages: 100 }
+            devices:
+              - name: acked
+                count: 10
+                topic: "slow/acked/{index}"
+                publish: 20/s
+                qos: 1
+                payload:
+                  fields:
+                    n: { counter: 0 }
+                    pad: { constant: "\(padding)" }
+              - name: fire-and-forget
+                count: 10
+                topic: "slow/qos0/{index}"
+                publish: 200/s
+                qos: 0
+                payload:
+                  fields:
+                    n: { counter: 0 }
+                    pad: { constant: "\(bigPadding)" }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let command = namespace.command(try DevsimProcess.locateDevsim(),
+                                        ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "12s",
+                                         "--report", reportPath, "--stats-interval", "0"])
+        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        var samples: [(seconds: Double, kilobytes: Int)] = []
+        let started = TestClock.now()
+        while devsim.isRunning, TestClock.now() - started < 60 {
+            if let rss = Self.residentKilobytes(devsim.pid) { samples.append((TestClock.now() - started, rss)) }
+            TestClock.sleep(0.25)
+        }
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "nothing crashes, and the run ends within its drain bound\n\(devsim.stderr)")
+
+        let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let figure = { (name: String) in report[name] as? Int ?? -1 }
+        let parts = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].map(figure)
+        #expect(figure("scheduled") == parts.reduce(0, +), "every tick in exactly one place: \(report)")
+        #expect(figure("droppedBuffer") > 0, "the queues filled and their caps held: \(report)")
+        #expect(figure("buffered") <= 20 * 100)
+        #expect(figure("inFlight") <= 10 * 16, "the in-flight window held")
+        #expect(figure("published") == figure("acknowledged") + figure("inFlight") + Self.qos0Published(report))
+
+        // Honest lateness: messages that waited in the queue were published seconds late.
+        let lateness = try #require(report["lateness"] as? [String: Any])
+        #expect((lateness["p99"] as? Double ?? 0) >= 1000, "\(lateness)")
+        #expect(figure("late") > 0)
+
+        // Memory: what it took once the queues were full is what it takes at the end.
+        let settled = samples.filter { $0.seconds >= 4 && $0.seconds <= 12 }.map(\.kilobytes)
+        let first = try #require(settled.first), peak = try #require(settled.max())
+        #expect(peak - first < 8 * 1024, "RSS grew from \(first) KB to \(peak) KB under a slow broker")
+    }
+
+    private static func residentKilobytes(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    }
+
+    /// QoS 0 messages are published and never acknowledged.
+    private static func qos0Published(_ report: [String: Any]) -> Int {
+        let groups = report["groups"] as? [[String: Any]] ?? []
+        return groups.first { $0["name"] as? String == "fire-and-forget" }?["published"] as? Int ?? -1
+    }
+}
