@@ -2,6 +2,18 @@ import Testing
 @testable import Simulator
 
 @Suite struct BoundedQueueTests {
+    /// Found by the soak: each broker restart filled and drained every connection's queue by a
+    /// few messages, and the storage kept growing by that much until it compacted at 64.
+    @Test func aQueueFilledAndDrainedOverAndOverDoesNotGrow() {
+        var queue = BoundedQueue<Int>(maxMessages: 100, maxBytes: 100_000)
+        for outage in 0..<1000 {
+            for i in 0..<3 { _ = queue.push(outage * 3 + i, bytes: 10) }
+            while queue.popFirst() != nil {}
+        }
+        #expect(queue.isEmpty)
+        #expect(queue.storage.capacity <= 8)
+    }
+
     @Test func keepsOrder() {
         var queue = BoundedQueue<Int>(maxMessages: 10, maxBytes: 1000)
         for i in 0..<5 { #expect(queue.push(i, bytes: 10) == 0) }

@@ -5,7 +5,7 @@ public struct BoundedQueue<Element> {
     public let maxBytes: Int
     public private(set) var bytes = 0
 
-    private var storage: [(element: Element, bytes: Int)?] = []
+    private(set) var storage: [(element: Element, bytes: Int)?] = []
     private var head = 0
 
     public init(maxMessages: Int, maxBytes: Int) {
@@ -36,8 +36,13 @@ public struct BoundedQueue<Element> {
         storage[head] = nil
         head += 1
         bytes -= first.bytes
-        // Compact once the dead prefix outweighs the live part, keeping pops amortised O(1).
-        if head > 64, head * 2 > storage.count {
+        if head == storage.count {
+            // Empty: start again at the front. A queue filled and drained at every outage
+            // otherwise kept a dead prefix that grew its storage by a few slots each time.
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > storage.count {
+            // Compact once the dead prefix outweighs the live part, keeping pops amortised O(1).
             storage.removeFirst(head)
             head = 0
         }
