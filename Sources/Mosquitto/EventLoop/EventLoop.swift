@@ -163,15 +163,24 @@ public final class EventLoop: @unchecked Sendable {
         let client = clients[slot]
         guard client.registeredSocket == socket, !client.socketChanged else { return }
         let flags = event.events
+        let wasBackedUp = client.wantsWrite
         if flags & (EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
             client.loopRead()
         }
         if flags & EPOLLOUT.rawValue != 0, !client.socketChanged, client.registeredSocket == client.socket {
             client.loopWrite()
-            // The socket took everything queued: whoever waited for room may write again.
-            if !client.socketChanged, !client.wantsWrite { client.delegate?.clientCanWrite(client) }
         }
+        tellIfDrained(client, wasBackedUp: wasBackedUp)
         markDirty(client)
+    }
+
+    /// The socket took everything libmosquitto had queued: whoever waited for room may write
+    /// again. Any call into libmosquitto can drain it, not only a write on EPOLLOUT: a read
+    /// that answers with a packet, or a keepalive PINGREQ, writes the backlog ahead of it.
+    private func tellIfDrained(_ client: Client, wasBackedUp: Bool) {
+        if wasBackedUp, !client.socketChanged, !client.wantsWrite {
+            client.delegate?.clientCanWrite(client)
+        }
     }
 
     private func runJobs() {
@@ -199,7 +208,9 @@ public final class EventLoop: @unchecked Sendable {
         }
         if now >= nextMisc {
             for client in clients where client.registeredSocket >= 0 {
+                let wasBackedUp = client.wantsWrite
                 client.loopMisc()
+                tellIfDrained(client, wasBackedUp: wasBackedUp)
                 markDirty(client)
             }
             nextMisc = now &+ EventLoop.miscInterval
