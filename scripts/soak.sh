@@ -104,7 +104,7 @@ while kill -0 "$devsim" 2>/dev/null; do
   rss=$(awk '/^VmRSS/ {print $2}' "/proc/$devsim/status" 2>/dev/null || true)
   [ -n "$rss" ] && echo "$(( now - started )),$rss" >> "$dir/rss.csv"
   if [ "$now" -ge "$next_restart" ] && [ "$now" -le "$last_restart" ]; then
-    kill -9 "$broker"; wait "$broker" 2>/dev/null || true
+    kill -9 "$broker" 2>/dev/null || true; wait "$broker" 2>/dev/null || true
     sleep "$outage"
     start_broker
     restarts=$(( restarts + 1 ))

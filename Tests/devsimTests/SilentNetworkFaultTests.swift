@@ -56,6 +56,7 @@ import TestSupport
         let namespace = try NetworkNamespace()
         let broker = try MosquittoBroker(namespace: namespace)
         let file = try scenario()
+        defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: file).deletingLastPathComponent()) }
         let reportPath = file + ".json"
         let devsim = try devsim(in: namespace, port: broker.port, file: file, report: reportPath)
         #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " connected") == 2 }, "\(devsim.stderr)")
@@ -105,6 +106,7 @@ import TestSupport
         let broker = try MosquittoBroker(namespace: namespace)
         try silence(namespace, port: broker.port)
         let file = try scenario()
+        defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: file).deletingLastPathComponent()) }
         let reportPath = file + ".json"
         let started = TestClock.now()
         let devsim = try devsim(in: namespace, port: broker.port, file: file, report: reportPath)

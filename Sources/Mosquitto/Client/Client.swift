@@ -172,7 +172,9 @@ public final class Client: @unchecked Sendable {
         guard socket >= 0 else { return }
         abandonedBecause = error
         _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
-        loopRead()
+        // Bytes that arrived before the shutdown are read first, a packet per call, and the
+        // end-of-file after them; should more be waiting, the loop's next read goes on.
+        for _ in 0..<64 where self.socket == socket { loopRead() }
     }
 
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
