@@ -24,8 +24,21 @@ final class LoadSession {
         self.readFile = readFile
     }
 
-    /// Every problem of every file: the first file's first, each file's in file order.
-    var diagnostics: [Diagnostic] { readers.flatMap { Self.inFileOrder($0.diagnostics) } }
+    /// Past this many problems the rest are counted, not listed: a file that is not a scenario at
+    /// all (a log, a list of a million numbers) would otherwise bury the first, useful ones.
+    static let maximumDiagnostics = 100
+
+    /// Every problem of every file: the first file's first, each file's in file order; past
+    /// `maximumDiagnostics`, one more that says how many were left out, where they start.
+    var diagnostics: [Diagnostic] {
+        let all = readers.flatMap { Self.inFileOrder($0.diagnostics) }
+        guard all.count > Self.maximumDiagnostics else { return all }
+        let first = all[Self.maximumDiagnostics]
+        let omitted = all.count - Self.maximumDiagnostics
+        return Array(all.prefix(Self.maximumDiagnostics)) + [Diagnostic(
+            file: first.file, line: first.line, column: first.column,
+            message: "\(omitted) more problems from here on are not listed; fix the ones above first")]
+    }
 
     var hasProblems: Bool { readers.contains { !$0.diagnostics.isEmpty } }
 
@@ -81,8 +94,8 @@ final class LoadSession {
     /// Sorted by position, keeping the order found at one position; an alias used twice repeats
     /// its node's problems, which are said once.
     static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        var unique: [Diagnostic] = []
-        for diagnostic in diagnostics where !unique.contains(diagnostic) { unique.append(diagnostic) }
+        var seen: Set<Diagnostic> = []
+        let unique = diagnostics.filter { seen.insert($0).inserted }
         return unique.enumerated().sorted {
             ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
         }.map(\.element)
