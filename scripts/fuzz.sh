@@ -4,15 +4,18 @@
 #
 #   scripts/fuzz.sh [SECONDS] [LIBFUZZER FLAG...]      e.g. scripts/fuzz.sh 60 -max_len=16384
 #
-# Builds Fuzz/ScenarioFuzzer with -sanitize=fuzzer,address (release, into its own scratch path,
-# FUZZ_SCRATCH, default .build/fuzz) and runs one fuzzing process with a 10 s limit per input
-# (longer is a hang) and 2 GB of memory. New corpus entries go to a temporary folder, never to
-# Fuzz/corpus; crash, timeout and out-of-memory inputs go to FUZZ_ARTIFACTS (default a fresh
-# folder under /tmp), which is printed. Exits 1 if anything was found, and prints the run's
-# figures either way. To turn a finding into a test: minimize it with
-#   "$bin" -minimize_crash=1 -runs=10000 FILE
-# then replay it through the plain build (swift build; ScenarioFuzzer FILE) and add it to
-# Tests/ScenarioTests/BadScenarioFileTests.swift.
+# Builds Fuzz/ScenarioFuzzer with -sanitize=fuzzer,address, in release, into its own scratch
+# path (FUZZ_SCRATCH, default .build/fuzz); the Swift toolchain carries the libFuzzer and
+# AddressSanitizer runtimes, so nothing beyond the project's own packages is installed. Runs one
+# fuzzing process, with 10 s per input at most (longer is a hang) and 2 GB of memory. New corpus
+# entries go to a temporary folder, never to Fuzz/corpus; crash, timeout and out-of-memory inputs
+# go to FUZZ_ARTIFACTS (default a fresh folder under /tmp), which is printed. Exits 1 if anything
+# was found, and prints the run's figures either way.
+#
+# A finding: minimize it ("$bin" -minimize_crash=1 -runs=10000 FILE, $bin as printed), replay it
+# in a plain build (swift build --product ScenarioFuzzer; ScenarioFuzzer FILE) to debug, fix the
+# loader, and add it as a test in Tests/ScenarioTests/BadScenarioFileTests.swift, or as a file in
+# Fuzz/crashes, which FuzzCorpusTests replays and later runs start from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
@@ -21,19 +24,20 @@ shift || true
 bash scripts/install-deps.sh
 
 scratch=${FUZZ_SCRATCH:-.build/fuzz}
+work=$(mktemp -d "${TMPDIR:-/tmp}/devsim-fuzz.XXXXXX")
 # --sanitize=fuzzer tells SwiftPM that libFuzzer brings main(), and FUZZING leaves ours out.
 # The sanitizers then go again as one flag: given two (--sanitize=address as well), the driver
 # hands only the last to the compiler, and without fuzzer there is no coverage to steer by.
 build=(swift build -c release --scratch-path "$scratch" --product ScenarioFuzzer
        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
 echo "building: ${build[*]}"
-if ! "${build[@]}" >"${TMPDIR:-/tmp}/devsim-fuzz-build.log" 2>&1; then
-  cat "${TMPDIR:-/tmp}/devsim-fuzz-build.log"
+if ! "${build[@]}" >"$work/build.log" 2>&1; then
+  cat "$work/build.log"
   exit 1
 fi
 bin="$("${build[@]}" --show-bin-path)/ScenarioFuzzer"
+echo "fuzzer: $bin"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/devsim-fuzz.XXXXXX")
 artifacts=${FUZZ_ARTIFACTS:-$work/artifacts}
 mkdir -p "$work/corpus" "$artifacts"
 seeds=(Fuzz/corpus)

@@ -10,7 +10,8 @@ struct YAMLParser {
     /// Problems found, with their marks; a syntax error ends parsing, duplicate keys do not.
     var problems: [(mark: Mark, message: String)] = []
 
-    /// Deeper nesting than this is refused: the loader walks the tree recursively.
+    /// Deeper nesting than this is refused, the trees that aliases copy in counted: every walk
+    /// of the tree (filling in `${VAR}`, reading field groups, freeing it) is recursive.
     static let maximumDepth = 200
     /// Aliases can make a small file describe a huge tree ("billion laughs"); this bounds it.
     static let maximumNodes = 1_000_000
