@@ -30,6 +30,9 @@ let package = Package(
         .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "Mosquitto"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
+        // Not a test: libFuzzer's target over the scenario loader (scripts/fuzz.sh builds it with
+        // -sanitize=fuzzer); built plainly, it replays the inputs named on its command line.
+        .executableTarget(name: "ScenarioFuzzer", dependencies: ["Scenario"], path: "Fuzz/ScenarioFuzzer"),
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -18,6 +18,9 @@ public enum Interpolation {
         guard text.contains("$") else { return text }
         var result = ""
         var rest = Substring(text)
+        // Once no `}` is left, looking for one again after each `$${` would make a long run of
+        // them take quadratic time.
+        var braceAhead = true
         while let dollar = rest.firstIndex(of: "$") {
             result += rest[..<dollar]
             let after = rest.index(after: dollar)
@@ -25,9 +28,13 @@ public enum Interpolation {
                 // `$$` and whatever follows it right away stay literal.
                 result += "$$"
                 rest = rest[rest.index(after: after)...]
-                if rest.first == "{", let close = rest.firstIndex(of: "}") {
-                    result += rest[...close]
-                    rest = rest[rest.index(after: close)...]
+                if rest.first == "{", braceAhead {
+                    if let close = rest.firstIndex(of: "}") {
+                        result += rest[...close]
+                        rest = rest[rest.index(after: close)...]
+                    } else {
+                        braceAhead = false
+                    }
                 }
                 continue
             }

@@ -1,5 +1,5 @@
 /// A problem in a scenario file, at a place a person can go to.
-public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// 1-based.
     public var line: Int

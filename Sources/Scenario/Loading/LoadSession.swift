@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One load of a scenario and the files it includes: a reader per file, and the chain of files
 /// being read, to catch an include cycle. Problems stay with the reader of the file they are in.
@@ -24,16 +27,44 @@ final class LoadSession {
         self.readFile = readFile
     }
 
-    /// Every problem of every file: the first file's first, each file's in file order.
-    var diagnostics: [Diagnostic] { readers.flatMap { Self.inFileOrder($0.diagnostics) } }
+    /// Past this many problems the rest are counted, not listed: a file that is not a scenario at
+    /// all (a log, a list of a million numbers) would otherwise bury the first, useful ones.
+    static let maximumDiagnostics = 100
+
+    /// Every problem of every file: the first file's first, each file's in file order; past
+    /// `maximumDiagnostics`, one more that says how many were left out, where they start.
+    var diagnostics: [Diagnostic] {
+        let all = readers.flatMap { Self.inFileOrder($0.diagnostics) }
+        guard all.count > Self.maximumDiagnostics else { return all }
+        let first = all[Self.maximumDiagnostics]
+        let omitted = all.count - Self.maximumDiagnostics
+        return Array(all.prefix(Self.maximumDiagnostics)) + [Diagnostic(
+            file: first.file, line: first.line, column: first.column,
+            message: "\(omitted) more problems from here on are not listed; fix the ones above first")]
+    }
 
     var hasProblems: Bool { readers.contains { !$0.diagnostics.isEmpty } }
+
+    /// Larger files are refused unread. A scenario of a thousand device groups is well under
+    /// 1 MB, and the parser stops at `YAMLParser.maximumNodes` values, which YAML writes in a few
+    /// MB; this bounds what the rest costs, one huge value or a file that is no scenario at all
+    /// (a disk image given by mistake), at a few times its size in memory and a second or two.
+    static let maximumFileSize = 16 * 1024 * 1024
+
+    /// What is wrong with a file of `size` bytes.
+    static func tooLarge(_ size: Int) -> String {
+        "it is \(size) bytes; a scenario file may be at most 16 MB (\(maximumFileSize) bytes)"
+    }
 
     /// Parses `bytes` as the file `file` and hands its reader and root node (with `${VAR}`
     /// replaced) to `read`, with `file` on the chain of files being read.
     func read<T>(_ bytes: [UInt8], file: String, _ read: (ScenarioReader, Node) -> T?) -> T? {
         let reader = ScenarioReader(file: file, generators: generators, session: self)
         readers.append(reader)
+        guard bytes.count <= Self.maximumFileSize else {
+            reader.report(Mark(line: 1, column: 1), "the file is too large: " + Self.tooLarge(bytes.count))
+            return nil
+        }
         chain.append((Self.standardized(file), file))
         defer { chain.removeLast() }
         let parsed = YAMLParser(bytes: bytes)
@@ -66,6 +97,10 @@ final class LoadSession {
 
     /// Reads a file from disk, saying why when it cannot.
     static func readFromDisk(_ path: String) -> Result<[UInt8], FileProblem> {
+        var status = stat()
+        if stat(path, &status) == 0, Int(status.st_size) > maximumFileSize {
+            return .failure(FileProblem(reason: tooLarge(Int(status.st_size))))
+        }
         if let data = FileManager.default.contents(atPath: path) { return .success([UInt8](data)) }
         var isDirectory = false
         let reason = !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) ? "no such file"
@@ -81,8 +116,8 @@ final class LoadSession {
     /// Sorted by position, keeping the order found at one position; an alias used twice repeats
     /// its node's problems, which are said once.
     static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        var unique: [Diagnostic] = []
-        for diagnostic in diagnostics where !unique.contains(diagnostic) { unique.append(diagnostic) }
+        var seen: Set<Diagnostic> = []
+        let unique = diagnostics.filter { seen.insert($0).inserted }
         return unique.enumerated().sorted {
             ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
         }.map(\.element)

@@ -3,11 +3,18 @@ extension Node {
     var summary: String {
         if isNull { return "nothing" }
         switch kind {
-        case .scalar(let text, .plain): return "'\(text)'"
-        case .scalar(let text, .quoted): return "the string \"\(text)\""
+        case .scalar(let text, .plain): return "'\(Self.clipped(text))'"
+        case .scalar(let text, .quoted): return "the string \"\(Self.clipped(text))\""
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         }
+    }
+
+    /// `text`, or its start and its length when it is too long to quote whole in a message.
+    static func clipped(_ text: String) -> String {
+        let start = text.prefix(100)
+        guard start.endIndex < text.endIndex else { return text }
+        return "\(start)… (\(text.count) characters)"
     }
 
     /// An integer from a plain scalar; quoted text stays text, as in JSON.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Signals
 
 /// A generator's parameters read from its YAML value: a mapping of parameters, or a scalar
@@ -77,10 +80,17 @@ final class NodeParameters: ParameterSource {
     }
 
     func path(_ key: String) throws(ParameterError) -> String? {
-        try read(key, "a file path") { node in
+        let path: String? = try read(key, "a file path") { node in
             guard let text = node.scalarText, !text.isEmpty else { return nil }
             return resolve(text)
         }
+        // The file is read whole as the scenario loads: `/dev/zero` would never end, and a FIFO
+        // would block until something writes to it.
+        var status = stat()
+        if let path, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            throw ParameterError(key: key, "cannot read '\(path)': it is a device or a pipe, not a file")
+        }
+        return path
     }
 
     /// A scalar item with its type: plain numbers and booleans as such, quoted text always text.

@@ -183,14 +183,19 @@ extension ScenarioReader {
             return nil
         }
         let known = fieldNames + PayloadTemplate.devicePlaceholders
+        let knownSet = Set(known)
+        // A payload may have thousands of fields: name a few, and look for hints for the first
+        // few unknown placeholders only, since each look compares with every field.
+        let listed = fieldNames.count <= 12 ? fieldNames.joined(separator: ", ")
+            : fieldNames.prefix(12).joined(separator: ", ") + " and \(fieldNames.count - 12) more"
+        let expected = "; expected a field of the payload (" + listed + ") or "
+            + PayloadTemplate.devicePlaceholders.map { "{{\($0)}}" }.joined(separator: ", ")
         var valid = true
         var reported: Set<String> = []
-        for name in template.placeholders where !known.contains(name) && reported.insert(name).inserted {
+        for name in template.placeholders where !knownSet.contains(name) && reported.insert(name).inserted {
             valid = false
-            let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '{{\($0)}}'?" }
-                ?? "; expected a field of the payload (" + fieldNames.joined(separator: ", ") + ") or "
-                + PayloadTemplate.devicePlaceholders.map { "{{\($0)}}" }.joined(separator: ", ")
-            report(node.mark, "unknown placeholder '{{\(name)}}' in 'template'\(hint)")
+            let hint = reported.count <= 20 ? Suggestion.closest(to: name, among: known) : nil
+            report(node.mark, "unknown placeholder '{{\(name)}}' in 'template'" + (hint.map { "; did you mean '{{\($0)}}'?" } ?? expected))
         }
         return valid ? template : nil
     }

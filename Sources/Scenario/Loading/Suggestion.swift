@@ -3,6 +3,11 @@ public enum Suggestion {
     /// The closest candidate by edit distance (ignoring case, a swap of neighbours counting once),
     /// or `nil` when none is near enough to be a likely typo.
     public static func closest(to word: String, among candidates: [String]) -> String? {
+        // Each edit changes the length by one at most, so a word more than three characters
+        // longer than every candidate is near none; saying so at once keeps a megabyte-long word
+        // from costing a megabyte of work per candidate.
+        let longest = candidates.map(\.count).max() ?? 0
+        guard word.prefix(longest + 4).count <= longest + 3 else { return nil }
         let target = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

@@ -10,7 +10,8 @@ struct YAMLParser {
     /// Problems found, with their marks; a syntax error ends parsing, duplicate keys do not.
     var problems: [(mark: Mark, message: String)] = []
 
-    /// Deeper nesting than this is refused: the loader walks the tree recursively.
+    /// Deeper nesting than this is refused, the trees that aliases copy in counted: every walk
+    /// of the tree (filling in `${VAR}`, reading field groups, freeing it) is recursive.
     static let maximumDepth = 200
     /// Aliases can make a small file describe a huge tree ("billion laughs"); this bounds it.
     static let maximumNodes = 1_000_000
@@ -42,14 +43,30 @@ private struct TreeBuilder {
     var root: Node?
     var problems: [(mark: Mark, message: String)] = []
 
-    private enum Frame {
-        case sequence(mark: Mark, anchor: String?, items: [Node], size: Int)
-        case mapping(mark: Mark, anchor: String?, entries: [Node], size: Int)
+    /// A node with what the limits count: the nodes in it (an alias counts its anchor's), and
+    /// how many collections deep it goes (0 for a scalar).
+    private struct Built {
+        var node: Node
+        var size: Int
+        var height: Int
+    }
+
+    /// A sequence or mapping not yet closed.
+    private struct Frame {
+        var isMapping: Bool
+        var mark: Mark
+        var anchor: String?
+        /// Items, or keys and values alternating.
+        var children: [Node] = []
+        var size = 1
+        /// The greatest height among the children.
+        var height = 0
     }
 
     private var stack: [Frame] = []
-    private var anchors: [String: (node: Node, size: Int)] = [:]
+    private var anchors: [String: Built] = [:]
     private var documents = 0
+    private var sawAlias = false
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
         var parser = yaml_parser_t()
@@ -92,32 +109,34 @@ private struct TreeBuilder {
             // `!!str 5` is the string "5", as if it were quoted.
             let quoted = scalar.style != YAML_PLAIN_SCALAR_STYLE || tag == "tag:yaml.org,2002:str"
             let node = Node(kind: .scalar(text, quoted ? .quoted : .plain), mark: mark)
-            return add(node, size: 1, anchor: Self.optionalString(scalar.anchor))
+            return add(Built(node: node, size: 1, height: 0), anchor: Self.optionalString(scalar.anchor))
         case YAML_ALIAS_EVENT:
+            sawAlias = true
             let name = Self.optionalString(event.data.alias.anchor) ?? ""
             guard let anchored = anchors[name] else {
                 problems.append((mark, "unknown anchor '\(name)': an alias must follow its '&\(name)'"))
-                return add(Node(kind: .scalar("", .plain), mark: mark), size: 1, anchor: nil)
+                return add(Built(node: Node(kind: .scalar("", .plain), mark: mark), size: 1, height: 0), anchor: nil)
+            }
+            // An alias copies its anchor's whole tree here, which may nest it past the limit
+            // that each piece of the file keeps to on its own.
+            guard stack.count + anchored.height <= YAMLParser.maximumDepth else {
+                problems.append((mark, "nesting deeper than \(YAMLParser.maximumDepth) levels: the alias '*\(name)' "
+                                 + "adds the \(anchored.height) levels of its anchor to the \(stack.count) it stands in"))
+                return false
             }
             // The alias stands where it is written, so errors inside point at the anchor's copy.
-            return add(anchored.node, size: anchored.size, anchor: nil)
+            return add(anchored, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             guard enter(mark) else { return false }
-            stack.append(.sequence(mark: mark, anchor: Self.optionalString(event.data.sequence_start.anchor),
-                                   items: [], size: 1))
+            stack.append(Frame(isMapping: false, mark: mark, anchor: Self.optionalString(event.data.sequence_start.anchor)))
         case YAML_MAPPING_START_EVENT:
             guard enter(mark) else { return false }
-            stack.append(.mapping(mark: mark, anchor: Self.optionalString(event.data.mapping_start.anchor),
-                                  entries: [], size: 1))
+            stack.append(Frame(isMapping: true, mark: mark, anchor: Self.optionalString(event.data.mapping_start.anchor)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return false }
-            switch frame {
-            case .sequence(let start, let anchor, let items, let size):
-                return add(Node(kind: .sequence(items), mark: start), size: size, anchor: anchor)
-            case .mapping(let start, let anchor, let entries, let size):
-                let pairs = mapping(entries)
-                return add(Node(kind: .mapping(pairs), mark: start), size: size, anchor: anchor)
-            }
+            let kind: Node.Kind = frame.isMapping ? .mapping(mapping(frame.children)) : .sequence(frame.children)
+            return add(Built(node: Node(kind: kind, mark: frame.mark), size: frame.size, height: frame.height + 1),
+                       anchor: frame.anchor)
         default:
             break
         }
@@ -133,27 +152,23 @@ private struct TreeBuilder {
     }
 
     /// Hands a finished node to its parent, or makes it the root.
-    private mutating func add(_ node: Node, size: Int, anchor: String?) -> Bool {
-        if let anchor { anchors[anchor] = (node, size) }
-        guard let top = stack.popLast() else {
-            root = node
+    private mutating func add(_ built: Built, anchor: String?) -> Bool {
+        if let anchor { anchors[anchor] = built }
+        guard !stack.isEmpty else {
+            root = built.node
             return true
         }
-        switch top {
-        case .sequence(let mark, let anchor, var items, let total):
-            items.append(node)
-            stack.append(.sequence(mark: mark, anchor: anchor, items: items, size: total + size))
-            return withinBudget(total + size, node.mark)
-        case .mapping(let mark, let anchor, var entries, let total):
-            entries.append(node)
-            stack.append(.mapping(mark: mark, anchor: anchor, entries: entries, size: total + size))
-            return withinBudget(total + size, node.mark)
-        }
+        stack[stack.count - 1].children.append(built.node)
+        stack[stack.count - 1].size += built.size
+        stack[stack.count - 1].height = max(stack[stack.count - 1].height, built.height)
+        return withinBudget(stack[stack.count - 1].size, built.node.mark)
     }
 
     private mutating func withinBudget(_ size: Int, _ mark: Mark) -> Bool {
         guard size <= YAMLParser.maximumNodes else {
-            problems.append((mark, "the aliases here expand to more than \(YAMLParser.maximumNodes) nodes"))
+            problems.append((mark, sawAlias
+                             ? "the aliases here expand to more than \(YAMLParser.maximumNodes) nodes"
+                             : "the file holds more than \(YAMLParser.maximumNodes) values, lists and mappings; a scenario needs far fewer"))
             return false
         }
         return true
@@ -225,20 +240,60 @@ private struct TreeBuilder {
         return (mark, message)
     }
 
-    /// Bad encoding: libyaml gives a byte offset rather than a mark, so count lines up to it.
+    /// Bad encoding or a control character: libyaml gives a byte offset rather than a mark.
     private static func readerError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> (Mark, String) {
-        let offset = min(Int(parser.problem_offset), buffer.count)
+        let mark = mark(at: Int(parser.problem_offset), in: buffer, encoding: parser.encoding)
+        let problem = optionalCString(parser.problem) ?? "unreadable text"
+        let value = Int(parser.problem_value)
+        if problem == "control characters are not allowed" {
+            // Valid UTF-8, but no text file holds it: most likely a binary file.
+            return (mark, "the file is not text: it holds the control character \(codePoint(value)), "
+                    + "which YAML does not allow; is it a binary file?")
+        }
+        let detail = problem.hasSuffix("octet") && value >= 0 ? " (byte 0x\(hex(value, digits: 2)))"
+            : problem == "invalid Unicode character" ? " (\(codePoint(value)))" : ""
+        let encoding = problem.contains("UTF-16") || problem.contains("surrogate") ? "UTF-16" : "UTF-8"
+        return (mark, "the file is not valid \(encoding) text: \(problem)\(detail)")
+    }
+
+    /// Where the byte at `offset` stands, counting lines and characters up to it in the file's
+    /// encoding, after its byte order mark.
+    private static func mark(at offset: Int, in buffer: UnsafeBufferPointer<UInt8>, encoding: yaml_encoding_t) -> Mark {
         var mark = Mark(line: 1, column: 1)
-        for byte in buffer[..<offset] {
-            if byte == 0x0A {
+        func count(_ unit: UInt16, startsCharacter: Bool) {
+            if unit == 0x0A {
                 mark = Mark(line: mark.line + 1, column: 1)
-            } else if byte & 0xC0 != 0x80 {
-                // Continuation bytes belong to the character before them.
+            } else if startsCharacter {
                 mark.column += 1
             }
         }
-        let problem = optionalCString(parser.problem) ?? "unreadable text"
-        return (mark, "the file is not valid UTF-8 text: \(problem)")
+        let end = min(offset, buffer.count)
+        if encoding == YAML_UTF16LE_ENCODING || encoding == YAML_UTF16BE_ENCODING {
+            let (high, low) = encoding == YAML_UTF16LE_ENCODING ? (1, 0) : (0, 1)
+            var index = 2
+            while index + 2 <= end {
+                let unit = UInt16(buffer[index + high]) << 8 | UInt16(buffer[index + low])
+                // A low surrogate belongs to the high one before it.
+                count(unit, startsCharacter: !(0xDC00...0xDFFF).contains(unit))
+                index += 2
+            }
+        } else {
+            let start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            for byte in buffer[min(start, end)..<end] {
+                // Continuation bytes belong to the character before them.
+                count(UInt16(byte), startsCharacter: byte & 0xC0 != 0x80)
+            }
+        }
+        return mark
+    }
+
+    private static func codePoint(_ value: Int) -> String {
+        "U+" + hex(value, digits: 4)
+    }
+
+    private static func hex(_ value: Int, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, _ length: Int) -> String {
