@@ -23,6 +23,7 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
+COPY Fuzz ./Fuzz
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product devsim \
     && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/devsim" /out/devsim \

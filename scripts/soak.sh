@@ -18,6 +18,9 @@
 # DURATION (seconds, default 3600), DEVICES (default 1000), RESTART_EVERY (seconds, default 30),
 # OUTAGE (seconds the broker stays down, default 2), KEEP=1 keeps the work folder.
 set -euo pipefail
+# The whole script is one block, which bash reads before it runs any of it: an hour is long
+# enough for someone to edit this file, and bash would otherwise read the rest from the new one.
+{
 cd "$(dirname "$0")/.."
 duration=${DURATION:-3600}
 devices=${DEVICES:-1000}
@@ -168,3 +171,5 @@ if broken:
     print("BROKEN: " + "; ".join(broken)); sys.exit(1)
 print("soak: every promise held")
 PY
+exit
+}
