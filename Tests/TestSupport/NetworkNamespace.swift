@@ -17,7 +17,9 @@ public final class NetworkNamespace: Sendable {
     private let holder: ChildProcess
 
     public init() throws(TestSupportError) {
-        holder = try ChildProcess(executable: "unshare", arguments: ["--net", "--", "sleep", "infinity"])
+        // An hour, not forever: should the test runner be killed before `deinit`, the holder and
+        // its namespace still go.
+        holder = try ChildProcess(executable: "unshare", arguments: ["--net", "--", "sleep", "3600"])
         path = "/proc/\(holder.pid)/ns/net"
         let ours = Self.link("/proc/self/ns/net")
         // The holder is in the new namespace once unshare has run sleep there.

@@ -268,7 +268,7 @@ extension Connection: TimerTarget {
             // The next attempt's `mosquitto_reconnect_async` closes the silent socket.
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else if tag == Timer.silence.tag(timerGeneration), machine.isConnected {
-            if now &- client.lastHeard >= silenceLimit {
+            if now >= client.lastHeard &+ silenceLimit {
                 client.abandon(reporting: .keepalive)
             } else {
                 watchForSilence()
