@@ -11,6 +11,8 @@ extension ScriptedMQTTServer {
         /// Received bytes not yet forming a complete packet.
         private var buffer: [UInt8] = []
         private var connectReceived = false
+        /// The client spoke MQTT 5, whose CONNACK carries properties (none, here).
+        private var mqtt5 = false
         /// When the held-back CONNACK is due.
         private var connackDueAt: Double?
         /// When the script closes the connection.
@@ -37,7 +39,8 @@ extension ScriptedMQTTServer {
                 if let due = connackDueAt, now >= due {
                     connackDueAt = nil
                     let code = script.connackCode
-                    guard send(MQTTWire.encode(header: 0x20, body: [script.sessionPresent ? 1 : 0, code])) else {
+                    let body: [UInt8] = [script.sessionPresent ? 1 : 0, code] + (mqtt5 ? [0] : [])
+                    guard send(MQTTWire.encode(header: 0x20, body: body)) else {
                         return .clientClosed
                     }
                     core.update(attempt: attempt) { $0.connackSentAt = now; $0.connackCode = code }
@@ -81,6 +84,7 @@ extension ScriptedMQTTServer {
                 guard !connectReceived else { return .protocolError("second CONNECT") }
                 let connect = try Connect(body: packet.body)
                 connectReceived = true
+                mqtt5 = connect.protocolLevel == 5
                 core.update(attempt: attempt) { $0.connect = connect; $0.connectReceivedAt = now }
                 if script.sendConnack { connackDueAt = now + script.connackDelay }
             case 3:  // PUBLISH

@@ -4,6 +4,7 @@ extension ScriptedMQTTServer {
     /// ```swift
     /// Script()                                   // accept, ack everything, answer pings
     /// Script(connackCode: 5)                     // refuse: not authorized
+    /// Script(connackCode: 0x87)                  // the same to an MQTT 5 client
     /// Script(connackDelay: 1.5)                  // hold the CONNACK back
     /// Script(closeAfterConnack: 0.5)             // accept, then drop the connection
     /// Script(ackPublishes: false, answerPings: false)  // a broker gone silent

@@ -48,6 +48,21 @@ import TestSupport
         #expect(server.connections.count <= 9, "retries are spaced by the backoff, never a loop")
     }
 
+    @Test(arguments: [(UInt8(0x85), "client identifier not valid"), (0x86, "bad user name or password"),
+                      (0x87, "not authorized"), (0x88, "server unavailable")])
+    func refusalMQTT5(code: UInt8, reason: String) throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: code))
+        let file = try scenario("  protocol: mqtt5")
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "2500ms"], timeout: 30)
+        #expect(result.status == 3, "no connection ever succeeded: exit 3 at the connect timeout")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.lowercased().contains(reason) }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(warnings.first?.contains("CONNACK code \(code)") == true, "the reason code is named too")
+        #expect(server.connections.allSatisfy { $0.connect?.protocolLevel == 5 })
+        #expect(server.connections.count <= 9, "retries are spaced by the backoff, never a loop")
+    }
+
     @Test func refusalMQTT5BadPassword() throws {
         let broker = try MosquittoBroker(users: ["dev": "right"], allowAnonymous: false)
         let file = try scenario("  protocol: mqtt5\n  username: dev\n  password: wrong")
