@@ -7,7 +7,8 @@ import TestSupport
 /// network namespace of the test's own) while twenty devices ask for more than a hundred times
 /// that: QoS 1 devices bounded by their in-flight window, QoS 0 ones by nothing but devsim.
 @Suite(.serialized) struct SlowBrokerFaultTests {
-    @Test func memoryStaysBoundedAndLatenessShowsTheWait() throws {
+    /// A broker in a namespace whose loopback carries 256 kbit/s.
+    private func throttledBroker(socketBuffer: Int = 65536) throws -> (NetworkNamespace, MosquittoBroker) {
         let namespace = try NetworkNamespace()
         let broker = try MosquittoBroker(namespace: namespace)
         // An Ethernet MTU: tbf drops whole any packet bigger than its bucket, and loopback's 64 KB
@@ -16,7 +17,12 @@ import TestSupport
         try namespace.run("tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", "256kbit", "burst", "4kb", "latency", "500ms")
         // Small socket buffers, so the backlog reaches devsim in a second instead of filling
         // megabytes of kernel memory first.
-        try namespace.run("sh", "-c", "echo 4096 16384 65536 > /proc/sys/net/ipv4/tcp_wmem && echo 4096 16384 65536 > /proc/sys/net/ipv4/tcp_rmem")
+        try namespace.run("sh", "-c", "echo 4096 16384 \(socketBuffer) > /proc/sys/net/ipv4/tcp_wmem && echo 4096 16384 \(socketBuffer) > /proc/sys/net/ipv4/tcp_rmem")
+        return (namespace, broker)
+    }
+
+    @Test func memoryStaysBoundedAndLatenessShowsTheWait() throws {
+        let (namespace, broker) = try throttledBroker()
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-slow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -97,5 +103,44 @@ import TestSupport
     private static func qos0Published(_ report: [String: Any]) -> Int {
         let groups = report["groups"] as? [[String: Any]] ?? []
         return groups.first { $0["name"] as? String == "fire-and-forget" }?["published"] as? Int ?? -1
+    }
+
+    /// A socket kept backed up by the trickle drains by bits, and the kernel reports it writable
+    /// only once a third of its buffer is free. A keepalive PINGREQ written in between takes
+    /// libmosquitto's backlog with it: the connection must still hear that it may send again.
+    @Test func qos0KeepsFlowingThroughABackedUpSocketAcrossKeepalives() throws {
+        let (namespace, broker) = try throttledBroker(socketBuffer: 16384)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-trickle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("trickle.yaml").path
+        try """
+            broker: { keepalive: 10s }
+            devices:
+              - name: fire-and-forget
+                topic: "slow/trickle"
+                publish: 200/s
+                payload:
+                  fields:
+                    n: { counter: 0 }
+                    pad: { constant: "\(String(repeating: "z", count: 2000))" }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let command = namespace.command(try DevsimProcess.locateDevsim(),
+                                        ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s",
+                                         "--stats-interval", "1s", "--log-format", "json"])
+        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        #expect(devsim.waitUntilExit(timeout: 60) == 0, "\(devsim.stderr)")
+        // The status lines' published counts, one a second: they must keep rising to the end,
+        // across the keepalives of the run. (Before the fix they froze for good at the first
+        // PINGREQ that drained the socket, about ten seconds in.)
+        let published = devsim.stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: "published ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(published.count >= 25, "\(devsim.stderr)")
+        let atFifteen = published.count > 15 ? published[14] : 0
+        let atEnd = published.dropLast().last ?? 0
+        #expect(atEnd > atFifteen + 50, "publishing went on after the first keepalives: \(published)")
+        #expect(!devsim.stderr.contains("connection lost"), "\(devsim.stderr)")
     }
 }
