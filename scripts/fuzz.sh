@@ -17,6 +17,9 @@
 # loader, and add it as a test in Tests/ScenarioTests/BadScenarioFileTests.swift, or as a file in
 # Fuzz/crashes, which FuzzCorpusTests replays and later runs start from.
 set -euo pipefail
+# One block, read whole before it runs: bash would otherwise read the rest of a long run from
+# the file as it is then, edits included.
+{
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
@@ -70,3 +73,5 @@ if [ "$status" -ne 0 ] || [ -n "$findings" ]; then
   exit 1
 fi
 echo "PASS: no crash, hang or out-of-memory in ${seconds}s"
+exit
+}
