@@ -19,7 +19,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y --no-install-recommends libmosquitto-dev libyaml-dev pkg-config \
     && apt-get clean && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# Every target the manifest declares must exist, so Tests and Benchmarks come too (only devsim is built).
+# Every target the manifest declares must exist, so Tests, Benchmarks and Fuzz come too (only devsim is built).
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
