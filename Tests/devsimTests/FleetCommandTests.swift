@@ -103,6 +103,21 @@ import TestSupport
         #expect(random.stdout.split(separator: "\n").first?.contains("shows these values again") == true)
     }
 
+    @Test func sampleNumbersTheTicksOfPublishMax() throws {
+        let dir = try directory(["max.yaml": """
+            devices:
+              - name: flood
+                topic: flood
+                publish: max
+                payload: { style: flat, fields: { n: { counter: 0 } } }
+            """])
+        let result = try DevsimProcess.runToCompletion(
+            args: ["sample", dir.appendingPathComponent("max.yaml").path, "--seed", "1", "--count", "3"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("flood  \(dir.path)/max.yaml:2:5  1 device, as fast as possible, qos 0"), "\(result.stdout)")
+        #expect(result.stdout.contains("    #1  {\"n\":0}\n    #2  {\"n\":1}\n    #3  {\"n\":2}\n"), "\(result.stdout)")
+    }
+
     @Test func sampleOfAnInvalidScenarioExits2WithEveryProblem() throws {
         let dir = try directory(["bad.yaml": Self.site.replacingOccurrences(of: "qos: 1", with: "qos: 7"),
                                  "parts/rooms.yaml": Self.rooms.replacingOccurrences(of: "jitter: auto", with: "jitter: later")])

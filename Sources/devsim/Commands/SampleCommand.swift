@@ -35,7 +35,10 @@ enum SampleCommand {
                 let group = scenario.groups.first { $0.name == device.plan.group }
                 text += "\n" + header(device.plan, group: group, file: scenario.file) + "\n"
                 text += "  \(device.plan.id) → \(device.plan.topic)\n"
-                let times = device.ticks.map { "+" + Text.fixed($0.seconds, decimals: 3) + "s" }
+                // `publish: max` has no schedule, only an order: its ticks are numbered.
+                let times = device.plan.perSecond.isFinite
+                    ? device.ticks.map { "+" + Text.fixed($0.seconds, decimals: 3) + "s" }
+                    : device.ticks.indices.map { "#\($0 + 1)" }
                 let width = times.map(\.count).max() ?? 0
                 for (time, tick) in zip(times, device.ticks) {
                     text += "    " + time + String(repeating: " ", count: width - time.count + 2) + tick.payload + "\n"
