@@ -7,10 +7,7 @@ import TestSupport
 /// binary as a user would run it.
 @Suite struct FaultSuiteTests {
     private func scenario(_ extra: String = "", qos: Int = 1) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("f.yaml").path
-        try """
+        try RunFiles.scenario("f.yaml", """
             broker:
               reconnect: { initial: 500ms, max: 4s }
             \(extra)
@@ -23,13 +20,7 @@ import TestSupport
                 payload:
                   fields:
                     n: { counter: 0 }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
-    }
-
-    private func report(_ path: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            """)
     }
 
     // MARK: Refusals
@@ -84,7 +75,7 @@ import TestSupport
         #expect(server.waitFor(connections: 3, timeout: 10))
         devsim.sendSignal(SIGTERM)
         #expect(devsim.waitUntilExit(timeout: 10) == 0, "\(devsim.stderr)")
-        let figures = try self.report(report)
+        let figures = try RunFiles.report(report)
         #expect(figures["outcome"] as? String == "stopped")
         #expect(figures["scheduled"] as? Int == 0)
     }
@@ -103,7 +94,7 @@ import TestSupport
         let start = TestClock.now()
         #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
         #expect(TestClock.now() - start < 8, "the drain is bounded: nothing can drain while the broker is down")
-        let figures = try self.report(report)
+        let figures = try RunFiles.report(report)
         let counted = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].compactMap { figures[$0] as? Int }.reduce(0, +)
         #expect(figures["scheduled"] as? Int == counted, "every tick in exactly one place")
         #expect((figures["buffered"] as? Int ?? 0) > 0, "ticks of the outage are kept, and reported as still buffered")
@@ -113,17 +104,14 @@ import TestSupport
 
     @Test func sigintAtFullLoad() throws {
         let broker = try MosquittoBroker()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("max.yaml").path
-        try """
+        let file = try RunFiles.scenario("max.yaml", """
             devices:
               - name: blast
                 topic: max
                 publish: max
                 qos: 1
                 payload: { fields: { n: { counter: 0 } } }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
         let report = file + ".json"
         let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
                                                    "--report", report, "--stats-interval", "0"])
@@ -131,7 +119,7 @@ import TestSupport
         TestClock.sleep(1)
         devsim.sendSignal(SIGINT)
         #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
-        let figures = try self.report(report)
+        let figures = try RunFiles.report(report)
         #expect((figures["published"] as? Int ?? 0) > 1000)
         #expect(figures["acknowledged"] as? Int == figures["published"] as? Int, "the drain acknowledged everything in flight")
     }

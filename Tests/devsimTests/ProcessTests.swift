@@ -7,16 +7,8 @@ import TestSupport
 @Suite struct ProcessTests {
     private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    private func temporaryFile(_ name: String, _ contents: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(name)
-        try contents.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
     @Test func validateReportsEveryErrorWithLineAndColumnAndExits2() throws {
-        let file = try temporaryFile("broken.yaml", """
+        let file = try RunFiles.scenario("broken.yaml", """
             name: broken
             devices:
               - name: phone
@@ -69,7 +61,7 @@ import TestSupport
 
     @Test func sigtermDuringAQoS1RunDrainsAndReportsEverythingAcknowledged() throws {
         let broker = try MosquittoBroker()
-        let scenario = try temporaryFile("qos1.yaml", """
+        let scenario = try RunFiles.scenario("qos1.yaml", """
             devices:
               - name: meter
                 count: 5
@@ -87,8 +79,7 @@ import TestSupport
         TestClock.sleep(1)
         devsim.sendSignal(SIGTERM)
         #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
-        let data = try Data(contentsOf: URL(fileURLWithPath: report))
-        let figures = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let figures = try RunFiles.report(report)
         let published = try #require(figures["published"] as? Int)
         #expect(published > 0)
         #expect(figures["acknowledged"] as? Int == published)
@@ -118,7 +109,7 @@ import TestSupport
     }
 
     @Test func aBrokerSettingLibmosquittoRefusesExits2AndSaysWhich() throws {
-        let scenario = try temporaryFile("tls.yaml", """
+        let scenario = try RunFiles.scenario("tls.yaml", """
             broker:
               tls: { ca: /nonexistent/ca.pem }
             devices:

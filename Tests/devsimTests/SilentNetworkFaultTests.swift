@@ -10,10 +10,7 @@ import TestSupport
     private let keepalive = 5.0
 
     private func scenario() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-silent-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("silent.yaml").path
-        try """
+        try RunFiles.scenario("silent.yaml", """
             broker:
               keepalive: \(Int(keepalive))s
               reconnect: { initial: 200ms, max: 1s }
@@ -26,8 +23,7 @@ import TestSupport
                 payload:
                   fields:
                     n: { counter: 0 }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
+            """)
     }
 
     private func devsim(in namespace: NetworkNamespace, port: UInt16, file: String, report: String) throws -> DevsimProcess {
@@ -47,16 +43,11 @@ import TestSupport
         text.split(separator: "\n").filter { $0.hasSuffix(suffix) }.count
     }
 
-    private func report(_ path: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
     @Test func silentBrokerIsDetectedWithinOneAndAHalfKeepalivesAndDevicesResumeWhenItIsBack() throws {
         let namespace = try NetworkNamespace()
         let broker = try MosquittoBroker(namespace: namespace)
         let file = try scenario()
-        defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: file).deletingLastPathComponent()) }
+        defer { RunFiles.removeFolder(of: file) }
         let reportPath = file + ".json"
         let devsim = try devsim(in: namespace, port: broker.port, file: file, report: reportPath)
         #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " connected") == 2 }, "\(devsim.stderr)")
@@ -88,12 +79,10 @@ import TestSupport
 
         devsim.sendSignal(SIGTERM)
         #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
-        let figures = try report(reportPath)
-        let scheduled = try #require(figures["scheduled"] as? Int)
+        let figures = try RunFiles.report(reportPath)
         let published = try #require(figures["published"] as? Int)
         let skipped = try #require(figures["skippedOffline"] as? Int)
-        let parts = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].compactMap { figures[$0] as? Int }
-        #expect(scheduled == parts.reduce(0, +), "every tick in exactly one place: \(figures)")
+        #expect(RunFiles.accountsForEveryTick(figures), "every tick in exactly one place: \(figures)")
         #expect(skipped > 0, "the devices paused while the broker was unreachable")
         #expect(published == (figures["acknowledged"] as? Int ?? -1) + (figures["inFlight"] as? Int ?? -1))
         #expect(figures["reconnects"] as? Int == 2)
@@ -106,7 +95,7 @@ import TestSupport
         let broker = try MosquittoBroker(namespace: namespace)
         try silence(namespace, port: broker.port)
         let file = try scenario()
-        defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: file).deletingLastPathComponent()) }
+        defer { RunFiles.removeFolder(of: file) }
         let reportPath = file + ".json"
         let started = TestClock.now()
         let devsim = try devsim(in: namespace, port: broker.port, file: file, report: reportPath)
@@ -121,7 +110,7 @@ import TestSupport
         TestClock.sleep(0.5)
         devsim.sendSignal(SIGTERM)
         #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
-        let figures = try report(reportPath)
+        let figures = try RunFiles.report(reportPath)
         #expect((figures["published"] as? Int ?? 0) > 0)
         let errors = try #require(figures["connectionErrors"] as? [String: Int])
         #expect((errors["no CONNACK within 1.5s"] ?? 0) >= 4, "each device's attempts time out and are retried: \(errors)")

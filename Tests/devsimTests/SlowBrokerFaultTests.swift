@@ -23,16 +23,10 @@ import TestSupport
 
     @Test func memoryStaysBoundedAndLatenessShowsTheWait() throws {
         let (namespace, broker) = try throttledBroker()
-
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-slow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("slow.yaml").path
-        let reportPath = file + ".json"
         let padding = String(repeating: "x", count: 200)
         // 4 MB/s of QoS 0: held by libmosquitto, it would grow devsim by tens of megabytes.
         let bigPadding = String(repeating: "y", count: 2000)
-        try """
+        let file = try RunFiles.scenario("slow.yaml", """
             offline: { policy: buffer, maxMessages: 100 }
             devices:
               - name: acked
@@ -53,7 +47,9 @@ import TestSupport
                   fields:
                     n: { counter: 0 }
                     pad: { constant: "\(bigPadding)" }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let reportPath = file + ".json"
 
         let command = namespace.command(try DevsimProcess.locateDevsim(),
                                         ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "12s",
@@ -67,11 +63,9 @@ import TestSupport
         }
         #expect(devsim.waitUntilExit(timeout: 30) == 0, "nothing crashes, and the run ends within its drain bound\n\(devsim.stderr)")
 
-        let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
-        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let report = try RunFiles.report(reportPath)
         let figure = { (name: String) in report[name] as? Int ?? -1 }
-        let parts = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].map(figure)
-        #expect(figure("scheduled") == parts.reduce(0, +), "every tick in exactly one place: \(report)")
+        #expect(RunFiles.accountsForEveryTick(report), "every tick in exactly one place: \(report)")
         #expect(figure("droppedBuffer") > 0, "the queues filled and their caps held: \(report)")
         #expect(figure("buffered") <= 20 * 100)
         #expect(figure("inFlight") <= 10 * 16, "the in-flight window held")
@@ -110,11 +104,7 @@ import TestSupport
     /// libmosquitto's backlog with it: the connection must still hear that it may send again.
     @Test func qos0KeepsFlowingThroughABackedUpSocketAcrossKeepalives() throws {
         let (namespace, broker) = try throttledBroker(socketBuffer: 16384)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-trickle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("trickle.yaml").path
-        try """
+        let file = try RunFiles.scenario("trickle.yaml", """
             broker: { keepalive: 10s }
             devices:
               - name: fire-and-forget
@@ -124,7 +114,8 @@ import TestSupport
                   fields:
                     n: { counter: 0 }
                     pad: { constant: "\(String(repeating: "z", count: 2000))" }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
+        defer { RunFiles.removeFolder(of: file) }
         let command = namespace.command(try DevsimProcess.locateDevsim(),
                                         ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s",
                                          "--stats-interval", "1s", "--log-format", "json"])

@@ -65,10 +65,7 @@ public enum ReportMerge {
         merged.durationSeconds = reports.map(\.durationSeconds).max() ?? 0
         merged.ratePerSecond = merged.durationSeconds > 0
             ? (Double(merged.published) / merged.durationSeconds * 100).rounded() / 100 : 0
-        merged.faults = reports.reduce(FaultCounts()) { total, report in
-            FaultCounts(spike: total.spike + report.faults.spike, stuck: total.stuck + report.faults.stuck,
-                        dropout: total.dropout + report.faults.dropout, drift: total.drift + report.faults.drift)
-        }
+        merged.faults = reports.reduce(FaultCounts()) { $0 + $1.faults }
         merged.latency = latency.isEmpty ? nil : Percentiles(latency)
         merged.lateness = Percentiles(lateness)
         merged.histograms = ReportHistograms(latency: latency, lateness: lateness)
