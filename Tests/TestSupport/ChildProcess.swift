@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 
@@ -161,6 +162,17 @@ public final class ChildProcess: Sendable {
 
     /// Whether the child is still running.
     public var isRunning: Bool { exitStatus == nil }
+
+    /// CPU seconds (user and system) the running child has used so far, from `/proc/PID/stat`;
+    /// `nil` once it has exited. The way to tell an idle wait from a busy loop.
+    public var cpuSeconds: Double? {
+        guard isRunning, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
 
     /// Sends `signal` to the child, unless it has already exited.
     public func sendSignal(_ signal: Int32) {

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A CA made for one test and a server certificate it signed, for `host` (a name or an IP
+/// address), in a temporary folder that `remove()` deletes:
+///
+/// ```swift
+/// let certificates = try TestCertificates(host: "127.0.0.1")
+/// defer { certificates.remove() }
+/// let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
+/// ```
+public struct TestCertificates: Sendable {
+    public let directory: String
+    public var ca: String { directory + "/ca.pem" }
+    public var certificate: String { directory + "/server.pem" }
+    public var key: String { directory + "/server.key" }
+    /// `mosquitto.conf` lines that put the broker's listener on TLS with this certificate.
+    public var listenerConfig: [String] { ["cafile \(ca)", "certfile \(certificate)", "keyfile \(key)"] }
+
+    public init(host: String) throws(TestSupportError) {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-tls-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "subjectAltName=\(host.first?.isNumber == true ? "IP" : "DNS"):\(host)\n"
+                .write(toFile: directory + "/ext.cnf", atomically: true, encoding: .utf8)
+        } catch {
+            throw TestSupportError("cannot make \(directory): \(error)")
+        }
+        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=devsim test CA",
+                     "-keyout", directory + "/ca.key", "-out", ca])
+        try sign("server", subject: host, extensions: directory + "/ext.cnf")
+    }
+
+    /// A client certificate signed by the same CA, as `client.pem` and `client.key`.
+    public func makeClientCertificate() throws(TestSupportError) {
+        try sign("client", subject: "devsim-client", extensions: nil)
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func sign(_ name: String, subject: String, extensions: String?) throws(TestSupportError) {
+        let base = directory + "/" + name
+        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(subject)", "-keyout", base + ".key", "-out", base + ".csr"])
+        try openssl(["x509", "-req", "-in", base + ".csr", "-CA", ca, "-CAkey", directory + "/ca.key", "-CAcreateserial",
+                     "-days", "1", "-out", base + ".pem"] + (extensions.map { ["-extfile", $0] } ?? []))
+    }
+
+    private func openssl(_ arguments: [String]) throws(TestSupportError) {
+        let result = try DevsimProcess.runToCompletion(executable: "/usr/bin/openssl", args: arguments, timeout: 30)
+        guard result.status == 0 else { throw TestSupportError("openssl \(arguments.first ?? ""): \(result.stderr)") }
+    }
+}
