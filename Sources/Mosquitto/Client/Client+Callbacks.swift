@@ -9,11 +9,13 @@ extension Client {
     static func installCallbacks(_ handle: OpaquePointer) {
         mosquitto_connect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
+            client.connackArrived()
             client.delegate?.client(client, didReceiveConnack: ConnackCode(rawValue: rc))
         }
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
             client.socketChanged = true
+            client.disconnectsReported += 1
             let error = rc == 0 ? nil : client.abandonedBecause ?? MosquittoError(rawValue: rc, systemErrno: errno)
             client.abandonedBecause = nil
             client.delegate?.client(client, didDisconnect: error)

@@ -77,6 +77,17 @@ public final class Client: @unchecked Sendable {
     public private(set) var lastHeard: UInt64 = 0
     /// The error the next `didDisconnect` reports instead of libmosquitto's, set by `abandon`.
     var abandonedBecause: MosquittoError?
+    /// From each attempt until its CONNACK: the time a TLS handshake is under way.
+    public private(set) var awaitsConnack = false
+    /// `didDisconnect` calls so far, libmosquitto's and ours: tells a failure it reported from
+    /// one it returned without reporting.
+    var disconnectsReported = 0
+    /// libmosquitto gave up on the attempt but keeps its socket open (see `loopRead`): the loop
+    /// stops watching it, and the next attempt closes it.
+    var isDetached = false
+    /// `errno` as `mosquitto_connect_async` left it: where a TCP connect refused at once shows,
+    /// when libmosquitto goes on to a TLS handshake on the dead socket regardless.
+    private var connectErrno: Int32 = 0
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -129,38 +140,47 @@ public final class Client: @unchecked Sendable {
 
     /// TLS: the CA given, or the system's trusted certificates when none is. `insecure` accepts
     /// any certificate (self-signed test brokers): no chain verification, no host name check.
+    ///
+    /// The system's certificates are OpenSSL's default paths (`MOSQ_OPT_TLS_USE_OS_CERTS`,
+    /// which honours `SSL_CERT_FILE` and `SSL_CERT_DIR`) and their directory as a CA path too:
+    /// libmosquitto 2.0.11 refuses to reconnect (`MOSQ_ERR_INVAL`) a client whose only trust
+    /// source is the option, since its TLS context from the first connection then counts as
+    /// made "with defaults" and no CA file, CA path or PSK.
     private func applyTLS(_ tls: ClientOptions.TLS, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
         if tls.caFile == nil {
             try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
         }
-        if tls.caFile != nil || tls.certificateFile != nil {
-            let caPath = tls.caFile == nil ? ClientOptions.TLS.systemCertificates : nil
-            try setting("tls", mosquitto_tls_set(handle, tls.caFile, caPath, tls.certificateFile, tls.keyFile, nil))
-        }
+        let caPath = tls.caFile == nil ? ClientOptions.TLS.systemCertificateDirectory : nil
+        try setting("tls", mosquitto_tls_set(handle, tls.caFile, caPath, tls.certificateFile, tls.keyFile, nil))
         if tls.insecure {
             try setting("tls.insecure", mosquitto_tls_opts_set(handle, 0 /* SSL_VERIFY_NONE */, nil, nil))
             try setting("tls.insecure", mosquitto_tls_insecure_set(handle, true))
         }
     }
 
-    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`. The host name
-    /// is resolved here, blocking, which is quick for addresses and local names.
+    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
+    /// attempt after the first (it closes the previous socket). The host name is resolved here,
+    /// blocking, which is quick for addresses and local names.
     public func connect() throws(MosquittoError) {
-        socketChanged = true
         startAttempt()
-        try check(mosquitto_connect_async(handle, options.host, options.port, options.keepalive))
+        errno = 0
+        let rc = mosquitto_connect_async(handle, options.host, options.port, options.keepalive)
+        connectErrno = errno
+        try check(rc)
     }
 
-    /// Connects again with the same settings: `mosquitto_reconnect_async`.
-    public func reconnect() throws(MosquittoError) {
-        socketChanged = true
-        startAttempt()
-        try check(mosquitto_reconnect_async(handle))
-    }
-
+    /// Each attempt closes the socket of the one before, detached or not.
     private func startAttempt() {
+        socketChanged = true
+        isDetached = false
+        awaitsConnack = true
         lastHeard = MonotonicClock.now()
         abandonedBecause = nil
+    }
+
+    /// The CONNACK arrived (accepted or not): any TLS handshake is over.
+    func connackArrived() {
+        awaitsConnack = false
     }
 
     /// Gives up on a connection without waiting for TCP to notice, as when the broker has gone
@@ -169,12 +189,10 @@ public final class Client: @unchecked Sendable {
     /// swallowed the broker's replies would swallow a DISCONNECT too.
     public func abandon(reporting error: MosquittoError) {
         let socket = self.socket
-        guard socket >= 0 else { return }
+        guard socket >= 0, !isDetached else { return }
         abandonedBecause = error
         _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
-        // Bytes that arrived before the shutdown are read first, a packet per call, and the
-        // end-of-file after them; should more be waiting, the loop's next read goes on.
-        for _ in 0..<64 where self.socket == socket { loopRead() }
+        readToTheEnd(of: socket, failure: error)
     }
 
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
@@ -209,10 +227,69 @@ public final class Client: @unchecked Sendable {
     /// callback): `mosquitto_want_write`. The back-pressure of a QoS 0 stream.
     public var wantsWrite: Bool { mosquitto_want_write(handle) }
 
-    /// `mosquitto_loop_read`; a failure has already been reported through `didDisconnect`.
-    func loopRead() {
+    /// `mosquitto_loop_read`, with every failure reported through `didDisconnect`, also the two
+    /// that libmosquitto 2.0.11 leaves unreported while a TLS handshake is under way: a handshake
+    /// error closes the socket and returns `MOSQ_ERR_TLS` without `on_disconnect`; a socket whose
+    /// TCP connect failed (refused, reset) returns `SSL_ERROR_SYSCALL`, which it takes for "try
+    /// again" forever, keeping the dead socket, a busy loop under level-triggered epoll.
+    /// `hungUp` says the socket reported `EPOLLHUP`/`EPOLLERR`: once read to its end, libmosquitto
+    /// must have closed it, or it never will.
+    func loopRead(hungUp: Bool = false) {
+        let socket = self.socket
+        let reported = disconnectsReported
+        let rc = readOnce()
+        guard disconnectsReported == reported, !isDetached else { return }
+        if rc.code != 0 {
+            detach(reporting: MosquittoError(rawValue: rc.code, systemErrno: rc.errno))
+        } else if hungUp, self.socket == socket {
+            let failure = [rc.errno, connectErrno].first(where: Client.failsAConnection)
+            readToTheEnd(of: socket, failure: failure.map { MosquittoError(rawValue: MosquittoError.errno.rawValue, systemErrno: $0) }
+                ?? .connectionLost)
+        }
+    }
+
+    private func readOnce() -> (code: Int32, errno: Int32) {
         lastHeard = MonotonicClock.now()
-        _ = mosquitto_loop_read(handle, 1)
+        errno = 0
+        let rc = mosquitto_loop_read(handle, 1)
+        return (rc, errno)
+    }
+
+    /// Reads what is left on `socket` (a packet per call) and its end-of-file, through which
+    /// libmosquitto closes it and reports `didDisconnect`; should it still hold the socket after
+    /// that, it never lets go: the client is detached and `failure` reported.
+    private func readToTheEnd(of socket: Int32, failure: MosquittoError) {
+        let reported = disconnectsReported
+        for _ in 0..<64 where self.socket == socket && disconnectsReported == reported && !isDetached {
+            let rc = readOnce()
+            if rc.code != 0, disconnectsReported == reported {
+                detach(reporting: MosquittoError(rawValue: rc.code, systemErrno: rc.errno))
+            }
+        }
+        // Bytes still waiting are read on the loop's next turn; the socket is not dead yet.
+        guard self.socket == socket, disconnectsReported == reported, !isDetached, Client.bytesReadable(socket) == 0 else { return }
+        detach(reporting: failure)
+    }
+
+    /// Bytes the kernel holds for reading on `socket`: `ioctl(FIONREAD)`.
+    private static func bytesReadable(_ socket: Int32) -> Int32 {
+        var count: Int32 = 0
+        return ioctl(socket, UInt(FIONREAD), &count) == 0 ? count : 0
+    }
+
+    /// Reports a failure libmosquitto did not; a socket it still holds is no longer watched.
+    private func detach(reporting error: MosquittoError) {
+        isDetached = socket >= 0
+        socketChanged = true
+        disconnectsReported += 1
+        let reason = abandonedBecause ?? error
+        abandonedBecause = nil
+        delegate?.client(self, didDisconnect: reason)
+    }
+
+    /// `errno` values that say why a TCP connection could not be made or was torn down.
+    private static func failsAConnection(_ code: Int32) -> Bool {
+        [ECONNREFUSED, ECONNRESET, ECONNABORTED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(code)
     }
 
     /// `mosquitto_loop_write`; a failure has already been reported through `didDisconnect`.

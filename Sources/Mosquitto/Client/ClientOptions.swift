@@ -1,3 +1,5 @@
+import Glibc
+
 /// Everything a connection needs before its first CONNECT.
 public struct ClientOptions: Sendable, Equatable {
     public enum ProtocolVersion: Int32, Sendable {
@@ -27,9 +29,11 @@ public struct ClientOptions: Sendable, Equatable {
         /// Accept any certificate, for self-signed test brokers: no verification at all.
         public var insecure: Bool
 
-        /// Where Debian keeps the system's trusted certificates, for client certificates
-        /// given without a CA file.
-        static let systemCertificates = "/etc/ssl/certs"
+        /// The directory of the system's trusted certificates: `SSL_CERT_DIR` when set, as
+        /// OpenSSL reads it, otherwise Debian's.
+        static var systemCertificateDirectory: String {
+            getenv("SSL_CERT_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/ssl/certs"
+        }
 
         public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
             self.caFile = caFile

@@ -164,11 +164,16 @@ public final class EventLoop: @unchecked Sendable {
         guard client.registeredSocket == socket, !client.socketChanged else { return }
         let flags = event.events
         let wasBackedUp = client.wantsWrite
-        if flags & (EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
-            client.loopRead()
+        let hungUp = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+        if hungUp || flags & EPOLLIN.rawValue != 0 {
+            client.loopRead(hungUp: hungUp)
         }
         if flags & EPOLLOUT.rawValue != 0, !client.socketChanged, client.registeredSocket == client.socket {
-            client.loopWrite()
+            // A TLS handshake that waits for room to write (a TCP connect still under way when it
+            // began) advances in `mosquitto_loop_read` only: `mosquitto_loop_write` leaves it be,
+            // and its want-write would hold EPOLLOUT up, spinning, until the CONNACK timeout.
+            if client.awaitsConnack, client.options.tls != nil { client.loopRead() }
+            if !client.socketChanged { client.loopWrite() }
         }
         tellIfDrained(client, wasBackedUp: wasBackedUp)
         markDirty(client)
@@ -207,7 +212,7 @@ public final class EventLoop: @unchecked Sendable {
             now = MonotonicClock.now()
         }
         if now >= nextMisc {
-            for client in clients where client.registeredSocket >= 0 {
+            for client in clients where client.registeredSocket >= 0 && !client.isDetached {
                 let wasBackedUp = client.wantsWrite
                 client.loopMisc()
                 tellIfDrained(client, wasBackedUp: wasBackedUp)
@@ -228,9 +233,14 @@ public final class EventLoop: @unchecked Sendable {
     /// Brings `client`'s epoll registration in line with its socket and `mosquitto_want_write`.
     /// A replaced socket is never removed by number: libmosquitto closed it, which removed it
     /// from the epoll set, and the number may already belong to another client.
+    /// A detached client's socket is still open, and still libmosquitto's: it is removed from the
+    /// epoll set, or its hang-up would wake the loop until the next attempt closes it.
     private func refreshRegistration(_ client: Client) {
-        let socket = client.socket
+        let socket = client.isDetached ? -1 : client.socket
         if client.socketChanged {
+            if client.isDetached, client.registeredSocket >= 0, client.registeredSocket == client.socket {
+                _ = epoll_ctl(epoll, EPOLL_CTL_DEL, client.registeredSocket, nil)
+            }
             client.socketChanged = false
             client.registeredSocket = -1
         }
