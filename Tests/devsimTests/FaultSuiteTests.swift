@@ -74,10 +74,26 @@ import TestSupport
         let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--report", report])
         #expect(server.waitFor(connections: 3, timeout: 10))
         devsim.sendSignal(SIGTERM)
-        #expect(devsim.waitUntilExit(timeout: 10) == 0, "\(devsim.stderr)")
+        // Stopped gracefully, but it never connected: a run that tested nothing exits 3.
+        #expect(devsim.waitUntilExit(timeout: 10) == 3, "\(devsim.stderr)")
         let figures = try RunFiles.report(report)
-        #expect(figures["outcome"] as? String == "stopped")
+        let outcome = figures["outcome"] as? String ?? ""
+        #expect(outcome.hasPrefix("no connection: no connection in the ") && outcome.contains("(stopped): no CONNACK"), "\(outcome)")
         #expect(figures["scheduled"] as? Int == 0)
+    }
+
+    /// Issue 10, item 5: a `--duration` shorter than `--connect-timeout` ended a run that never
+    /// connected with exit 0, as if it had tested something.
+    @Test func aRunThatNeverConnectedExits3WhenItsDurationEndsIt() throws {
+        let server = try ScriptedMQTTServer(script: .init(sendConnack: false))
+        let file = try scenario()
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "1s",
+                   "--connect-timeout", "30s", "--report", file + ".json"], timeout: 30)
+        #expect(result.status == 3, "\(result.stderr)")
+        let last = result.stderr.split(separator: "\n").last ?? ""
+        #expect(last.contains(" error ") && last.contains("(ended by --duration): no CONNACK"), "\(result.stderr)")
+        #expect((try RunFiles.report(file + ".json")["outcome"] as? String ?? "").hasPrefix("no connection"))
     }
 
     @Test func sigtermDuringAnOutage() throws {

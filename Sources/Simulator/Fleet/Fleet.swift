@@ -95,8 +95,14 @@ public final class Fleet: Sendable {
                 }
             }
         }
-        let reason = waitForEnd(start: start)
+        var reason = waitForEnd(start: start)
         control.stopTicking()
+        if !control.hasEverConnected, reason.endedAConnectedRun {
+            // A run that never connected tested nothing, however it ended: exit 3, not 0.
+            let why = control.lastFailure ?? "no CONNACK from the broker"
+            reason = .noConnection("no connection in the \(formatSeconds(Double(MonotonicClock.now() - start) / 1e9)) "
+                                   + "the run lasted (\(reason.description)): \(why)")
+        }
         // The run's length is its ticking time; the drain and goodbyes after it are not.
         let duration = Double(MonotonicClock.now() - start) / 1e9
         waitForTicksUnderWay()
@@ -225,6 +231,22 @@ public final class Fleet: Sendable {
 }
 
 extension Fleet.StopReason {
+    /// Whether this reason is one a run gives when it ended as asked, not for want of a broker.
+    var endedAConnectedRun: Bool {
+        if case .noConnection = self { return false }
+        return true
+    }
+
+    /// What ended the run, in a few words.
+    var description: String {
+        switch self {
+        case .duration: "ended by --duration"
+        case .messages: "ended by --messages"
+        case .requested: "stopped"
+        case .noConnection: "no connection"
+        }
+    }
+
     init(_ reason: RunControl.StopReason) {
         switch reason {
         case .duration: self = .duration
