@@ -96,6 +96,36 @@ import TestSupport
         #expect((try RunFiles.report(file + ".json")["outcome"] as? String ?? "").hasPrefix("no connection"))
     }
 
+    /// Issue 10, item 3: beyond ten connections each loss is not logged, and none was: a fleet
+    /// whose connections drop says so in a few lines, how many and why.
+    @Test func lostConnectionsOfABigFleetAreSummedUpOnStderr() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("big.yaml", """
+            broker:
+              reconnect: { initial: 500ms, max: 1s }
+            devices:
+              - name: d
+                count: 40
+                topic: "big/{index}"
+                publish: 2/s
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+                                                   "--report", file + ".json", "--stats-interval", "500ms"])
+        #expect(devsim.waitForOutput(containing: "connections 40/40 up", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        broker.kill()
+        TestClock.sleep(2)
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        let lines = devsim.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.contains(" lost: ") }
+        let counted = lines.compactMap { line in
+            let words = line.split(separator: " ")
+            return words.firstIndex { $0 == "connections" || $0 == "connection" }.flatMap { Int(words[$0 - 1]) }
+        }
+        #expect(counted.reduce(0, +) == 40, "every loss counted in the lines\n\(devsim.stderr)")
+        #expect(lines.count <= 3, "summed up, not a line each")
+        #expect(lines.allSatisfy { $0.contains("× ") }, "with the reason")
+    }
+
     @Test func sigtermDuringAnOutage() throws {
         let broker = try MosquittoBroker()
         let file = try scenario("offline: { policy: buffer, maxMessages: 100 }")

@@ -291,7 +291,7 @@ extension Connection: ClientDelegate {
             let reason = error == .keepalive
                 ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
                 : "connection lost: \(error)"
-            context.control.count(reason)
+            context.control.connectionLost(reason, logged: logsEvents)
             if logsEvents { context.control.logger.warning(reason, metadata) }
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;

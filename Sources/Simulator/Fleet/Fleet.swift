@@ -139,9 +139,11 @@ public final class Fleet: Sendable {
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
         let connectDeadline = start &+ MonotonicClock.nanoseconds(settings.connectTimeout)
+        defer { logLosses() }
         while true {
             if let reason = control.stopReason { return StopReason(reason) }
             let now = MonotonicClock.now()
+            logLosses()
             if let end, now >= end { return .duration }
             if !control.hasEverConnected, now >= connectDeadline {
                 let why = control.lastFailure ?? "no CONNACK from the broker"
@@ -153,10 +155,23 @@ public final class Fleet: Sendable {
                               errors: control.connectionErrors.values.reduce(0, +) + totals.failed, at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
-            var wake = [nextStatus, end, control.hasEverConnected ? nil : connectDeadline].compactMap { $0 }.min() ?? now &+ 1_000_000_000
-            wake = max(wake, now)
+            // At least once a second, for the lines that sum up lost connections.
+            let wake = max(now, [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, now &+ 1_000_000_000]
+                .compactMap { $0 }.min()!)
             control.wait(seconds: Double(wake - now) / 1e9)
         }
+    }
+
+    /// One line for the connections lost since the last such line, by reason: a fleet too big to
+    /// log each one (see `RunSettings.logConnectionEvents`) still says that it is losing them,
+    /// in a few lines however many go.
+    private func logLosses() {
+        let losses = control.takeUnloggedLosses()
+        guard !losses.isEmpty else { return }
+        let total = losses.values.reduce(0, +)
+        let reasons = losses.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { reason, count in "\(count) × \(reason.hasPrefix("connection lost: ") ? String(reason.dropFirst(17)) : reason)" }
+        control.logger.warning("\(total) connection\(total == 1 ? "" : "s") lost: " + reasons.joined(separator: "; "))
     }
 
     /// Waits until every loop has finished the tick it may be in the middle of, so that the

@@ -107,6 +107,24 @@ final class RunControl: Sendable {
         errorCounts.withLock { $0[reason, default: 0] += 1 }
     }
 
+    /// Lost connections not logged one by one (big fleets), by reason, since the last summary.
+    private let unloggedLosses = Mutex<[String: Int]>([:])
+
+    /// A connection that was up is gone, for `reason`; a connection whose comings and goings are
+    /// not logged leaves it to the next summary line (`takeUnloggedLosses`).
+    func connectionLost(_ reason: String, logged: Bool) {
+        count(reason)
+        if !logged { unloggedLosses.withLock { $0[reason, default: 0] += 1 } }
+    }
+
+    /// The losses since the last call that no line has named yet.
+    func takeUnloggedLosses() -> [String: Int] {
+        unloggedLosses.withLock { losses in
+            defer { losses.removeAll() }
+            return losses
+        }
+    }
+
     /// How often each connection problem happened.
     var connectionErrors: [String: Int] { errorCounts.withLock { $0 } }
 }
