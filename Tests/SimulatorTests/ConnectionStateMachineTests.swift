@@ -74,6 +74,19 @@ import Testing
         #expect(machine.state == .waiting)
     }
 
+    @Test func aLossThatIsNotStableKeepsTheBackoffGrowingHoweverLongTheConnectionWasUp() {
+        var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0), stableAfter: 10)
+        _ = machine.start()
+        _ = machine.connack(accepted: true, now: 0)
+        #expect(machine.disconnected(random: 0.5, now: 100, stable: false) == .pauseAndRetry(after: 1))
+        _ = machine.retryDue()
+        _ = machine.connack(accepted: true, now: 101)
+        #expect(machine.disconnected(random: 0.5, now: 200, stable: false) == .pauseAndRetry(after: 2))
+        _ = machine.retryDue()
+        _ = machine.connack(accepted: true, now: 202)
+        #expect(machine.disconnected(random: 0.5, now: 300) == .pauseAndRetry(after: 1), "a stable one starts again")
+    }
+
     @Test func stopDisconnectsWhenConnectedAndFinishesOnTheClose() {
         var machine = ConnectionStateMachine()
         _ = machine.start()

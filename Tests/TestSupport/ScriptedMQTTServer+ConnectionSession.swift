@@ -97,7 +97,8 @@ extension ScriptedMQTTServer {
                     packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
                 if let packetID, script.ackPublishes {
                     // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP.
-                    guard send(MQTTWire.encode(header: qos == 1 ? 0x40 : 0x50, body: Self.bytes(packetID))) else {
+                    let puback = qos == 1 || script.acksQoS2WithPuback
+                    guard send(MQTTWire.encode(header: puback ? 0x40 : 0x50, body: Self.bytes(packetID))) else {
                         return .clientClosed
                     }
                 }

@@ -8,6 +8,7 @@ extension ScriptedMQTTServer {
     /// Script(connackDelay: 1.5)                  // hold the CONNACK back
     /// Script(closeAfterConnack: 0.5)             // accept, then drop the connection
     /// Script(ackPublishes: false, answerPings: false)  // a broker gone silent
+    /// Script(acksQoS2WithPuback: true)           // RabbitMQ 3.10's answer to QoS 2
     /// ```
     public struct Script: Sendable {
         /// Close the socket as soon as it is accepted, before reading anything.
@@ -28,6 +29,8 @@ extension ScriptedMQTTServer {
         public var ackPublishes: Bool
         /// Answer PINGREQ with PINGRESP.
         public var answerPings: Bool
+        /// Answer a QoS 2 PUBLISH with PUBACK, as if it were QoS 1, which breaks the protocol.
+        public var acksQoS2WithPuback: Bool
 
         public init(
             closeOnAccept: Bool = false,
@@ -37,7 +40,8 @@ extension ScriptedMQTTServer {
             sessionPresent: Bool = false,
             closeAfterConnack: Double? = nil,
             ackPublishes: Bool = true,
-            answerPings: Bool = true
+            answerPings: Bool = true,
+            acksQoS2WithPuback: Bool = false
         ) {
             self.closeOnAccept = closeOnAccept
             self.sendConnack = sendConnack
@@ -47,6 +51,7 @@ extension ScriptedMQTTServer {
             self.closeAfterConnack = closeAfterConnack
             self.ackPublishes = ackPublishes
             self.answerPings = answerPings
+            self.acksQoS2WithPuback = acksQoS2WithPuback
         }
     }
 }

@@ -126,6 +126,41 @@ import TestSupport
         #expect(lines.allSatisfy { $0.contains("× ") }, "with the reason")
     }
 
+    /// Issue 10, item 4: RabbitMQ 3.10 answers a QoS 2 PUBLISH with a PUBACK; libmosquitto drops
+    /// the connection, and resent the message into the same fate after every reconnect, with no
+    /// word and exit 0. The pattern is named once, the loop stops, and the messages count as failed.
+    @Test func aBrokerThatAnswersQoS2WithPubackIsNamedAndNotFedForEver() throws {
+        let server = try ScriptedMQTTServer(script: .init(acksQoS2WithPuback: true))
+        let file = try RunFiles.scenario("qos2.yaml", """
+            broker:
+              reconnect: { initial: 200ms, max: 400ms }
+            devices:
+              - name: exact
+                topic: "qos2/{index}"
+                publish: 20/s
+                qos: 2
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "4s",
+                   "--report", file + ".json", "--stats-interval", "0"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let named = result.stderr.split(separator: "\n").filter { $0.contains("does not handle QoS 2") }
+        #expect(named.count == 1, "one line names the broker's fault\n\(result.stderr)")
+        // Three losses in a row name it; the fourth connection publishes nothing more at QoS 2
+        // and stays up until devsim's DISCONNECT. Before, it reconnected at every backoff.
+        let connections = server.connections
+        #expect(connections.count == 3 + 1, "\(connections.map(\.closeReason))")
+        #expect(connections.last?.closeReason == .clientDisconnected)
+        #expect(server.publishes.filter(\.duplicate).count <= 3, "no resend into the loop")
+        let report = try RunFiles.report(file + ".json")
+        #expect(RunFiles.accountsForEveryTick(report))
+        let failed = report["failed"] as? Int ?? 0
+        #expect(failed > 50, "the ticks after it was named fail with that reason")
+        #expect((report["connectionErrors"] as? [String: Int])?["publish failed: the broker does not handle QoS 2"] == failed)
+        #expect(report["published"] as? Int == (report["acknowledged"] as? Int ?? 0) + (report["inFlight"] as? Int ?? 0))
+    }
+
     @Test func sigtermDuringAnOutage() throws {
         let broker = try MosquittoBroker()
         let file = try scenario("offline: { policy: buffer, maxMessages: 100 }")

@@ -195,6 +195,18 @@ public final class Client: @unchecked Sendable {
         readToTheEnd(of: socket, failure: error)
     }
 
+    /// Forgets every message libmosquitto holds (QoS 1/2 awaiting acknowledgement, which it
+    /// would resend at the next connect) by making the client anew with the same options:
+    /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.
+    public func discardQueuedMessages() throws(ClientSetupError) {
+        let rc = mosquitto_reinitialise(handle, options.clientID, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
+        guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
+        socketChanged = true
+        isDetached = false
+        Client.installCallbacks(handle)
+        try apply(options)
+    }
+
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
     public func disconnect() throws(MosquittoError) {
         try check(mosquitto_disconnect(handle))

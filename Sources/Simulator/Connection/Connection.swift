@@ -16,8 +16,17 @@ final class Connection: @unchecked Sendable {
     private let keepsOfflineTicks: Bool
     private let qos: Int32
     private let maxInFlight: Int
-    /// QoS 1/2 messages libmosquitto holds until acknowledged: message id → when published.
-    private var outstanding: [Int32: UInt64] = [:]
+    /// QoS 1/2 messages libmosquitto holds until acknowledged, by message id.
+    private var outstanding: [Int32: InFlight] = [:]
+    /// Connections lost with a protocol error while QoS 2 messages awaited their PUBCOMP, since
+    /// the last PUBCOMP: the mark of a broker that answers QoS 2 wrongly (see `suspectQoS2`).
+    private var qos2ProtocolLosses = 0
+    /// The broker was found not to handle QoS 2: this connection's QoS 2 messages fail at once
+    /// instead of being resent into a connection the broker drops each time.
+    private var brokerBreaksQoS2 = false
+    /// libmosquitto still holds QoS 2 messages that it would resend at the next connect: the
+    /// client is reset first.
+    private var mustDiscardLibraryQueue = false
     /// Seconds an attempt may wait for its CONNACK before it is given up and retried.
     private let connackTimeout: Double
     /// Nanoseconds without a byte from the broker after which a connection counts as dead:
@@ -31,6 +40,14 @@ final class Connection: @unchecked Sendable {
     /// Whether each connection's comings and goings are logged; big fleets rely on the status
     /// line and on failures logged once per reason.
     private let logsEvents: Bool
+
+    struct InFlight {
+        unowned(unsafe) let device: Device
+        let publishedAt: UInt64
+    }
+
+    /// Losses in a row that make a broker one that breaks QoS 2.
+    static let qos2LossesToGiveUp = 3
 
     struct Queued {
         let device: Device
@@ -144,6 +161,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func send(device: Device, payload: [UInt8], due: UInt64?, now: UInt64) {
+        if brokerBreaksQoS2 {
+            counters.add(.failed)
+            context.control.count(Connection.qos2Failure)
+            return
+        }
         let (messageID, error) = device.topic.withUnsafeBufferPointer { topic in
             payload.withUnsafeBytes { bytes in
                 client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
@@ -154,14 +176,14 @@ final class Connection: @unchecked Sendable {
             counters.add(.published)
             device.published += 1
             if let due { recordLateness(due: due, now: now) }
-            if qos > 0 { markInFlight(messageID) }
+            if qos > 0 { markInFlight(messageID, device: device) }
         case let error? where qos > 0 && Connection.keepsMessage(error):
             // The socket failed under the write, but libmosquitto queued the message before it
             // wrote: it resends it after the reconnect, and its acknowledgement will come.
             counters.add(.published)
             device.published += 1
             if let due { recordLateness(due: due, now: now) }
-            markInFlight(messageID)
+            markInFlight(messageID, device: device)
         case let error?:
             counters.add(.failed)
             context.control.connectionFailed("publish failed: \(error) (first on topic \(device.plan.topic))",
@@ -179,8 +201,8 @@ final class Connection: @unchecked Sendable {
         if lateness > Connection.lateThreshold { counters.add(.late) }
     }
 
-    private func markInFlight(_ messageID: Int32) {
-        outstanding[messageID] = MonotonicClock.now()
+    private func markInFlight(_ messageID: Int32, device: Device) {
+        outstanding[messageID] = InFlight(device: device, publishedAt: MonotonicClock.now())
         counters.add(.inFlight)
     }
 
@@ -196,6 +218,10 @@ final class Connection: @unchecked Sendable {
         case .connect:
             refusedThisAttempt = false
             do {
+                if mustDiscardLibraryQueue {
+                    try client.discardQueuedMessages()
+                    mustDiscardLibraryQueue = false
+                }
                 try client.connect()
                 context.loop.markDirty(client)
                 timerGeneration += 1
@@ -287,6 +313,7 @@ extension Connection: ClientDelegate {
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
+        let suspect = error == .protocol && machine.state == .connected && suspectQoS2()
         if let error, machine.state == .connected {
             let reason = error == .keepalive
                 ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
@@ -299,13 +326,43 @@ extension Connection: ClientDelegate {
             // MQTT 5) says less.
             failed("cannot connect: \(error)")
         }
-        perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds()))
+        perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: !suspect))
     }
+
+    /// A connection lost with a protocol error while QoS 2 messages awaited their PUBCOMP: a
+    /// broker that answers QoS 2 PUBLISH with PUBACK (RabbitMQ 3.10) makes libmosquitto drop the
+    /// connection, and the resend after each reconnect does it again, for ever. The first few
+    /// times it may be chance; then the broker is named, the messages libmosquitto holds for
+    /// resending count as failed, and so do this connection's QoS 2 messages from then on.
+    /// Returns whether the loss is one of the pattern, which keeps the backoff growing.
+    private func suspectQoS2() -> Bool {
+        guard qos == 2, !outstanding.isEmpty, !brokerBreaksQoS2 else { return false }
+        qos2ProtocolLosses += 1
+        guard qos2ProtocolLosses >= Connection.qos2LossesToGiveUp else { return true }
+        brokerBreaksQoS2 = true
+        mustDiscardLibraryQueue = true
+        context.control.warnOnce(Connection.qos2Failure + ": connections were lost with a protocol error right after "
+                                         + "QoS 2 publishes, \(qos2ProtocolLosses) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
+                                         + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
+                                         key: Connection.qos2Failure, host: plan.options.host, port: plan.options.port)
+        for message in outstanding.values {
+            message.device.published -= 1
+            counters.add(.published, -1)
+            counters.add(.inFlight, -1)
+            counters.add(.failed)
+            context.control.count(Connection.qos2Failure)
+        }
+        outstanding.removeAll()
+        return true
+    }
+
+    static let qos2Failure = "publish failed: the broker does not handle QoS 2"
 
     func client(_ client: Client, didPublish messageID: Int32) {
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
-        guard qos > 0, let publishedAt = outstanding.removeValue(forKey: messageID) else { return }
-        context.latency.record(MonotonicClock.now() &- publishedAt)
+        guard qos > 0, let message = outstanding.removeValue(forKey: messageID) else { return }
+        qos2ProtocolLosses = 0
+        context.latency.record(MonotonicClock.now() &- message.publishedAt)
         counters.add(.inFlight, -1)
         counters.add(.acknowledged)
         flush()

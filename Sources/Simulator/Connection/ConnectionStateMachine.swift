@@ -78,12 +78,14 @@ public struct ConnectionStateMachine: Sendable {
         connectFailed(random: unit)
     }
 
-    /// The socket closed, for whatever reason.
-    public mutating func disconnected(random unit: Double, now: Double) -> Action {
+    /// The socket closed, for whatever reason. `stable: false` says the connection did not
+    /// really work however long it was up (the broker dropped it for what was sent), so the
+    /// backoff goes on growing.
+    public mutating func disconnected(random unit: Double, now: Double, stable: Bool = true) -> Action {
         switch state {
         case .connected:
             state = .waiting
-            if now - connectedAt >= stableAfter { backoff.reset() }
+            if stable, now - connectedAt >= stableAfter { backoff.reset() }
             return .pauseAndRetry(after: backoff.nextDelay(unit: unit))
         case .connecting:
             state = .waiting

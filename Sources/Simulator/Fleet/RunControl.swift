@@ -94,9 +94,13 @@ final class RunControl: Sendable {
     func connectionFailed(_ reason: String, key: String? = nil, host: String, port: Int32) {
         failure.withLock { $0 = reason }
         count(key ?? reason)
-        let isNew = reported.withLock { $0.insert(key ?? reason).inserted }
-        if isNew {
-            logger.warning(reason, ["broker": "\(host):\(port)"])
+        warnOnce(reason, key: key, host: host, port: port)
+    }
+
+    /// Logs `message` unless a line with the same `key` (by default the message) was logged.
+    func warnOnce(_ message: String, key: String? = nil, host: String, port: Int32) {
+        if reported.withLock({ $0.insert(key ?? message).inserted }) {
+            logger.warning(message, ["broker": "\(host):\(port)"])
         }
     }
 
