@@ -83,6 +83,28 @@ struct VerifyTrackerTests {
         #expect(verifier.subscriptionFilters == [["t/+/x": 1]])
     }
 
+    /// One subscriber connection cannot keep up with several publishing ones (the broker's window
+    /// towards it), so with more loops the topics are dealt over connections, each named exactly.
+    @Test func withMoreLoopsTheTopicsAreDealtOverSubscribersByName() throws {
+        let yaml = """
+            devices:
+              - name: a
+                count: 3
+                topic: "t/{id}/x"
+                publish: 1/s
+                qos: 1
+                payload: { fields: { seq: { counter: 0 } } }
+            """
+        let scenario = try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])
+        let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
+        let verifier = try Verifier(plan: plan, loops: 2, logger: Logger(minimumLevel: .error) { _ in })
+        #expect(verifier.subscriptionFilters == [["t/a-1/x": 1, "t/a-3/x": 1], ["t/a-2/x": 1]])
+        #expect(verifier.topics.map(\.topic).sorted() == ["t/a-1/x", "t/a-2/x", "t/a-3/x"])
+        // Never more subscribers than topics.
+        let wide = try Verifier(plan: plan, loops: 8, logger: Logger(minimumLevel: .error) { _ in })
+        #expect(wide.subscriptionFilters.count == 3)
+    }
+
     @Test func sequenceAndTimestampAreReadFromEveryJSONStyle() throws {
         let group = DeviceGroup(
             name: "g", id: Template("g-{index}"), clientID: Template("{id}"), topic: Template("g/{id}"),

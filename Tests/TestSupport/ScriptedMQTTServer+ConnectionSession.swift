@@ -38,7 +38,7 @@ extension ScriptedMQTTServer {
                 let now = TestClock.now()
                 if let due = connackDueAt, now >= due {
                     connackDueAt = nil
-                    let code = script.connackCode
+                    let code = mqtt5 && script.refusesMQTT5 ? 0x84 : script.connackCode
                     let body: [UInt8] = [script.sessionPresent ? 1 : 0, code] + (mqtt5 ? [0] : [])
                     guard send(MQTTWire.encode(header: 0x20, body: body)) else {
                         return .clientClosed

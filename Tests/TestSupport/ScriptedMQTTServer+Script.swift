@@ -9,6 +9,7 @@ extension ScriptedMQTTServer {
     /// Script(closeAfterConnack: 0.5)             // accept, then drop the connection
     /// Script(ackPublishes: false, answerPings: false)  // a broker gone silent
     /// Script(acksQoS2WithPuback: true)           // RabbitMQ 3.10's answer to QoS 2
+    /// Script(refusesMQTT5: true)                 // a broker of MQTT 3 only
     /// ```
     public struct Script: Sendable {
         /// Close the socket as soon as it is accepted, before reading anything.
@@ -31,6 +32,8 @@ extension ScriptedMQTTServer {
         public var answerPings: Bool
         /// Answer a QoS 2 PUBLISH with PUBACK, as if it were QoS 1, which breaks the protocol.
         public var acksQoS2WithPuback: Bool
+        /// Refuse an MQTT 5 CONNECT with reason 0x84, unsupported protocol version.
+        public var refusesMQTT5: Bool
 
         public init(
             closeOnAccept: Bool = false,
@@ -41,7 +44,8 @@ extension ScriptedMQTTServer {
             closeAfterConnack: Double? = nil,
             ackPublishes: Bool = true,
             answerPings: Bool = true,
-            acksQoS2WithPuback: Bool = false
+            acksQoS2WithPuback: Bool = false,
+            refusesMQTT5: Bool = false
         ) {
             self.closeOnAccept = closeOnAccept
             self.sendConnack = sendConnack
@@ -52,6 +56,7 @@ extension ScriptedMQTTServer {
             self.ackPublishes = ackPublishes
             self.answerPings = answerPings
             self.acksQoS2WithPuback = acksQoS2WithPuback
+            self.refusesMQTT5 = refusesMQTT5
         }
     }
 }

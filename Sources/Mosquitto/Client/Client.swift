@@ -59,7 +59,7 @@ public struct ReceivedMessage {
 /// made on that loop's thread. That is why it is `@unchecked Sendable` and has no locks.
 public final class Client: @unchecked Sendable {
     let handle: OpaquePointer
-    public let options: ClientOptions
+    public private(set) var options: ClientOptions
     /// Not retained: the delegate owns the client (a retain cycle otherwise) and must outlive
     /// it. `unowned(unsafe)` because a weak load on every callback showed in the publish path.
     public unowned(unsafe) var delegate: ClientDelegate?
@@ -125,6 +125,7 @@ public final class Client: @unchecked Sendable {
         // libmosquitto holds back QoS 1/2 messages beyond its own window (20 by default) while
         // devsim would count them in flight: make the two windows one.
         try setting("max in flight", mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, options.maxInFlight))
+        try setting("receive maximum", mosquitto_int_option(handle, MOSQ_OPT_RECEIVE_MAXIMUM, options.receiveMaximum))
         if options.username != nil || options.password != nil {
             try setting("username/password", mosquitto_username_pw_set(handle, options.username, options.password))
         }
@@ -193,6 +194,14 @@ public final class Client: @unchecked Sendable {
         abandonedBecause = error
         _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
         readToTheEnd(of: socket, failure: error)
+    }
+
+    /// Speaks `version` from the next attempt on: `MOSQ_OPT_PROTOCOL_VERSION`.
+    public func use(_ version: ClientOptions.ProtocolVersion) throws(ClientSetupError) {
+        do { try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version.rawValue)) } catch {
+            throw ClientSetupError(option: "protocol", error: error)
+        }
+        options.protocolVersion = version
     }
 
     /// Forgets every message libmosquitto holds (QoS 1/2 awaiting acknowledgement, which it

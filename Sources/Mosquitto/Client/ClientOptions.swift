@@ -57,6 +57,10 @@ public struct ClientOptions: Sendable, Equatable {
     public var tls: TLS?
     /// Unacknowledged QoS 1/2 messages libmosquitto may have at once.
     public var maxInFlight: Int32
+    /// MQTT 5: unacknowledged QoS 1/2 messages the broker may send us at once (the CONNECT's
+    /// Receive Maximum, which libmosquitto sends as 20 unless told); ignored by MQTT 3, for
+    /// which the broker decides alone.
+    public var receiveMaximum: Int32 = 20
 
     public init(host: String = "localhost", port: Int32 = 1883, clientID: String? = nil,
                 cleanSession: Bool = true, keepalive: Int32 = 60, protocolVersion: ProtocolVersion = .v311,

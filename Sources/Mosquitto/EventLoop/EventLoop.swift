@@ -108,6 +108,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         _ = devsim_set_timer_slack(UInt(EventLoop.timerSlackNanoseconds))
+        _ = devsim_set_thread_name(name)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         nextMisc = MonotonicClock.now() &+ EventLoop.miscInterval
         while !stopping.load(ordering: .relaxed) {

@@ -126,10 +126,18 @@ public enum ReportMerge {
         if summaries.contains(where: { $0.e2eLatency != nil }) {
             warnings.append("verify.e2eLatency is left out: the reports keep its percentiles, not its histogram, and percentiles cannot be added up")
         }
-        return VerifySummary(received: summaries.reduce(0) { $0 + $1.received },
-                             lost: summaries.reduce(0) { $0 + $1.lost },
-                             duplicated: summaries.reduce(0) { $0 + $1.duplicated },
-                             outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
+        var merged = VerifySummary(received: summaries.reduce(0) { $0 + $1.received },
+                                   lost: summaries.reduce(0) { $0 + $1.lost },
+                                   duplicated: summaries.reduce(0) { $0 + $1.duplicated },
+                                   outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
+        // The shards ran side by side: their rates add up.
+        let behind = summaries.compactMap(\.fellBehind)
+        if !behind.isEmpty {
+            merged.fellBehind = VerifyBehind(publishedPerSecond: behind.reduce(0) { $0 + $1.publishedPerSecond },
+                                             receivedPerSecond: behind.reduce(0) { $0 + $1.receivedPerSecond },
+                                             missingWhileConnected: behind.reduce(0) { $0 + $1.missingWhileConnected })
+        }
+        return merged
     }
 
     /// Shards given twice, of different counts, or missing from a complete set.

@@ -8,6 +8,9 @@ public struct VerifySummary: Codable, Sendable, Equatable {
     public var outOfOrder: Int
     /// Publish-to-receipt latency from the send timestamp in the payloads; absent when nothing was received.
     public var e2eLatency: Percentiles?
+    /// Present when messages were lost while the subscribers were falling behind: the broker
+    /// may have dropped them for being slow to take them, which `lost` cannot tell apart.
+    public var fellBehind: VerifyBehind? = nil
 
     public init(received: Int, lost: Int, duplicated: Int, outOfOrder: Int, e2eLatency: Percentiles? = nil) {
         self.received = received

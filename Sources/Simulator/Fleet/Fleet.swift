@@ -65,7 +65,7 @@ public final class Fleet: Sendable {
         self.contexts = contexts
         connectionCount = plan.connections.count
         groupNames = plan.groups
-        verifier = settings.verify ? try Verifier(plan: plan, logger: logger) : nil
+        verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
     }
 
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).
@@ -110,6 +110,8 @@ public final class Fleet: Sendable {
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
         verifier?.settle(published: totals.published)
+        // The run's last part second, judged once what was in flight has arrived.
+        verifier?.notePace(published: totals.published, publisherLosses: control.losses.load(ordering: .relaxed))
         verifier?.stop()
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
@@ -125,7 +127,7 @@ public final class Fleet: Sendable {
                             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         if let verifier {
             result.verify = verifier.summary(published: contexts.flatMap(\.connections).flatMap { connection in
-                connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) } })
+                connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) } }, seconds: duration)
             result.verifiedTopics = verifier.topics
         }
         return result
@@ -139,11 +141,16 @@ public final class Fleet: Sendable {
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
         let connectDeadline = start &+ MonotonicClock.nanoseconds(settings.connectTimeout)
+        var nextPace = start
         defer { logLosses() }
         while true {
             if let reason = control.stopReason { return StopReason(reason) }
             let now = MonotonicClock.now()
             logLosses()
+            if let verifier, now >= nextPace {
+                verifier.notePace(published: totals.published, publisherLosses: control.losses.load(ordering: .relaxed))
+                nextPace = now &+ 1_000_000_000
+            }
             if let end, now >= end { return .duration }
             if !control.hasEverConnected, now >= connectDeadline {
                 let why = control.lastFailure ?? "no CONNACK from the broker"

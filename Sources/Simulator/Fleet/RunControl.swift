@@ -111,12 +111,16 @@ final class RunControl: Sendable {
         errorCounts.withLock { $0[reason, default: 0] += 1 }
     }
 
+    /// Connections lost so far, whatever the reason.
+    let losses = Atomic<Int>(0)
+
     /// Lost connections not logged one by one (big fleets), by reason, since the last summary.
     private let unloggedLosses = Mutex<[String: Int]>([:])
 
     /// A connection that was up is gone, for `reason`; a connection whose comings and goings are
     /// not logged leaves it to the next summary line (`takeUnloggedLosses`).
     func connectionLost(_ reason: String, logged: Bool) {
+        losses.add(1, ordering: .relaxed)
         count(reason)
         if !logged { unloggedLosses.withLock { $0[reason, default: 0] += 1 } }
     }

@@ -1,3 +1,5 @@
+import Scenario
+
 /// What the command line decides about a run: overrides of the scenarios' broker settings and
 /// the run's bounds. `nil` means "as the scenario says, or the default".
 public struct RunSettings: Sendable {
@@ -5,6 +7,10 @@ public struct RunSettings: Sendable {
     public var port: Int?
     public var username: String?
     public var password: String?
+    /// Connect without any user name or password, the scenario's included.
+    public var anonymous = false
+    /// The MQTT version of every connection, over the scenarios'.
+    public var mqttProtocol: MQTTProtocol? = nil
     /// Seconds; `nil` runs until stopped or `messages` is reached.
     public var duration: Double?
     /// Ticks over the whole fleet after which the run ends.

@@ -1,15 +1,14 @@
-import Dispatch
 import Glibc
 import Mosquitto
 import Scenario
 import Synchronization
 
-/// The closed-loop check of `run --verify`: subscriber connections of devsim's own, on an event
-/// loop of their own, that receive what the fleet publishes and keep, per topic, the sequence
+/// The closed-loop check of `run --verify`: subscriber connections of devsim's own, on event
+/// loops of their own, that receive what the fleet publishes and keep, per topic, the sequence
 /// numbers and send times read from the payloads.
 ///
 /// It subscribes before the publishers connect and settles after they have disconnected; its
-/// figures are read once its loop has stopped. Lost is then counted against what each device
+/// figures are read once its loops have stopped. Lost is then counted against what each device
 /// actually published: `lost = published − distinct received`, so ticks skipped while offline
 /// (which also use up sequence numbers) are not counted lost.
 ///
@@ -17,9 +16,12 @@ import Synchronization
 /// tick's scheduled time rounded down to the timestamp's unit: a tick published late adds its
 /// lateness, and `ms` timestamps add up to 1 ms (prefer `us`). Both clocks are this machine's.
 ///
-/// The subscriber is one connection per broker; at QoS 1/2 the broker keeps a bounded queue for
-/// it (mosquitto's `max_queued_messages`, 1000 by default), and what it drops when the
-/// subscriber falls behind is counted lost: raise the limit for high-rate verified runs.
+/// One subscriber connection keeps up with one publishing connection, not with several: at QoS
+/// 1/2 a broker has a window of unacknowledged messages per subscriber (mosquitto's
+/// `max_inflight_messages`, 20) and queues the rest up to a bound (`max_queued_messages`, 1000),
+/// dropping beyond it. So the topics of each broker are dealt over as many subscriber connections
+/// as the run has event loops (fewer for fewer topics or publishing connections), each connection
+/// subscribing to its own topics by name; one connection subscribes to the groups' filters.
 public final class Verifier: @unchecked Sendable {
     /// Figures of one topic: normally one device's.
     public struct Stream: Sendable {
@@ -42,68 +44,101 @@ public final class Verifier: @unchecked Sendable {
         public var lost: Int { max(0, published - received) }
     }
 
-    let loop: EventLoop
     let logger: Logger
+    private let loops: [EventLoop]
     private let connections: [VerifierConnection]
-    // Confined to the loop thread until it stops; read after.
-    var streams: [Stream] = []
-    var latency = Histogram()
-    /// Messages on our filters but on no topic of ours, and retained messages (not ours either).
-    var foreign = 0
+    /// Endpoint and topic → the connection that watches the topic, and its stream there.
+    private let owners: [String: (connection: Int, stream: Int)]
     /// Distinct messages received so far, for the settling wait.
     let receivedCount = Atomic<Int>(0)
     let subscribedConnections = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
-    private var streamIndex: [String: Int] = [:]
+    /// Subscriber connections lost so far.
+    let losses = Atomic<Int>(0)
+    /// Kept by the thread that watches the run (`notePace`).
+    private var pace = VerifyPace()
 
-    /// One subscriber connection per broker the fleet publishes to.
-    public init(plan: FleetPlan, logger: Logger) throws {
+    /// The subscribers of every broker the fleet publishes to, on at most `loops` event loops.
+    public init(plan: FleetPlan, loops: Int = 1, logger: Logger) throws {
         self.logger = logger
-        loop = try EventLoop(name: "devsim-verify")
-        var endpoints: [String: (options: ClientOptions, reconnect: ReconnectSettings, filters: [String: Int32], table: TopicTable)] = [:]
+        struct Endpoint {
+            var options: ClientOptions
+            var reconnect: ReconnectSettings
+            var publishers = 0
+            /// Topic filters and their QoS, for a single subscriber.
+            var filters: [String: Int32] = [:]
+            /// Each topic, in the order first published, with the QoS it needs.
+            var topics: [(topic: String, plan: VerifyPlan, qos: Int32, devices: Int)] = []
+            var topicIndex: [String: Int] = [:]
+        }
+        var endpoints: [String: Endpoint] = [:]
         var order: [String] = []
-        var streams: [Stream] = []
-        var streamIndex: [String: Int] = [:]
         for connection in plan.connections {
-            let endpoint = Verifier.endpoint(connection.options)
-            if endpoints[endpoint] == nil {
-                endpoints[endpoint] = (connection.options, connection.reconnect, [:], TopicTable(capacity: plan.deviceCount))
-                order.append(endpoint)
+            let key = Verifier.endpoint(connection.options)
+            if endpoints[key] == nil {
+                endpoints[key] = Endpoint(options: connection.options, reconnect: connection.reconnect)
+                order.append(key)
             }
+            endpoints[key]!.publishers += 1
             for device in connection.devices {
-                let filter = device.verify.topicFilter
-                endpoints[endpoint]!.filters[filter] = max(endpoints[endpoint]!.filters[filter] ?? 0, device.verify.qos)
-                let key = endpoint + "\u{0}" + device.topic
-                let index = streamIndex[key] ?? streams.count
-                if index == streams.count {
-                    streams.append(Stream(topic: device.topic, plan: device.verify))
-                    streamIndex[key] = index
-                    endpoints[endpoint]!.table.insert(device.topic, index)
+                endpoints[key]!.filters[device.verify.topicFilter] = max(endpoints[key]!.filters[device.verify.topicFilter] ?? 0, device.verify.qos)
+                if let index = endpoints[key]!.topicIndex[device.topic] {
+                    endpoints[key]!.topics[index].devices += 1
+                    endpoints[key]!.topics[index].qos = max(endpoints[key]!.topics[index].qos, device.verify.qos)
+                } else {
+                    endpoints[key]!.topicIndex[device.topic] = endpoints[key]!.topics.count
+                    endpoints[key]!.topics.append((device.topic, device.verify, device.verify.qos, 1))
                 }
-                streams[index].devices += 1
             }
         }
-        self.streams = streams
-        self.streamIndex = streamIndex
+        var setups: [(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: Int32)], streams: VerifiedStreams)] = []
+        var owners: [String: (connection: Int, stream: Int)] = [:]
+        for key in order {
+            let endpoint = endpoints[key]!
+            let count = max(1, min(endpoint.topics.count, endpoint.publishers, loops))
+            var partitions = (0..<count).map { _ in
+                (filters: [String: Int32](), streams: VerifiedStreams(capacity: endpoint.topics.count / count + 1))
+            }
+            for (position, topic) in endpoint.topics.enumerated() {
+                let part = position % count
+                let stream = partitions[part].streams.stream(for: topic.topic, plan: topic.plan)
+                partitions[part].streams.streams[stream].devices = topic.devices
+                partitions[part].filters[topic.topic] = topic.qos
+                owners[key + "\u{0}" + topic.topic] = (setups.count + part, stream)
+            }
+            for partition in partitions {
+                let filters = count == 1 ? endpoint.filters : partition.filters
+                setups.append((endpoint.options, endpoint.reconnect, filters.sorted { $0.key < $1.key }, partition.streams))
+            }
+        }
+        let loopCount = max(1, min(loops, setups.count))
+        self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-verify-\($0)") }
         var connections: [VerifierConnection] = []
-        for (number, endpoint) in order.enumerated() {
-            let setup = endpoints[endpoint]!
+        for (number, setup) in setups.enumerated() {
             var options = setup.options
             options.clientID = "devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))"
             options.cleanSession = true
             options.will = nil
-            connections.append(try VerifierConnection(options: options, reconnect: setup.reconnect,
-                                                      filters: setup.filters.sorted { $0.key < $1.key },
-                                                      topics: setup.table))
+            // MQTT 5 lets a subscriber widen the broker's window of messages unacknowledged
+            // towards it (mosquitto's is 20 otherwise), which alone bounds what one subscriber
+            // connection receives: tried first, whatever the fleet speaks.
+            let fleetProtocol = options.protocolVersion
+            options.protocolVersion = .v5
+            options.receiveMaximum = 65535
+            connections.append(try VerifierConnection(options: options, fallback: fleetProtocol == .v5 ? nil : fleetProtocol,
+                                                      reconnect: setup.reconnect, filters: setup.filters,
+                                                      streams: setup.streams, loop: self.loops[number % loopCount]))
         }
         self.connections = connections
+        self.owners = owners
         for connection in connections { connection.verifier = self }
-        let shared = streams.filter { $0.devices > 1 }
+        let all = connections.flatMap(\.streams.streams)
+        let shared = all.filter { $0.devices > 1 }
         if let first = shared.first {
             logger.warning("verify: \(shared.count) topics carry more than one device (first '\(first.topic)'); "
                            + "their messages are counted but not checked for duplicates or order")
         }
-        if let blind = streams.first(where: { !$0.plan.readsSequence }) {
+        if let blind = all.first(where: { !$0.plan.readsSequence }) {
             logger.warning("verify: no sequence field (a counter, 'seq' unless the group's 'verify' names another) "
                            + "in the payload of topic '\(blind.topic)': its messages are counted, not checked")
         }
@@ -114,13 +149,13 @@ public final class Verifier: @unchecked Sendable {
         "\(options.host)\u{0}\(options.port)\u{0}\(options.username ?? "")"
     }
 
-    /// Starts the loop and the subscriptions, and waits (at most `timeout` seconds) until every
+    /// Starts the loops and the subscriptions, and waits (at most `timeout` seconds) until every
     /// connection's subscriptions are acknowledged. Returns whether they were.
     @discardableResult
     public func start(timeout: Double) throws -> Bool {
-        try loop.start()
-        loop.execute { [self] in
-            for connection in connections { connection.open() }
+        for loop in loops { try loop.start() }
+        for connection in connections {
+            connection.loop.execute { connection.open() }
         }
         let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(timeout)
         while subscribedConnections.load(ordering: .relaxed) < connections.count {
@@ -149,31 +184,49 @@ public final class Verifier: @unchecked Sendable {
         }
     }
 
-    /// Disconnects (at most a second) and stops the loop; the figures can be read from here.
+    /// Disconnects (at most a second) and stops the loops; the figures can be read from here.
     public func stop() {
-        loop.execute { [self] in
-            for connection in connections { connection.stop() }
+        for connection in connections {
+            connection.loop.execute { connection.stop() }
         }
         let deadline = MonotonicClock.now() &+ 1_000_000_000
         while finishedConnections.load(ordering: .relaxed) < connections.count, MonotonicClock.now() < deadline {
             usleep(5_000)
         }
-        loop.stop()
+        for loop in loops { loop.stop() }
+    }
+
+    /// Judges the last second: `published` so far, and publishing connections lost so far.
+    /// Called about once a second by the thread that watches the run, and by no other.
+    public func notePace(published: Int, publisherLosses: Int) {
+        pace.record(.init(published: published, received: receivedCount.load(ordering: .relaxed),
+                          losses: publisherLosses + losses.load(ordering: .relaxed)))
     }
 
     /// The summary, with each device's published count (by its connection's options and its
-    /// topic) added to its topic's figures. Call after `stop()`.
-    public func summary(published: [(options: ClientOptions, topic: String, count: Int)]) -> VerifySummary {
+    /// topic) added to its topic's figures, over a run of `seconds`. Call after `stop()`.
+    public func summary(published: [(options: ClientOptions, topic: String, count: Int)], seconds: Double) -> VerifySummary {
         for device in published {
-            if let index = streamIndex[Verifier.endpoint(device.options) + "\u{0}" + device.topic] {
-                streams[index].published += device.count
+            if let owner = owners[Verifier.endpoint(device.options) + "\u{0}" + device.topic] {
+                connections[owner.connection].streams.streams[owner.stream].published += device.count
             }
         }
-        return VerifySummary(received: streams.reduce(0) { $0 + $1.received },
-                             lost: streams.reduce(0) { $0 + $1.lost },
-                             duplicated: streams.reduce(0) { $0 + $1.duplicated },
-                             outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
-                             e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
+        let streams = topics
+        var latency = Histogram()
+        for connection in connections { latency.merge(connection.streams.latency) }
+        var summary = VerifySummary(received: streams.reduce(0) { $0 + $1.received },
+                                    lost: streams.reduce(0) { $0 + $1.lost },
+                                    duplicated: streams.reduce(0) { $0 + $1.duplicated },
+                                    outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
+                                    e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
+        let missing = min(summary.lost, pace.missingWhileConnected)
+        if missing > 0, seconds > 0 {
+            let published = streams.reduce(0) { $0 + $1.published }
+            func perSecond(_ count: Int) -> Double { (Double(count) / seconds).rounded() }
+            summary.fellBehind = VerifyBehind(publishedPerSecond: perSecond(published), receivedPerSecond: perSecond(summary.received),
+                                              missingWhileConnected: missing)
+        }
+        return summary
     }
 
     /// Each subscriber connection's topic filters and their QoS.
@@ -182,26 +235,5 @@ public final class Verifier: @unchecked Sendable {
     }
 
     /// The figures per topic; complete after `summary(published:)`.
-    public var topics: [Stream] { streams }
-
-    /// A message on `stream`; on the loop thread.
-    @inline(__always)
-    func received(_ message: ReceivedMessage, stream index: Int) {
-        streams[index].deliveries += 1
-        let plan = streams[index].plan
-        if let sentAt = plan.timestamp(in: message.payload) {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            let nanoseconds = Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
-            latency.record(UInt64(max(0, nanoseconds &- sentAt)))
-        }
-        if streams[index].devices > 1 || !plan.readsSequence {
-            receivedCount.add(1, ordering: .relaxed)
-        } else if let sequence = plan.sequence(in: message.payload) {
-            if streams[index].tracker.record(sequence) != .duplicate { receivedCount.add(1, ordering: .relaxed) }
-        } else {
-            streams[index].unnumbered += 1
-            receivedCount.add(1, ordering: .relaxed)
-        }
-    }
+    public var topics: [Stream] { connections.flatMap(\.streams.streams) }
 }

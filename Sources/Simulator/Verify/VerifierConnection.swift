@@ -4,30 +4,42 @@ import Synchronization
 
 /// One subscriber connection of the verifier: subscribes to its topic filters after every
 /// CONNACK (the session is clean, so the broker forgets them with each connection) and
-/// reconnects with backoff. Confined to the verifier's loop.
+/// reconnects with backoff. Confined to its loop, with the figures of its topics.
 final class VerifierConnection: @unchecked Sendable {
     let client: Client
+    let loop: EventLoop
     unowned(unsafe) var verifier: Verifier!
     let filters: [(key: String, value: Int32)]
-    private let topics: TopicTable
+    /// Written on the loop; read, and published counts added, once it has stopped.
+    var streams: VerifiedStreams
     private var machine: ConnectionStateMachine
     private var pendingSubscriptions: Set<Int32> = []
     private var everSubscribed = false
     private var timerGeneration = 0
     private var wasFinished = false
 
-    static let connackTimeout = 10.0
+    /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
+    /// MQTT 5 CONNACK came, or without one to fall back to.
+    private var fallback: ClientOptions.ProtocolVersion?
 
-    init(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: Int32)], topics: TopicTable) throws {
+    static let connackTimeout = 10.0
+    /// How long an MQTT 5 attempt waits for its CONNACK while a fallback remains: a broker that
+    /// knows only MQTT 3 may not answer at all (amqtt 0.12), and the run waits for the verifier.
+    static let mqtt5TrialTimeout = 2.0
+
+    init(options: ClientOptions, fallback: ClientOptions.ProtocolVersion?, reconnect: ReconnectSettings,
+         filters: [(key: String, value: Int32)], streams: VerifiedStreams, loop: EventLoop) throws {
         client = try Client(options: options)
+        self.fallback = fallback
+        self.loop = loop
         self.filters = filters
-        self.topics = topics
+        self.streams = streams
         machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial, maximum: reconnect.max))
         client.delegate = self
     }
 
     func open() {
-        verifier.loop.add(client)
+        loop.add(client)
         perform(machine.start())
     }
 
@@ -36,7 +48,6 @@ final class VerifierConnection: @unchecked Sendable {
     }
 
     private func perform(_ action: ConnectionStateMachine.Action) {
-        let loop = verifier.loop
         switch action {
         case .none:
             break
@@ -45,7 +56,7 @@ final class VerifierConnection: @unchecked Sendable {
                 try client.connect()
                 loop.markDirty(client)
                 timerGeneration += 1
-                loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(Self.connackTimeout),
+                loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(fallback == nil ? Self.connackTimeout : Self.mqtt5TrialTimeout),
                               target: self, tag: timerGeneration << 1 | 1)
             } catch {
                 verifier.logger.warning("verify: cannot connect: \(error)")
@@ -86,7 +97,9 @@ extension VerifierConnection: TimerTarget {
     func timerFired(tag: Int, now: UInt64) {
         guard tag >> 1 == timerGeneration else { return }
         if tag & 1 == 1 {
-            verifier.logger.warning("verify: no CONNACK within \(formatSeconds(Self.connackTimeout))")
+            if !fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))") {
+                verifier.logger.warning("verify: no CONNACK within \(formatSeconds(Self.connackTimeout))")
+            }
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else {
             perform(machine.retryDue())
@@ -95,13 +108,41 @@ extension VerifierConnection: TimerTarget {
 }
 
 extension VerifierConnection: ClientDelegate {
+    /// Gives up on MQTT 5 for the fleet's protocol, if there is one to fall back to; returns
+    /// whether it did.
+    private func fallBack(because reason: String) -> Bool {
+        guard let version = fallback else { return false }
+        fallback = nil
+        do {
+            try client.use(version)
+        } catch {
+            verifier.logger.warning("verify: \(error)")
+            return false
+        }
+        verifier.logger.info("verify: \(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), "
+                             + "with which the broker alone sets how many messages it sends unacknowledged (mosquitto: 20), "
+                             + "which may keep it from keeping up at high rates")
+        return true
+    }
+
     func client(_ client: Client, didReceiveConnack code: ConnackCode) {
-        if !code.isAccepted { verifier.logger.warning("verify: connection refused: \(code)") }
+        if code.isAccepted {
+            fallback = nil
+        } else if code.rawValue == 1 || code.rawValue == 0x84, fallBack(because: "the broker refused MQTT 5 (\(code))") {
+            // Retried with the fleet's protocol after the backoff.
+        } else {
+            verifier.logger.warning("verify: connection refused: \(code)")
+        }
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
+        if let error, error == .connectionLost || error == .protocol, machine.state == .connecting {
+            // Closed by the broker after the CONNECT (not refused by the network, a broker down).
+            _ = fallBack(because: "the broker closed an MQTT 5 connection before its CONNACK")
+        }
         if let error, machine.state == .connected {
+            verifier.losses.add(1, ordering: .relaxed)
             verifier.logger.warning("verify: subscriber connection lost: \(error); messages published meanwhile count as lost")
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds()))
@@ -119,11 +160,6 @@ extension VerifierConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {
-        // A retained message is sent for the subscription, not published by this run.
-        guard !message.retain, let stream = topics[message.topicBytes] else {
-            verifier.foreign += 1
-            return
-        }
-        verifier.received(message, stream: stream)
+        if streams.receive(message) { verifier.receivedCount.add(1, ordering: .relaxed) }
     }
 }

@@ -1,3 +1,4 @@
+import Scenario
 import Simulator
 
 /// What the command line asks for.
@@ -17,6 +18,10 @@ struct RunOptions: Equatable {
     var port: Int?
     var username: String?
     var password: String?
+    /// `--anonymous`: leave out the scenario's user name and password.
+    var anonymous = false
+    /// `--protocol`: the MQTT version, over the scenario's.
+    var mqttProtocol: MQTTProtocol?
     var passwordFile: String?
     var duration: Double?
     var messages: Int?

@@ -82,6 +82,14 @@ struct RunCommand {
         if let path = options.report {
             try writeReport(report, exitCode: code, to: path)
         }
+        if let behind = result.verify?.fellBehind, let lost = result.verify?.lost {
+            // Last, where a reader of the log looks first: the lost figure is not the broker's alone.
+            logger.warning("verify: the subscribers fell behind: they received \(Int(behind.receivedPerSecond)) msg/s while the devices "
+                           + "published \(Int(behind.publishedPerSecond)) msg/s, and \(behind.missingWhileConnected) of the \(lost) lost went "
+                           + "missing while every connection was up, as a broker drops what it queues beyond its bound for a "
+                           + "subscriber slow to take it (mosquitto's max_queued_messages): that many say more of devsim's "
+                           + "subscribers than of the broker")
+        }
         return code
     }
 
@@ -118,6 +126,8 @@ struct RunCommand {
             logConnectionEvents: options.verbose)
         if Self.redrawsStatus(options) { settings.liveStatus = Logger.standardError }
         settings.verify = options.verify
+        settings.anonymous = options.anonymous
+        settings.mqttProtocol = options.mqttProtocol
         settings.shard = options.shard
         return settings
     }
@@ -152,9 +162,12 @@ struct RunCommand {
 
     private func summary(_ result: Fleet.Result) -> String {
         let t = result.totals
+        let verify = result.verify.map { v in
+            "; verify: received \(v.received), lost \(v.lost), duplicated \(v.duplicated), out of order \(v.outOfOrder)"
+        } ?? ""
         return "scheduled \(t.scheduled), published \(t.published), acknowledged \(t.acknowledged), "
             + "in flight \(t.inFlight), skipped offline \(t.skippedOffline), buffered \(t.buffered), "
-            + "dropped \(t.droppedBuffer), failed \(t.failed), late \(t.late), reconnects \(t.reconnects)"
+            + "dropped \(t.droppedBuffer), failed \(t.failed), late \(t.late), reconnects \(t.reconnects)" + verify
     }
 
     private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {
