@@ -36,6 +36,14 @@ import Testing
         ])
     }
 
+    @Test func aBrokerHostThatIsAURLIsAnErrorAtItsPlace() {
+        #expect(problems("broker:\n  host: mqtts://broker.example:8883\n" + minimalDevices) == [
+            "test.yaml:2:9: expected a host name or address for 'host': 'mqtts://broker.example:8883' is a URL, not a host name: "
+                + "give the host alone ('broker.example') and the port on its own; devsim speaks MQTT over TCP and TLS (broker.tls), "
+                + "not yet over WebSockets",
+        ])
+    }
+
     @Test func emptyFile() {
         #expect(problems("") == ["test.yaml:1:1: the file is empty; expected a scenario with 'devices'"])
     }

@@ -64,6 +64,35 @@ import Testing
         #expect(try ArgumentParser.parse(["validate", "a.yaml"], environment: [:]) == .validate(["a.yaml"]))
     }
 
+    /// Issue 10, item 7: a host that is a URL or holds a port was resolved as a name and
+    /// retried as one for ever.
+    @Test func aHostThatIsAURLOrHoldsAPortIsRefusedWithWhatToWrite() throws {
+        #expect(throws: UsageError("--host: 'ws://broker:8080/mqtt' is a URL, not a host name: give the host alone ('broker') "
+                                   + "and the port on its own; devsim speaks MQTT over TCP and TLS (broker.tls), not yet over WebSockets")) {
+            try run(["--host", "ws://broker:8080/mqtt", "s.yaml"])
+        }
+        #expect(throws: UsageError("DEVSIM_HOST: 'broker:1884' holds a port: give the host ('broker') and the port (1884) on their own")) {
+            try run(["s.yaml"], ["DEVSIM_HOST": "broker:1884"])
+        }
+        #expect(try run(["--host", "::1", "s.yaml"]).host == "::1", "an IPv6 address is a host")
+    }
+
+    @Test func protocolOverridesTheScenarioAndAMistakeGetsAHint() throws {
+        #expect(try run(["--protocol", "mqtt5", "s.yaml"]).mqttProtocol == .mqtt5)
+        #expect(try run(["s.yaml"], ["DEVSIM_PROTOCOL": "mqtt31"]).mqttProtocol == .mqtt31)
+        #expect(throws: UsageError("--protocol: expected mqtt31, mqtt311 or mqtt5, found 'mqtt3'; did you mean mqtt31?")) {
+            try run(["--protocol", "mqtt3", "s.yaml"])
+        }
+    }
+
+    @Test func anonymousLeavesOutCredentialsAndCannotGoWithThem() throws {
+        #expect(try run(["--anonymous", "s.yaml"]).anonymous)
+        #expect(throws: UsageError("--anonymous leaves out every user name and password; it cannot go with --username/DEVSIM_USERNAME")) {
+            try run(["--anonymous", "--username", "u", "s.yaml"])
+        }
+        #expect(throws: UsageError.self) { try run(["--anonymous", "s.yaml"], ["DEVSIM_PASSWORD": "p"]) }
+    }
+
     @Test func statsIntervalZeroTurnsStatusLinesOff() throws {
         #expect(try run(["--stats-interval", "0", "s.yaml"]).statsInterval == nil)
         #expect(try run(["--stats-interval", "2s", "s.yaml"]).statsInterval == 2)

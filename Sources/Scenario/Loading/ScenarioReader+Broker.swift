@@ -6,6 +6,10 @@ extension ScenarioReader {
         ]) else { return settings }
 
         settings.host = string(entries["host"], "host")
+        if let host = settings.host, let problem = BrokerHost.problem(with: host), let node = entries["host"] {
+            report(node.mark, "expected a host name or address for 'host': \(problem)")
+            settings.host = nil
+        }
         settings.port = integer(entries["port"], "port", in: 1...65535)
         settings.protocol = choice(entries["protocol"], "protocol", MQTTProtocol.allCases.map(\.rawValue))
             .flatMap(MQTTProtocol.init(rawValue:))

@@ -166,9 +166,9 @@ public struct FleetPlan: Sendable {
                 clientID: clientID,
                 cleanSession: broker.cleanSession ?? true,
                 keepalive: Int32((broker.keepalive ?? 60).rounded()),
-                protocolVersion: broker.protocol.map(ClientOptions.ProtocolVersion.init) ?? .v311,
-                username: settings.username ?? broker.username,
-                password: settings.password ?? broker.password,
+                protocolVersion: (settings.mqttProtocol ?? broker.protocol).map(ClientOptions.ProtocolVersion.init) ?? .v311,
+                username: settings.anonymous ? nil : settings.username ?? broker.username,
+                password: settings.anonymous ? nil : settings.password ?? broker.password,
                 will: broker.will.map { will in
                     let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
                     return .init(topic: topic, payload: Array(will.message.utf8), qos: Int32(will.qos), retain: will.retain)

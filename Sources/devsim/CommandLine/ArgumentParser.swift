@@ -162,17 +162,34 @@ enum ArgumentParser {
             // DEVSIM_PASSWORD and DEVSIM_PASSWORD_FILE both set: the password itself wins.
             options.passwordFile = nil
         }
+        if options.anonymous, options.username != nil || options.password != nil || options.passwordFile != nil {
+            throw UsageError("--anonymous leaves out every user name and password; it cannot go with "
+                             + (options.username != nil ? "--username/DEVSIM_USERNAME" : "a password (--password-file, DEVSIM_PASSWORD)"))
+        }
         guard !options.scenarios.isEmpty else { throw UsageError("run: name at least one scenario file") }
         return options
     }
 
     static let runOptions: [Option] = [
-        Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") { o, v, _ in o.host = v },
+        Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") { o, v, label throws(UsageError) in
+            if let problem = BrokerHost.problem(with: v) { throw UsageError("\(label): \(problem)") }
+            o.host = v
+        },
         Option(flag: "--port", variable: "DEVSIM_PORT", valueName: "PORT", help: "broker port") { o, v, label throws(UsageError) in
             guard let port = Int(v), (1...65535).contains(port) else { throw UsageError("\(label): expected a port number from 1 to 65535, found '\(v)'") }
             o.port = port
         },
+        Option(flag: "--protocol", variable: "DEVSIM_PROTOCOL", valueName: "mqtt31|mqtt311|mqtt5", help: "MQTT version (overrides the scenario)") { o, v, label throws(UsageError) in
+            guard let version = MQTTProtocol(rawValue: v) else {
+                let hint = Suggestion.closest(to: v, among: MQTTProtocol.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError("\(label): expected mqtt31, mqtt311 or mqtt5, found '\(v)'\(hint)")
+            }
+            o.mqttProtocol = version
+        },
         Option(flag: "--username", variable: "DEVSIM_USERNAME", valueName: "NAME", help: "user name for the broker") { o, v, _ in o.username = v },
+        Option(flag: "--anonymous", variable: "DEVSIM_ANONYMOUS", valueName: nil, help: "connect without the scenario's user name and password") { o, v, label throws(UsageError) in
+            o.anonymous = try flag(v, label)
+        },
         Option(flag: "--password-file", variable: "DEVSIM_PASSWORD_FILE", valueName: "FILE", help: "file holding the password (DEVSIM_PASSWORD holds the password itself)") { o, v, _ in o.passwordFile = v },
         Option(flag: "--password", variable: "DEVSIM_PASSWORD", valueName: "PASSWORD", help: "") { o, v, label throws(UsageError) in
             guard label == "DEVSIM_PASSWORD" else { throw UsageError("--password would show the password to every user of this machine; use --password-file or DEVSIM_PASSWORD") }

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 10, item 7: what the command line overrides of a scenario's broker settings.
+@Suite struct RunOverrideTests {
+    private func scenario() throws -> String {
+        try RunFiles.scenario("o.yaml", """
+            broker:
+              protocol: mqtt311
+              username: sdammy
+              password: not-this-brokers
+            devices:
+              - name: d
+                topic: "o/{index}"
+                publish: 20/s
+                qos: 1
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+    }
+
+    /// A shipped scenario carries credentials (the seed's `sdammy`) that a local broker does not
+    /// know; `--anonymous` runs it as it is.
+    @Test func anonymousRunsAScenarioWithoutItsCredentials() throws {
+        let broker = try MosquittoBroker(users: ["dev": "right"], allowAnonymous: true)
+        let file = try scenario()
+        defer { RunFiles.removeFolder(of: file) }
+        let arguments = ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "10", "--connect-timeout", "2s"]
+        let refused = try DevsimProcess.runToCompletion(args: arguments, timeout: 30)
+        #expect(refused.status == 3, "the scenario's credentials are refused\n\(refused.stderr)")
+        let anonymous = try DevsimProcess.runToCompletion(args: arguments + ["--anonymous"], timeout: 30)
+        #expect(anonymous.status == 0, "\(anonymous.stderr)")
+    }
+
+    @Test func protocolOverridesTheScenarios() throws {
+        let server = try ScriptedMQTTServer()
+        let file = try scenario()
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--messages", "3"],
+            env: ["DEVSIM_PROTOCOL": "mqtt5"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.connections.compactMap(\.connect?.protocolLevel) == [5])
+    }
+}
