@@ -147,12 +147,13 @@ public final class AmqttBroker: Sendable {
 
     /// Writes `user:hash` lines. amqtt 0.12.1 checks passwords with pwdlib: Argon2, or the
     /// deprecated sha512_crypt that Python 3.13 can no longer verify; so Argon2, hashed by
-    /// pwdlib itself.
+    /// pwdlib itself. With light parameters: amqtt checks the hash of every CONNECT on its one
+    /// thread, 0.17 s each with pwdlib's defaults, which would make a fleet's connect slow.
     private static func writePasswordFile(_ path: String, users: [String: String], python: String) throws(TestSupportError) {
         let script = """
             import sys
             from pwdlib.hashers.argon2 import Argon2Hasher
-            hasher = Argon2Hasher()
+            hasher = Argon2Hasher(time_cost=1, memory_cost=8192, parallelism=1)
             pairs = sys.argv[1:]
             for user, password in zip(pairs[::2], pairs[1::2]):
                 print(f"{user}:{hasher.hash(password)}")
