@@ -1,26 +1,45 @@
 import Simulator
 import Testing
 
-/// How `--verify` tells messages gone missing while every connection was up (a subscriber too
-/// slow for the broker's queue) from those a broker lost when a connection went.
+/// How `--verify` tells messages gone missing while every connection was up (a subscriber that
+/// fell behind the broker's queue for it) from those lost when a connection went.
 @Suite struct VerifyPaceTests {
-    private func missing(_ samples: [(published: Int, received: Int, losses: Int)]) -> Int {
+    private typealias Sample = (published: Int, received: Int, losses: Int, subscribed: Bool)
+
+    private func pace(_ samples: [Sample]) -> VerifyPace {
         var pace = VerifyPace()
-        for sample in samples { pace.record(.init(published: sample.published, received: sample.received, losses: sample.losses)) }
-        return pace.missingWhileConnected
+        for (second, sample) in samples.enumerated() {
+            pace.record(.init(published: sample.published, received: sample.received, losses: sample.losses,
+                              allSubscribed: sample.subscribed, time: UInt64(second) * 1_000_000_000))
+        }
+        return pace
     }
 
     @Test func whatIsInFlightCancelsOutOnceItHasArrived() {
         // 40,000 a second, what is in flight swinging by hundreds, then everything arrived.
-        #expect(missing([(0, 0, 0), (40_000, 39_700, 0), (80_000, 79_900, 0), (120_000, 119_400, 0), (120_000, 120_000, 0)]) == 0)
+        let keptUp = pace([(0, 0, 0, true), (40_000, 39_700, 0, true), (80_000, 79_900, 0, true),
+                           (120_000, 119_400, 0, true), (120_000, 120_000, 0, true)])
+        #expect(keptUp.missingWhileConnected == 0)
+        #expect(keptUp.published == 120_000 && keptUp.seconds == 4)
     }
 
     @Test func messagesThatNeverArriveWhileEverythingIsUpAreCounted() {
-        #expect(missing([(0, 0, 0), (40_000, 38_000, 0), (80_000, 76_500, 0), (80_000, 79_000, 0)]) == 1_000)
+        let behind = pace([(0, 0, 0, true), (40_000, 38_000, 0, true), (80_000, 76_500, 0, true), (80_000, 79_000, 0, true)])
+        #expect(behind.missingWhileConnected == 1_000)
+        #expect(behind.received == 79_000 && behind.seconds == 3)
     }
 
     @Test func aSecondWithALostConnectionIsTheBrokersDoingNotTheSubscribers() {
         // A broker restart: what it held is gone, and connections were lost in that second.
-        #expect(missing([(0, 0, 0), (40_000, 40_000, 0), (50_000, 41_000, 2), (90_000, 81_000, 2), (90_000, 81_000, 2)]) == 0)
+        let restart = pace([(0, 0, 0, true), (40_000, 40_000, 0, true), (50_000, 41_000, 2, true), (90_000, 81_000, 2, true),
+                            (90_000, 81_000, 2, true)])
+        #expect(restart.missingWhileConnected == 0)
+    }
+
+    @Test func secondsWhileASubscriberIsDownDoNotCount() {
+        // Its loss is in the first second; it waits out its backoff through the next two.
+        let down = pace([(0, 0, 0, true), (40_000, 30_000, 1, false), (80_000, 30_000, 1, false), (120_000, 70_000, 2, true),
+                         (160_000, 110_000, 2, true)])
+        #expect(down.missingWhileConnected == 0)
     }
 }

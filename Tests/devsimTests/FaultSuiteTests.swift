@@ -161,6 +161,31 @@ import TestSupport
         #expect(report["published"] as? Int == (report["acknowledged"] as? Int ?? 0) + (report["inFlight"] as? Int ?? 0))
     }
 
+    /// The same broker under `publish: max`: once it is named, the device waits instead of
+    /// failing each tick as fast as the loop can turn (a core each, before).
+    @Test func publishMaxAtQoS2WaitsOnceTheBrokerIsNamed() throws {
+        let server = try ScriptedMQTTServer(script: .init(acksQoS2WithPuback: true))
+        let file = try RunFiles.scenario("qos2max.yaml", """
+            broker:
+              reconnect: { initial: 200ms, max: 400ms }
+            devices:
+              - name: exact
+                topic: qos2/max
+                publish: max
+                qos: 2
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(server.port),
+                                                   "--report", file + ".json", "--stats-interval", "0"])
+        #expect(devsim.waitForOutput(containing: "does not handle QoS 2", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        let named = devsim.process.cpuSeconds ?? 0
+        TestClock.sleep(2)
+        let spent = (devsim.process.cpuSeconds ?? .infinity) - named
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        #expect(spent < 0.5, "\(spent) CPU seconds in the 2 s after the broker was named")
+        #expect(RunFiles.accountsForEveryTick(try RunFiles.report(file + ".json")))
+    }
+
     @Test func sigtermDuringAnOutage() throws {
         let broker = try MosquittoBroker()
         let file = try scenario("offline: { policy: buffer, maxMessages: 100 }")

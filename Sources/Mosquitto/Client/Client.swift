@@ -241,6 +241,37 @@ public final class Client: @unchecked Sendable {
         return messageID
     }
 
+    /// Subscribes to every filter of `topics`, `perPacket` in each SUBSCRIBE:
+    /// `mosquitto_subscribe_multiple`. Returns the message ids `didSubscribe` will report.
+    public func subscribe(_ topics: [String], qos: Int32, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
+        var messageIDs: [Int32] = []
+        for start in stride(from: 0, to: topics.count, by: perPacket) {
+            let batch = topics[start..<min(topics.count, start + perPacket)].map { strdup($0) }
+            defer { batch.forEach { free($0) } }
+            var messageID: Int32 = 0
+            let rc = batch.withUnsafeBufferPointer { pointers in
+                pointers.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self) { rebound in
+                    mosquitto_subscribe_multiple(handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos, 0, nil)
+                }
+            }
+            try check(rc)
+            messageIDs.append(messageID)
+        }
+        return messageIDs
+    }
+
+    /// Whether the TCP connection is up (`getpeername` succeeds): a CONNECT has reached the
+    /// broker's socket, whatever it does with it.
+    public var isTCPConnected: Bool {
+        let socket = self.socket
+        guard socket >= 0 else { return false }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) == 0 }
+        }
+    }
+
     /// The connection's socket, or -1: `mosquitto_socket`.
     public var socket: Int32 { mosquitto_socket(handle) }
 
@@ -262,7 +293,9 @@ public final class Client: @unchecked Sendable {
         guard disconnectsReported == reported, !isDetached else { return }
         if rc.code != 0 {
             detach(reporting: MosquittoError(rawValue: rc.code, systemErrno: rc.errno))
-        } else if hungUp, self.socket == socket {
+        } else if hungUp, awaitsConnack, options.tls != nil, self.socket == socket {
+            // Only a handshake leaves a dead socket unreported: otherwise libmosquitto reads the
+            // end-of-file or the error itself, and its reason is the better one.
             let failure = [rc.errno, connectErrno].first(where: Client.failsAConnection)
             readToTheEnd(of: socket, failure: failure.map { MosquittoError(rawValue: MosquittoError.errno.rawValue, systemErrno: $0) }
                 ?? .connectionLost)

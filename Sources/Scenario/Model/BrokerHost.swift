@@ -11,11 +11,23 @@ public enum BrokerHost {
             return "'\(host)' is a URL, not a host name: give the host alone ('\(name)') and the port on its own; "
                 + "devsim speaks MQTT over TCP and TLS (broker.tls), not yet over WebSockets"
         }
-        let parts = host.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (1...65535).contains(port) {
-            return "'\(host)' holds a port: give the host ('\(parts[0])') and the port (\(port)) on their own"
-        }
         if host.isEmpty { return "the host name is empty" }
-        return nil
+        // [::1]:1883, or name:1883 (one colon: an IPv6 address has at least two).
+        var name = Substring(host), port: Substring?
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            name = host[host.index(after: host.startIndex)..<close]
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":") else { return "'\(host)' is not a host name or address" }
+            port = rest.isEmpty ? nil : rest.dropFirst()
+            if port == nil { return "'\(host)' is an IPv6 address in brackets: give it without them ('\(name)')" }
+        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
+            name = host[..<colon]
+            port = host[host.index(after: colon)...]
+        }
+        guard let port else { return nil }
+        if let number = Int(port), (1...65535).contains(number), !name.isEmpty {
+            return "'\(host)' holds a port: give the host ('\(name)') and the port (\(number)) on their own"
+        }
+        return "'\(host)' is not a host name or address: a host has no ':' (an IPv6 address has several)"
     }
 }

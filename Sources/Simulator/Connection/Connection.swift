@@ -118,8 +118,9 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
-    /// of it, room in the QoS 1/2 window, and the socket not backed up.
-    var canSendNow: Bool { machine.isConnected && queue.isEmpty && hasRoom && !client.wantsWrite }
+    /// of it, room in the QoS 1/2 window, and the socket not backed up. Never with a broker that
+    /// breaks QoS 2: a `publish: max` device then waits rather than fail as fast as it can.
+    var canSendNow: Bool { machine.isConnected && queue.isEmpty && hasRoom && !client.wantsWrite && !brokerBreaksQoS2 }
 
     /// `publish: max` devices waiting for room, woken when there is some.
     private var sleepers: [Device] = []
@@ -171,23 +172,18 @@ final class Connection: @unchecked Sendable {
                 client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
             }
         }
-        switch error {
-        case nil:
+        // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
+        // write it (the socket failed under the write): it resends it after the reconnect, and
+        // its acknowledgement will come.
+        if let error, qos == 0 || !Connection.keepsMessage(error) {
+            counters.add(.failed)
+            context.control.connectionFailed("publish failed: \(error) (first on topic \(device.plan.topic))",
+                                             key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
+        } else {
             counters.add(.published)
             device.published += 1
             if let due { recordLateness(due: due, now: now) }
             if qos > 0 { markInFlight(messageID, device: device) }
-        case let error? where qos > 0 && Connection.keepsMessage(error):
-            // The socket failed under the write, but libmosquitto queued the message before it
-            // wrote: it resends it after the reconnect, and its acknowledgement will come.
-            counters.add(.published)
-            device.published += 1
-            if let due { recordLateness(due: due, now: now) }
-            markInFlight(messageID, device: device)
-        case let error?:
-            counters.add(.failed)
-            context.control.connectionFailed("publish failed: \(error) (first on topic \(device.plan.topic))",
-                                             key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
         }
         context.loop.markDirty(client)
     }
@@ -291,7 +287,7 @@ extension Connection: TimerTarget {
             perform(machine.retryDue())
         } else if tag == Timer.connack.tag(timerGeneration) {
             failed("no CONNACK within \(formatSeconds(connackTimeout))")
-            // The next attempt's `mosquitto_reconnect_async` closes the silent socket.
+            // The next attempt's `mosquitto_connect_async` closes the silent socket.
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else if tag == Timer.silence.tag(timerGeneration), machine.isConnected {
             if now >= client.lastHeard &+ silenceLimit {
@@ -313,7 +309,7 @@ extension Connection: ClientDelegate {
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        let suspect = error == .protocol && machine.state == .connected && suspectQoS2()
+        let suspect = machine.state == .connected && suspectQoS2(error)
         if let error, machine.state == .connected {
             let reason = error == .keepalive
                 ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
@@ -335,8 +331,12 @@ extension Connection: ClientDelegate {
     /// times it may be chance; then the broker is named, the messages libmosquitto holds for
     /// resending count as failed, and so do this connection's QoS 2 messages from then on.
     /// Returns whether the loss is one of the pattern, which keeps the backoff growing.
-    private func suspectQoS2() -> Bool {
-        guard qos == 2, !outstanding.isEmpty, !brokerBreaksQoS2 else { return false }
+    private func suspectQoS2(_ error: MosquittoError?) -> Bool {
+        guard qos == 2, !brokerBreaksQoS2 else { return false }
+        guard error == .protocol, !outstanding.isEmpty else {
+            qos2ProtocolLosses = 0   // "in a row": a loss for another reason breaks it
+            return false
+        }
         qos2ProtocolLosses += 1
         guard qos2ProtocolLosses >= Connection.qos2LossesToGiveUp else { return true }
         brokerBreaksQoS2 = true

@@ -131,12 +131,10 @@ public enum ReportMerge {
                                    duplicated: summaries.reduce(0) { $0 + $1.duplicated },
                                    outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
         // The shards ran side by side: their rates add up.
-        let behind = summaries.compactMap(\.fellBehind)
-        if !behind.isEmpty {
-            merged.fellBehind = VerifyBehind(publishedPerSecond: behind.reduce(0) { $0 + $1.publishedPerSecond },
-                                             receivedPerSecond: behind.reduce(0) { $0 + $1.receivedPerSecond },
-                                             missingWhileConnected: behind.reduce(0) { $0 + $1.missingWhileConnected })
-        }
+        merged.publishedPerSecond = summaries.reduce(0) { $0 + $1.publishedPerSecond }
+        merged.receivedPerSecond = summaries.reduce(0) { $0 + $1.receivedPerSecond }
+        merged.missingWhileConnected = summaries.reduce(0) { $0 + $1.missingWhileConnected }
+        merged.fellBehind = summaries.contains(where: \.fellBehind)
         return merged
     }
 

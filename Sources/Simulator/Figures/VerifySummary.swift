@@ -8,9 +8,15 @@ public struct VerifySummary: Codable, Sendable, Equatable {
     public var outOfOrder: Int
     /// Publish-to-receipt latency from the send timestamp in the payloads; absent when nothing was received.
     public var e2eLatency: Percentiles?
-    /// Present when messages were lost while the subscribers were falling behind: the broker
-    /// may have dropped them for being slow to take them, which `lost` cannot tell apart.
-    public var fellBehind: VerifyBehind? = nil
+    /// Over the seconds in which every connection was up: what the devices published and what
+    /// the subscribers received, per second.
+    public var publishedPerSecond: Double = 0
+    public var receivedPerSecond: Double = 0
+    /// Of `lost`, those that went missing while every connection was up (see `VerifyPace`).
+    public var missingWhileConnected = 0
+    /// Messages went missing while every connection was up: the subscribers fell behind what
+    /// the broker would queue for them (see `VerifyPace`).
+    public var fellBehind = false
 
     public init(received: Int, lost: Int, duplicated: Int, outOfOrder: Int, e2eLatency: Percentiles? = nil) {
         self.received = received

@@ -109,9 +109,11 @@ public final class Fleet: Sendable {
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
+        logLosses()   // those of the drain and the goodbyes
         verifier?.settle(published: totals.published)
         // The run's last part second, judged once what was in flight has arrived.
-        verifier?.notePace(published: totals.published, publisherLosses: control.losses.load(ordering: .relaxed))
+        let settled = totals
+        verifier?.notePace(published: settled.published, publisherChanges: control.losses.load(ordering: .relaxed) + settled.reconnects)
         verifier?.stop()
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
@@ -127,7 +129,7 @@ public final class Fleet: Sendable {
                             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         if let verifier {
             result.verify = verifier.summary(published: contexts.flatMap(\.connections).flatMap { connection in
-                connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) } }, seconds: duration)
+                connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) } })
             result.verifiedTopics = verifier.topics
         }
         return result
@@ -148,7 +150,8 @@ public final class Fleet: Sendable {
             let now = MonotonicClock.now()
             logLosses()
             if let verifier, now >= nextPace {
-                verifier.notePace(published: totals.published, publisherLosses: control.losses.load(ordering: .relaxed))
+                let totals = self.totals
+                verifier.notePace(published: totals.published, publisherChanges: control.losses.load(ordering: .relaxed) + totals.reconnects)
                 nextPace = now &+ 1_000_000_000
             }
             if let end, now >= end { return .duration }

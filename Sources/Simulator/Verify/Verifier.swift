@@ -53,8 +53,11 @@ public final class Verifier: @unchecked Sendable {
     let receivedCount = Atomic<Int>(0)
     let subscribedConnections = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
-    /// Subscriber connections lost so far.
-    let losses = Atomic<Int>(0)
+    /// Subscriber connections whose subscriptions are acknowledged now.
+    let subscribedNow = Atomic<Int>(0)
+    /// Subscriber connections lost, and subscribed again, so far: a second with either is no
+    /// judge of what the broker dropped.
+    let disturbances = Atomic<Int>(0)
     /// Kept by the thread that watches the run (`notePace`).
     private var pace = VerifyPace()
 
@@ -196,16 +199,18 @@ public final class Verifier: @unchecked Sendable {
         for loop in loops { loop.stop() }
     }
 
-    /// Judges the last second: `published` so far, and publishing connections lost so far.
-    /// Called about once a second by the thread that watches the run, and by no other.
-    public func notePace(published: Int, publisherLosses: Int) {
+    /// Judges the last second: `published` so far, and publishing connections lost or back so
+    /// far. Called about once a second by the thread that watches the run, and by no other.
+    public func notePace(published: Int, publisherChanges: Int) {
+        let allSubscribed = subscribedNow.load(ordering: .relaxed) == connections.count
         pace.record(.init(published: published, received: receivedCount.load(ordering: .relaxed),
-                          losses: publisherLosses + losses.load(ordering: .relaxed)))
+                          losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
+                          time: MonotonicClock.now()))
     }
 
     /// The summary, with each device's published count (by its connection's options and its
-    /// topic) added to its topic's figures, over a run of `seconds`. Call after `stop()`.
-    public func summary(published: [(options: ClientOptions, topic: String, count: Int)], seconds: Double) -> VerifySummary {
+    /// topic) added to its topic's figures. Call after `stop()`.
+    public func summary(published: [(options: ClientOptions, topic: String, count: Int)]) -> VerifySummary {
         for device in published {
             if let owner = owners[Verifier.endpoint(device.options) + "\u{0}" + device.topic] {
                 connections[owner.connection].streams.streams[owner.stream].published += device.count
@@ -219,12 +224,11 @@ public final class Verifier: @unchecked Sendable {
                                     duplicated: streams.reduce(0) { $0 + $1.duplicated },
                                     outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
                                     e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
-        let missing = min(summary.lost, pace.missingWhileConnected)
-        if missing > 0, seconds > 0 {
-            let published = streams.reduce(0) { $0 + $1.published }
-            func perSecond(_ count: Int) -> Double { (Double(count) / seconds).rounded() }
-            summary.fellBehind = VerifyBehind(publishedPerSecond: perSecond(published), receivedPerSecond: perSecond(summary.received),
-                                              missingWhileConnected: missing)
+        summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
+        summary.fellBehind = summary.missingWhileConnected > 0
+        if pace.seconds > 0 {
+            summary.publishedPerSecond = (Double(pace.published) / pace.seconds).rounded()
+            summary.receivedPerSecond = (Double(pace.received) / pace.seconds).rounded()
         }
         return summary
     }

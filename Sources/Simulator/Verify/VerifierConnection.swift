@@ -21,6 +21,10 @@ final class VerifierConnection: @unchecked Sendable {
     /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
     /// MQTT 5 CONNACK came, or without one to fall back to.
     private var fallback: ClientOptions.ProtocolVersion?
+    /// The current attempt waits the MQTT 5 trial's time for its CONNACK before the full time.
+    private var onTrial = false
+    /// Whether all its subscriptions are acknowledged on the current connection.
+    private var isSubscribed = false
 
     static let connackTimeout = 10.0
     /// How long an MQTT 5 attempt waits for its CONNACK while a fallback remains: a broker that
@@ -56,7 +60,8 @@ final class VerifierConnection: @unchecked Sendable {
                 try client.connect()
                 loop.markDirty(client)
                 timerGeneration += 1
-                loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(fallback == nil ? Self.connackTimeout : Self.mqtt5TrialTimeout),
+                onTrial = fallback != nil
+                loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(onTrial ? Self.mqtt5TrialTimeout : Self.connackTimeout),
                               target: self, tag: timerGeneration << 1 | 1)
             } catch {
                 verifier.logger.warning("verify: cannot connect: \(error)")
@@ -65,11 +70,12 @@ final class VerifierConnection: @unchecked Sendable {
         case .resume:
             timerGeneration += 1
             pendingSubscriptions.removeAll()
-            for (filter, qos) in filters {
+            for qos in Set(filters.map(\.value)).sorted() {
+                let topics = filters.filter { $0.value == qos }.map(\.key)
                 do {
-                    pendingSubscriptions.insert(try client.subscribe(filter, qos: qos))
+                    pendingSubscriptions.formUnion(try client.subscribe(topics, qos: qos))
                 } catch {
-                    verifier.logger.warning("verify: cannot subscribe to '\(filter)': \(error)")
+                    verifier.logger.warning("verify: cannot subscribe to '\(topics[0])' and \(topics.count - 1) more: \(error)")
                 }
             }
             loop.markDirty(client)
@@ -97,7 +103,17 @@ extension VerifierConnection: TimerTarget {
     func timerFired(tag: Int, now: UInt64) {
         guard tag >> 1 == timerGeneration else { return }
         if tag & 1 == 1 {
-            if !fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))") {
+            if onTrial {
+                onTrial = false
+                // A broker of MQTT 3 only may take the connection and answer an MQTT 5 CONNECT
+                // with silence; one not up yet (a SYN unanswered) proves nothing, and gets the
+                // rest of the usual time.
+                guard client.isTCPConnected else {
+                    loop.schedule(at: now &+ MonotonicClock.nanoseconds(Self.connackTimeout - Self.mqtt5TrialTimeout), target: self, tag: tag)
+                    return
+                }
+                _ = fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))")
+            } else {
                 verifier.logger.warning("verify: no CONNACK within \(formatSeconds(Self.connackTimeout))")
             }
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
@@ -137,12 +153,12 @@ extension VerifierConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        if let error, error == .connectionLost || error == .protocol, machine.state == .connecting {
-            // Closed by the broker after the CONNECT (not refused by the network, a broker down).
-            _ = fallBack(because: "the broker closed an MQTT 5 connection before its CONNACK")
+        if isSubscribed {
+            isSubscribed = false
+            verifier.subscribedNow.subtract(1, ordering: .relaxed)
+            verifier.disturbances.add(1, ordering: .relaxed)
         }
         if let error, machine.state == .connected {
-            verifier.losses.add(1, ordering: .relaxed)
             verifier.logger.warning("verify: subscriber connection lost: \(error); messages published meanwhile count as lost")
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds()))
@@ -154,7 +170,11 @@ extension VerifierConnection: ClientDelegate {
         if grantedQoS.contains(where: { $0 >= 0x80 }) {
             verifier.logger.warning("verify: the broker refused a subscription of \(filters.map(\.key).joined(separator: ", "))")
         }
-        guard pendingSubscriptions.remove(messageID) != nil, pendingSubscriptions.isEmpty, !everSubscribed else { return }
+        guard pendingSubscriptions.remove(messageID) != nil, pendingSubscriptions.isEmpty else { return }
+        isSubscribed = true
+        verifier.subscribedNow.add(1, ordering: .relaxed)
+        verifier.disturbances.add(1, ordering: .relaxed)
+        guard !everSubscribed else { return }
         everSubscribed = true
         verifier.subscribedConnections.add(1, ordering: .relaxed)
     }

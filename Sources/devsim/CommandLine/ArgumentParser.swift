@@ -162,9 +162,12 @@ enum ArgumentParser {
             // DEVSIM_PASSWORD and DEVSIM_PASSWORD_FILE both set: the password itself wins.
             options.passwordFile = nil
         }
-        if options.anonymous, options.username != nil || options.password != nil || options.passwordFile != nil {
-            throw UsageError("--anonymous leaves out every user name and password; it cannot go with "
-                             + (options.username != nil ? "--username/DEVSIM_USERNAME" : "a password (--password-file, DEVSIM_PASSWORD)"))
+        if options.anonymous {
+            // Flags that say the opposite are a mistake; credentials in the environment give way.
+            if let flag = ["--username", "--password-file"].first(where: { fromFlags[$0] != nil }) {
+                throw UsageError("--anonymous leaves out every user name and password; it cannot go with \(flag)")
+            }
+            (options.username, options.password, options.passwordFile) = (nil, nil, nil)
         }
         guard !options.scenarios.isEmpty else { throw UsageError("run: name at least one scenario file") }
         return options

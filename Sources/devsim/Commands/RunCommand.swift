@@ -82,13 +82,14 @@ struct RunCommand {
         if let path = options.report {
             try writeReport(report, exitCode: code, to: path)
         }
-        if let behind = result.verify?.fellBehind, let lost = result.verify?.lost {
-            // Last, where a reader of the log looks first: the lost figure is not the broker's alone.
-            logger.warning("verify: the subscribers fell behind: they received \(Int(behind.receivedPerSecond)) msg/s while the devices "
-                           + "published \(Int(behind.publishedPerSecond)) msg/s, and \(behind.missingWhileConnected) of the \(lost) lost went "
-                           + "missing while every connection was up, as a broker drops what it queues beyond its bound for a "
-                           + "subscriber slow to take it (mosquitto's max_queued_messages): that many say more of devsim's "
-                           + "subscribers than of the broker")
+        if let verify = result.verify, verify.fellBehind {
+            // Last, where a reader of the log looks first: whose doing the lost figure is.
+            logger.warning("verify: the subscribers fell behind: they received \(Int(verify.receivedPerSecond)) msg/s while the "
+                           + "devices published \(Int(verify.publishedPerSecond)) msg/s, and \(verify.missingWhileConnected) of the "
+                           + "\(verify.lost) lost went missing while every connection was up, as a broker drops what it queues beyond "
+                           + "its bound for a subscriber that does not keep up (mosquitto's max_queued_messages, behind "
+                           + "max_inflight_messages): those say more of the subscribers, or of the broker's limits for one, than "
+                           + "of the broker losing messages")
         }
         return code
     }
