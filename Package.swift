@@ -17,16 +17,18 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // Linux headers Glibc's module leaves out (epoll, eventfd).
+        // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
-        // The Swift face of libmosquitto: clients, errors, options and the epoll event loop.
-        .target(name: "Mosquitto", dependencies: ["CMosquitto", "CLinux"]),
+        // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs.
+        .target(name: "Reactor", dependencies: ["CLinux"]),
+        // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors, options.
+        .target(name: "Mosquitto", dependencies: ["CMosquitto", "Reactor"]),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals"),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
         .target(name: "Scenario", dependencies: ["CYAML", "Signals"]),
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
-        .target(name: "Simulator", dependencies: ["Mosquitto", "Scenario", "Signals"]),
+        .target(name: "Simulator", dependencies: ["Reactor", "Mosquitto", "Scenario", "Signals"]),
         .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "Mosquitto"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
@@ -36,6 +38,7 @@ let package = Package(
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Signals"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),

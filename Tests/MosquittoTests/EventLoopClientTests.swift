@@ -1,4 +1,5 @@
 import Mosquitto
+import Reactor
 import Synchronization
 import Testing
 import TestSupport
@@ -44,16 +45,15 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         }
         client.delegate = recorder
         loop.execute {
-            loop.add(client)
+            client.attach(to: loop)
             try? client.connect()
-            loop.markDirty(client)
         }
         #expect(subscriber.waitFor(count: 1, timeout: 10))
         #expect(subscriber.messages.first?.topic == "loop/a")
         #expect(subscriber.messages.first?.payloadText == "hello")
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.contains { $0.hasPrefix("published") } })
         #expect(recorder.snapshot.first == "connack 0")
-        loop.execute { try? client.disconnect(); loop.markDirty(client) }
+        loop.execute { try? client.disconnect() }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.last == "disconnect 0" })
     }
 
@@ -66,9 +66,8 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         let recorder = Recorder()
         client.delegate = recorder
         loop.execute {
-            loop.add(client)
+            client.attach(to: loop)
             try? client.connect()
-            loop.markDirty(client)
         }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.count >= 2 })
         #expect(recorder.snapshot.prefix(2) == ["connack 5", "disconnect \(MosquittoError.connectionRefused.rawValue)"])

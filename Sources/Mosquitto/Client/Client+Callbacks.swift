@@ -14,7 +14,7 @@ extension Client {
         }
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
-            client.socketChanged = true
+            client.socketClosed()
             client.disconnectsReported += 1
             let error = rc == 0 ? nil : client.abandonedBecause ?? MosquittoError(rawValue: rc, systemErrno: errno)
             client.abandonedBecause = nil

@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import Reactor
 
 /// What a `Client` reports. Called on the client's event-loop thread from inside libmosquitto, so
 /// an implementation may publish (the packet is queued) but must not connect, reconnect or
@@ -55,8 +56,10 @@ public struct ReceivedMessage {
 
 /// One MQTT connection, a `struct mosquitto` underneath.
 ///
-/// A client is confined to one `EventLoop`: after it is handed to the loop, every call on it is
-/// made on that loop's thread. That is why it is `@unchecked Sendable` and has no locks.
+/// A client is confined to one `EventLoop`, whose `EventSource` it is: after `attach(to:)`,
+/// every call on it is made on that loop's thread. That is why it is `@unchecked Sendable` and
+/// has no locks. It keeps its registration up to date itself: the socket libmosquitto replaces
+/// at each attempt and closes at each loss, and its wish to write after each call.
 public final class Client: @unchecked Sendable {
     let handle: OpaquePointer
     public private(set) var options: ClientOptions
@@ -64,17 +67,12 @@ public final class Client: @unchecked Sendable {
     /// it. `unowned(unsafe)` because a weak load on every callback showed in the publish path.
     public unowned(unsafe) var delegate: ClientDelegate?
 
-    /// The socket registered with the owning loop's epoll, or -1; kept by `EventLoop`.
-    var registeredSocket: Int32 = -1
-    var registeredForWrite = false
-    /// Set whenever the socket may have been replaced, so the loop registers it anew even if the
-    /// new descriptor has the number of the old one.
-    var socketChanged = false
-    /// The client's key in its loop's table.
-    var slot = -1
+    /// The loop that drives it, once attached, and its place there.
+    unowned(unsafe) var loop: EventLoop?
+    var registration: EventLoop.Registration?
     /// When the broker was last heard from (monotonic nanoseconds): the last time the socket
     /// had something to read, or the start of the current attempt.
-    public private(set) var lastHeard: UInt64 = 0
+    public internal(set) var lastHeard: UInt64 = 0
     /// The error the next `didDisconnect` reports instead of libmosquitto's, set by `abandon`.
     var abandonedBecause: MosquittoError?
     /// From each attempt until its CONNACK: the time a TLS handshake is under way.
@@ -87,7 +85,7 @@ public final class Client: @unchecked Sendable {
     var isDetached = false
     /// `errno` as `mosquitto_connect_async` left it: where a TCP connect refused at once shows,
     /// when libmosquitto goes on to a TLS handshake on the dead socket regardless.
-    private var connectErrno: Int32 = 0
+    var connectErrno: Int32 = 0
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -172,7 +170,7 @@ public final class Client: @unchecked Sendable {
 
     /// Each attempt closes the socket of the one before, detached or not.
     private func startAttempt() {
-        socketChanged = true
+        socketClosed()
         isDetached = false
         awaitsConnack = true
         lastHeard = MonotonicClock.now()
@@ -210,7 +208,7 @@ public final class Client: @unchecked Sendable {
     public func discardQueuedMessages() throws(ClientSetupError) {
         let rc = mosquitto_reinitialise(handle, options.clientID, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
         guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
-        socketChanged = true
+        socketClosed()
         isDetached = false
         Client.installCallbacks(handle)
         try apply(options)
@@ -218,6 +216,7 @@ public final class Client: @unchecked Sendable {
 
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
     public func disconnect() throws(MosquittoError) {
+        defer { registrationMayChange() }
         try check(mosquitto_disconnect(handle))
     }
 
@@ -229,6 +228,7 @@ public final class Client: @unchecked Sendable {
     public func publish(topic: UnsafePointer<CChar>, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) -> (messageID: Int32, error: MosquittoError?) {
         var messageID: Int32 = 0
         let rc = mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, qos, retain)
+        registrationMayChange()
         return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
     }
 
@@ -237,6 +237,7 @@ public final class Client: @unchecked Sendable {
     @discardableResult
     public func subscribe(_ topic: String, qos: Int32) throws(MosquittoError) -> Int32 {
         var messageID: Int32 = 0
+        defer { registrationMayChange() }
         try check(mosquitto_subscribe(handle, &messageID, topic, qos))
         return messageID
     }
@@ -244,6 +245,7 @@ public final class Client: @unchecked Sendable {
     /// Subscribes to every filter of `topics`, `perPacket` in each SUBSCRIBE:
     /// `mosquitto_subscribe_multiple`. Returns the message ids `didSubscribe` will report.
     public func subscribe(_ topics: [String], qos: Int32, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
+        defer { registrationMayChange() }
         var messageIDs: [Int32] = []
         for start in stride(from: 0, to: topics.count, by: perPacket) {
             let batch = topics[start..<min(topics.count, start + perPacket)].map { strdup($0) }
@@ -278,77 +280,4 @@ public final class Client: @unchecked Sendable {
     /// Whether libmosquitto has bytes waiting to be written (the socket is full, or it was in a
     /// callback): `mosquitto_want_write`. The back-pressure of a QoS 0 stream.
     public var wantsWrite: Bool { mosquitto_want_write(handle) }
-
-    /// `mosquitto_loop_read`, with every failure reported through `didDisconnect`, also the two
-    /// that libmosquitto 2.0.11 leaves unreported while a TLS handshake is under way: a handshake
-    /// error closes the socket and returns `MOSQ_ERR_TLS` without `on_disconnect`; a socket whose
-    /// TCP connect failed (refused, reset) returns `SSL_ERROR_SYSCALL`, which it takes for "try
-    /// again" forever, keeping the dead socket, a busy loop under level-triggered epoll.
-    /// `hungUp` says the socket reported `EPOLLHUP`/`EPOLLERR`: once read to its end, libmosquitto
-    /// must have closed it, or it never will.
-    func loopRead(hungUp: Bool = false) {
-        let socket = self.socket
-        let reported = disconnectsReported
-        let rc = readOnce()
-        guard disconnectsReported == reported, !isDetached else { return }
-        if rc.code != 0 {
-            detach(reporting: MosquittoError(rawValue: rc.code, systemErrno: rc.errno))
-        } else if hungUp, awaitsConnack, options.tls != nil, self.socket == socket {
-            // Only a handshake leaves a dead socket unreported: otherwise libmosquitto reads the
-            // end-of-file or the error itself, and its reason is the better one.
-            let failure = [rc.errno, connectErrno].first(where: Client.failsAConnection)
-            readToTheEnd(of: socket, failure: failure.map { MosquittoError(rawValue: MosquittoError.errno.rawValue, systemErrno: $0) }
-                ?? .connectionLost)
-        }
-    }
-
-    private func readOnce() -> (code: Int32, errno: Int32) {
-        lastHeard = MonotonicClock.now()
-        errno = 0
-        let rc = mosquitto_loop_read(handle, 1)
-        return (rc, errno)
-    }
-
-    /// Reads what is left on `socket` (a packet per call) and its end-of-file, through which
-    /// libmosquitto closes it and reports `didDisconnect`; should it still hold the socket after
-    /// that, it never lets go: the client is detached and `failure` reported.
-    private func readToTheEnd(of socket: Int32, failure: MosquittoError) {
-        let reported = disconnectsReported
-        for _ in 0..<64 where self.socket == socket && disconnectsReported == reported && !isDetached {
-            let rc = readOnce()
-            if rc.code != 0, disconnectsReported == reported {
-                detach(reporting: MosquittoError(rawValue: rc.code, systemErrno: rc.errno))
-            }
-        }
-        // Bytes still waiting are read on the loop's next turn; the socket is not dead yet.
-        guard self.socket == socket, disconnectsReported == reported, !isDetached, Client.bytesReadable(socket) == 0 else { return }
-        detach(reporting: failure)
-    }
-
-    /// Bytes the kernel holds for reading on `socket`: `ioctl(FIONREAD)`.
-    private static func bytesReadable(_ socket: Int32) -> Int32 {
-        var count: Int32 = 0
-        return ioctl(socket, UInt(FIONREAD), &count) == 0 ? count : 0
-    }
-
-    /// Reports a failure libmosquitto did not; a socket it still holds is no longer watched.
-    private func detach(reporting error: MosquittoError) {
-        isDetached = socket >= 0
-        socketChanged = true
-        disconnectsReported += 1
-        let reason = abandonedBecause ?? error
-        abandonedBecause = nil
-        delegate?.client(self, didDisconnect: reason)
-    }
-
-    /// `errno` values that say why a TCP connection could not be made or was torn down.
-    private static func failsAConnection(_ code: Int32) -> Bool {
-        [ECONNREFUSED, ECONNRESET, ECONNABORTED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(code)
-    }
-
-    /// `mosquitto_loop_write`; a failure has already been reported through `didDisconnect`.
-    func loopWrite() { _ = mosquitto_loop_write(handle, 1) }
-
-    /// `mosquitto_loop_misc`: keepalive PINGREQs, and the disconnect of a broker gone silent.
-    func loopMisc() { _ = mosquitto_loop_misc(handle) }
 }

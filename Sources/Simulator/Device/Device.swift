@@ -1,4 +1,4 @@
-import Mosquitto
+import Reactor
 import Signals
 
 /// One simulated device: a schedule that starts at its connection's first CONNACK and a set of
@@ -8,11 +8,10 @@ final class Device: TimerTarget {
     /// The topic as a C string, made once: every publish passes it to libmosquitto.
     let topic: [CChar]
     private let signals: DeviceSignals
-    private unowned(unsafe) let connection: Connection
+    private unowned(unsafe) let connection: DeviceConnection
     private unowned(unsafe) let context: LoopContext
     // The context's parts, held here unretained: reaching them through the context retained
     // and released each on every tick. The context owns them and outlives every device.
-    private unowned(unsafe) let loop: EventLoop
     private unowned(unsafe) let counters: Counters
     private unowned(unsafe) let control: RunControl
     private var schedule: Schedule?
@@ -20,16 +19,19 @@ final class Device: TimerTarget {
     /// Messages handed to libmosquitto, for `run --verify`'s lost count.
     var published = 0
 
-    init(plan: DevicePlan, seed: UInt64, connection: Connection, counters: Counters, context: LoopContext) {
+    /// Its next tick.
+    private var timer: Timer!
+
+    init(plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext) {
         self.plan = plan
         topic = Array(plan.topic.utf8CString)
         signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
                                 seed: seed, sampleInterval: plan.sampleInterval)
         self.connection = connection
         self.context = context
-        loop = context.loop
         self.counters = counters
         control = context.control
+        timer = Timer(on: context.loop, target: self)
     }
 
     var hasStarted: Bool { schedule != nil }
@@ -41,19 +43,24 @@ final class Device: TimerTarget {
         if publishesAtMax {
             schedule = Schedule(start: now, perSecond: plan.perSecond)
             wallStart = WallTime.now().secondsSinceEpoch
-            loop.schedule(at: now, target: self)
+            timer.schedule(at: now)
             return
         }
         let first = now &+ MonotonicClock.nanoseconds(plan.startDelay)
         schedule = Schedule(start: first, perSecond: plan.perSecond)
         wallStart = WallTime.now().secondsSinceEpoch + plan.startDelay
-        loop.schedule(at: first, target: self)
+        timer.schedule(at: first)
     }
 
     /// `publish: max`: as fast as the connection takes, paced by its back-pressure.
     var publishesAtMax: Bool { !plan.perSecond.isFinite }
 
-    func timerFired(tag: Int, now: UInt64) {
+    /// A `publish: max` device that waited for room ticks at `now`.
+    func wake(at now: UInt64) {
+        timer.schedule(at: now)
+    }
+
+    func timerFired(_ timer: Timer, now: UInt64) {
         if publishesAtMax {
             tickAtMax(now: now)
             return
@@ -66,7 +73,7 @@ final class Device: TimerTarget {
         connection.submit(from: self, payload: context.payload, due: schedule.deadline, now: now)
         schedule.advance()
         self.schedule = schedule
-        loop.schedule(at: schedule.deadline, target: self)
+        timer.schedule(at: schedule.deadline)
     }
 
     /// One message of a `publish: max` device, if the connection has room; otherwise the device
@@ -85,6 +92,6 @@ final class Device: TimerTarget {
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         connection.submit(from: self, payload: context.payload, due: nil, now: now)
-        loop.schedule(at: now, target: self)
+        timer.schedule(at: now)
     }
 }

@@ -1,5 +1,5 @@
 import Glibc
-import Mosquitto
+import Reactor
 import Signals
 
 /// `run --dry-run`: what the fleet would publish, without a broker, on a virtual clock. Every
@@ -25,27 +25,24 @@ public struct DryRun {
     /// Runs the virtual clock, handing each line (newline included) to `emit`. Returns the count.
     @discardableResult
     public func run(wallStart: Double = WallTime.now().secondsSinceEpoch, emit: (String) -> Void) -> Int {
-        var heap = DeadlineHeap()
+        var heap = TimerHeap()
         let end = duration.map { MonotonicClock.nanoseconds($0) }
-        for connection in plan.connections {
-            for device in connection.devices {
-                let virtual = VirtualDevice(plan: device, seed: seed)
-                heap.insert(deadline: virtual.schedule.deadline, target: virtual, tag: 0)
-            }
-        }
+        let devices = plan.connections.flatMap(\.devices).map { VirtualDevice(plan: $0, seed: seed) }
+        for device in devices { heap.schedule(device.timer, at: device.schedule.deadline) }
+        defer { heap.removeAll() }
         var printed = 0
         var payload: [UInt8] = []
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
-        while printed < messages ?? .max, end != 0, let entry = heap.popDue(now: last) {
-            guard let device = entry.target as? VirtualDevice else { continue }
+        while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
+            let device = timer.takeUnretainedValue().target as! VirtualDevice
             payload.removeAll(keepingCapacity: true)
             let elapsed = device.schedule.elapsed
             device.signals.encode(elapsed: elapsed, wallClock: wallStart + device.plan.startDelay + elapsed, into: &payload)
             emit(DryRun.line(device.plan, payload: payload))
             printed += 1
             device.schedule.advance()
-            heap.insert(deadline: device.schedule.deadline, target: device, tag: 0)
+            heap.schedule(device.timer, at: device.schedule.deadline)
         }
         return printed
     }
@@ -56,20 +53,22 @@ public struct DryRun {
     }
 }
 
-/// A device on the dry run's virtual clock.
+/// A device on the dry run's virtual clock: the dry run pops its timer and ticks it itself.
 private final class VirtualDevice: TimerTarget {
     let plan: DevicePlan
     let signals: DeviceSignals
     var schedule: Schedule
+    private(set) var timer: Timer!
 
     init(plan: DevicePlan, seed: UInt64) {
         self.plan = plan
         signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
                                 seed: seed, sampleInterval: plan.sampleInterval)
         schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond)
+        timer = Timer(target: self)
     }
 
-    func timerFired(tag: Int, now: UInt64) {}
+    func timerFired(_ timer: Timer, now: UInt64) {}
 }
 
 /// `devsim sample`: a few ticks of one device each from every device group, on the dry run's

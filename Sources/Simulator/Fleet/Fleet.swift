@@ -1,5 +1,5 @@
 import Dispatch
-import Mosquitto
+import Reactor
 import Synchronization
 
 /// A run of the whole fleet: the event loops, their connections and devices, and the thread that
@@ -57,7 +57,7 @@ public final class Fleet: Sendable {
         let logsEvents = settings.logConnectionEvents || plan.connections.count <= 10
         for (index, connectionPlan) in plan.connections.enumerated() {
             let context = contexts[index % loopCount]
-            context.connections.append(try Connection(plan: connectionPlan, seed: settings.seed,
+            context.connections.append(try DeviceConnection(plan: connectionPlan, seed: settings.seed,
                                                       connackTimeout: settings.connackTimeout,
                                                       logsEvents: logsEvents, context: context))
         }

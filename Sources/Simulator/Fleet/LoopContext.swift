@@ -1,4 +1,4 @@
-import Mosquitto
+import Reactor
 
 /// What the connections and devices of one event loop share: the loop, its counters and a
 /// payload buffer reused by every tick. Confined to the loop's thread.
@@ -10,7 +10,7 @@ final class LoopContext: @unchecked Sendable {
     let control: RunControl
     /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
     var payload: [UInt8] = []
-    var connections: [Connection] = []
+    var connections: [DeviceConnection] = []
     /// Connections in the whole fleet, over every loop.
     var connectionCount = 0
     /// How late each tick fired after its deadline.

@@ -1,5 +1,5 @@
 import Dispatch
-import Mosquitto
+import Reactor
 import Synchronization
 
 /// What the event loops and the thread that runs the fleet share: whether devices still tick,

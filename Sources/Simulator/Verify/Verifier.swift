@@ -1,5 +1,6 @@
 import Glibc
 import Mosquitto
+import Reactor
 import Scenario
 import Synchronization
 

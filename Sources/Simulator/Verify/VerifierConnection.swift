@@ -1,10 +1,12 @@
 import Mosquitto
+import Reactor
 import Scenario
 import Synchronization
 
-/// One subscriber connection of the verifier: subscribes to its topic filters after every
-/// CONNACK (the session is clean, so the broker forgets them with each connection) and
-/// reconnects with backoff. Confined to its loop, with the figures of its topics.
+/// One subscriber connection of the verifier, brought up and down by its `ConnectionDriver`:
+/// subscribes to its topic filters after every CONNACK (the session is clean, so the broker
+/// forgets them with each connection), tries MQTT 5 first, and counts what arrives. Confined to
+/// its loop, with the figures of its topics.
 final class VerifierConnection: @unchecked Sendable {
     let client: Client
     let loop: EventLoop
@@ -12,12 +14,10 @@ final class VerifierConnection: @unchecked Sendable {
     let filters: [(key: String, value: Int32)]
     /// Written on the loop; read, and published counts added, once it has stopped.
     var streams: VerifiedStreams
-    private var machine: ConnectionStateMachine
+    private var driver: ConnectionDriver!
     private var pendingSubscriptions: Set<Int32> = []
     private var everSubscribed = false
-    private var timerGeneration = 0
     private var wasFinished = false
-
     /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
     /// MQTT 5 CONNACK came, or without one to fall back to.
     private var fallback: ClientOptions.ProtocolVersion?
@@ -34,96 +34,24 @@ final class VerifierConnection: @unchecked Sendable {
     init(options: ClientOptions, fallback: ClientOptions.ProtocolVersion?, reconnect: ReconnectSettings,
          filters: [(key: String, value: Int32)], streams: VerifiedStreams, loop: EventLoop) throws {
         client = try Client(options: options)
-        self.fallback = fallback
         self.loop = loop
+        self.fallback = fallback
         self.filters = filters
         self.streams = streams
-        machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial, maximum: reconnect.max))
         client.delegate = self
+        driver = ConnectionDriver(client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false,
+                                  loop: loop, delegate: self)
     }
 
     func open() {
-        loop.add(client)
-        perform(machine.start())
+        client.attach(to: loop)
+        driver.open(at: MonotonicClock.now())
     }
 
     func stop() {
-        perform(machine.stop())
+        driver.stop()
     }
 
-    private func perform(_ action: ConnectionStateMachine.Action) {
-        switch action {
-        case .none:
-            break
-        case .connect:
-            do {
-                try client.connect()
-                loop.markDirty(client)
-                timerGeneration += 1
-                onTrial = fallback != nil
-                loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(onTrial ? Self.mqtt5TrialTimeout : Self.connackTimeout),
-                              target: self, tag: timerGeneration << 1 | 1)
-            } catch {
-                verifier.logger.warning("verify: cannot connect: \(error)")
-                perform(machine.connectFailed(random: Double.random(in: 0..<1)))
-            }
-        case .resume:
-            timerGeneration += 1
-            pendingSubscriptions.removeAll()
-            for qos in Set(filters.map(\.value)).sorted() {
-                let topics = filters.filter { $0.value == qos }.map(\.key)
-                do {
-                    pendingSubscriptions.formUnion(try client.subscribe(topics, qos: qos))
-                } catch {
-                    verifier.logger.warning("verify: cannot subscribe to '\(topics[0])' and \(topics.count - 1) more: \(error)")
-                }
-            }
-            loop.markDirty(client)
-        case .pauseAndRetry(let delay), .retry(let delay):
-            timerGeneration += 1
-            loop.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay), target: self, tag: timerGeneration << 1)
-        case .disconnect:
-            do {
-                try client.disconnect()
-                loop.markDirty(client)
-            } catch {
-                perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
-            }
-        case .finished:
-            timerGeneration += 1
-            if !wasFinished {
-                wasFinished = true
-                verifier.finishedConnections.add(1, ordering: .relaxed)
-            }
-        }
-    }
-}
-
-extension VerifierConnection: TimerTarget {
-    func timerFired(tag: Int, now: UInt64) {
-        guard tag >> 1 == timerGeneration else { return }
-        if tag & 1 == 1 {
-            if onTrial {
-                onTrial = false
-                // A broker of MQTT 3 only may take the connection and answer an MQTT 5 CONNECT
-                // with silence; one not up yet (a SYN unanswered) proves nothing, and gets the
-                // rest of the usual time.
-                guard client.isTCPConnected else {
-                    loop.schedule(at: now &+ MonotonicClock.nanoseconds(Self.connackTimeout - Self.mqtt5TrialTimeout), target: self, tag: tag)
-                    return
-                }
-                _ = fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))")
-            } else {
-                verifier.logger.warning("verify: no CONNACK within \(formatSeconds(Self.connackTimeout))")
-            }
-            perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
-        } else {
-            perform(machine.retryDue())
-        }
-    }
-}
-
-extension VerifierConnection: ClientDelegate {
     /// Gives up on MQTT 5 for the fleet's protocol, if there is one to fall back to; returns
     /// whether it did.
     private func fallBack(because reason: String) -> Bool {
@@ -140,16 +68,63 @@ extension VerifierConnection: ClientDelegate {
                              + "which may keep it from keeping up at high rates")
         return true
     }
+}
 
-    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
-        if code.isAccepted {
-            fallback = nil
-        } else if code.rawValue == 1 || code.rawValue == 0x84, fallBack(because: "the broker refused MQTT 5 (\(code))") {
-            // Retried with the fleet's protocol after the backoff.
-        } else {
-            verifier.logger.warning("verify: connection refused: \(code)")
+extension VerifierConnection: ConnectionDriverDelegate {
+    func driverWillConnect() throws(ClientSetupError) {
+        onTrial = fallback != nil
+        driver.connackTimeout = onTrial ? Self.mqtt5TrialTimeout : Self.connackTimeout
+    }
+
+    /// A broker of MQTT 3 only may take the connection and answer an MQTT 5 CONNECT with
+    /// silence; one not up yet (a SYN unanswered) proves nothing, and gets the rest of the usual
+    /// time.
+    func driverConnackIsLate() -> Double? {
+        guard onTrial else { return nil }
+        onTrial = false
+        guard client.isTCPConnected else { return Self.connackTimeout - Self.mqtt5TrialTimeout }
+        _ = fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))")
+        return nil
+    }
+
+    func driverDidConnect(firstTime: Bool) {
+        fallback = nil
+        pendingSubscriptions.removeAll()
+        for qos in Set(filters.map(\.value)).sorted() {
+            let topics = filters.filter { $0.value == qos }.map(\.key)
+            do {
+                pendingSubscriptions.formUnion(try client.subscribe(topics, qos: qos))
+            } catch {
+                verifier.logger.warning("verify: cannot subscribe to '\(topics[0])' and \(topics.count - 1) more: \(error)")
+            }
         }
-        perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
+    }
+
+    func driverDidLoseConnection(reason: String) {
+        verifier.logger.warning("verify: subscriber \(reason); messages published meanwhile count as lost")
+    }
+
+    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
+        // 1: "unacceptable protocol version" from a broker of MQTT 3; 0x84, the same in MQTT 5.
+        if let refusal, refusal.rawValue == 1 || refusal.rawValue == 0x84, fallBack(because: "the broker refused MQTT 5 (\(refusal))") {
+            return   // retried with the fleet's protocol after the backoff
+        }
+        verifier.logger.warning("verify: \(reason)")
+    }
+
+    func driverWillRetry(after delay: Double) {}
+
+    func driverDidFinish() {
+        if !wasFinished {
+            wasFinished = true
+            verifier.finishedConnections.add(1, ordering: .relaxed)
+        }
+    }
+}
+
+extension VerifierConnection: ClientDelegate {
+    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
+        driver.connackArrived(code)
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
@@ -158,10 +133,7 @@ extension VerifierConnection: ClientDelegate {
             verifier.subscribedNow.subtract(1, ordering: .relaxed)
             verifier.disturbances.add(1, ordering: .relaxed)
         }
-        if let error, machine.state == .connected {
-            verifier.logger.warning("verify: subscriber connection lost: \(error); messages published meanwhile count as lost")
-        }
-        perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds()))
+        driver.closed(error)
     }
 
     func client(_ client: Client, didPublish messageID: Int32) {}

@@ -1,0 +1,240 @@
+import CLinux
+import Glibc
+import Synchronization
+
+/// A thread that waits on a level-triggered epoll for its sources' descriptors, fires its timers
+/// from a heap of deadlines on the monotonic clock, and runs jobs other threads hand it through
+/// an eventfd. It knows nothing of MQTT.
+///
+/// Everything a loop owns (its sources, their timers, what they drive) is touched on its thread
+/// only, so the hot path takes no locks; the entry points that say "loop thread only" check it in
+/// debug builds (`preconditionInEventLoop`). Other threads reach it through `execute(_:)`.
+public final class EventLoop: @unchecked Sendable {
+    /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
+    /// `deregister`.
+    public struct Registration: Hashable, Sendable {
+        let slot: Int
+        let generation: UInt32
+    }
+
+    public let name: String
+    private let selector: Selector
+    private let wakeup: Int32
+    private var thread: pthread_t?
+    /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
+    private let loopThread = Atomic<UInt>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+
+    // Confined to the loop thread.
+    var timers = TimerHeap()
+    private var nextHousekeeping: UInt64 = 0
+
+    private static let wakeupKey = Selector.Key(slot: .max, epoch: .max)
+    private static let housekeepingInterval: UInt64 = 1_000_000_000
+
+    /// Makes the epoll set and the eventfd; nothing runs until `start()`.
+    public init(name: String) throws(SystemError) {
+        self.name = name
+        selector = try Selector()
+        guard let wakeup = try systemCall("eventfd", { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }) else {
+            throw SystemError(call: "eventfd", errno: EAGAIN)
+        }
+        self.wakeup = wakeup
+        var event = epoll_event(events: EPOLLIN.rawValue, data: EventLoop.wakeupKey.data)
+        do {
+            _ = try systemCall("epoll_ctl", { epoll_ctl(selector.epoll, EPOLL_CTL_ADD, wakeup, &event) })
+        } catch {
+            close(wakeup)
+            throw error
+        }
+    }
+
+    deinit {
+        close(wakeup)
+    }
+
+    // MARK: Any thread
+
+    /// Starts the loop's thread: `pthread_create`.
+    public func start() throws(SystemError) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(context).release()
+            throw SystemError(call: "pthread_create", errno: rc)
+        }
+        self.thread = thread
+    }
+
+    /// Runs `job` on the loop's thread, soon, after the jobs handed to it before.
+    public func execute(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        var one: UInt64 = 1
+        // EAGAIN: the counter is already far from zero, so the loop wakes anyway.
+        _ = try? systemCall("write", { write(wakeup, &one, 8) })
+    }
+
+    /// Ends the loop after the jobs already handed to it, and waits for its thread.
+    public func stop() {
+        execute { [self] in stopping.store(true, ordering: .relaxed) }
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    /// Whether the caller is on this loop's thread.
+    public var inEventLoop: Bool {
+        loopThread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
+    /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
+    /// that only the loop's thread may use.
+    @inline(__always)
+    public func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)
+    }
+
+    // MARK: Loop thread only
+
+    /// Watches `source`'s descriptor from the next turn on, across its changes.
+    public func register(_ source: EventSource) -> Registration {
+        preconditionInEventLoop()
+        return selector.add(source)
+    }
+
+    /// Stops watching the source; events already queued for it are dropped.
+    public func deregister(_ registration: Registration) {
+        preconditionInEventLoop()
+        selector.remove(registration)
+    }
+
+    /// The source's descriptor, or its wish to write, may have changed: brought up to date
+    /// before the loop waits again. A descriptor it no longer reports, still open, leaves the set.
+    @inline(__always)
+    public func update(_ registration: Registration) {
+        preconditionInEventLoop()
+        selector.update(registration)
+    }
+
+    /// The source's descriptor was closed: its number is never named to epoll again, as it may
+    /// already be another source's.
+    public func descriptorClosed(_ registration: Registration) {
+        preconditionInEventLoop()
+        selector.descriptorClosed(registration)
+    }
+
+    // MARK: The loop
+
+    /// How late the kernel may wake the loop so that it can serve several deadlines with one
+    /// wake-up: a fleet whose ticks are spread evenly otherwise costs a context switch per tick.
+    /// Lateness stays well under the 2 ms a tick may take before it counts as late.
+    public static let timerSlackNanoseconds = 500_000
+
+    /// Timers fired before the loop looks at its descriptors again, so that a schedule running
+    /// behind cannot starve reads, acknowledgements and keepalives.
+    private static let timersPerTurn = 512
+
+    private func run() {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        _ = devsim_set_timer_slack(UInt(EventLoop.timerSlackNanoseconds))
+        _ = devsim_set_thread_name(name)
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        nextHousekeeping = MonotonicClock.now() &+ EventLoop.housekeepingInterval
+        while !stopping.load(ordering: .relaxed) {
+            selector.applyPending()
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline())
+            }
+            for index in 0..<count {
+                dispatch(events[index])
+            }
+            fireDueTimers()
+        }
+        timers.removeAll()
+    }
+
+    private func nanosecondsUntilNextDeadline() -> UInt64 {
+        let now = MonotonicClock.now()
+        var deadline = nextHousekeeping
+        if let earliest = timers.earliest, earliest < deadline { deadline = earliest }
+        return deadline > now ? deadline - now : 0
+    }
+
+    /// Set once `epoll_pwait2` turns out to be missing (kernels before 5.11).
+    private var millisecondWaitsOnly = false
+
+    /// Waits for events at most `nanoseconds`: `epoll_pwait2`, which takes the timeout to the
+    /// nanosecond; `epoll_wait`'s milliseconds, rounded up, would make every tick up to a
+    /// millisecond late. Interrupted, it returns no events; any other failure of a valid epoll
+    /// descriptor is a bug.
+    private func wait(into buffer: UnsafeMutableBufferPointer<epoll_event>, nanoseconds: UInt64) -> Int {
+        let epoll = selector.epoll
+        do {
+            if !millisecondWaitsOnly {
+                var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+                do {
+                    return Int(try systemCall("epoll_pwait2", { epoll_pwait2(epoll, buffer.baseAddress, Int32(buffer.count), &timeout, nil) }) ?? 0)
+                } catch where error.errno == ENOSYS {
+                    millisecondWaitsOnly = true
+                }
+            }
+            let milliseconds = Int32(min((nanoseconds + 999_999) / 1_000_000, UInt64(Int32.max)))
+            return Int(try systemCall("epoll_wait", { epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), milliseconds) }) ?? 0)
+        } catch {
+            fatalError("event loop '\(name)': \(error)")
+        }
+    }
+
+    @inline(__always)
+    private func dispatch(_ event: epoll_event) {
+        let key = Selector.Key(event.data)
+        if key == EventLoop.wakeupKey {
+            runJobs()
+            return
+        }
+        guard let source = selector.source(for: key) else { return }
+        let flags = event.events
+        let hungUp = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+        if hungUp || flags & EPOLLIN.rawValue != 0 {
+            source.readable(hungUp: hungUp)
+        }
+        // Reading may have closed, replaced or removed the descriptor: then the write is not its.
+        if flags & EPOLLOUT.rawValue != 0, selector.source(for: key) != nil {
+            source.writable()
+        }
+    }
+
+    private func runJobs() {
+        var counter: UInt64 = 0
+        _ = try? systemCall("read", { read(wakeup, &counter, 8) })
+        let pending = jobs.withLock { jobs in
+            let taken = jobs
+            jobs.removeAll()
+            return taken
+        }
+        for job in pending { job() }
+    }
+
+    private func fireDueTimers() {
+        var now = MonotonicClock.now()
+        var fired = 0
+        while fired < EventLoop.timersPerTurn, let timer = timers.popDue(now: now) {
+            timer._withUnsafeGuaranteedRef { $0.target.timerFired($0, now: now) }
+            fired += 1
+            now = MonotonicClock.now()
+        }
+        if now >= nextHousekeeping {
+            // A snapshot: a source may register, or remove, others as it goes.
+            for source in selector.sources { source.housekeeping(now: now) }
+            nextHousekeeping = now &+ EventLoop.housekeepingInterval
+        }
+    }
+}
+

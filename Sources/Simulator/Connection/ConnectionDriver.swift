@@ -1,0 +1,167 @@
+import Mosquitto
+import Reactor
+import Scenario
+
+/// What a `ConnectionDriver` tells the connection it drives, on the loop's thread.
+protocol ConnectionDriverDelegate: AnyObject {
+    /// The next attempt is about to start: a last chance to reset the client.
+    func driverWillConnect() throws(ClientSetupError)
+    /// The broker accepted the connection; `firstTime` if it had never been up before.
+    func driverDidConnect(firstTime: Bool)
+    /// The connection that was up is gone, for `reason` (already in words).
+    func driverDidLoseConnection(reason: String)
+    /// An attempt failed before any CONNACK accepted it: refused (`refusal` is the broker's
+    /// code), unreachable, no CONNACK.
+    func driverAttemptFailed(reason: String, refusal: ConnackCode?)
+    /// The next attempt is `delay` seconds away.
+    func driverWillRetry(after delay: Double)
+    /// No CONNACK within the time allowed: give up on the attempt (`nil`), or wait this many
+    /// seconds more.
+    func driverConnackIsLate() -> Double?
+    /// Nothing more will happen on this connection.
+    func driverDidFinish()
+}
+
+extension ConnectionDriverDelegate {
+    func driverWillConnect() throws(ClientSetupError) {}
+    func driverConnackIsLate() -> Double? { nil }
+}
+
+/// One MQTT client driven through the connection state machine: its connect, CONNACK-timeout,
+/// silence-watch and backoff timers, and the reasons of its failures in words. Device
+/// connections and the verifier's subscribers are both driven by one. Confined to a loop.
+///
+/// The connection owns it and is the client's delegate: it hands the driver the CONNACK and the
+/// close (`connackArrived`, `closed`), which are rare, and keeps the publish path to itself.
+final class ConnectionDriver: TimerTarget {
+    let client: Client
+    private unowned(unsafe) let delegate: ConnectionDriverDelegate
+    private(set) var machine: ConnectionStateMachine
+    /// Seconds an attempt may wait for its CONNACK before it is given up and retried; the
+    /// delegate may change it for the next attempt in `driverWillConnect`.
+    var connackTimeout: Double
+    /// Nanoseconds without a byte from the broker after which a connection counts as dead:
+    /// 1.5 × keepalive, as a broker judges its clients; 0 for no watch. libmosquitto alone would
+    /// wait twice the keepalive (a PINGREQ after one, the close after another).
+    let silenceLimit: UInt64
+    /// The CONNACK of the current attempt refused us; its reason is already reported.
+    private var refusedThisAttempt = false
+    private var startTimer: Timer!
+    private var retryTimer: Timer!
+    private var connackTimer: Timer!
+    private var silenceTimer: Timer!
+
+    init(client: Client, reconnect: ReconnectSettings, connackTimeout: Double, watchesSilence: Bool,
+         loop: EventLoop, delegate: ConnectionDriverDelegate) {
+        self.client = client
+        self.delegate = delegate
+        self.connackTimeout = connackTimeout
+        silenceLimit = watchesSilence ? MonotonicClock.nanoseconds(1.5 * Double(client.options.keepalive)) : 0
+        machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial, maximum: reconnect.max))
+        startTimer = Timer(on: loop, target: self)
+        retryTimer = Timer(on: loop, target: self)
+        connackTimer = Timer(on: loop, target: self)
+        silenceTimer = Timer(on: loop, target: self)
+    }
+
+    var isConnected: Bool { machine.isConnected }
+    var state: ConnectionStateMachine.State { machine.state }
+
+    /// Opens the connection at `deadline` (a ramp-up's place). Loop thread only.
+    func open(at deadline: UInt64) {
+        startTimer.schedule(at: deadline)
+    }
+
+    /// The run is ending: DISCONNECT if connected, otherwise stop trying.
+    func stop() {
+        startTimer.cancel()
+        perform(machine.stop())
+    }
+
+    /// The broker answered CONNECT.
+    func connackArrived(_ code: ConnackCode) {
+        if !code.isAccepted {
+            refusedThisAttempt = true
+            delegate.driverAttemptFailed(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))", refusal: code)
+        }
+        perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
+    }
+
+    /// The socket closed; `stable: false` keeps the backoff growing however long it was up.
+    func closed(_ error: MosquittoError?, stable: Bool = true) {
+        if let error, machine.state == .connected {
+            delegate.driverDidLoseConnection(reason: error == .keepalive
+                ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
+                : "connection lost: \(error)")
+        } else if let error, machine.state == .connecting, !refusedThisAttempt {
+            // A refusal was already reported, with the broker's reason, by the CONNACK handler;
+            // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
+            // MQTT 5) says less.
+            delegate.driverAttemptFailed(reason: "cannot connect: \(error)", refusal: nil)
+        }
+        perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
+    }
+
+    private func perform(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .none:
+            break
+        case .connect:
+            refusedThisAttempt = false
+            do {
+                try delegate.driverWillConnect()
+                try client.connect()
+                connackTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(connackTimeout))
+            } catch {
+                delegate.driverAttemptFailed(reason: "cannot connect: \(error)", refusal: nil)
+                perform(machine.connectFailed(random: Double.random(in: 0..<1)))
+            }
+        case .resume(let firstTime):
+            connackTimer.cancel()
+            if silenceLimit > 0 { silenceTimer.schedule(at: client.lastHeard &+ silenceLimit) }
+            delegate.driverDidConnect(firstTime: firstTime)
+        case .pauseAndRetry(let delay), .retry(let delay):
+            connackTimer.cancel()
+            silenceTimer.cancel()
+            delegate.driverWillRetry(after: delay)
+            retryTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay))
+        case .disconnect:
+            silenceTimer.cancel()
+            do {
+                try client.disconnect()
+            } catch {
+                perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
+            }
+        case .finished:
+            for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer!.cancel() }
+            delegate.driverDidFinish()
+        }
+    }
+
+    func timerFired(_ timer: Timer, now: UInt64) {
+        if timer === startTimer {
+            perform(machine.start())
+        } else if timer === retryTimer {
+            perform(machine.retryDue())
+        } else if timer === connackTimer {
+            if let more = delegate.driverConnackIsLate() {
+                connackTimer.schedule(at: now &+ MonotonicClock.nanoseconds(more))
+                return
+            }
+            delegate.driverAttemptFailed(reason: "no CONNACK within \(formatSeconds(connackTimeout))", refusal: nil)
+            // The next attempt's `mosquitto_connect_async` closes the silent socket.
+            perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
+        } else if timer === silenceTimer, machine.isConnected {
+            if now >= client.lastHeard &+ silenceLimit {
+                client.abandon(reporting: .keepalive)
+            } else {
+                silenceTimer.schedule(at: client.lastHeard &+ silenceLimit)
+            }
+        }
+    }
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    let tenths = (seconds * 10).rounded()
+    return "\(Int(tenths) / 10).\(Int(tenths) % 10)s"
+}
