@@ -48,13 +48,12 @@ do {
             let perSecond = group.publish.perSecond.isFinite ? group.publish.perSecond : 1000
             let signals = DeviceSignals(payload: group.payload, deviceID: "\(group.name)-1", index: 1, seed: 1,
                                         sampleInterval: group.sample.map { 1 / $0.perSecond })
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(4096)
+            var buffer = PayloadBuffer(capacity: 4096)
             let messages = 1_000_000
             var bytes = 0
             let start = nanoseconds()
             for tick in 0..<messages {
-                buffer.removeAll(keepingCapacity: true)
+                buffer.removeAll()
                 let elapsed = Double(tick) / perSecond
                 signals.encode(elapsed: elapsed, wallClock: 1_800_000_000 + elapsed, into: &buffer)
                 bytes &+= buffer.count

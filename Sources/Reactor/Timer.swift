@@ -13,9 +13,12 @@ public protocol TimerTarget: AnyObject {
 /// `swift_retain`/`swift_release`, much of it the loop's timers). A timer must be cancelled, or
 /// have fired, or its loop have stopped, before it goes away; debug builds check it.
 public final class Timer {
-    public unowned(unsafe) let target: TimerTarget
+    /// Set once, right after the owner is made, when the owner is the target: see `init(on:)`.
+    public unowned(unsafe) var target: TimerTarget
     /// The loop whose heap it goes in; `nil` for a timer on a heap of its own (the dry run's).
-    public unowned(unsafe) let loop: EventLoop?
+    /// Strong, which costs nothing (the loop holds its timers unretained, so there is no cycle):
+    /// held `unowned(unsafe)`, every `schedule(at:)` retained and released it.
+    public let loop: EventLoop?
     /// When it is due, while scheduled.
     public internal(set) var deadline: UInt64 = 0
     /// Among equal deadlines, the order of scheduling.
@@ -27,6 +30,21 @@ public final class Timer {
     public init(on loop: EventLoop, target: TimerTarget) {
         self.loop = loop
         self.target = target
+    }
+
+    /// A timer of `loop`'s whose target is set before it is first scheduled: an owner keeps it
+    /// in a `let` that way (a `var` costs a retain at each use) and makes it before `self` is.
+    public init(on loop: EventLoop) {
+        self.loop = loop
+        target = Timer.unset
+    }
+
+    private static let unset = Unset()
+
+    private final class Unset: TimerTarget, Sendable {
+        func timerFired(_ timer: Timer, now: UInt64) {
+            preconditionFailure("a Timer made with init(on:) fired before its target was set")
+        }
     }
 
     /// A timer for a `TimerHeap` of the caller's own (a virtual clock).

@@ -26,7 +26,7 @@ public final class DeviceSignals: @unchecked Sendable {
 
     public let deviceID: String
     let frame: PayloadFrame
-    let fields: [FieldEncoder]
+    let fields: FieldList
     /// Set for the `template` style: it writes the payload instead of `frame` and `fields`.
     let template: TemplateEncoder?
     private let faultTally = FaultTally()
@@ -60,7 +60,7 @@ public final class DeviceSignals: @unchecked Sendable {
         }
         self.deviceID = deviceID
         self.frame = PayloadFrame(style: payload.style)
-        self.fields = fields
+        self.fields = FieldList(fields)
         if payload.style == .template, let template = payload.template {
             self.template = TemplateEncoder(template: template, fields: fields, names: payload.fields.map(\.name),
                                             deviceID: deviceID, index: index)
@@ -76,7 +76,7 @@ public final class DeviceSignals: @unchecked Sendable {
     /// Appends the payload of a publish made `elapsed` seconds after the device's clock started
     /// (its connection's CONNACK), at `wallClock` seconds since the Unix epoch, to `buffer`.
     /// The sensor models are advanced through every sample due by `elapsed` first.
-    public func encode(elapsed: Double, wallClock: Double, into buffer: inout [UInt8]) {
+    public func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
         let instant = PublishInstant(index: publishIndex, sample: takeSamples(upTo: elapsed),
                                      elapsed: elapsed, wallClock: wallClock)
         publishIndex += 1
@@ -85,7 +85,7 @@ public final class DeviceSignals: @unchecked Sendable {
             return
         }
         buffer.append(contentsOf: frame.opening)
-        FieldEncoder.writeMembers(fields, at: instant, into: &buffer)
+        fields.writeMembers(at: instant, into: &buffer)
         buffer.append(contentsOf: frame.closing)
     }
 

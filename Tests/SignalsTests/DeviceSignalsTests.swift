@@ -31,9 +31,10 @@ import Signals
     @Test func appendsToWhatTheBufferHolds() {
         let signals = DeviceSignals(payload: PayloadSpec(style: .flat, fields: [FieldSpec(name: "n", generator: CounterRecipe())]),
                                     deviceID: "d", index: 1, seed: 0, sampleInterval: nil)
-        var buffer = Array("topic ".utf8)
+        var buffer = PayloadBuffer()
+        buffer.append(contentsOf: "topic ".utf8)
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == #"topic {"n":0}"#)
+        #expect(buffer.text == #"topic {"n":0}"#)
     }
 
     @Test func counterCountsPublishes() {

@@ -169,9 +169,9 @@ import Signals
             ])
             let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 3, sampleInterval: 0.02)
             return (0..<40).map { tick in
-                var buffer: [UInt8] = []
+                var buffer = PayloadBuffer()
                 signals.encode(elapsed: Double(tick), wallClock: 0, into: &buffer)
-                return String(decoding: buffer, as: UTF8.self)
+                return buffer.text
             }
         }
         let clean = payloads(dropout: 0)

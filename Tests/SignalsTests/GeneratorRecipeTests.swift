@@ -88,8 +88,8 @@ import Signals
             FieldSpec(name: "plain", generator: ConstantRecipe(value: .string("{other}"))),
         ])
         let signals = DeviceSignals(payload: spec, deviceID: "van-7", index: 7, seed: 1, sampleInterval: nil)
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == #"{"vehicle":"van-7 #7","plain":"{other}"}"#)
+        #expect(buffer.text == #"{"vehicle":"van-7 #7","plain":"{other}"}"#)
     }
 }

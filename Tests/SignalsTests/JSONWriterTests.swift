@@ -3,15 +3,15 @@ import Signals
 
 @Suite struct JSONWriterTests {
     func number(_ value: Double, _ decimals: Int?) -> String {
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         JSONWriter.writeNumber(value, decimals: decimals, into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        return buffer.text
     }
 
     func string(_ value: String) -> String {
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         JSONWriter.writeString(value, into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        return buffer.text
     }
 
     @Test(arguments: [
@@ -68,9 +68,9 @@ import Signals
 
     @Test func integers() {
         func integer(_ value: Int64, _ decimals: Int?) -> String {
-            var buffer: [UInt8] = []
+            var buffer = PayloadBuffer()
             JSONWriter.writeInteger(value, decimals: decimals, into: &buffer)
-            return String(decoding: buffer, as: UTF8.self)
+            return buffer.text
         }
         #expect(integer(0, nil) == "0")
         #expect(integer(42, 2) == "42.00")
@@ -98,10 +98,10 @@ import Signals
     }
 
     @Test func boolsAndNull() {
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         JSONWriter.writeBool(true, into: &buffer)
         JSONWriter.writeBool(false, into: &buffer)
         JSONWriter.writeNull(into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == "truefalsenull")
+        #expect(buffer.text == "truefalsenull")
     }
 }

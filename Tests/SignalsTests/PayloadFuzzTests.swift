@@ -121,7 +121,7 @@ import Signals
 
     @Test func randomPayloadsAreValidJSONThatReadsBack() throws {
         var fuzzer = Fuzzer(random: SplitMix64(seed: 0xDEC0DE))
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         for index in 0..<Self.cases {
             let style: PayloadStyle = fuzzer.chance(0.5) ? .milkcocoa : .flat
             var fields: [FieldSpec] = []
@@ -133,10 +133,10 @@ import Signals
             }
             let signals = DeviceSignals(payload: PayloadSpec(style: style, fields: fields), deviceID: "fuzz-\(index)",
                                         index: index, seed: 1, sampleInterval: nil)
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll()
             signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
-            let text = String(decoding: buffer, as: UTF8.self)
-            guard let parsed = try? JSONSerialization.jsonObject(with: Data(buffer)) else {
+            let text = buffer.text
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(buffer.bytes)) else {
                 Issue.record("case \(index): not JSON: \(text.debugDescription)")
                 continue
             }
@@ -155,9 +155,9 @@ import Signals
     }
 
     @Test func byteOrderMarksAreEscapedAndTheirNeighboursKept() {
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         JSONWriter.writeString("\u{FEFF}a\\\u{FEFF}\u{FFFD}\u{F8FF}\u{FEFF}", into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == "\"\\ufeffa\\\\\\ufeff\u{FFFD}\u{F8FF}\\ufeff\"")
+        #expect(buffer.text == "\"\\ufeffa\\\\\\ufeff\u{FFFD}\u{F8FF}\\ufeff\"")
     }
 
     /// Why `parsed` is not what `expected` says, or `nil` when it is.

@@ -40,10 +40,10 @@ import Signals
             constant("on", .bool(false)),
         ], template: try template("{{device}},{{temperature}} {{ts}} {{on}}\n"))
         let signals = DeviceSignals(payload: spec, deviceID: "b-3", index: 3, seed: 1, sampleInterval: nil)
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
         // Strings without quotes and without escapes: the template's text decides the format.
-        #expect(String(decoding: buffer, as: UTF8.self) == "boiler \"3\",21.5 1764417600 false\n")
+        #expect(buffer.text == "boiler \"3\",21.5 1764417600 false\n")
     }
 
     @Test func influxLineProtocolWithDevicePlaceholdersAndSpaces() throws {
@@ -52,17 +52,17 @@ import Signals
             constant("humidity", .number(40)),
         ], template: try template("climate,device={{id}},n={{ index }} temperature={{temperature}},humidity={{humidity}}"))
         let signals = DeviceSignals(payload: spec, deviceID: "room-7", index: 7, seed: 1, sampleInterval: nil)
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == "climate,device=room-7,n=7 temperature=21.25,humidity=40")
+        #expect(buffer.text == "climate,device=room-7,n=7 temperature=21.25,humidity=40")
     }
 
     @Test func aFieldNamedLikeADevicePlaceholderWins() throws {
         let spec = PayloadSpec(style: .template, fields: [constant("id", .string("mine"))], template: try template("{{id}}/{{index}}"))
         let signals = DeviceSignals(payload: spec, deviceID: "dev", index: 2, seed: 1, sampleInterval: nil)
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == "mine/2")
+        #expect(buffer.text == "mine/2")
     }
 
     @Test func templateWithJSONBracesGroupsTimestampsAndRepeats() throws {
@@ -72,12 +72,12 @@ import Signals
             FieldSpec(name: "at", generator: TimestampRecipe(unit: .iso8601)),
         ], template: try template(#"{"t":{{t}},"again":{{t}},"loc":{{loc}},"at":"{{at}}"}"#))
         let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 1, sampleInterval: nil)
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 1_764_417_600.25, into: &buffer)
-        let text = String(decoding: buffer, as: UTF8.self)
+        let text = buffer.text
         // A group keeps its JSON form (strings quoted) inside a template.
         #expect(text == #"{"t":1.5,"again":1.5,"loc":{"lat":1,"name":"a\"b"},"at":"2025-11-29T12:00:00.250Z"}"#)
-        #expect((try? JSONSerialization.jsonObject(with: Data(buffer))) != nil)
+        #expect((try? JSONSerialization.jsonObject(with: Data(buffer.bytes))) != nil)
     }
 
     @Test func templateParsing() throws {
@@ -145,9 +145,9 @@ import Signals
             constant("b", .integer(2), faults: FieldFaults(dropout: .init(probability: 1, mode: .null))),
         ], template: try template("a={{a}};b={{b}};a={{a}}"))
         let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 1, sampleInterval: nil)
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == "a=;b=null;a=")
+        #expect(buffer.text == "a=;b=null;a=")
         // A placeholder repeated is one value: its fault fires and counts once.
         #expect(signals.faultCounts == FaultCounts(dropout: 2))
     }

@@ -19,7 +19,6 @@ func parameterError(_ key: String, _ parameters: TestParameters) -> ParameterErr
 /// Encodes publishes of one device, as the simulator would, returning each payload as text.
 struct DeviceDriver {
     let signals: DeviceSignals
-    var buffer: [UInt8] = []
 
     init(_ fields: [FieldSpec], style: PayloadStyle = .milkcocoa, id: String = "phone-1", seed: UInt64 = 42,
          sampleInterval: Double? = nil) {
@@ -28,9 +27,9 @@ struct DeviceDriver {
     }
 
     mutating func publish(elapsed: Double = 0, wallClock: Double = 0) -> String {
-        buffer.removeAll(keepingCapacity: true)
+        var buffer = PayloadBuffer()
         signals.encode(elapsed: elapsed, wallClock: wallClock, into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        return buffer.text
     }
 }
 

@@ -3,9 +3,9 @@ import Signals
 
 @Suite struct UTCTimestampTests {
     func iso(_ milliseconds: Int64) -> String {
-        var buffer: [UInt8] = []
+        var buffer = PayloadBuffer()
         UTCTimestamp.writeISO8601(milliseconds: milliseconds, into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        return buffer.text
     }
 
     @Test func knownDates() {

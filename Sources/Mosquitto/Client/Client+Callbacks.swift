@@ -6,7 +6,9 @@ import Glibc
 // `@convention(c)`, and they live in non-isolated library code, so calling them from an event-loop
 // thread is sound.
 extension Client {
-    static func installCallbacks(_ handle: OpaquePointer) {
+    /// Without `reportsPublishes`, there is no `on_publish`: for QoS 0 it reports only that a
+    /// message was written, which costs a call into Swift per message for nothing.
+    static func installCallbacks(_ handle: OpaquePointer, reportsPublishes: Bool) {
         mosquitto_connect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
             client.connackArrived()
@@ -20,9 +22,14 @@ extension Client {
             client.abandonedBecause = nil
             client.delegate?.client(client, didDisconnect: error)
         }
-        mosquitto_publish_callback_set(handle) { _, userData, messageID in
-            guard let client = Client.from(userData) else { return }
-            client.delegate?.client(client, didPublish: messageID)
+        if reportsPublishes {
+            mosquitto_publish_callback_set(handle) { _, userData, messageID in
+                guard let userData else { return }
+                // Unretained for the call: the client outlives its handle's callbacks.
+                Unmanaged<Client>.fromOpaque(userData)._withUnsafeGuaranteedRef { client in
+                    client.delegate?.client(client, didPublish: messageID)
+                }
+            }
         }
         mosquitto_message_callback_set(handle) { _, userData, message in
             guard let client = Client.from(userData), let message = message?.pointee else { return }

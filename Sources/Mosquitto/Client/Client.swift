@@ -98,7 +98,7 @@ public final class Client: @unchecked Sendable {
         self.handle = handle
         self.options = options
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        Client.installCallbacks(handle)
+        Client.installCallbacks(handle, reportsPublishes: options.reportsPublishes)
         try apply(options)
     }
 
@@ -210,7 +210,7 @@ public final class Client: @unchecked Sendable {
         guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
         socketClosed()
         isDetached = false
-        Client.installCallbacks(handle)
+        Client.installCallbacks(handle, reportsPublishes: options.reportsPublishes)
         try apply(options)
     }
 
@@ -228,7 +228,8 @@ public final class Client: @unchecked Sendable {
     public func publish(topic: UnsafePointer<CChar>, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) -> (messageID: Int32, error: MosquittoError?) {
         var messageID: Int32 = 0
         let rc = mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, qos, retain)
-        registrationMayChange()
+        // Only a message the socket would not take changes what the loop must watch for.
+        if mosquitto_want_write(handle) { registrationMayChange() }
         return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
     }
 

@@ -57,6 +57,9 @@ public struct ClientOptions: Sendable, Equatable {
     public var tls: TLS?
     /// Unacknowledged QoS 1/2 messages libmosquitto may have at once.
     public var maxInFlight: Int32
+    /// Whether `didPublish` reports each message: a PUBACK or PUBCOMP for QoS 1/2, only the
+    /// write for QoS 0, whose publishers can go without.
+    public var reportsPublishes = true
     /// MQTT 5: unacknowledged QoS 1/2 messages the broker may send us at once (the CONNECT's
     /// Receive Maximum, which libmosquitto sends as 20 unless told); ignored by MQTT 3, for
     /// which the broker decides alone.

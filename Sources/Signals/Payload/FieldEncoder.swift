@@ -8,7 +8,7 @@ final class FieldEncoder {
     /// one copies the existential on every publish, which measured a tenth of the encode time.
     let generator: any FieldGenerator
     let isGroup: Bool
-    let members: [FieldEncoder]
+    let members: FieldList
     let decimals: Int?
     /// σ of the gaussian noise; 0 for none.
     let noise: Double
@@ -22,24 +22,24 @@ final class FieldEncoder {
     /// Reads the field's seed from `context.fieldName`, which the caller has set to the field's
     /// name (or, inside a group, its dotted path: `location.lat`).
     init(spec: FieldSpec, context: GeneratorContext, tally: FaultTally) {
-        var key: [UInt8] = []
+        var key = PayloadBuffer()
         JSONWriter.writeString(spec.name, into: &key)
         key.append(UInt8(ascii: ":"))
-        self.key = key
+        self.key = key.bytes
         let fieldSeed = context.fieldSeed
         switch spec.content {
         case .generator(let recipe):
             generator = recipe.makeGenerator(context: context)
             isGroup = false
-            members = []
+            members = FieldList([])
         case .group(let specs):
             generator = ConstantRecipe(value: .null)
             isGroup = true
             let path = context.fieldName
-            members = specs.map { member in
+            members = FieldList(specs.map { member in
                 context.fieldName = path + "." + member.name
                 return FieldEncoder(spec: member, context: context, tally: tally)
-            }
+            })
             context.fieldName = path
         }
         decimals = spec.decimals
@@ -55,30 +55,15 @@ final class FieldEncoder {
 
     static let comma = UInt8(ascii: ",")
 
-    /// Writes the fields as the members of an object, commas between those written: a field that
-    /// drops out leaves no trace.
-    static func writeMembers(_ fields: [FieldEncoder], at instant: PublishInstant, into buffer: inout [UInt8]) {
-        // Through a buffer pointer: iterating the array itself retains and releases each
-        // element's references, which measured a quarter of the encode time.
-        fields.withUnsafeBufferPointer { fields in
-            var separated = false
-            for index in fields.indices {
-                if fields[index].writeMember(at: instant, into: &buffer, separated: separated) {
-                    separated = true
-                }
-            }
-        }
-    }
-
     /// Writes `"name":value` to an object, preceded by a comma when `separated`; nothing when the
     /// field drops out and is omitted. Returns whether it wrote.
-    func writeMember(at instant: PublishInstant, into buffer: inout [UInt8], separated: Bool) -> Bool {
+    func writeMember(at instant: PublishInstant, into buffer: inout PayloadBuffer, separated: Bool) -> Bool {
         let dropout = faults?.dropout(at: instant)
         if dropout != nil { readAndDiscard(at: instant) }
         if dropout == .omit { return false }
         if separated { buffer.append(Self.comma) }
-        // Through a buffer pointer: appending the array itself retains and releases it.
-        key.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+        // Through its bytes: appending the array itself retains and releases it.
+        key.withUnsafeBytes { buffer.append(contentsOf: $0) }
         if dropout == .null {
             JSONWriter.writeNull(into: &buffer)
         } else {
@@ -89,7 +74,7 @@ final class FieldEncoder {
 
     /// Writes the value for a template placeholder: strings without quotes, nothing when the field
     /// drops out and is omitted.
-    func writeTemplateValue(at instant: PublishInstant, into buffer: inout [UInt8]) {
+    func writeTemplateValue(at instant: PublishInstant, into buffer: inout PayloadBuffer) {
         if let dropout = faults?.dropout(at: instant) {
             readAndDiscard(at: instant)
             if dropout == .null { JSONWriter.writeNull(into: &buffer) }
@@ -106,10 +91,10 @@ final class FieldEncoder {
 
     /// Writes the value as JSON; with `quoted` false, a string or timestamp without its quotes
     /// (and without escapes), as a template wants it.
-    func writeValue(at instant: PublishInstant, into buffer: inout [UInt8], quoted: Bool) {
+    func writeValue(at instant: PublishInstant, into buffer: inout PayloadBuffer, quoted: Bool) {
         if isGroup {
             buffer.append(UInt8(ascii: "{"))
-            Self.writeMembers(members, at: instant, into: &buffer)
+            members.writeMembers(at: instant, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
             return
         }

@@ -5,7 +5,7 @@ public enum JSONWriter {
     /// and U+FEFF as `\ufeff`, since some parsers (Foundation's among them) drop a byte order mark
     /// that follows an escape. Other bytes are copied as they are, since Swift strings are valid
     /// UTF-8.
-    public static func writeString(_ string: String, into buffer: inout [UInt8]) {
+    public static func writeString(_ string: String, into buffer: inout PayloadBuffer) {
         buffer.append(UInt8(ascii: "\""))
         let utf8 = string.utf8
         var index = utf8.startIndex
@@ -30,11 +30,11 @@ public enum JSONWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    public static func writeBool(_ value: Bool, into buffer: inout [UInt8]) {
+    public static func writeBool(_ value: Bool, into buffer: inout PayloadBuffer) {
         buffer.append(contentsOf: value ? trueBytes : falseBytes)
     }
 
-    public static func writeNull(into buffer: inout [UInt8]) {
+    public static func writeNull(into buffer: inout PayloadBuffer) {
         buffer.append(contentsOf: nullBytes)
     }
 

@@ -14,7 +14,7 @@ final class TemplateEncoder {
     let pieces: [Piece]
     /// The fields the template names, each once, in order of first appearance.
     let referenced: [FieldEncoder]
-    private var scratch: [UInt8] = []
+    private var scratch = PayloadBuffer()
     /// Where each referenced field's value lies in `scratch` for the current publish.
     private var starts: [Int]
     private var ends: [Int]
@@ -58,8 +58,8 @@ final class TemplateEncoder {
         ends = Array(repeating: 0, count: referenced.count)
     }
 
-    func encode(at instant: PublishInstant, into buffer: inout [UInt8]) {
-        scratch.removeAll(keepingCapacity: true)
+    func encode(at instant: PublishInstant, into buffer: inout PayloadBuffer) {
+        scratch.removeAll()
         referenced.withUnsafeBufferPointer { fields in
             for slot in fields.indices {
                 starts[slot] = scratch.count
@@ -73,7 +73,7 @@ final class TemplateEncoder {
                 case .text(let bytes):
                     buffer.append(contentsOf: bytes)
                 case .field(let slot):
-                    buffer.append(contentsOf: scratch[starts[slot]..<ends[slot]])
+                    scratch.withBytes { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[starts[slot]..<ends[slot]])) }
                 }
             }
         }

@@ -19,7 +19,7 @@ public enum UTCTimestamp {
     /// Writes `"2026-11-29T12:00:00.123Z"` (quotes included unless `quoted` is false) for
     /// `milliseconds` since the epoch; `null` outside years 0…9999, which the four-digit form
     /// cannot hold.
-    public static func writeISO8601(milliseconds: Int64, quoted: Bool = true, into buffer: inout [UInt8]) {
+    public static func writeISO8601(milliseconds: Int64, quoted: Bool = true, into buffer: inout PayloadBuffer) {
         let msPerDay: Int64 = 86_400_000
         let days = milliseconds >= 0 ? milliseconds / msPerDay : (milliseconds + 1) / msPerDay - 1
         let msOfDay = Int(milliseconds - days * msPerDay)
@@ -46,7 +46,7 @@ public enum UTCTimestamp {
         if quoted { buffer.append(UInt8(ascii: "\"")) }
     }
 
-    static func writePadded(_ value: Int, width: Int, into buffer: inout [UInt8]) {
+    static func writePadded(_ value: Int, width: Int, into buffer: inout PayloadBuffer) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         var rest = value

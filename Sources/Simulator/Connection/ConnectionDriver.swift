@@ -35,7 +35,8 @@ extension ConnectionDriverDelegate {
 /// close (`connackArrived`, `closed`), which are rare, and keeps the publish path to itself.
 final class ConnectionDriver: TimerTarget {
     let client: Client
-    private unowned(unsafe) let delegate: ConnectionDriverDelegate
+    /// The connection it drives, which owns it: set right after both are made.
+    unowned(unsafe) var delegate: ConnectionDriverDelegate!
     private(set) var machine: ConnectionStateMachine
     /// Seconds an attempt may wait for its CONNACK before it is given up and retried; the
     /// delegate may change it for the next attempt in `driverWillConnect`.
@@ -46,22 +47,21 @@ final class ConnectionDriver: TimerTarget {
     let silenceLimit: UInt64
     /// The CONNACK of the current attempt refused us; its reason is already reported.
     private var refusedThisAttempt = false
-    private var startTimer: Timer!
-    private var retryTimer: Timer!
-    private var connackTimer: Timer!
-    private var silenceTimer: Timer!
+    private let startTimer: Timer
+    private let retryTimer: Timer
+    private let connackTimer: Timer
+    private let silenceTimer: Timer
 
-    init(client: Client, reconnect: ReconnectSettings, connackTimeout: Double, watchesSilence: Bool,
-         loop: EventLoop, delegate: ConnectionDriverDelegate) {
+    init(client: Client, reconnect: ReconnectSettings, connackTimeout: Double, watchesSilence: Bool, loop: EventLoop) {
         self.client = client
-        self.delegate = delegate
         self.connackTimeout = connackTimeout
         silenceLimit = watchesSilence ? MonotonicClock.nanoseconds(1.5 * Double(client.options.keepalive)) : 0
         machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial, maximum: reconnect.max))
-        startTimer = Timer(on: loop, target: self)
-        retryTimer = Timer(on: loop, target: self)
-        connackTimer = Timer(on: loop, target: self)
-        silenceTimer = Timer(on: loop, target: self)
+        startTimer = Timer(on: loop)
+        retryTimer = Timer(on: loop)
+        connackTimer = Timer(on: loop)
+        silenceTimer = Timer(on: loop)
+        for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.target = self }
     }
 
     var isConnected: Bool { machine.isConnected }
@@ -133,7 +133,7 @@ final class ConnectionDriver: TimerTarget {
                 perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
             }
         case .finished:
-            for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer!.cancel() }
+            for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.cancel() }
             delegate.driverDidFinish()
         }
     }

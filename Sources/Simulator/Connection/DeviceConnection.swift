@@ -9,11 +9,13 @@ import Scenario
 final class DeviceConnection: @unchecked Sendable {
     let plan: ConnectionPlan
     let client: Client
-    private var driver: ConnectionDriver!
+    private let driver: ConnectionDriver
     private(set) var devices: [Device] = []
-    private unowned(unsafe) let context: LoopContext
+    /// Held strongly, as `counters` is, for the publish path (see `Device`): the cycle it makes
+    /// through the context's connections is broken by `dismantle()`.
+    private let context: LoopContext
     /// The figures of this connection's device group on this loop.
-    private unowned(unsafe) let counters: Counters
+    private let counters: Counters
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
     private let qos: Int32
@@ -54,7 +56,9 @@ final class DeviceConnection: @unchecked Sendable {
     init(plan: ConnectionPlan, seed: UInt64, connackTimeout: Double, logsEvents: Bool,
          context: LoopContext) throws(ClientSetupError) {
         self.plan = plan
-        client = try Client(options: plan.options)
+        var options = plan.options
+        options.reportsPublishes = plan.devices.first.map { $0.qos > 0 } ?? true
+        client = try Client(options: options)
         self.context = context
         counters = context.counters[plan.group]
         maxInFlight = max(1, Int(plan.options.maxInFlight))
@@ -68,13 +72,23 @@ final class DeviceConnection: @unchecked Sendable {
             keepsOfflineTicks = true
             queue = BoundedQueue(maxMessages: maxMessages, maxBytes: maxBytes)
         }
-        client.delegate = self
         driver = ConnectionDriver(client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
-                                  loop: context.loop, delegate: self)
+                                  loop: context.loop)
+        client.delegate = self
+        driver.delegate = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
     }
 
     private var isConnected: Bool { driver.isConnected }
+
+    /// Lets go of the devices, and with them of the references they hold back to this connection
+    /// and its loop's context, once the loops have stopped and the figures are read.
+    func dismantle() {
+        devices.removeAll()
+        sleepers.removeAll()
+        queue = BoundedQueue(maxMessages: queue.maxMessages, maxBytes: queue.maxBytes)
+        outstanding.removeAll()
+    }
 
     /// Whether the drain at the end of a run can still achieve something here: connected, with
     /// messages unacknowledged or queued.
@@ -88,11 +102,11 @@ final class DeviceConnection: @unchecked Sendable {
 
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
-    func submit(from device: Device, payload: [UInt8], due: UInt64?, now: UInt64) {
+    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64) {
         if isConnected, queue.isEmpty, hasRoom {
             send(device: device, payload: payload, due: due, now: now)
         } else if isConnected || keepsOfflineTicks {
-            enqueue(Queued(device: device, payload: payload, due: due))
+            enqueue(Queued(device: device, payload: Array(payload), due: due))
         } else {
             counters.add(.skippedOffline)
         }
@@ -143,20 +157,18 @@ final class DeviceConnection: @unchecked Sendable {
         let now = MonotonicClock.now()
         while isConnected, hasRoom, let message = queue.popFirst() {
             counters.add(.buffered, -1)
-            send(device: message.device, payload: message.payload, due: message.due, now: now)
+            message.payload.withUnsafeBytes { send(device: message.device, payload: $0, due: message.due, now: now) }
         }
     }
 
-    private func send(device: Device, payload: [UInt8], due: UInt64?, now: UInt64) {
+    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64) {
         if brokerBreaksQoS2 {
             counters.add(.failed)
             context.control.count(DeviceConnection.qos2Failure)
             return
         }
         let (messageID, error) = device.topic.withUnsafeBufferPointer { topic in
-            payload.withUnsafeBytes { bytes in
-                client.publish(topic: topic.baseAddress!, payload: bytes, qos: qos, retain: device.plan.retain)
-            }
+            client.publish(topic: topic.baseAddress!, payload: payload, qos: qos, retain: device.plan.retain)
         }
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and

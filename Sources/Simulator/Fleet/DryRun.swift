@@ -31,24 +31,21 @@ public struct DryRun {
         for device in devices { heap.schedule(device.timer, at: device.schedule.deadline) }
         defer { heap.removeAll() }
         var printed = 0
-        var payload: [UInt8] = []
+        var payload = PayloadBuffer()
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
         while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
             let device = timer.takeUnretainedValue().target as! VirtualDevice
-            payload.removeAll(keepingCapacity: true)
-            let elapsed = device.schedule.elapsed
-            device.signals.encode(elapsed: elapsed, wallClock: wallStart + device.plan.startDelay + elapsed, into: &payload)
-            emit(DryRun.line(device.plan, payload: payload))
+            device.tick(into: &payload, wallStart: wallStart)
+            emit(DryRun.line(device.plan, payload: payload.text))
             printed += 1
-            device.schedule.advance()
             heap.schedule(device.timer, at: device.schedule.deadline)
         }
         return printed
     }
 
-    static func line(_ device: DevicePlan, payload: [UInt8]) -> String {
-        "{\"topic\":\(JSONText.quoted(device.topic)),\"payload\":\(JSONText.quoted(String(decoding: payload, as: UTF8.self))),"
+    static func line(_ device: DevicePlan, payload: String) -> String {
+        "{\"topic\":\(JSONText.quoted(device.topic)),\"payload\":\(JSONText.quoted(payload)),"
             + "\"qos\":\(device.qos),\"retain\":\(device.retain)}\n"
     }
 }
@@ -66,6 +63,17 @@ private final class VirtualDevice: TimerTarget {
                                 seed: seed, sampleInterval: plan.sampleInterval)
         schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond)
         timer = Timer(target: self)
+    }
+
+    /// Makes the next tick's payload, as a device of a run with the same seed makes it, and
+    /// moves on; returns the tick's time after the device's first CONNACK, in seconds.
+    @discardableResult
+    func tick(into payload: inout PayloadBuffer, wallStart: Double) -> Double {
+        payload.removeAll()
+        let seconds = plan.startDelay + schedule.elapsed
+        signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload)
+        schedule.advance()
+        return seconds
     }
 
     func timerFired(_ timer: Timer, now: UInt64) {}
@@ -103,15 +111,10 @@ public struct Sample: Sendable {
     public static func ticks(of device: DevicePlan, seed: UInt64, count: Int,
                              wallStart: Double = WallTime.now().secondsSinceEpoch) -> [Tick] {
         let virtual = VirtualDevice(plan: device, seed: seed)
-        var payload: [UInt8] = []
-        var ticks: [Tick] = []
-        for _ in 0..<max(0, count) {
-            payload.removeAll(keepingCapacity: true)
-            let elapsed = virtual.schedule.elapsed
-            virtual.signals.encode(elapsed: elapsed, wallClock: wallStart + device.startDelay + elapsed, into: &payload)
-            ticks.append(Tick(seconds: device.startDelay + elapsed, payload: String(decoding: payload, as: UTF8.self)))
-            virtual.schedule.advance()
+        var payload = PayloadBuffer()
+        return (0..<max(0, count)).map { _ in
+            let seconds = virtual.tick(into: &payload, wallStart: wallStart)
+            return Tick(seconds: seconds, payload: payload.text)
         }
-        return ticks
     }
 }

@@ -68,6 +68,15 @@ public final class Fleet: Sendable {
         verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
     }
 
+    /// The devices and connections refer to each other and to their loop's context, for the
+    /// publish path: here, when nothing runs any more, the references are let go.
+    deinit {
+        for context in contexts {
+            for connection in context.connections { connection.dismantle() }
+            context.connections.removeAll()
+        }
+    }
+
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).
     public func requestStop() {
         control.stop(.requested)

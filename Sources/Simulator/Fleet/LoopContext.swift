@@ -1,4 +1,5 @@
 import Reactor
+import Signals
 
 /// What the connections and devices of one event loop share: the loop, its counters and a
 /// payload buffer reused by every tick. Confined to the loop's thread.
@@ -9,7 +10,7 @@ final class LoopContext: @unchecked Sendable {
     let counters: [Counters]
     let control: RunControl
     /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
-    var payload: [UInt8] = []
+    var payload = PayloadBuffer(capacity: 4096)
     var connections: [DeviceConnection] = []
     /// Connections in the whole fleet, over every loop.
     var connectionCount = 0
@@ -22,6 +23,5 @@ final class LoopContext: @unchecked Sendable {
         self.loop = loop
         counters = (0..<max(1, groups)).map { _ in Counters() }
         self.control = control
-        payload.reserveCapacity(4096)
     }
 }

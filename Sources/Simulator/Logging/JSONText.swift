@@ -4,8 +4,8 @@ import Signals
 /// encoder's escaping, as a `String`.
 enum JSONText {
     static func quoted(_ text: String) -> String {
-        var bytes: [UInt8] = []
+        var bytes = PayloadBuffer()
         JSONWriter.writeString(text, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.text
     }
 }

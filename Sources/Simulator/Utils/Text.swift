@@ -14,8 +14,8 @@ public enum Text {
     /// `value` with exactly `decimals` digits after the point, as `String(format: "%.3f")` would
     /// write it (rounding half away from zero; never `-0.000`).
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        var bytes: [UInt8] = []
+        var bytes = PayloadBuffer()
         JSONWriter.writeNumber(value, decimals: decimals, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.text
     }
 }

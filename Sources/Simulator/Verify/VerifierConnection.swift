@@ -14,7 +14,7 @@ final class VerifierConnection: @unchecked Sendable {
     let filters: [(key: String, value: Int32)]
     /// Written on the loop; read, and published counts added, once it has stopped.
     var streams: VerifiedStreams
-    private var driver: ConnectionDriver!
+    private let driver: ConnectionDriver
     private var pendingSubscriptions: Set<Int32> = []
     private var everSubscribed = false
     private var wasFinished = false
@@ -38,9 +38,9 @@ final class VerifierConnection: @unchecked Sendable {
         self.fallback = fallback
         self.filters = filters
         self.streams = streams
+        driver = ConnectionDriver(client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false, loop: loop)
         client.delegate = self
-        driver = ConnectionDriver(client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false,
-                                  loop: loop, delegate: self)
+        driver.delegate = self
     }
 
     func open() {
