@@ -9,24 +9,27 @@
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
 #
-# MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them.
+# MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them. DEVSIM_BIN runs another
+# devsim binary instead of building this tree's (an old one, to compare in the same session).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 bash scripts/install-deps.sh >/dev/null
 command -v /usr/bin/time >/dev/null || apt-get install -y time >/dev/null
-swift build -c release >/dev/null
-bin=$(swift build -c release --show-bin-path)/devsim
+if [ -n "${DEVSIM_BIN:-}" ]; then
+  bin=$DEVSIM_BIN
+else
+  bin=$(release_devsim)
+fi
 which=${1:-all}
 messages=${MESSAGES:-200000}
 rate_seconds=${RATE_SECONDS:-60}
 
 dir=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n' "$port" > "$dir/mosquitto.conf"
-/usr/sbin/mosquitto -c "$dir/mosquitto.conf" > "$dir/broker.log" 2>&1 &
-broker=$!
+broker=
 trap 'kill $broker 2>/dev/null; rm -rf "$dir"' EXIT
-sleep 0.5
+port=$(free_port)
+start_mosquitto "$dir" "$port" "max_queued_messages 0"
 
 # CPU seconds (user + system) and wall seconds from /usr/bin/time -v output.
 cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.3f", u+s}' "$1"; }

@@ -18,6 +18,7 @@
 # images; IMAGE=name picks the tag built (default localhost/devsim:test); SWIFT_DIR the toolchain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 start=$SECONDS
 
 swift_dir=${SWIFT_DIR:-/opt/swift}
@@ -133,11 +134,8 @@ else
   fail "baked-in scenarios validate: $out"
 fi
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" > "$work/mosquitto.conf"
-/usr/sbin/mosquitto -c "$work/mosquitto.conf" > "$work/broker.log" 2>&1 &
-broker=$!
-sleep 0.5
+port=$(free_port)
+start_mosquitto "$work" "$port"
 mosquitto_sub -h 127.0.0.1 -p "$port" -t 'demo/Test/push' -C 3 -W 30 > "$work/messages" 2>&1 &
 subscriber=$!
 sleep 0.3

@@ -4,17 +4,16 @@
 # as a subscriber receives them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 bash scripts/install-deps.sh
-swift build -c release
-bin=$(swift build -c release --show-bin-path)/devsim
+bin=$(release_devsim)
 
 dir=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18830)
-printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" > "$dir/mosquitto.conf"
-/usr/sbin/mosquitto -c "$dir/mosquitto.conf" > "$dir/broker.log" 2>&1 &
-broker=$!
+broker= subscriber=
+# Named before anything starts: Ctrl-C at any moment leaves nothing running.
 trap 'kill $broker $subscriber 2>/dev/null; rm -rf "$dir"' EXIT
-sleep 0.5
+port=$(free_port)
+start_mosquitto "$dir" "$port"
 
 echo "== mosquitto on 127.0.0.1:$port; subscriber output below"
 mosquitto_sub -h 127.0.0.1 -p "$port" -t '#' -v &

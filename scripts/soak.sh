@@ -22,6 +22,7 @@ set -euo pipefail
 # enough for someone to edit this file, and bash would otherwise read the rest from the new one.
 {
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 duration=${DURATION:-3600}
 devices=${DEVICES:-1000}
 restart_every=${RESTART_EVERY:-30}
@@ -34,7 +35,7 @@ chmod 777 "$dir" # mosquitto started as root saves its database as the mosquitto
 # A copy, so that a build during the hour does not change the binary under the run.
 bin=$dir/devsim
 cp "$(swift build -c release --show-bin-path)/devsim" "$bin"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 cat > "$dir/mosquitto.conf" <<CONF
 listener $port 127.0.0.1
 allow_anonymous true
@@ -74,14 +75,7 @@ cleanup() {
 }
 trap cleanup EXIT
 start_broker() {
-  /usr/sbin/mosquitto -c "$dir/mosquitto.conf" >> "$dir/broker.log" 2>&1 &
-  broker=$!
-  for _ in $(seq 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
-    sleep 0.05
-  done
-  echo "soak: mosquitto did not start on port $port (see $dir/broker.log)" >&2
-  exit 1
+  start_mosquitto "$dir" "$port"
 }
 
 start_broker

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs them all: unit tests, integration tests against a real
-# mosquitto (and amqtt, a second broker) each test starts on a free loopback port, and process
-# tests of the built binary.
+# mosquitto (and amqtt, a second broker) each test starts on a free loopback port, process
+# tests of the built binary, and the release build's smoke test (scripts/release-smoke.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/install-amqtt.sh
 swift build --build-tests
 swift test --skip-build
+bash scripts/release-smoke.sh

@@ -29,7 +29,9 @@ public struct DryRun {
         let end = duration.map { MonotonicClock.nanoseconds($0) }
         let devices = plan.connections.flatMap(\.devices).map { VirtualDevice(plan: $0, seed: seed) }
         for device in devices { heap.schedule(device.timer, at: device.schedule.deadline) }
-        defer { heap.removeAll() }
+        // The heap holds the timers unretained: the devices must live until it is emptied, which
+        // an optimized build does not wait for once `devices` is no longer named.
+        defer { withExtendedLifetime(devices) { heap.removeAll() } }
         var printed = 0
         var payload = PayloadBuffer()
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.

@@ -1,0 +1,44 @@
+# Sourced by the scripts: what they all need around a private broker. Not run on its own.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   port=$(free_port)
+#   start_mosquitto "$dir" "$port" [extra mosquitto.conf lines...]   # sets $broker, waits until it listens
+
+# A loopback port that was free a moment ago (the kernel's choice for port 0).
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# Whether something accepts TCP connections on 127.0.0.1:$1 right now.
+accepts_connections() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Writes $1/mosquitto.conf for port $2 (anonymous, loopback only, plus any further lines given),
+# starts /usr/sbin/mosquitto with its log appended to $1/broker.log, sets $broker to its pid, and
+# returns once it accepts connections; exits 1 naming the log if it does not within 5 s. Called
+# again with the same folder, it restarts on the same port with the same configuration.
+start_mosquitto() {
+  local dir=$1 port=$2
+  shift 2
+  if [ ! -f "$dir/mosquitto.conf" ]; then
+    { printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port"; printf '%s\n' "$@"; } > "$dir/mosquitto.conf"
+    # As root, mosquitto would switch to user "mosquitto", who may not read $dir.
+    [ "$(id -u)" = 0 ] && echo "user root" >> "$dir/mosquitto.conf"
+  fi
+  /usr/sbin/mosquitto -c "$dir/mosquitto.conf" >> "$dir/broker.log" 2>&1 &
+  broker=$!
+  for _ in $(seq 100); do
+    accepts_connections "$port" && return 0
+    kill -0 "$broker" 2>/dev/null || break
+    sleep 0.05
+  done
+  echo "$(basename "$0"): mosquitto did not start on port $port (see $dir/broker.log)" >&2
+  exit 1
+}
+
+# The release devsim of this tree, built if need be.
+release_devsim() {
+  swift build -c release --product devsim >/dev/null
+  echo "$(swift build -c release --show-bin-path)/devsim"
+}
