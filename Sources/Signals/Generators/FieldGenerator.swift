@@ -23,3 +23,11 @@ public protocol SampledModel: AnyObject {
 extension SampledModel {
     public var dependsOnHistory: Bool { true }
 }
+
+/// A model that several fields of a device read (`GeneratorContext.sharedModel`).
+public protocol SharedModel: SampledModel {
+    /// The label its seed is derived from, with the key it is shared by: written out, never a
+    /// type's name, so that renaming a type cannot change a single seeded value. A label, once
+    /// shipped, stays as it is.
+    static var seedLabel: String { get }
+}

@@ -33,8 +33,8 @@ public final class GeneratorContext {
     /// The device's model for `key`, made on first request with a seed derived from `key`. Fields
     /// asking with the same key read the same model: that is how the axes of one accelerometer
     /// stay correlated.
-    public func sharedModel<Model: SampledModel>(key: String, make: (Seed) -> Model) -> Model {
-        let fullKey = "\(Model.self)/\(key)"
+    public func sharedModel<Model: SharedModel>(key: String, make: (Seed) -> Model) -> Model {
+        let fullKey = "\(Model.seedLabel)/\(key)"
         if let model = modelsByKey[fullKey] as? Model {
             return model
         }

@@ -8,7 +8,11 @@
 /// for the mean or maximum of the samples since the last publish (`enableAggregation()`), the
 /// model also keeps running sums and maxima, per axis and for the magnitude, for the window that
 /// the last read closed; the next sample opens a new one.
-public final class AccelerometerModel: SampledModel {
+public final class AccelerometerModel: SharedModel {
+    /// The type's name when seeds were first derived from it: the values of every seeded run
+    /// since depend on these bytes.
+    public static let seedLabel = "AccelerometerModel"
+
     /// The latest sample.
     public private(set) var reading: SIMD3<Double>
 

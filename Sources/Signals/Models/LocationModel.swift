@@ -7,7 +7,11 @@
 /// turns the heading by a gaussian angle of σ `turn × √dt`, a heading that drifts like a driver's
 /// rather than jitters. Crossing a pole comes out on the other side, heading back south (or
 /// north); longitude stays in [-180, 180).
-public final class LocationModel: SampledModel {
+public final class LocationModel: SharedModel {
+    /// The type's name when seeds were first derived from it: the values of every seeded run
+    /// since depend on these bytes.
+    public static let seedLabel = "LocationModel"
+
     /// The Earth's mean radius, in metres.
     public static let earthRadius = 6_371_008.8
 
