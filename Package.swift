@@ -47,7 +47,8 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Signals"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"]),
+        // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

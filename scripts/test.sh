@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs them all: unit tests, integration tests against a real
 # mosquitto (and amqtt, a second broker) each test starts on a free loopback port, process
-# tests of the built binary, and the release build's smoke test (scripts/release-smoke.sh).
+# tests of the built binary, the release build's smoke test (scripts/release-smoke.sh) and
+# ThreadSanitizer over the multi-threaded code (scripts/tsan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -9,3 +10,4 @@ bash scripts/install-amqtt.sh
 swift build --build-tests
 swift test --skip-build
 bash scripts/release-smoke.sh
+bash scripts/tsan.sh

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The amqtt fixture, proven with mosquitto's command-line clients (they speak MQTT 3.1.1, which
 /// is all amqtt speaks).
-@Suite struct AmqttBrokerFixtureTests {
+@Suite(.tags(.integration), .notUnitOnly) struct AmqttBrokerFixtureTests {
     /// Publishes one message with `mosquitto_pub`; returns its exit status.
     private func publish(port: UInt16, topic: String, message: String, extra: [String] = []) throws -> Int32? {
         try DevsimProcess.runToCompletion(

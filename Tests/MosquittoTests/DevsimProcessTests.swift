@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The process helper, proven on plain system executables since devsim may not be built yet.
-@Suite struct DevsimProcessTests {
+@Suite(.tags(.integration), .notUnitOnly) struct DevsimProcessTests {
     @Test func runToCompletionReturnsStatusAndBothStreams() throws {
         let result = try DevsimProcess.runToCompletion(
             executable: "/bin/sh", args: ["-c", "echo out; echo err >&2; exit 3"], timeout: 5)

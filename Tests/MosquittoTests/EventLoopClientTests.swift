@@ -25,7 +25,7 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
     var snapshot: [String] { events.withLock { $0 } }
 }
 
-@Suite(.serialized) struct EventLoopClientTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct EventLoopClientTests {
     @Test func connectsPublishesFromTheConnackAndIsAcknowledged() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(broker: broker, topic: "loop/#", qos: 1)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The real-broker fixtures, proven with mosquitto's own command-line clients.
-@Suite(.serialized) struct MosquittoBrokerTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct MosquittoBrokerTests {
     /// Publishes one message with `mosquitto_pub`; returns its exit status.
     private func publish(port: UInt16, topic: String, message: String, extra: [String] = []) throws -> Int32? {
         try DevsimProcess.runToCompletion(

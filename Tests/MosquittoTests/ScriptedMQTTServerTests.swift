@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The scripted server, proven with `mosquitto_pub` (libmosquitto underneath) as the client.
-@Suite(.serialized) struct ScriptedMQTTServerTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct ScriptedMQTTServerTests {
     typealias Script = ScriptedMQTTServer.Script
 
     private func mosquittoPub(port: UInt16, _ extra: [String], timeout: Double = 5) throws -> (status: Int32?, stdout: String, stderr: String) {

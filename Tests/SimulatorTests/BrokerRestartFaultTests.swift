@@ -10,7 +10,7 @@ import TestSupport
 /// tests its persistence, not devsim, so a kill proves what devsim promises (every connection
 /// back, every tick resumed and in one counter, every one acknowledged), and a stop (SIGTERM,
 /// on which mosquitto saves its database) proves delivery too, where the broker promises it.
-@Suite(.serialized) struct BrokerRestartFaultTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct BrokerRestartFaultTests {
     enum Stop: String, CaseIterable, Sendable {
         case kill, terminate
     }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// What reaches the broker in CONNECT, and each protocol version against a real mosquitto.
-@Suite struct ConnectOptionsTests {
+@Suite(.tags(.integration), .notUnitOnly) struct ConnectOptionsTests {
     @Test func connectCarriesTheScenariosSettings() throws {
         let server = try ScriptedMQTTServer()
         let yaml = """

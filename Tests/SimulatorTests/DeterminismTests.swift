@@ -7,7 +7,7 @@ import TestSupport
 /// With one seed, what a real broker receives from each device is the same byte for byte
 /// whatever the timing, the number of event loops, and the run: values depend on the seed, the
 /// device's id and the tick number alone.
-@Suite(.serialized) struct DeterminismTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct DeterminismTests {
     static let yaml = """
         name: determinism
         defaults:

@@ -19,7 +19,7 @@ import TestSupport
 }
 
 /// Faults counted by the running fleet, against a real mosquitto.
-@Suite(.serialized) struct FleetFaultTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct FleetFaultTests {
     @Test func everyFiredFaultReachesTheReport() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(broker: broker, topic: "faulty/#")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The fleet against a real mosquitto started on a free loopback port.
-@Suite(.serialized) struct FleetBrokerTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct FleetBrokerTests {
     @Test func messagesArriveWithTheirTopicsAndMilkcocoaShape() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(broker: broker, topic: "app/#")
@@ -132,7 +132,7 @@ import TestSupport
 }
 
 /// `publish: max`: as fast as the broker takes, within the window and the socket's room.
-@Suite(.serialized) struct PublishAtMaxTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct PublishAtMaxTests {
     private func yaml(qos: Int) -> String {
         """
         devices:
@@ -180,7 +180,7 @@ import TestSupport
     }
 }
 
-@Suite struct GroupFiguresTests {
+@Suite(.tags(.integration), .notUnitOnly) struct GroupFiguresTests {
     @Test func eachGroupHasItsOwnFiguresAndTheyAddUpToTheTotals() throws {
         let broker = try MosquittoBroker()
         let yaml = """

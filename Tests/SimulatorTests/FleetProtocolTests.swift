@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Protocol edge cases a real broker cannot stage, against the scripted server.
-@Suite struct FleetProtocolTests {
+@Suite(.tags(.integration), .notUnitOnly) struct FleetProtocolTests {
     private let device = """
         broker:
           reconnect: { initial: 500ms, max: 4s }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// TLS through the event loop (the handshake runs inside `mosquitto_loop_read/write`), against a
 /// mosquitto listener with a certificate made for the test.
-@Suite(.serialized) struct FleetTLSTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct FleetTLSTests {
     private func broker(_ certificates: TestCertificates) throws -> MosquittoBroker {
         try MosquittoBroker(extraConfig: certificates.listenerConfig)
     }

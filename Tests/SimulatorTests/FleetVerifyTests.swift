@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `run --verify` against a real mosquitto: devsim's own subscriber counts what arrives.
-@Suite(.serialized) struct FleetVerifyTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct FleetVerifyTests {
     @Test func everyMessageArrivesOnceWithItsLatency() throws {
         let broker = try MosquittoBroker()
         let yaml = """

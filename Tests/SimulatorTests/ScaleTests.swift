@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Many devices, one connection each, against a real mosquitto.
-@Suite(.serialized) struct ScaleTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct ScaleTests {
     @Test func twoThousandDevicesAllConnectAllPublishAndTheSubscriberAgrees() throws {
         let broker = try MosquittoBroker(extraConfig: ["max_connections -1"])
         let subscriber = try Subscriber(broker: broker, topic: "scale/#", qos: 1)

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The built binary against amqtt, a broker written apart from mosquitto (in Python): what devsim
 /// promises must hold with any MQTT 3.1.1 broker, not only with the one most tests use.
-@Suite struct AmqttBrokerTests {
+@Suite(.tags(.integration), .notUnitOnly) struct AmqttBrokerTests {
     private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A fleet of `count` devices publishing a counter to `topic` at `rate`, reconnecting quickly.

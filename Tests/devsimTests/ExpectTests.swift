@@ -61,7 +61,7 @@ import TestSupport
 }
 
 /// `--expect` and `--report-format junit` on the built binary against a real mosquitto.
-@Suite struct ExpectProcessTests {
+@Suite(.tags(.integration), .notUnitOnly) struct ExpectProcessTests {
     private func scenario() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-expect-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

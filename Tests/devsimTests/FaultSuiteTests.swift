@@ -5,7 +5,7 @@ import TestSupport
 
 /// Issue 6's faults and their promises, each test named after the fault, run against the built
 /// binary as a user would run it.
-@Suite struct FaultSuiteTests {
+@Suite(.tags(.integration), .notUnitOnly) struct FaultSuiteTests {
     private func scenario(_ extra: String = "", qos: Int = 1) throws -> String {
         try RunFiles.scenario("f.yaml", """
             broker:

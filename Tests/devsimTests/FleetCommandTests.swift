@@ -44,7 +44,7 @@ import TestSupport
 }
 
 /// `sample`, `validate` and `run` on fleets, run as a user would.
-@Suite struct FleetProcessTests {
+@Suite(.tags(.integration), .notUnitOnly) struct FleetProcessTests {
     private func directory(_ files: [String: String]) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-fleet-\(UUID().uuidString)")
         for (name, contents) in files {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The built `devsim` binary, run as a user would.
-@Suite struct ProcessTests {
+@Suite(.tags(.integration), .notUnitOnly) struct ProcessTests {
     private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func validateReportsEveryErrorWithLineAndColumnAndExits2() throws {

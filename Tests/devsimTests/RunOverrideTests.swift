@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Issue 10, item 7: what the command line overrides of a scenario's broker settings.
-@Suite struct RunOverrideTests {
+@Suite(.tags(.integration), .notUnitOnly) struct RunOverrideTests {
     private func scenario() throws -> String {
         try RunFiles.scenario("o.yaml", """
             broker:

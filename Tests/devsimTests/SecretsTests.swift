@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 6, fault 8: a password reaches the broker from a file, the environment or the scenario,
 /// and never appears in any output: logs, the report, help, or a refusal.
-@Suite struct SecretsTests {
+@Suite(.tags(.integration), .notUnitOnly) struct SecretsTests {
     static let password = "pw-Zq8-never-printed"
 
     private func scenario(password: String?) throws -> String {

@@ -70,7 +70,7 @@ import TestSupport
 }
 
 /// Shards run as separate processes against one broker, their reports merged.
-@Suite(.serialized) struct ShardProcessTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct ShardProcessTests {
     private func directory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-shard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 6, fault 3: a network that goes silent. devsim and its broker run in a network namespace
 /// of the test's own, where iptables drops their packets without a reset, as a dead link or a
 /// firewall does: nothing on the socket says that the broker is gone.
-@Suite(.serialized) struct SilentNetworkFaultTests {
+@Suite(.serialized, .tags(.integration, .root), .notUnitOnly) struct SilentNetworkFaultTests {
     private let keepalive = 5.0
 
     private func scenario() throws -> String {

@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 6, fault 4: a broker behind a link that carries a trickle (`tc tbf`, 256 kbit/s, in a
 /// network namespace of the test's own) while twenty devices ask for more than a hundred times
 /// that: QoS 1 devices bounded by their in-flight window, QoS 0 ones by nothing but devsim.
-@Suite(.serialized) struct SlowBrokerFaultTests {
+@Suite(.serialized, .tags(.integration, .root), .notUnitOnly) struct SlowBrokerFaultTests {
     /// A broker in a namespace whose loopback carries 256 kbit/s.
     private func throttledBroker(socketBuffer: Int = 65536) throws -> (NetworkNamespace, MosquittoBroker) {
         let namespace = try NetworkNamespace()

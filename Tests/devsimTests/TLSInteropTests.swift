@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 10, items 1 and 2: TLS as brokers nobody on the team wrote, and networks with a round
 /// trip, showed it. Each attempt must reach the broker in every TLS configuration, a failure must be
 /// seen and named at once, and a connect that fails must cost what a plain TCP one does.
-@Suite(.serialized) struct TLSInteropTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct TLSInteropTests {
     private func scenario(tls: String) throws -> String {
         try RunFiles.scenario("tls.yaml", """
             broker:
@@ -116,7 +116,7 @@ import TestSupport
     /// A round trip before the TCP connection is up (its SYN dropped once, so the kernel sends it
     /// again a second later): libmosquitto's handshake then waits to write, which only its read
     /// call advances; the loop spun on EPOLLOUT and no TLS connection to a remote broker came up.
-    @Test func aTLSConnectWhoseTCPHandshakeTakesARoundTripCompletes() throws {
+    @Test(.tags(.root)) func aTLSConnectWhoseTCPHandshakeTakesARoundTripCompletes() throws {
         let namespace = try NetworkNamespace()
         let certificates = try TestCertificates(host: "127.0.0.1")
         defer { certificates.remove() }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 10, item 6: `--verify` must not blame the broker for its own subscriber's backlog, and
 /// says what it found in the run's last lines.
-@Suite struct VerifyCommandTests {
+@Suite(.tags(.integration), .notUnitOnly) struct VerifyCommandTests {
     private func scenario(publish: String, count: Int = 2) throws -> String {
         try RunFiles.scenario("verify.yaml", """
             devices:
