@@ -71,12 +71,13 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.count >= 2 })
         #expect(recorder.snapshot.prefix(2) == ["connack 5", "disconnect \(MosquittoError.connectionRefused.rawValue)"])
-        #expect(ConnackCode(rawValue: 5).description == "Connection Refused: not authorised.")
+        // The library's words; 2.1 drops the final period.
+        #expect(ConnackCode(rawValue: 5).description.hasPrefix("Connection Refused: not authorised"))
     }
 
     @Test func errorsKeepUnknownCodesAndTheLibrarysText() {
         #expect(MosquittoError(rawValue: 9999).rawValue == 9999)
-        #expect(MosquittoError.noConnection.description == "The client is not currently connected.")
+        #expect(MosquittoError.noConnection.description.hasPrefix("The client is not currently connected"))
         #expect(ConnackCode(rawValue: 135).description == "Not authorized")
     }
 }

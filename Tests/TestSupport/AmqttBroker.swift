@@ -19,15 +19,15 @@ import Glibc
 /// MQTT 3.1 one is closed without a CONNACK); it refuses a wrong password with CONNACK code 5 (not
 /// authorised), not 4; it keeps nothing across a restart (no persistence); and it takes about half
 /// a second to start, as Python imports its modules.
-public final class AmqttBroker: Sendable {
+public final class AmqttBroker: BrokerFixture, Sendable {
     /// The loopback port the broker listens on; stays the same across ``restart()``.
-    public var port: UInt16 { broker.port }
+    public var port: UInt16 { process.port }
     /// The temporary directory holding `amqtt.yaml`, `passwords` and `amqtt.log`.
     public let directory: String
     /// The `amqtt` executable this broker runs.
     public let executable: String
 
-    private let broker: BrokerProcess
+    public let process: BrokerProcess
 
     /// Starts a broker and returns once it listens.
     /// - Parameters:
@@ -70,7 +70,7 @@ public final class AmqttBroker: Sendable {
                 if logOfThisRun.contains("bind to 127.0.0.1:\(port) ") { return .ready }
                 return logOfThisRun.contains("Broker startup failed") ? .failed : .starting
             }
-            broker = try BrokerProcess(program: program, logPath: directory + "/amqtt.log", startTimeout: startTimeout) {
+            process = try BrokerProcess(program: program, logPath: directory + "/amqtt.log", startTimeout: startTimeout) {
                 port throws(TestSupportError) in
                 let config = """
                     listeners:
@@ -96,25 +96,13 @@ public final class AmqttBroker: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// The broker's log so far (all runs), for diagnosing a failing test.
-    public var log: String { broker.log }
-
-    /// Whether the broker process is running.
-    public var isRunning: Bool { broker.isRunning }
-
-    /// The broker's process id, while running.
-    public var pid: pid_t? { broker.pid }
-
     /// Stops the broker: `SIGTERM` (which ends amqtt at once: it only handles `SIGINT`), then
     /// `SIGKILL` if it is still running after `grace` seconds. Does nothing if it is not running.
-    public func stop(grace: Double = 5) { broker.stop(grace: grace) }
-
-    /// Kills the broker with `SIGKILL` at once, as a crash would, and waits for it to be gone.
-    public func kill() { broker.kill() }
+    public func stop(grace: Double = 5) { process.stop(grace: grace) }
 
     /// Starts the broker again on the same port (stopping it first if it runs). It comes back
     /// empty: amqtt keeps no sessions or retained messages across a restart.
-    public func restart() throws(TestSupportError) { try broker.restart() }
+    public func restart() throws(TestSupportError) { try process.restart() }
 
     /// The `amqtt` executable: `$DEVSIM_AMQTT` if set, otherwise `.venv-amqtt/bin/amqtt` in the
     /// repository that holds this source file, where `scripts/install-amqtt.sh` puts it.

@@ -9,7 +9,7 @@ import Synchronization
 /// Every run appends its stdout and stderr to one log. A launch is judged by what that run added
 /// to it (and by the process): ready, the port taken (choose another, or wait for it), or failed,
 /// with the run's log in the error.
-final class BrokerProcess: Sendable {
+public final class BrokerProcess: Sendable {
     /// What a launch has come to so far, as the broker's own signs tell.
     enum Readiness: Sendable {
         case starting
@@ -185,4 +185,24 @@ final class BrokerProcess: Sendable {
         _ = try? handle.seekToEnd()
         try? handle.write(contentsOf: Data(text.utf8))
     }
+}
+
+/// What every broker a test starts offers, through the `BrokerProcess` that runs it; each
+/// fixture adds its own `stop(grace:)` and `restart()`, whose behaviour differs by broker.
+public protocol BrokerFixture: AnyObject {
+    var process: BrokerProcess { get }
+}
+
+extension BrokerFixture {
+    /// The broker's log so far (all runs), for diagnosing a failing test.
+    public var log: String { process.log }
+
+    /// Whether the broker process is running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// The broker's process id, while running.
+    public var pid: pid_t? { process.pid }
+
+    /// Kills the broker with `SIGKILL` at once, as a crash would, and waits for it to be gone.
+    public func kill() { process.kill() }
 }

@@ -10,15 +10,15 @@ import Glibc
 /// ```
 /// The broker runs from a temporary directory (config, password file, log) that is removed when
 /// the object goes away; `deinit` stops the broker, so a failing test leaves nothing behind.
-public final class MosquittoBroker: Sendable {
+public final class MosquittoBroker: BrokerFixture, Sendable {
     /// The loopback port the broker listens on; stays the same across ``restart()``.
-    public var port: UInt16 { broker.port }
+    public var port: UInt16 { process.port }
     /// The temporary directory holding `mosquitto.conf`, `passwords` and `mosquitto.log`.
     public let directory: String
     /// The broker's stderr (`log_dest stderr`), appended to across restarts.
-    public var logPath: String { broker.logPath }
+    public var logPath: String { process.logPath }
 
-    private let broker: BrokerProcess
+    public let process: BrokerProcess
 
     /// Starts a broker and returns once it accepts TCP connections.
     /// - Parameters:
@@ -79,7 +79,7 @@ public final class MosquittoBroker: Sendable {
                 let ready = reachable ? Loopback.acceptsConnections(port: port) : logOfThisRun.contains(" running")
                 return ready ? .ready : .starting
             }
-            broker = try BrokerProcess(program: program, logPath: directory + "/mosquitto.log", startTimeout: startTimeout) {
+            process = try BrokerProcess(program: program, logPath: directory + "/mosquitto.log", startTimeout: startTimeout) {
                 port throws(TestSupportError) in
                 let config = (["listener \(port) 127.0.0.1"] + lines).joined(separator: "\n") + "\n"
                 do {
@@ -99,26 +99,14 @@ public final class MosquittoBroker: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// The broker's log so far (all runs), for diagnosing a failing test.
-    public var log: String { broker.log }
-
-    /// Whether the broker process is running.
-    public var isRunning: Bool { broker.isRunning }
-
-    /// The broker's process id, while running.
-    public var pid: pid_t? { broker.pid }
-
     /// Stops the broker cleanly: `SIGTERM`, then `SIGKILL` if it is still running after `grace`
     /// seconds. Does nothing if it is not running.
-    public func stop(grace: Double = 5) { broker.stop(grace: grace) }
-
-    /// Kills the broker with `SIGKILL` at once, as a crash would, and waits for it to be gone.
-    public func kill() { broker.kill() }
+    public func stop(grace: Double = 5) { process.stop(grace: grace) }
 
     /// Starts the broker again on the same port (stopping it first if it runs).
     ///
     /// mosquitto sets `SO_REUSEADDR`, so connections of the previous run in `TIME_WAIT` do not
     /// block the port; a bind failure is still retried a few times in case the old process is
     /// slow to release it.
-    public func restart() throws(TestSupportError) { try broker.restart() }
+    public func restart() throws(TestSupportError) { try process.restart() }
 }

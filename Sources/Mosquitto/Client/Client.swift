@@ -123,6 +123,7 @@ public final class Client: @unchecked Sendable {
         // libmosquitto holds back QoS 1/2 messages beyond its own window (20 by default) while
         // devsim would count them in flight: make the two windows one.
         try setting("max in flight", mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, options.maxInFlight))
+        try setting("socketpair", devsim_disable_socketpair(handle))
         try setting("receive maximum", mosquitto_int_option(handle, MOSQ_OPT_RECEIVE_MAXIMUM, options.receiveMaximum))
         if options.username != nil || options.password != nil {
             try setting("username/password", mosquitto_username_pw_set(handle, options.username, options.password))
@@ -273,6 +274,29 @@ public final class Client: @unchecked Sendable {
         return withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) == 0 }
         }
+    }
+
+    /// Descriptors each client holds: its socket, and the socketpair libmosquitto wakes its own
+    /// loop with unless it can go without. Counted on a client made and destroyed for the
+    /// purpose, with the options every client gets: built against libmosquitto 2.1.2, the
+    /// pair was still made in `mosquitto_new`, before any option can be set, so 3 it is there too.
+    public static let descriptorsPerClient: Int = {
+        MosquittoLibrary.initialize()
+        let before = openDescriptors()
+        guard let probe = mosquitto_new(nil, true, nil) else { return 3 }
+        _ = devsim_disable_socketpair(probe)
+        let held = openDescriptors() - before
+        mosquitto_destroy(probe)
+        return min(3, max(1, held + 1))
+    }()
+
+    /// Descriptors this process has open: the entries of `/proc/self/fd`.
+    private static func openDescriptors() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while readdir(directory) != nil { count += 1 }
+        return count
     }
 
     /// The connection's socket, or -1: `mosquitto_socket`.

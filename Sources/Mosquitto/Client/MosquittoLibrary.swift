@@ -1,10 +1,15 @@
 import CMosquitto
+import Glibc
 
 /// libmosquitto's process-wide set-up. `mosquitto_lib_init` is not thread-safe; a Swift global
 /// is initialised exactly once, atomically, which makes it so.
 public enum MosquittoLibrary {
     private static let initialized: Bool = {
         mosquitto_lib_init()
+        // A write to a socket the broker has closed must fail with EPIPE, reported as a lost
+        // connection, not kill the process. libmosquitto 2.0's mosquitto_new ignored SIGPIPE for
+        // the whole process; 2.1's does not, and a test run built against it died of it.
+        signal(SIGPIPE, SIG_IGN)
         return true
     }()
 

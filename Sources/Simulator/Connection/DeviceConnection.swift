@@ -40,6 +40,9 @@ final class DeviceConnection: @unchecked Sendable {
         let publishedAt: UInt64
     }
 
+    /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
+    static let descriptorsPerConnection = Client.descriptorsPerClient
+
     /// Losses in a row that make a broker one that breaks QoS 2.
     static let qos2LossesToGiveUp = 3
 

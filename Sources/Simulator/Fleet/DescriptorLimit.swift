@@ -1,27 +1,30 @@
 import Glibc
 
 /// The open-file limit a fleet needs: libmosquitto uses three descriptors per connection (the
-/// socket and a socket pair to wake its own loop), and each event loop two more.
+/// socket and a socket pair to wake its own loop; one, from 2.1 on, which lets devsim go without
+/// the pair), and each event loop two more.
 public enum DescriptorLimit {
     public struct Shortage: Error, CustomStringConvertible {
         public let needed: Int
         public let limit: Int
+        public let perConnection: Int
 
         public var description: String {
-            "the fleet needs about \(needed) open files (3 per connection) but the limit is \(limit); "
+            "the fleet needs about \(needed) open files (\(perConnection) per connection) but the limit is \(limit); "
                 + "raise it (ulimit -n \(needed), or podman/docker --ulimit nofile=\(needed):\(needed)) or run fewer connections"
         }
     }
 
-    /// Descriptors for `connections` connections on `loops` loops, with room for the rest.
-    public static func needed(connections: Int, loops: Int) -> Int {
-        connections * 3 + loops * 2 + 64
+    /// Descriptors for `connections` connections of `perConnection` each on `loops` loops, with
+    /// room for the rest.
+    public static func needed(connections: Int, perConnection: Int, loops: Int) -> Int {
+        connections * perConnection + loops * 2 + 64
     }
 
     /// Raises the soft limit to the hard limit, and the hard limit too when `needed` is above it
     /// and the process may (root). Returns the limit now in force; throws when it is too low.
     @discardableResult
-    public static func raise(toFit needed: Int) throws(Shortage) -> Int {
+    public static func raise(toFit needed: Int, perConnection: Int) throws(Shortage) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return needed }
         let wanted = rlim_t(needed)
@@ -34,7 +37,7 @@ public enum DescriptorLimit {
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit.rlim_cur = limit.rlim_max }
         }
         let inForce = limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
-        guard inForce >= needed else { throw Shortage(needed: needed, limit: inForce) }
+        guard inForce >= needed else { throw Shortage(needed: needed, limit: inForce, perConnection: perConnection) }
         return inForce
     }
 }

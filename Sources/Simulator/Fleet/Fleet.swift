@@ -48,7 +48,9 @@ public final class Fleet: Sendable {
         self.settings = settings
         control = RunControl(messages: settings.messages, logger: logger)
         let loopCount = max(1, min(settings.loops, plan.connections.count))
-        try DescriptorLimit.raise(toFit: DescriptorLimit.needed(connections: plan.connections.count, loops: loopCount))
+        let perConnection = DeviceConnection.descriptorsPerConnection
+        try DescriptorLimit.raise(toFit: DescriptorLimit.needed(connections: plan.connections.count, perConnection: perConnection,
+                                                                loops: loopCount), perConnection: perConnection)
         var contexts: [LoopContext] = []
         for index in 0..<loopCount {
             contexts.append(LoopContext(loop: try EventLoop(name: "devsim-loop-\(index)"), control: control,
