@@ -69,11 +69,7 @@ final class Device: TimerTarget {
             return
         }
         guard var schedule, control.isDue(schedule.deadline), control.takeTick() else { return }
-        counters.add(.scheduled)
-        context.payload.removeAll()
-        signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + schedule.elapsed, into: &context.payload)
-        if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
-        context.payload.withBytes { connection.submit(from: self, payload: $0, due: schedule.deadline, now: now) }
+        tick(elapsed: schedule.elapsed, due: schedule.deadline, now: now)
         schedule.advance()
         self.schedule = schedule
         timer.schedule(at: schedule.deadline)
@@ -89,12 +85,19 @@ final class Device: TimerTarget {
             return
         }
         guard control.takeTick() else { return }
+        tick(elapsed: Double(now &- schedule.start) / 1e9, due: nil, now: now)
+        timer.schedule(at: now)
+    }
+
+    /// One tick, whatever paces it: counted as scheduled, its payload made `elapsed` seconds
+    /// into the schedule and handed to the connection, which counts where it ends. `due` is its
+    /// deadline, `nil` for `publish: max`, which has none.
+    @inline(__always)
+    private func tick(elapsed: Double, due: UInt64?, now: UInt64) {
         counters.add(.scheduled)
-        let elapsed = Double(now &- schedule.start) / 1e9
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
-        context.payload.withBytes { connection.submit(from: self, payload: $0, due: nil, now: now) }
-        timer.schedule(at: now)
+        context.payload.withBytes { connection.submit(from: self, payload: $0, due: due, now: now) }
     }
 }
