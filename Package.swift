@@ -24,7 +24,7 @@ let package = Package(
         ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
-        // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs.
+        // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
         .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
         // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors, options.
         .target(name: "Mosquitto", dependencies: ["CMosquitto", "Reactor"], swiftSettings: hotPath),
@@ -42,13 +42,13 @@ let package = Package(
         .executableTarget(name: "ScenarioFuzzer", dependencies: ["Scenario"], path: "Fuzz/ScenarioFuzzer"),
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Reactor"], path: "Tests/TestSupport"),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Signals"]),
-        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
+        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Reactor", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

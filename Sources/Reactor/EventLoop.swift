@@ -24,7 +24,7 @@ public final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
     private let loopThread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = Locked<[@Sendable () -> Void]>([])
 
     // Confined to the loop thread.
     var timers = TimerHeap()

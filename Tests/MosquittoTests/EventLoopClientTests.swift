@@ -1,12 +1,11 @@
 import Mosquitto
 import Reactor
-import Synchronization
 import Testing
 import TestSupport
 
 /// Records what a client reports, from its loop's thread.
 private final class Recorder: ClientDelegate, @unchecked Sendable {
-    let events = Mutex<[String]>([])
+    let events = Locked<[String]>([])
     var onConnack: ((Client, ConnackCode) -> Void)?
 
     func client(_ client: Client, didReceiveConnack code: ConnackCode) {

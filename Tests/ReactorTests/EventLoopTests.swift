@@ -28,7 +28,7 @@ private final class PairEnd: EventSource, @unchecked Sendable {
 
 /// Fires into a list, on the loop's thread.
 private final class Alarm: TimerTarget, @unchecked Sendable {
-    let order = Mutex<[Int]>([])
+    let order = Locked<[Int]>([])
     var timers: [Timer] = []
 
     func timerFired(_ timer: Timer, now: UInt64) {
@@ -57,7 +57,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         let loop = try EventLoop(name: "jobs")
         try loop.start()
         defer { loop.stop() }
-        let seen = Mutex<[Int]>([])
+        let seen = Locked<[Int]>([])
         let onLoop = Atomic<Int>(0)
         for index in 0..<100 {
             loop.execute {
@@ -117,7 +117,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         try loop.start()
         defer { loop.stop() }
         // Both readable in the same turn; whichever is told first removes the other.
-        let registrations = Mutex<[EventLoop.Registration]>([])
+        let registrations = Locked<[EventLoop.Registration]>([])
         loop.execute {
             let one = loop.register(first), two = loop.register(second)
             registrations.withLock { $0 = [one, two] }

@@ -1,14 +1,14 @@
 import Dispatch
+import Reactor
 import Scenario
 import Simulator
-import Synchronization
 import TestSupport
 
 /// Runs a fleet made from scenario text on a thread of its own, so a test can act on the
 /// broker while the run goes on, then collect the result.
 final class FleetHarness: Sendable {
     let fleet: Fleet
-    private let outcome = Mutex<Result<Fleet.Result, any Error>?>(nil)
+    private let outcome = Locked<Result<Fleet.Result, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
     let log = LogLines()
 
@@ -57,7 +57,7 @@ extension Totals {
 
 /// What a fleet logged during a test.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     func append(_ line: String) {
         lines.withLock { $0.append(line) }

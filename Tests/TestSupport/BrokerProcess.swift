@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Reactor
 
 /// A broker program run as a child process on a 127.0.0.1 port that it keeps across restarts:
 /// what ``MosquittoBroker`` and ``AmqttBroker`` share, so that each of them only says how its
@@ -39,7 +39,7 @@ public final class BrokerProcess: Sendable {
     private let program: Program
     private let startTimeout: Double
     /// The running broker, if any; swapped by stop/kill/restart from any thread.
-    private let process = Mutex<ChildProcess?>(nil)
+    private let process = Locked<ChildProcess?>(nil)
 
     /// Starts the broker on a free port and returns once it is ready.
     ///

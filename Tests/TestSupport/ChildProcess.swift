@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Reactor
 
 /// A child process started with `posix_spawn`, with its output captured by background threads.
 ///
@@ -45,7 +45,7 @@ public final class ChildProcess: Sendable {
     /// `ChildProcess` alive (its deinit must still kill a child the test forgot).
     private final class Shared: Sendable {
         /// Guards all mutable state, including the reap: pid and exit status change together.
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     private let shared = Shared()

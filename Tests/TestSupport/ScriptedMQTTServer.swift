@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Reactor
 
 /// A tiny MQTT 3.1.1 server on a free 127.0.0.1 port whose behaviour is scripted per connection
 /// attempt, for protocol edge cases a real broker cannot stage (CONNACK held back or refused,
@@ -137,7 +137,7 @@ extension ScriptedMQTTServer {
         }
 
         /// Guards the records, the open-socket table and the thread handles.
-        let state = Mutex(State())
+        let state = Locked(State())
         let listenFD: Int32
         let scriptFor: ScriptProvider
 

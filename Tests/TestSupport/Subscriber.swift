@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Reactor
 
 /// A `mosquitto_sub` child that records every message it receives, for checking what a broker
 /// delivered.
@@ -38,8 +38,8 @@ public final class Subscriber: Sendable {
     }
 
     /// Filled by the stdout reader thread, read by the test.
-    private let state = Mutex(State())
-    private let child = Mutex<ChildProcess?>(nil)
+    private let state = Locked(State())
+    private let child = Locked<ChildProcess?>(nil)
 
     /// Subscribes to `topic` on the broker at 127.0.0.1:`port` and waits until the subscription
     /// is live (at most `readyTimeout` seconds).

@@ -224,7 +224,7 @@ public final class Fleet: Sendable {
 
     /// The acknowledgement latencies so far, each loop's copied on its own thread.
     private func liveLatency() -> Histogram {
-        let merged = Mutex(Histogram())
+        let merged = Locked(Histogram())
         let answered = DispatchGroup()
         for context in contexts {
             answered.enter()

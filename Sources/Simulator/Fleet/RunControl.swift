@@ -19,11 +19,11 @@ final class RunControl: Sendable {
     private let remaining: Atomic<Int>
     private let everConnected = Atomic<Bool>(false)
     let finishedConnections = Atomic<Int>(0)
-    private let reason = Mutex<StopReason?>(nil)
+    private let reason = Locked<StopReason?>(nil)
     private let wake = DispatchSemaphore(value: 0)
-    private let reported = Mutex<Set<String>>([])
-    private let failure = Mutex<String?>(nil)
-    private let errorCounts = Mutex<[String: Int]>([:])
+    private let reported = Locked<Set<String>>([])
+    private let failure = Locked<String?>(nil)
+    private let errorCounts = Locked<[String: Int]>([:])
 
     init(messages: Int?, logger: Logger) {
         remaining = Atomic(messages ?? Int.max)
@@ -115,7 +115,7 @@ final class RunControl: Sendable {
     let losses = Atomic<Int>(0)
 
     /// Lost connections not logged one by one (big fleets), by reason, since the last summary.
-    private let unloggedLosses = Mutex<[String: Int]>([:])
+    private let unloggedLosses = Locked<[String: Int]>([:])
 
     /// A connection that was up is gone, for `reason`; a connection whose comings and goings are
     /// not logged leaves it to the next summary line (`takeUnloggedLosses`).
