@@ -45,7 +45,7 @@ import TestSupport
             TestClock.sleep(0.5)
             // What the broker kept for the subscriber while it was away lives in memory until the
             // next save: let it be delivered first, or the kill would lose it, not devsim.
-            let acknowledged = harness.fleet.totals.acknowledged
+            let acknowledged = harness.fleet.totals[.acknowledged]
             #expect(TestClock.wait(timeout: 10, interval: 0.02) { Self.delivered(subscriber).count >= acknowledged },
                     "restart \(restart): the subscriber has what was acknowledged")
             switch stop {
@@ -55,7 +55,7 @@ import TestSupport
             #expect(TestClock.wait(timeout: 10, interval: 0.02) { harness.fleet.totals.connectionsUp == 0 }, "restart \(restart): all down")
             TestClock.sleep(0.5)
             let before = harness.fleet.totals
-            #expect(before.buffered > 0, "restart \(restart): the outage's ticks are kept")
+            #expect(before[.buffered] > 0, "restart \(restart): the outage's ticks are kept")
             try broker.restart()
             // Backoff is at most 1 s (±20 %) here: every connection is back well within 3 s.
             let backUp = TestClock.wait(timeout: 3, interval: 0.02) { harness.fleet.totals.connectionsUp == 100 }
@@ -63,23 +63,23 @@ import TestSupport
             let totals = harness.fleet.totals
             #expect((0...2).contains(totals.ticksInProgress), "restart \(restart): every tick in exactly one place, but those being made on the 2 loops: \(totals)")
         }
-        #expect(TestClock.wait(timeout: 10, interval: 0.05) { harness.fleet.totals.buffered == 0 }, "the kept ticks are flushed")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { harness.fleet.totals[.buffered] == 0 }, "the kept ticks are flushed")
         harness.fleet.requestStop()
         let result = try #require(try harness.result(timeout: 30), "devsim never exits or hangs on its own")
         #expect(result.reason == .requested)
-        #expect(result.totals.reconnects == 500)
-        #expect(result.totals.skippedOffline == 0)
-        #expect(result.totals.droppedBuffer == 0)
-        #expect(result.totals.buffered == 0)
-        #expect(result.totals.failed == 0)
-        #expect(result.totals.scheduled == result.totals.published, "with a big enough buffer every tick was published")
-        #expect(result.totals.acknowledged == result.totals.published, "and the broker acknowledged every one")
+        #expect(result.totals[.reconnects] == 500)
+        #expect(result.totals[.skippedOffline] == 0)
+        #expect(result.totals[.droppedBuffer] == 0)
+        #expect(result.totals[.buffered] == 0)
+        #expect(result.totals[.failed] == 0)
+        #expect(result.totals[.scheduled] == result.totals[.published], "with a big enough buffer every tick was published")
+        #expect(result.totals[.acknowledged] == result.totals[.published], "and the broker acknowledged every one")
         if stop == .terminate {
-            #expect(TestClock.wait(timeout: 10, interval: 0.05) { Self.delivered(subscriber).count == result.totals.published },
-                    "every tick delivered: \(Self.delivered(subscriber).count) of \(result.totals.published)")
+            #expect(TestClock.wait(timeout: 10, interval: 0.05) { Self.delivered(subscriber).count == result.totals[.published] },
+                    "every tick delivered: \(Self.delivered(subscriber).count) of \(result.totals[.published])")
         }
         // Lateness is measured at publication: the ticks kept through each outage show it.
-        #expect(result.lateness.count == UInt64(result.totals.published))
+        #expect(result.lateness.count == UInt64(result.totals[.published]))
         #expect(result.lateness.max >= 500_000_000)
     }
 

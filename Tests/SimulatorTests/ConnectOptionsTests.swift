@@ -58,6 +58,6 @@ import TestSupport
             """
         let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(messages: 20, statsInterval: nil)))
         #expect(result.reason == .messages)
-        #expect(result.totals.acknowledged == 20)
+        #expect(result.totals[.acknowledged] == 20)
     }
 }

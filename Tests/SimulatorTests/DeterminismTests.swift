@@ -36,8 +36,8 @@ import TestSupport
         let subscriber = try Subscriber(broker: broker, topic: "det/#", qos: 1)
         let result = try #require(try FleetHarness.run(Self.yaml, port: broker.port,
                                                        settings: RunSettings(duration: 1.5, seed: seed, loops: loops, statsInterval: nil)))
-        #expect(result.totals.published == result.totals.scheduled)
-        #expect(subscriber.waitFor(count: Int(result.totals.published), timeout: 5))
+        #expect(result.totals[.published] == result.totals[.scheduled])
+        #expect(subscriber.waitFor(count: Int(result.totals[.published]), timeout: 5))
         subscriber.stop()
         var byDevice: [String: [String]] = [:]
         for message in subscriber.messages { byDevice[message.topic, default: []].append(message.payloadText) }

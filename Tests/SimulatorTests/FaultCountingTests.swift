@@ -14,7 +14,7 @@ import TestSupport
         #expect(first.faults == FaultCounts(spike: 3, stuck: 1, dropout: 0, drift: 5))
         #expect(Totals([first, second]).faults == FaultCounts(spike: 3, stuck: 1, dropout: 4, drift: 6))
         // Faults stand apart from the tick accounting.
-        #expect(Totals([first, second]).scheduled == 0)
+        #expect(Totals([first, second])[.scheduled] == 0)
     }
 }
 
@@ -40,7 +40,7 @@ import TestSupport
                         lon: { constant: 13.4 }
             """
         let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(messages: 40, statsInterval: nil)))
-        #expect(result.totals.published == 40)
+        #expect(result.totals[.published] == 40)
         #expect(result.totals.faults == FaultCounts(spike: 0, stuck: 0, dropout: 80, drift: 40))
         #expect(subscriber.waitFor(count: 40, timeout: 5))
         let shape = try Regex(#"^\{"gone":null,"drifting":20(\.\d+)?,"location":\{"lon":13\.4\}\}$"#)

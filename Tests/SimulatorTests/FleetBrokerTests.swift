@@ -22,8 +22,8 @@ import TestSupport
             """
         let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(messages: 30, statsInterval: nil)))
         #expect(result.reason == .messages)
-        #expect(result.totals.scheduled == 30)
-        #expect(result.totals.published == 30)
+        #expect(result.totals[.scheduled] == 30)
+        #expect(result.totals[.published] == 30)
         #expect(subscriber.waitFor(count: 30, timeout: 5))
         let messages = subscriber.messages
         #expect(Set(messages.map(\.topic)) == ["app/phone-1/push", "app/phone-2/push", "app/phone-3/push"])
@@ -48,9 +48,9 @@ import TestSupport
                     seq: { counter: 0 }
             """
         let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(messages: 200, statsInterval: nil)))
-        #expect(result.totals.published == 200)
-        #expect(result.totals.acknowledged == 200)
-        #expect(result.totals.inFlight == 0)
+        #expect(result.totals[.published] == 200)
+        #expect(result.totals[.acknowledged] == 200)
+        #expect(result.totals[.inFlight] == 0)
         #expect(result.latency.count == 200, "one latency per acknowledgement")
         #expect(result.lateness.count == 200, "one lateness per tick")
         #expect(result.latency.percentile(50) > 0)
@@ -73,20 +73,20 @@ import TestSupport
             """
         let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: 4, statsInterval: nil))
         harness.start()
-        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals.published >= 20 })
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals[.published] >= 20 })
         broker.kill()
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals.connectionsUp == 0 })
         TestClock.sleep(0.5)
         let duringOutage = harness.fleet.totals
-        #expect(duringOutage.skippedOffline > 0)
+        #expect(duringOutage[.skippedOffline] > 0)
         try broker.restart()
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals.connectionsUp == 2 })
-        let backUp = harness.fleet.totals.published
+        let backUp = harness.fleet.totals[.published]
         let result = try #require(try harness.result(timeout: 10))
-        #expect(result.totals.reconnects == 2)
+        #expect(result.totals[.reconnects] == 2)
         // Ticks due at or after the end of --duration do not happen: at most 4 s × 20/s each.
-        #expect(result.totals.scheduled <= 2 * 80)
-        #expect(result.totals.published > backUp, "publishing resumed after the restart")
+        #expect(result.totals[.scheduled] <= 2 * 80)
+        #expect(result.totals[.published] > backUp, "publishing resumed after the restart")
         #expect(result.totals.accountsForEveryTick)
         #expect(result.connectionsUpAtEnd == 2)
     }
@@ -110,17 +110,17 @@ import TestSupport
             """
         let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: 3, statsInterval: nil))
         harness.start()
-        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals.acknowledged >= 10 })
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals[.acknowledged] >= 10 })
         broker.kill()
         TestClock.sleep(0.5)
-        #expect(harness.fleet.totals.buffered > 0)
+        #expect(harness.fleet.totals[.buffered] > 0)
         try broker.restart()
         let result = try #require(try harness.result(timeout: 10))
-        #expect(result.totals.skippedOffline == 0)
-        #expect(result.totals.droppedBuffer == 0)
-        #expect(result.totals.buffered == 0)
-        #expect(result.totals.published == result.totals.scheduled)
-        #expect(result.totals.acknowledged == result.totals.published)
+        #expect(result.totals[.skippedOffline] == 0)
+        #expect(result.totals[.droppedBuffer] == 0)
+        #expect(result.totals[.buffered] == 0)
+        #expect(result.totals[.published] == result.totals[.scheduled])
+        #expect(result.totals[.acknowledged] == result.totals[.published])
         // QoS 1 may deliver a message twice (resent after the restart); first sightings must
         // still come in publishing order, the buffered ticks before the new ones.
         let seqs = subscriber.messages.compactMap { Int(String($0.payloadText.dropFirst(7).dropLast())) }
@@ -155,13 +155,13 @@ import TestSupport
         let deadline = TestClock.now() + 10
         var result: Fleet.Result?
         while result == nil, TestClock.now() < deadline {
-            largestWindow = max(largestWindow, harness.fleet.totals.inFlight)
+            largestWindow = max(largestWindow, harness.fleet.totals[.inFlight])
             result = try harness.result(timeout: 0.005)
         }
         let finished = try #require(result)
-        #expect(finished.totals.published > 1000, "at max, a second and a half is thousands of messages")
-        #expect(finished.totals.acknowledged == finished.totals.published)
-        #expect(finished.totals.scheduled == finished.totals.published)
+        #expect(finished.totals[.published] > 1000, "at max, a second and a half is thousands of messages")
+        #expect(finished.totals[.acknowledged] == finished.totals[.published])
+        #expect(finished.totals[.scheduled] == finished.totals[.published])
         #expect(largestWindow <= 8)
     }
 
@@ -170,7 +170,7 @@ import TestSupport
         let subscriber = try Subscriber(broker: broker, topic: "max/#")
         let result = try #require(try FleetHarness.run(yaml(qos: 0), port: broker.port,
                                                        settings: RunSettings(messages: 5000, statsInterval: nil)))
-        #expect(result.totals.published == 5000)
+        #expect(result.totals[.published] == 5000)
         #expect(subscriber.waitFor(count: 5000, timeout: 10))
         let seqs = subscriber.messages.compactMap { message -> Int? in
             guard let range = message.payloadText.range(of: #"(?<="seq":)\d+"#, options: .regularExpression) else { return nil }
@@ -199,11 +199,11 @@ import TestSupport
         let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(duration: 1.5, statsInterval: nil)))
         #expect(result.groups.map(\.name) == ["fast", "slow"])
         let fast = result.groups[0].totals, slow = result.groups[1].totals
-        #expect(fast.published > slow.published)
-        #expect(fast.acknowledged == fast.published)
-        #expect(slow.acknowledged == 0, "QoS 0 has no acknowledgements")
-        #expect(fast.published + slow.published == result.totals.published)
-        #expect(fast.scheduled + slow.scheduled == result.totals.scheduled)
+        #expect(fast[.published] > slow[.published])
+        #expect(fast[.acknowledged] == fast[.published])
+        #expect(slow[.acknowledged] == 0, "QoS 0 has no acknowledgements")
+        #expect(fast[.published] + slow[.published] == result.totals[.published])
+        #expect(fast[.scheduled] + slow[.scheduled] == result.totals[.scheduled])
         #expect(result.connectionErrors.isEmpty)
     }
 }

@@ -25,8 +25,8 @@ import TestSupport
         #expect(!server.publishes.isEmpty)
         #expect(server.publishes.allSatisfy { $0.receivedAt >= connack })
         // The device's clock starts at the CONNACK: about a second of a three-second run is left.
-        #expect(result.totals.scheduled < 30)
-        #expect(result.totals.skippedOffline == 0)
+        #expect(result.totals[.scheduled] < 30)
+        #expect(result.totals[.skippedOffline] == 0)
     }
 
     @Test func aRefusedConnectionEndsTheRunWithTheReasonAndIsRetriedOnlyWithBackoff() throws {
@@ -42,7 +42,7 @@ import TestSupport
         #expect(refusals.count == 1, "\(result.connectionErrors)")
         #expect(refusals.first?.value == server.connections.count, "one count per refused attempt")
         #expect(server.publishes.isEmpty)
-        #expect(result.totals.scheduled == 0)
+        #expect(result.totals[.scheduled] == 0)
         // Backoff 0.5 s, 1 s, 2 s (±20%) within 3 s: at most four attempts, never hammering.
         let attempts = server.connections.map(\.acceptedAt)
         #expect((2...4).contains(attempts.count))
@@ -59,7 +59,7 @@ import TestSupport
         try #require(connections.count >= 2)
         #expect(connections[1].acceptedAt - connections[0].acceptedAt >= 1)
         #expect(result.reason == .duration, "the run goes on once the second attempt is accepted")
-        #expect(result.totals.published > 0)
+        #expect(result.totals[.published] > 0)
         #expect(server.publishes.allSatisfy { $0.attempt == 2 })
     }
 
@@ -74,8 +74,8 @@ import TestSupport
         #expect(publishes.contains { $0.attempt == 1 })
         #expect(publishes.contains { $0.attempt == 2 })
         #expect(!publishes.contains { $0.receivedAt > closed && $0.receivedAt < resumed })
-        #expect(result.totals.reconnects == 1)
-        #expect(result.totals.skippedOffline > 0)
+        #expect(result.totals[.reconnects] == 1)
+        #expect(result.totals[.skippedOffline] > 0)
         #expect(result.totals.accountsForEveryTick)
     }
 }

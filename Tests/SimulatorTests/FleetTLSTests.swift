@@ -33,7 +33,7 @@ import TestSupport
         let result = try #require(try FleetHarness.run(scenario(tls: "{ ca: \(certificates.ca) }"), port: broker.port,
                                                        settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
         #expect(result.reason == .messages)
-        #expect(result.totals.acknowledged == 10)
+        #expect(result.totals[.acknowledged] == 10)
     }
 
     @Test func anUntrustedCertificateForAnotherHostIsRefusedUnlessInsecure() throws {
@@ -50,7 +50,7 @@ import TestSupport
         let insecure = try #require(try FleetHarness.run(scenario(tls: "{ insecure: true }"), port: broker.port,
                                                          settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
         #expect(insecure.reason == .messages)
-        #expect(insecure.totals.acknowledged == 10)
+        #expect(insecure.totals[.acknowledged] == 10)
     }
 
     @Test func mutualTLSWithAClientCertificate() throws {
@@ -62,7 +62,7 @@ import TestSupport
             scenario(tls: "{ ca: \(certificates.ca), certificate: \(certificates.directory)/client.pem, key: \(certificates.directory)/client.key }"),
             port: broker.port, settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
         #expect(withCertificate.reason == .messages)
-        #expect(withCertificate.totals.acknowledged == 10)
+        #expect(withCertificate.totals[.acknowledged] == 10)
         let without = try #require(try FleetHarness.run(scenario(tls: "{ ca: \(certificates.ca) }"), port: broker.port,
                                                         settings: RunSettings(messages: 10, connectTimeout: 2, statsInterval: nil)))
         guard case .noConnection = without.reason else {
@@ -91,6 +91,6 @@ import TestSupport
             Issue.record("plain MQTT must not get through a TLS listener: \(result.reason)")
             return
         }
-        #expect(result.totals.scheduled == 0)
+        #expect(result.totals[.scheduled] == 0)
     }
 }

@@ -56,32 +56,23 @@ import Testing
 @Suite struct ReportMergeTests {
     private func totals(_ seed: Int) -> Totals {
         var t = Totals()
-        t.scheduled = 100 + seed
-        t.published = 90 + seed
-        t.acknowledged = 80 + seed
-        t.inFlight = 2
-        t.skippedOffline = 3 + seed
-        t.droppedBuffer = 1
-        t.buffered = 4
-        t.failed = 2
-        t.late = 7 * seed
-        t.reconnects = seed
+        t[.scheduled] = 100 + seed
+        t[.published] = 90 + seed
+        t[.acknowledged] = 80 + seed
+        t[.inFlight] = 2
+        t[.skippedOffline] = 3 + seed
+        t[.droppedBuffer] = 1
+        t[.buffered] = 4
+        t[.failed] = 2
+        t[.late] = 7 * seed
+        t[.reconnects] = seed
         t.faults = FaultCounts(spike: seed, stuck: 1, dropout: 2 * seed, drift: 3)
         return t
     }
 
     private func sum(_ a: Totals, _ b: Totals) -> Totals {
         var t = Totals()
-        t.scheduled = a.scheduled + b.scheduled
-        t.published = a.published + b.published
-        t.acknowledged = a.acknowledged + b.acknowledged
-        t.inFlight = a.inFlight + b.inFlight
-        t.skippedOffline = a.skippedOffline + b.skippedOffline
-        t.droppedBuffer = a.droppedBuffer + b.droppedBuffer
-        t.buffered = a.buffered + b.buffered
-        t.failed = a.failed + b.failed
-        t.late = a.late + b.late
-        t.reconnects = a.reconnects + b.reconnects
+        for figure in Figure.allCases { t[figure] = a[figure] + b[figure] }
         t.faults = FaultCounts(spike: a.faults.spike + b.faults.spike, stuck: a.faults.stuck + b.faults.stuck,
                                dropout: a.faults.dropout + b.faults.dropout, drift: a.faults.drift + b.faults.drift)
         return t
@@ -132,10 +123,10 @@ import Testing
         let merged = try ReportMerge.merge([.init(name: "a.json", report: first), .init(name: "b.json", report: second)])
         #expect(merged.warnings.isEmpty)
         #expect(merged.report == whole)
-        #expect(merged.report.scheduled == first.scheduled + second.scheduled)
-        #expect(merged.report.groups.map(\.published) == [first.groups[0].published + second.groups[0].published,
-                                                            first.groups[1].published + second.groups[1].published])
-        #expect(merged.report.ratePerSecond == (Double(merged.report.published) / 10 * 100).rounded() / 100)
+        #expect(merged.report[.scheduled] == first[.scheduled] + second[.scheduled])
+        #expect(merged.report.groups.map { $0[.published] } == [first.groups[0][.published] + second.groups[0][.published],
+                                                            first.groups[1][.published] + second.groups[1][.published]])
+        #expect(merged.report.ratePerSecond == (Double(merged.report[.published]) / 10 * 100).rounded() / 100)
     }
 
     @Test func percentilesComeFromTheMergedRawHistogramsNotAverages() throws {
@@ -192,7 +183,7 @@ import Testing
         empty.shard = Shard(index: 1, count: 2)
         let decoded = try JSONDecoder().decode(RunReport.self, from: try empty.json())
         let merged = try ReportMerge.merge([.init(name: "a", report: first), .init(name: "b", report: decoded)])
-        #expect(merged.report.published == first.published)
+        #expect(merged.report[.published] == first[.published])
         #expect(merged.report.latency == first.latency)
         #expect(merged.report.groups == first.groups)
         #expect(merged.report.outcome == "duration, empty shard")

@@ -225,7 +225,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     func driverDidConnect(firstTime: Bool) {
-        counters.add(.connectionsUp)
+        counters.connections(up: 1)
         context.control.noteConnected(firstTime: firstTime, of: context.connectionCount)
         if !firstTime { counters.add(.reconnects) }
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
@@ -236,7 +236,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     func driverDidLoseConnection(reason: String) {
-        counters.add(.connectionsUp, -1)
+        counters.connections(up: -1)
         context.control.connectionLost(reason, logged: logsEvents)
         if logsEvents { context.control.logger.warning(reason, metadata) }
     }

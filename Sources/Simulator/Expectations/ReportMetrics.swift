@@ -61,7 +61,7 @@ public enum ReportMetrics {
 
     static let ratios: [Metric] = [
         Metric("rate", .percentage, unavailable: { _ in "not available: nothing was scheduled" }) { report in
-            report.scheduled > 0 ? Double(report.published) * 100 / Double(report.scheduled) : nil
+            report[.scheduled] > 0 ? Double(report[.published]) * 100 / Double(report[.scheduled]) : nil
         },
         Metric("connected", .percentage, unavailable: { _ in "not available: no connections" }) { report in
             report.connections > 0 ? Double(report.connectionsUp) * 100 / Double(report.connections) : nil
@@ -69,15 +69,12 @@ public enum ReportMetrics {
     ]
 
     static let counts: [Metric] = {
-        let fields: [(String, @Sendable (RunReport) -> Int)] = [
-            ("scheduled", { $0.scheduled }), ("published", { $0.published }), ("acknowledged", { $0.acknowledged }),
-            ("inFlight", { $0.inFlight }), ("skippedOffline", { $0.skippedOffline }),
-            ("droppedBuffer", { $0.droppedBuffer }), ("buffered", { $0.buffered }), ("failed", { $0.failed }),
-            ("late", { $0.late }), ("reconnects", { $0.reconnects }),
+        let others: [(String, @Sendable (RunReport) -> Int)] = [
             ("connectionsUp", { $0.connectionsUp }), ("connections", { $0.connections }),
             ("faults.spike", { $0.faults.spike }), ("faults.stuck", { $0.faults.stuck }),
             ("faults.dropout", { $0.faults.dropout }), ("faults.drift", { $0.faults.drift }),
         ]
+        let fields = Figure.allCases.map { figure in (figure.stringValue, { @Sendable in $0[figure] }) } + others
         return fields.map { name, get in Metric(name, .number) { Double(get($0)) } }
             + [Metric("ratePerSecond", .number) { $0.ratePerSecond }]
     }()

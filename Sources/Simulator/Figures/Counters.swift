@@ -4,105 +4,69 @@ import Synchronization
 /// One event loop's running figures. Written only by its loop thread, read by anyone: relaxed
 /// atomics keep the publish path free of locks while the status line and the report read along.
 ///
-/// Every tick lands in exactly one of `published`, `skippedOffline`, `droppedBuffer`,
-/// `buffered` (a gauge: messages waiting in a connection's queue) or `failed`, so `scheduled`
-/// is always their sum.
-///
-/// The `fault…` fields count the sensor faults that fired in the payloads the loop made (see
-/// `FaultCounts`); they stand apart from the tick accounting.
-public final class Counters: Sendable {
-    public enum Field: Int, CaseIterable, Sendable {
-        case scheduled, published, acknowledged, inFlight, skippedOffline, droppedBuffer, buffered
-        case failed, late, reconnects, connectionsUp
-        case faultSpike, faultStuck, faultDropout, faultDrift
-    }
-
-    private let scheduled = Atomic<Int>(0)
-    private let published = Atomic<Int>(0)
-    private let acknowledged = Atomic<Int>(0)
-    private let inFlight = Atomic<Int>(0)
-    private let skippedOffline = Atomic<Int>(0)
-    private let droppedBuffer = Atomic<Int>(0)
-    private let buffered = Atomic<Int>(0)
-    private let failed = Atomic<Int>(0)
-    private let late = Atomic<Int>(0)
-    private let reconnects = Atomic<Int>(0)
+/// A counter per `Figure`, and beside them the loop's connections up and the sensor faults that
+/// fired in the payloads it made (see `FaultCounts`), which stand apart from the tick accounting.
+public final class Counters: @unchecked Sendable {
+    /// One atomic per `Figure`, by its raw value; allocated once, never resized.
+    private let figures: UnsafeMutablePointer<Atomic<Int>>
     private let connectionsUp = Atomic<Int>(0)
     private let faultSpike = Atomic<Int>(0)
     private let faultStuck = Atomic<Int>(0)
     private let faultDropout = Atomic<Int>(0)
     private let faultDrift = Atomic<Int>(0)
 
-    public init() {}
+    public init() {
+        figures = .allocate(capacity: Figure.allCases.count)
+        for index in Figure.allCases.indices { (figures + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        figures.deinitialize(count: Figure.allCases.count)
+        figures.deallocate()
+    }
+
+    @inline(__always)
+    public func add(_ figure: Figure, _ amount: Int = 1) {
+        figures[figure.rawValue].wrappingAdd(amount, ordering: .relaxed)
+    }
+
+    public subscript(figure: Figure) -> Int {
+        figures[figure.rawValue].load(ordering: .relaxed)
+    }
+
+    /// Every figure as of now.
+    public var values: Figures {
+        var values = Figures()
+        for figure in Figure.allCases { values[figure] = self[figure] }
+        return values
+    }
+
+    /// A connection of the loop came up (+1) or went down (-1).
+    public func connections(up change: Int) {
+        connectionsUp.wrappingAdd(change, ordering: .relaxed)
+    }
+
+    /// The loop's connections up now.
+    public var connectionsUpNow: Int { connectionsUp.load(ordering: .relaxed) }
 
     /// Adds the faults that fired in one payload.
     public func add(faults: FaultCounts) {
-        if faults.spike != 0 { add(.faultSpike, faults.spike) }
-        if faults.stuck != 0 { add(.faultStuck, faults.stuck) }
-        if faults.dropout != 0 { add(.faultDropout, faults.dropout) }
-        if faults.drift != 0 { add(.faultDrift, faults.drift) }
+        if faults.spike != 0 { faultSpike.wrappingAdd(faults.spike, ordering: .relaxed) }
+        if faults.stuck != 0 { faultStuck.wrappingAdd(faults.stuck, ordering: .relaxed) }
+        if faults.dropout != 0 { faultDropout.wrappingAdd(faults.dropout, ordering: .relaxed) }
+        if faults.drift != 0 { faultDrift.wrappingAdd(faults.drift, ordering: .relaxed) }
     }
 
     /// The faults counted so far.
     public var faults: FaultCounts {
-        FaultCounts(spike: self[.faultSpike], stuck: self[.faultStuck],
-                    dropout: self[.faultDropout], drift: self[.faultDrift])
-    }
-
-    @inline(__always)
-    public func add(_ field: Field, _ amount: Int = 1) {
-        switch field {
-        case .scheduled: scheduled.wrappingAdd(amount, ordering: .relaxed)
-        case .published: published.wrappingAdd(amount, ordering: .relaxed)
-        case .acknowledged: acknowledged.wrappingAdd(amount, ordering: .relaxed)
-        case .inFlight: inFlight.wrappingAdd(amount, ordering: .relaxed)
-        case .skippedOffline: skippedOffline.wrappingAdd(amount, ordering: .relaxed)
-        case .droppedBuffer: droppedBuffer.wrappingAdd(amount, ordering: .relaxed)
-        case .buffered: buffered.wrappingAdd(amount, ordering: .relaxed)
-        case .failed: failed.wrappingAdd(amount, ordering: .relaxed)
-        case .late: late.wrappingAdd(amount, ordering: .relaxed)
-        case .reconnects: reconnects.wrappingAdd(amount, ordering: .relaxed)
-        case .connectionsUp: connectionsUp.wrappingAdd(amount, ordering: .relaxed)
-        case .faultSpike: faultSpike.wrappingAdd(amount, ordering: .relaxed)
-        case .faultStuck: faultStuck.wrappingAdd(amount, ordering: .relaxed)
-        case .faultDropout: faultDropout.wrappingAdd(amount, ordering: .relaxed)
-        case .faultDrift: faultDrift.wrappingAdd(amount, ordering: .relaxed)
-        }
-    }
-
-    public subscript(field: Field) -> Int {
-        switch field {
-        case .scheduled: scheduled.load(ordering: .relaxed)
-        case .published: published.load(ordering: .relaxed)
-        case .acknowledged: acknowledged.load(ordering: .relaxed)
-        case .inFlight: inFlight.load(ordering: .relaxed)
-        case .skippedOffline: skippedOffline.load(ordering: .relaxed)
-        case .droppedBuffer: droppedBuffer.load(ordering: .relaxed)
-        case .buffered: buffered.load(ordering: .relaxed)
-        case .failed: failed.load(ordering: .relaxed)
-        case .late: late.load(ordering: .relaxed)
-        case .reconnects: reconnects.load(ordering: .relaxed)
-        case .connectionsUp: connectionsUp.load(ordering: .relaxed)
-        case .faultSpike: faultSpike.load(ordering: .relaxed)
-        case .faultStuck: faultStuck.load(ordering: .relaxed)
-        case .faultDropout: faultDropout.load(ordering: .relaxed)
-        case .faultDrift: faultDrift.load(ordering: .relaxed)
-        }
+        FaultCounts(spike: faultSpike.load(ordering: .relaxed), stuck: faultStuck.load(ordering: .relaxed),
+                    dropout: faultDropout.load(ordering: .relaxed), drift: faultDrift.load(ordering: .relaxed))
     }
 }
 
 /// The figures of every loop added up at one moment.
 public struct Totals: Sendable, Equatable {
-    public var scheduled = 0
-    public var published = 0
-    public var acknowledged = 0
-    public var inFlight = 0
-    public var skippedOffline = 0
-    public var droppedBuffer = 0
-    public var buffered = 0
-    public var failed = 0
-    public var late = 0
-    public var reconnects = 0
+    public var figures = Figures()
     public var connectionsUp = 0
     /// Sensor faults that fired, over all loops.
     public var faults = FaultCounts()
@@ -111,18 +75,14 @@ public struct Totals: Sendable, Equatable {
 
     public init(_ counters: [Counters]) {
         for c in counters {
-            scheduled += c[.scheduled]
-            published += c[.published]
-            acknowledged += c[.acknowledged]
-            inFlight += c[.inFlight]
-            skippedOffline += c[.skippedOffline]
-            droppedBuffer += c[.droppedBuffer]
-            buffered += c[.buffered]
-            failed += c[.failed]
-            late += c[.late]
-            reconnects += c[.reconnects]
-            connectionsUp += c[.connectionsUp]
+            figures += c.values
+            connectionsUp += c.connectionsUpNow
             faults += c.faults
         }
+    }
+
+    public subscript(figure: Figure) -> Int {
+        get { figures[figure] }
+        set { figures[figure] = newValue }
     }
 }

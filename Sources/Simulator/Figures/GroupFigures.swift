@@ -1,28 +1,25 @@
-/// One device group's part of the report.
+/// One device group's part of the report: its name and its figures, side by side in one object.
 public struct GroupFigures: Codable, Sendable, Equatable {
     public var name: String
-    public var scheduled: Int
-    public var published: Int
-    public var acknowledged: Int
-    public var inFlight: Int
-    public var skippedOffline: Int
-    public var droppedBuffer: Int
-    public var buffered: Int
-    public var failed: Int
-    public var late: Int
-    public var reconnects: Int
+    public var figures: Figures
 
-    public init(name: String, totals t: Totals) {
+    public init(name: String, figures: Figures) {
         self.name = name
-        scheduled = t.scheduled
-        published = t.published
-        acknowledged = t.acknowledged
-        inFlight = t.inFlight
-        skippedOffline = t.skippedOffline
-        droppedBuffer = t.droppedBuffer
-        buffered = t.buffered
-        failed = t.failed
-        late = t.late
-        reconnects = t.reconnects
+        self.figures = figures
+    }
+
+    public subscript(figure: Figure) -> Int { figures[figure] }
+
+    private enum CodingKeys: String, CodingKey { case name }
+
+    public init(from decoder: any Decoder) throws {
+        name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+        figures = try Figures(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try figures.encode(to: encoder)
     }
 }

@@ -47,24 +47,15 @@ public enum ReportMerge {
 
         var merged = first.report
         let reports = inputs.map(\.report)
-        func sum(_ figure: KeyPath<RunReport, Int>) -> Int { reports.reduce(0) { $0 + $1[keyPath: figure] } }
+        func sum(_ figure: KeyPath<RunReport.Details, Int>) -> Int { reports.reduce(0) { $0 + $1.details[keyPath: figure] } }
         merged.scenarios = reports.flatMap(\.scenarios).uniqued()
         merged.outcome = reports.map(\.outcome).uniqued().joined(separator: ", ")
-        merged.scheduled = sum(\.scheduled)
-        merged.published = sum(\.published)
-        merged.acknowledged = sum(\.acknowledged)
-        merged.inFlight = sum(\.inFlight)
-        merged.skippedOffline = sum(\.skippedOffline)
-        merged.droppedBuffer = sum(\.droppedBuffer)
-        merged.buffered = sum(\.buffered)
-        merged.failed = sum(\.failed)
-        merged.late = sum(\.late)
-        merged.reconnects = sum(\.reconnects)
+        merged.figures = reports.reduce(Figures()) { $0 + $1.figures }
         merged.connectionsUp = sum(\.connectionsUp)
         merged.connections = sum(\.connections)
         merged.durationSeconds = reports.map(\.durationSeconds).max() ?? 0
         merged.ratePerSecond = merged.durationSeconds > 0
-            ? (Double(merged.published) / merged.durationSeconds * 100).rounded() / 100 : 0
+            ? (Double(merged[.published]) / merged.durationSeconds * 100).rounded() / 100 : 0
         merged.faults = reports.reduce(FaultCounts()) { $0 + $1.faults }
         merged.latency = latency.isEmpty ? nil : Percentiles(latency)
         merged.lateness = Percentiles(lateness)
@@ -106,16 +97,7 @@ public enum ReportMerge {
                 merged.append(group)
                 continue
             }
-            merged[index].scheduled += group.scheduled
-            merged[index].published += group.published
-            merged[index].acknowledged += group.acknowledged
-            merged[index].inFlight += group.inFlight
-            merged[index].skippedOffline += group.skippedOffline
-            merged[index].droppedBuffer += group.droppedBuffer
-            merged[index].buffered += group.buffered
-            merged[index].failed += group.failed
-            merged[index].late += group.late
-            merged[index].reconnects += group.reconnects
+            merged[index].figures += group.figures
         }
         return merged
     }

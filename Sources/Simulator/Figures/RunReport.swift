@@ -1,84 +1,97 @@
 import FoundationEssentials
 import Signals
 
-/// The `--report` JSON written when a run ends. Every tick is in exactly one of `published`,
-/// `skippedOffline`, `droppedBuffer`, `buffered` and `failed`, so `scheduled` is their sum.
+/// The `--report` JSON written when a run ends: its counted `figures` (see `Figure`) and its
+/// `details`, side by side at the top level of one object. Every tick is in exactly one of
+/// `published`, `skippedOffline`, `buffered`, `droppedBuffer` and `failed`, so `scheduled` is
+/// their sum. `report[.published]` reads a figure, `report.seed` a detail.
+@dynamicMemberLookup
 public struct RunReport: Codable, Sendable, Equatable {
-    public var scenarios: [String]
-    public var seed: UInt64
-    public var outcome: String
-    public var scheduled: Int
-    public var published: Int
-    public var acknowledged: Int
-    public var inFlight: Int
-    public var skippedOffline: Int
-    public var droppedBuffer: Int
-    public var buffered: Int
-    public var failed: Int
-    public var late: Int
-    public var reconnects: Int
-    public var connectionsUp: Int
-    public var connections: Int
-    public var durationSeconds: Double
-    /// Messages published per second over the run.
-    public var ratePerSecond: Double
-    /// Sensor faults that fired in the payloads made: `{"spike":n,"stuck":n,"dropout":n,"drift":n}`.
-    /// Spikes, dropouts and drifts count publishes they changed; stuck counts episodes. Payloads
-    /// made while offline count too, since their values were made.
-    public var faults: FaultCounts
-    /// QoS 1/2 publish-to-acknowledgement latency; absent when nothing was acknowledged.
-    public var latency: Percentiles?
-    /// How late messages were published after their ticks' deadlines, time spent queued included.
-    public var lateness: Percentiles
-    /// Each device group's figures, in scenario order.
-    public var groups: [GroupFigures]
-    /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
-    public var connectionErrors: [String: Int]
-    /// Seconds from the start until every connection had been accepted once.
-    public var allConnectedSeconds: Double?
-    /// The closed-loop check's figures with `run --verify`; absent without it.
-    public var verify: VerifySummary? = nil
-    /// The `--expect` verdicts, in the order given; absent when none were asked for.
-    public var expectations: [Verdict]? = nil
-    /// The slice of the fleet this run drove (`--shard K/N`): `{"index":K,"count":N}`; absent
-    /// for the whole fleet, and in a merged report.
-    public var shard: Shard? = nil
-    /// The raw histograms behind `latency` and `lateness`, so `devsim report merge` can add up
-    /// shard reports' percentiles exactly. Written by every run; absent in older reports.
-    public var histograms: ReportHistograms? = nil
+    public var figures: Figures
+    public var details: Details
 
+    public subscript(figure: Figure) -> Int {
+        get { figures[figure] }
+        set { figures[figure] = newValue }
+    }
+
+    public subscript<Value>(dynamicMember detail: WritableKeyPath<Details, Value>) -> Value {
+        get { details[keyPath: detail] }
+        set { details[keyPath: detail] = newValue }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        figures = try Figures(from: decoder)
+        details = try Details(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try figures.encode(to: encoder)
+        try details.encode(to: encoder)
+    }
+}
+
+extension RunReport {
+    /// Everything the report says besides its counted figures.
+    public struct Details: Codable, Sendable, Equatable {
+        public var scenarios: [String]
+        public var seed: UInt64
+        public var outcome: String
+        public var connectionsUp: Int
+        public var connections: Int
+        public var durationSeconds: Double
+        /// Messages published per second over the run.
+        public var ratePerSecond: Double
+        /// Sensor faults that fired in the payloads made: `{"spike":n,"stuck":n,"dropout":n,"drift":n}`.
+        /// Spikes, dropouts and drifts count publishes they changed; stuck counts episodes. Payloads
+        /// made while offline count too, since their values were made.
+        public var faults: FaultCounts
+        /// QoS 1/2 publish-to-acknowledgement latency; absent when nothing was acknowledged.
+        public var latency: Percentiles?
+        /// How late messages were published after their ticks' deadlines, time spent queued included.
+        public var lateness: Percentiles
+        /// Each device group's figures, in scenario order.
+        public var groups: [GroupFigures]
+        /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
+        public var connectionErrors: [String: Int]
+        /// Seconds from the start until every connection had been accepted once.
+        public var allConnectedSeconds: Double?
+        /// The closed-loop check's figures with `run --verify`; absent without it.
+        public var verify: VerifySummary? = nil
+        /// The `--expect` verdicts, in the order given; absent when none were asked for.
+        public var expectations: [Verdict]? = nil
+        /// The slice of the fleet this run drove (`--shard K/N`): `{"index":K,"count":N}`; absent
+        /// for the whole fleet, and in a merged report.
+        public var shard: Shard? = nil
+        /// The raw histograms behind `latency` and `lateness`, so `devsim report merge` can add up
+        /// shard reports' percentiles exactly. Written by every run; absent in older reports.
+        public var histograms: ReportHistograms? = nil
+    }
+}
+
+extension RunReport {
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
-        self.scenarios = scenarios
-        self.seed = seed
-        switch result.reason {
-        case .duration: outcome = "duration"
-        case .messages: outcome = "messages"
-        case .requested: outcome = "stopped"
-        case .noConnection(let why): outcome = "no connection: \(why)"
+        let outcome = switch result.reason {
+        case .duration: "duration"
+        case .messages: "messages"
+        case .requested: "stopped"
+        case .noConnection(let why): "no connection: \(why)"
         }
-        scheduled = t.scheduled
-        published = t.published
-        acknowledged = t.acknowledged
-        inFlight = t.inFlight
-        skippedOffline = t.skippedOffline
-        droppedBuffer = t.droppedBuffer
-        buffered = t.buffered
-        failed = t.failed
-        late = t.late
-        reconnects = t.reconnects
-        connectionsUp = result.connectionsUpAtEnd
-        connections = result.connections
-        durationSeconds = (result.durationSeconds * 1000).rounded() / 1000
-        faults = t.faults
-        latency = result.latency.isEmpty ? nil : Percentiles(result.latency)
-        lateness = Percentiles(result.lateness)
-        groups = result.groups.map { GroupFigures(name: $0.name, totals: $0.totals) }
-        connectionErrors = result.connectionErrors
-        allConnectedSeconds = result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 }
-        verify = result.verify
-        histograms = ReportHistograms(latency: result.latency, lateness: result.lateness)
-        ratePerSecond = result.durationSeconds > 0 ? (Double(t.published) / result.durationSeconds * 100).rounded() / 100 : 0
+        figures = t.figures
+        details = Details(
+            scenarios: scenarios, seed: seed, outcome: outcome,
+            connectionsUp: result.connectionsUpAtEnd, connections: result.connections,
+            durationSeconds: (result.durationSeconds * 1000).rounded() / 1000,
+            ratePerSecond: result.durationSeconds > 0 ? (Double(t[.published]) / result.durationSeconds * 100).rounded() / 100 : 0,
+            faults: t.faults,
+            latency: result.latency.isEmpty ? nil : Percentiles(result.latency),
+            lateness: Percentiles(result.lateness),
+            groups: result.groups.map { GroupFigures(name: $0.name, figures: $0.totals.figures) },
+            connectionErrors: result.connectionErrors,
+            allConnectedSeconds: result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 },
+            verify: result.verify,
+            histograms: ReportHistograms(latency: result.latency, lateness: result.lateness))
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its

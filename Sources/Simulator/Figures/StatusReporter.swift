@@ -21,8 +21,8 @@ final class StatusReporter {
         var rates = ""
         if let previousTime, now > previousTime {
             let seconds = Double(now - previousTime) / 1e9
-            let achieved = Double(totals.published - previous.published) / seconds
-            let scheduled = Double(totals.scheduled - previous.scheduled) / seconds
+            let achieved = Double(totals[.published] - previous[.published]) / seconds
+            let scheduled = Double(totals[.scheduled] - previous[.scheduled]) / seconds
             rates = ", \(formatRate(achieved)) msg/s of \(formatRate(scheduled)) scheduled"
         }
         let latency = ackP99.map { ", ack p99 \(formatRate(Double($0) / 1e6)) ms" } ?? ""
@@ -42,9 +42,7 @@ final class StatusReporter {
     }
 
     static func line(_ t: Totals, connections: Int) -> String {
-        "connections \(t.connectionsUp)/\(connections) up, published \(t.published), acknowledged \(t.acknowledged), "
-            + "in flight \(t.inFlight), skipped offline \(t.skippedOffline), buffered \(t.buffered), "
-            + "dropped \(t.droppedBuffer), reconnects \(t.reconnects)"
+        "connections \(t.connectionsUp)/\(connections) up, " + Figure.line(t.figures, \.isInStatusLine)
     }
 
     private func formatRate(_ rate: Double) -> String {

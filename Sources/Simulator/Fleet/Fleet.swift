@@ -121,10 +121,10 @@ public final class Fleet: Sendable {
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
         logLosses()   // those of the drain and the goodbyes
-        verifier?.settle(published: totals.published)
+        verifier?.settle(published: totals[.published])
         // The run's last part second, judged once what was in flight has arrived.
         let settled = totals
-        verifier?.notePace(published: settled.published, publisherChanges: control.losses.load(ordering: .relaxed) + settled.reconnects)
+        verifier?.notePace(published: settled[.published], publisherChanges: control.losses.load(ordering: .relaxed) + settled[.reconnects])
         verifier?.stop()
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
@@ -162,7 +162,7 @@ public final class Fleet: Sendable {
             logLosses()
             if let verifier, now >= nextPace {
                 let totals = self.totals
-                verifier.notePace(published: totals.published, publisherChanges: control.losses.load(ordering: .relaxed) + totals.reconnects)
+                verifier.notePace(published: totals[.published], publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
                 nextPace = now &+ 1_000_000_000
             }
             if let end, now >= end { return .duration }
@@ -173,7 +173,7 @@ public final class Fleet: Sendable {
             if let due = nextStatus, now >= due, let interval {
                 let latency = liveLatency()
                 status.report(totals, ackP99: latency.isEmpty ? nil : latency.percentile(99),
-                              errors: control.connectionErrors.values.reduce(0, +) + totals.failed, at: now)
+                              errors: control.connectionErrors.values.reduce(0, +) + totals[.failed], at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             // At least once a second, for the lines that sum up lost connections.
@@ -215,7 +215,7 @@ public final class Fleet: Sendable {
             guard MonotonicClock.now() < deadline else {
                 let t = totals
                 control.logger.warning("drain timeout after \(formatSeconds(settings.drainTimeout)): "
-                                       + "\(t.inFlight) messages unacknowledged, \(t.buffered) still queued")
+                                       + "\(t[.inFlight]) messages unacknowledged, \(t[.buffered]) still queued")
                 return
             }
             control.wait(seconds: 0.01)

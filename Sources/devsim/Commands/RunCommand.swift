@@ -166,9 +166,7 @@ struct RunCommand {
         let verify = result.verify.map { v in
             "; verify: received \(v.received), lost \(v.lost), duplicated \(v.duplicated), out of order \(v.outOfOrder)"
         } ?? ""
-        return "scheduled \(t.scheduled), published \(t.published), acknowledged \(t.acknowledged), "
-            + "in flight \(t.inFlight), skipped offline \(t.skippedOffline), buffered \(t.buffered), "
-            + "dropped \(t.droppedBuffer), failed \(t.failed), late \(t.late), reconnects \(t.reconnects)" + verify
+        return Figure.line(t.figures) + verify
     }
 
     private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {

@@ -1,0 +1,96 @@
+/// A figure every event loop counts, and the one list of them: it drives the per-loop atomics
+/// (`Counters`), their sums (`Figures`, `Totals`), each group's part of the report
+/// (`GroupFigures`), the report's JSON, `report merge`, the status and finished lines and the
+/// `--expect` counts. A case's name is its JSON key and its `--expect` name, a public contract:
+/// rename none. Adding a figure is a case here, its words, and its row in the README's report
+/// table (`FigureTests` checks that every case has one).
+///
+/// Every tick lands in exactly one of `published`, `skippedOffline`, `buffered`, `droppedBuffer`
+/// or `failed`, so `scheduled` is always their sum.
+public enum Figure: Int, CaseIterable, Sendable, CodingKey {
+    /// Ticks that fell due.
+    case scheduled
+    /// Messages handed to libmosquitto while connected.
+    case published
+    /// QoS 1/2 messages the broker acknowledged (PUBACK, PUBCOMP).
+    case acknowledged
+    /// QoS 1/2 messages published and not yet acknowledged (a gauge).
+    case inFlight
+    /// Ticks that fell while disconnected, under `offline: drop`.
+    case skippedOffline
+    /// Ticks waiting in a connection's bounded queue (a gauge).
+    case buffered
+    /// Ticks evicted from a full queue, oldest first.
+    case droppedBuffer
+    /// Ticks libmosquitto refused to publish.
+    case failed
+    /// Messages published more than the lateness threshold after their tick's deadline.
+    case late
+    /// Times a connection came back after being lost.
+    case reconnects
+
+    /// How the status and finished lines name it: "skipped offline 3".
+    var words: String {
+        switch self {
+        case .scheduled: "scheduled"
+        case .published: "published"
+        case .acknowledged: "acknowledged"
+        case .inFlight: "in flight"
+        case .skippedOffline: "skipped offline"
+        case .buffered: "buffered"
+        case .droppedBuffer: "dropped"
+        case .failed: "failed"
+        case .late: "late"
+        case .reconnects: "reconnects"
+        }
+    }
+
+    /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
+    /// counts `failed` among its errors.
+    var isInStatusLine: Bool {
+        switch self {
+        case .scheduled, .failed, .late: false
+        default: true
+        }
+    }
+
+    /// `published 5, acknowledged 4, …` for `figures`, of the figures `include` takes.
+    package static func line(_ figures: Figures, _ include: (Figure) -> Bool = { _ in true }) -> String {
+        allCases.filter(include).map { "\($0.words) \(figures[$0])" }.joined(separator: ", ")
+    }
+}
+
+/// A value for every `Figure`: the sums of loops, of a group, of a report.
+///
+/// It encodes as one key per figure in the object that holds it (the report's top level, a
+/// group's object), never as an object of its own: those keys are the report's contract.
+public struct Figures: Sendable, Equatable, Codable {
+    private var values = [Int](repeating: 0, count: Figure.allCases.count)
+
+    public init() {}
+
+    public subscript(figure: Figure) -> Int {
+        get { values[figure.rawValue] }
+        set { values[figure.rawValue] = newValue }
+    }
+
+    public static func + (lhs: Figures, rhs: Figures) -> Figures {
+        var sum = lhs
+        sum += rhs
+        return sum
+    }
+
+    public static func += (lhs: inout Figures, rhs: Figures) {
+        for index in lhs.values.indices { lhs.values[index] += rhs.values[index] }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Figure.self)
+        for figure in Figure.allCases { self[figure] = try container.decode(Int.self, forKey: figure) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Figure.self)
+        for figure in Figure.allCases { try container.encode(self[figure], forKey: figure) }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Simulator
+import Testing
+
+/// The one list of counted figures (`Figure`) against what it drives and what people read.
+@Suite struct FigureTests {
+    /// Every figure set to a value of its own: 1, 2, 3 … in case order.
+    private static func distinctFigures() -> Figures {
+        var figures = Figures()
+        for (index, figure) in Figure.allCases.enumerated() { figures[figure] = index + 1 }
+        return figures
+    }
+
+    private static func report() -> RunReport {
+        var report = RunReport.empty(scenarios: ["plant.yaml"], seed: 7)
+        report.figures = distinctFigures()
+        var group = Figures()
+        group[.published] = 5
+        report.groups = [GroupFigures(name: "sensors", figures: group)]
+        return report
+    }
+
+    /// The report's keys are a public contract: renaming a case must fail here.
+    @Test func theReportKeepsItsKeysAtTheTopLevelAndInEachGroup() throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
+        let figureKeys = ["scheduled", "published", "acknowledged", "inFlight", "skippedOffline", "buffered",
+                          "droppedBuffer", "failed", "late", "reconnects"]
+        for (index, key) in figureKeys.enumerated() {
+            #expect(object[key] as? Int == index + 1, "\(key)")
+        }
+        #expect(Set(Figure.allCases.map(\.stringValue)) == Set(figureKeys))
+        #expect(object["figures"] == nil && object["details"] == nil, "figures and details share the top level")
+        let group = try #require((object["groups"] as? [[String: Any]])?.first)
+        #expect(Set(group.keys) == Set(figureKeys + ["name"]))
+        #expect(group["name"] as? String == "sensors" && group["published"] as? Int == 5)
+    }
+
+    @Test func aReportReadBackIsTheReportWritten() throws {
+        let report = Self.report()
+        #expect(try JSONDecoder().decode(RunReport.self, from: try report.json()) == report)
+    }
+
+    @Test func aReportWithoutAFigureIsRefusedNamingIt() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
+        object["late"] = nil
+        let data = try JSONSerialization.data(withJSONObject: object)
+        #expect {
+            try JSONDecoder().decode(RunReport.self, from: data)
+        } throws: { error in
+            "\(error)".contains("late")
+        }
+    }
+
+    @Test func figuresAddUpFigureByFigure() {
+        let sum = Self.distinctFigures() + Self.distinctFigures()
+        for (index, figure) in Figure.allCases.enumerated() { #expect(sum[figure] == 2 * (index + 1)) }
+    }
+
+    @Test func theFinishedLineNamesEveryFigureInOrder() {
+        #expect(Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, in flight 4, "
+                + "skipped offline 5, buffered 6, dropped 7, failed 8, late 9, reconnects 10")
+    }
+
+    @Test func everyCounterOfALoopIsReadBack() {
+        let counters = Counters()
+        for (index, figure) in Figure.allCases.enumerated() { counters.add(figure, index + 1) }
+        counters.add(.inFlight, -4)
+        var expected = Self.distinctFigures()
+        expected[.inFlight] = 0
+        #expect(counters.values == expected)
+        #expect(Totals([counters, counters]).figures == expected + expected)
+    }
+
+    /// Adding a figure is a case and its documentation: the README's report table must name it.
+    @Test func everyFigureHasARowInTheReadmesReportTable() throws {
+        let readme = try String(contentsOf: GoldenPayloadTests.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### The report").dropFirst().first)
+        let table = section.components(separatedBy: "\n\n").first { $0.contains("| field | meaning |") } ?? ""
+        let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for figure in Figure.allCases {
+            #expect(rows.contains { $0.split(separator: "|").first?.contains("`\(figure.stringValue)`") == true },
+                    "README's report table has no row for \(figure.stringValue)")
+        }
+    }
+}
