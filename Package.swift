@@ -9,7 +9,7 @@ let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], 
 let package = Package(
     name: "devsim",
     products: [
-        .executable(name: "devsim", targets: ["devsim"]),
+        .executable(name: "devsim", targets: ["devsim"])
     ],
     targets: [
         .systemLibrary(

@@ -33,8 +33,10 @@ func scenarios() throws -> [Scenario] {
     let files = CommandLine.arguments.dropFirst()
     if files.isEmpty {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return [try ScenarioLoader.load(file: root.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path, environment: [:]),
-                try ScenarioLoader.load(text: tenFieldSensor, file: "ten-field-sensor.yaml", environment: [:])]
+        return [
+            try ScenarioLoader.load(file: root.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path, environment: [:]),
+            try ScenarioLoader.load(text: tenFieldSensor, file: "ten-field-sensor.yaml", environment: [:]),
+        ]
     }
     return try files.map { try ScenarioLoader.load(file: $0, environment: ProcessInfo.processInfo.environment) }
 }
@@ -46,8 +48,9 @@ do {
     for scenario in try scenarios() {
         for group in scenario.groups {
             let perSecond = group.publish.perSecond.isFinite ? group.publish.perSecond : 1000
-            let signals = DeviceSignals(payload: group.payload, deviceID: "\(group.name)-1", index: 1, seed: 1,
-                                        sampleInterval: group.sample.map { 1 / $0.perSecond })
+            let signals = DeviceSignals(
+                payload: group.payload, deviceID: "\(group.name)-1", index: 1, seed: 1,
+                sampleInterval: group.sample.map { 1 / $0.perSecond })
             var buffer = PayloadBuffer(capacity: 4096)
             let messages = 1_000_000
             var bytes = 0
@@ -60,7 +63,9 @@ do {
             }
             let perMessage = Double(nanoseconds() - start) / Double(messages)
             let fields = group.payload.fields.count
-            print("\(scenario.name)/\(group.name): \(fields) fields, \(bytes / messages) bytes: \(String(format: "%.0f", perMessage)) ns per message")
+            print(
+                "\(scenario.name)/\(group.name): \(fields) fields, \(bytes / messages) bytes: \(String(format: "%.0f", perMessage)) ns per message"
+            )
         }
     }
 } catch let error as ScenarioError {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Scenario
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// libFuzzer's entry point: one input, loaded as a scenario. A trap anywhere in the loader is a
@@ -35,27 +35,27 @@ func check(_ bytes: [UInt8]) -> String? {
 }
 
 #if !FUZZING
-/// Without `-sanitize=fuzzer` there is no libFuzzer to call the entry point, so this replays the
-/// files named on the command line through it: a crash found by the fuzzer can be rerun, and
-/// debugged, in an ordinary build. Exits 1 when any input breaks the check.
-@main
-struct ReplayInputs {
-    static func main() {
-        var failed = false
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("\(path): cannot read")
-                failed = true
-                continue
+    /// Without `-sanitize=fuzzer` there is no libFuzzer to call the entry point, so this replays the
+    /// files named on the command line through it: a crash found by the fuzzer can be rerun, and
+    /// debugged, in an ordinary build. Exits 1 when any input breaks the check.
+    @main
+    struct ReplayInputs {
+        static func main() {
+            var failed = false
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    print("\(path): cannot read")
+                    failed = true
+                    continue
+                }
+                if let broken = check([UInt8](data)) {
+                    print("\(path): \(broken)")
+                    failed = true
+                } else {
+                    print("\(path): ok")
+                }
             }
-            if let broken = check([UInt8](data)) {
-                print("\(path): \(broken)")
-                failed = true
-            } else {
-                print("\(path): ok")
-            }
+            exit(failed ? 1 : 0)
         }
-        exit(failed ? 1 : 0)
     }
-}
 #endif

@@ -60,11 +60,13 @@ public final class EventLoop: @unchecked Sendable {
     public func start() throws(SystemError) {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { context in
-            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread, nil,
+            { context in
+                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<EventLoop>.fromOpaque(context).release()
             throw SystemError(call: "pthread_create", errno: rc)
@@ -180,8 +182,10 @@ public final class EventLoop: @unchecked Sendable {
             if !millisecondWaitsOnly {
                 var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
                 do {
-                    return Int(try systemCall("epoll_pwait2", { epoll_pwait2(epoll, buffer.baseAddress, Int32(buffer.count), &timeout, nil) }) ?? 0)
-                } catch where error.errno == ENOSYS {
+                    return Int(
+                        try systemCall("epoll_pwait2", { epoll_pwait2(epoll, buffer.baseAddress, Int32(buffer.count), &timeout, nil) }) ?? 0
+                    )
+                } catch  where error.errno == ENOSYS {
                     millisecondWaitsOnly = true
                 }
             }
@@ -237,4 +241,3 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 }
-

@@ -95,7 +95,9 @@ final class Selector {
         guard let slot = valid(registration) else { return }
         let entry = registrations[slot]
         // Its source is going: a failure to remove is nobody's to hear.
-        if entry.descriptor >= 0, !entry.descriptorClosed { _ = try? systemCall("epoll_ctl", { epoll_ctl(epoll, EPOLL_CTL_DEL, entry.descriptor, nil) }) }
+        if entry.descriptor >= 0, !entry.descriptorClosed {
+            _ = try? systemCall("epoll_ctl", { epoll_ctl(epoll, EPOLL_CTL_DEL, entry.descriptor, nil) })
+        }
         var emptied = Registration()
         emptied.generation = entry.generation
         emptied.epoch = entry.epoch &+ 1
@@ -155,7 +157,8 @@ final class Selector {
     private func valid(_ registration: EventLoop.Registration) -> Int? {
         let slot = registration.slot
         guard slot < registrations.count, registrations[slot].inUse,
-              registrations[slot].generation == registration.generation else { return nil }
+            registrations[slot].generation == registration.generation
+        else { return nil }
         return slot
     }
 
@@ -204,17 +207,20 @@ final class Selector {
     }
 
     private func event(_ slot: Int, _ entry: Registration, _ wantsWrite: Bool) -> epoll_event {
-        epoll_event(events: EPOLLIN.rawValue | (wantsWrite ? EPOLLOUT.rawValue : 0),
-                    data: Key(slot: UInt32(slot), epoch: entry.epoch).data)
+        epoll_event(
+            events: EPOLLIN.rawValue | (wantsWrite ? EPOLLOUT.rawValue : 0),
+            data: Key(slot: UInt32(slot), epoch: entry.epoch).data)
     }
 
     /// `epoll_ctl`; returns false for the `tolerated` error code, throws any other.
     @discardableResult
-    private func control(_ operation: Int32, _ descriptor: Int32, _ event: UnsafeMutablePointer<epoll_event>?,
-                         tolerating tolerated: Int32 = 0) throws(SystemError) -> Bool {
+    private func control(
+        _ operation: Int32, _ descriptor: Int32, _ event: UnsafeMutablePointer<epoll_event>?,
+        tolerating tolerated: Int32 = 0
+    ) throws(SystemError) -> Bool {
         do {
             return try systemCall("epoll_ctl", { epoll_ctl(epoll, operation, descriptor, event) }) != nil
-        } catch where error.errno == tolerated {
+        } catch  where error.errno == tolerated {
             return false
         }
     }

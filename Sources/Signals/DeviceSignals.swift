@@ -62,8 +62,9 @@ public final class DeviceSignals: @unchecked Sendable {
         self.frame = PayloadFrame(style: payload.style)
         self.fields = FieldList(fields)
         if payload.style == .template, let template = payload.template {
-            self.template = TemplateEncoder(template: template, fields: fields, names: payload.fields.map(\.name),
-                                            deviceID: deviceID, index: index)
+            self.template = TemplateEncoder(
+                template: template, fields: fields, names: payload.fields.map(\.name),
+                deviceID: deviceID, index: index)
         } else {
             self.template = nil
         }
@@ -77,8 +78,9 @@ public final class DeviceSignals: @unchecked Sendable {
     /// (its connection's CONNACK), at `wallClock` seconds since the Unix epoch, to `buffer`.
     /// The sensor models are advanced through every sample due by `elapsed` first.
     public func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
-        let instant = PublishInstant(index: publishIndex, sample: takeSamples(upTo: elapsed),
-                                     elapsed: elapsed, wallClock: wallClock)
+        let instant = PublishInstant(
+            index: publishIndex, sample: takeSamples(upTo: elapsed),
+            elapsed: elapsed, wallClock: wallClock)
         publishIndex += 1
         if let template {
             template.encode(at: instant, into: &buffer)
@@ -98,8 +100,9 @@ public final class DeviceSignals: @unchecked Sendable {
     /// simulator adds to its loop's counters after each encode.
     public func takeFaultCounts() -> FaultCounts {
         let counts = faultTally.counts
-        let fired = FaultCounts(spike: counts.spike - faultsTaken.spike, stuck: counts.stuck - faultsTaken.stuck,
-                                dropout: counts.dropout - faultsTaken.dropout, drift: counts.drift - faultsTaken.drift)
+        let fired = FaultCounts(
+            spike: counts.spike - faultsTaken.spike, stuck: counts.stuck - faultsTaken.stuck,
+            dropout: counts.dropout - faultsTaken.dropout, drift: counts.drift - faultsTaken.drift)
         faultsTaken = counts
         return fired
     }

@@ -24,16 +24,19 @@ do {
         write(Help.version + "\n", to: .standardOutput)
         code = .success
     case .validate(let files):
-        code = ValidateCommand.run(files, environment: environment,
-                                   output: { write($0, to: .standardOutput) },
-                                   errors: { write($0, to: .standardError) })
+        code = ValidateCommand.run(
+            files, environment: environment,
+            output: { write($0, to: .standardOutput) },
+            errors: { write($0, to: .standardError) })
     case .sample(let options):
-        code = SampleCommand.run(options, environment: environment,
-                                 output: { write($0, to: .standardOutput) },
-                                 errors: { write($0, to: .standardError) })
+        code = SampleCommand.run(
+            options, environment: environment,
+            output: { write($0, to: .standardOutput) },
+            errors: { write($0, to: .standardError) })
     case .reportMerge(let options):
-        code = ReportCommand.merge(options, output: { write($0, to: .standardOutput) },
-                                   errors: { write($0, to: .standardError) })
+        code = ReportCommand.merge(
+            options, output: { write($0, to: .standardOutput) },
+            errors: { write($0, to: .standardError) })
     case .run(let options):
         let level: Logger.Level = options.quiet ? .warning : options.verbose ? .debug : .info
         // On a terminal the status line is redrawn in place; a log line first clears it.

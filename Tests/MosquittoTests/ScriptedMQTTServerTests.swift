@@ -6,14 +6,17 @@ import TestSupport
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct ScriptedMQTTServerTests {
     typealias Script = ScriptedMQTTServer.Script
 
-    private func mosquittoPub(port: UInt16, _ extra: [String], timeout: Double = 5) throws -> (status: Int32?, stdout: String, stderr: String) {
+    private func mosquittoPub(port: UInt16, _ extra: [String], timeout: Double = 5) throws -> (
+        status: Int32?, stdout: String, stderr: String
+    ) {
         try DevsimProcess.runToCompletion(
             executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port)] + extra, timeout: timeout)
     }
 
     @Test func recordsConnectAndQoS1PublishAndAcksIt() throws {
         let server = try ScriptedMQTTServer()
-        let result = try mosquittoPub(port: server.port, ["-t", "t", "-m", "hello", "-q", "1", "-i", "myid", "-u", "user", "-P", "pw", "-k", "17"])
+        let result = try mosquittoPub(
+            port: server.port, ["-t", "t", "-m", "hello", "-q", "1", "-i", "myid", "-u", "user", "-P", "pw", "-k", "17"])
         #expect(result.status == 0, "mosquitto_pub must get its PUBACK: \(result.stderr)")
 
         #expect(server.waitUntil(timeout: 5) { connections, _ in connections.first?.closedAt != nil })
@@ -87,8 +90,9 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: Script(answerPings: false))
         let client = try DevsimProcess(
             executable: "mosquitto_sub", arguments: ["-h", "127.0.0.1", "-p", String(server.port), "-t", "s/#", "-k", "5"])
-        #expect(server.waitUntil(timeout: 10) { connections, _ in !(connections.first?.pingsReceivedAt.isEmpty ?? true) },
-                "client stderr: \(client.stderr)")
+        #expect(
+            server.waitUntil(timeout: 10) { connections, _ in !(connections.first?.pingsReceivedAt.isEmpty ?? true) },
+            "client stderr: \(client.stderr)")
         #expect(server.connections.first?.subscriptions == ["s/#"])
         client.terminate(grace: 1)
     }
@@ -127,9 +131,10 @@ import TestSupport
             Array("GET / HTTP/1.1\r\n\r\n".utf8),
         ]
         for bytes in inputs { try sendRaw(bytes, port: server.port) }
-        #expect(server.waitUntil(timeout: 5) { connections, _ in
-            connections.count == inputs.count && connections.allSatisfy { $0.closedAt != nil }
-        })
+        #expect(
+            server.waitUntil(timeout: 5) { connections, _ in
+                connections.count == inputs.count && connections.allSatisfy { $0.closedAt != nil }
+            })
         let reasons = server.connections.map(\.closeReason)
         #expect(reasons[0] == .protocolError("remaining length longer than 4 bytes"))
         #expect(reasons[1] == .protocolError("packet type 3 before CONNECT"))

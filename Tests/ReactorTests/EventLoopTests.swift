@@ -39,7 +39,8 @@ private final class Alarm: TimerTarget, @unchecked Sendable {
 
 private func socketPair() -> (Int32, Int32) {
     var fds: [Int32] = [0, 0]
-    precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
+    precondition(
+        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
     return (fds[0], fds[1])
 }
 
@@ -93,7 +94,10 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     @Test func aReadableSourceIsToldAndAWritableOneWhenItWantsTo() throws {
         let loop = try EventLoop(name: "io")
         let (a, b) = socketPair()
-        defer { close(a); close(b) }
+        defer {
+            close(a)
+            close(b)
+        }
         let source = PairEnd(a)
         try loop.start()
         defer { loop.stop() }
@@ -112,7 +116,12 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         let loop = try EventLoop(name: "removal")
         let (a, b) = socketPair()
         let (c, d) = socketPair()
-        defer { close(a); close(b); close(c); close(d) }
+        defer {
+            close(a)
+            close(b)
+            close(c)
+            close(d)
+        }
         let first = PairEnd(a), second = PairEnd(c)
         try loop.start()
         defer { loop.stop() }
@@ -150,8 +159,11 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         }
         #expect(eventually { registered.load(ordering: .relaxed) })
         usleep(20_000)
-        let (c, d) = socketPair()   // likely given a's number
-        defer { close(c); close(d) }
+        let (c, d) = socketPair()  // likely given a's number
+        defer {
+            close(c)
+            close(d)
+        }
         let newcomer = PairEnd(c)
         loop.execute { _ = loop.register(newcomer) }
         _ = write(d, "z", 1)
@@ -182,7 +194,12 @@ extension EventLoopTests {
         let loop = try EventLoop(name: "housekeeping")
         let (a, b) = socketPair()
         let (c, d) = socketPair()
-        defer { close(a); close(b); close(c); close(d) }
+        defer {
+            close(a)
+            close(b)
+            close(c)
+            close(d)
+        }
         let keepers = [Keeper(a), Keeper(c)]
         try loop.start()
         defer { loop.stop() }

@@ -52,7 +52,7 @@ private final class Recorder: TimerTarget {
         var heap = TimerHeap()
         for (index, timer) in recorder.timers.enumerated() { heap.schedule(timer, at: UInt64((index * 37) % 100)) }
         for index in stride(from: 0, to: 100, by: 3) { heap.cancel(recorder.timers[index]) }
-        heap.cancel(recorder.timers[0])   // twice: nothing
+        heap.cancel(recorder.timers[0])  // twice: nothing
         recorder.drain(&heap, now: .max)
         let expected = (0..<100).filter { $0 % 3 != 0 }.sorted { ($0 * 37) % 100 < ($1 * 37) % 100 }
         #expect(recorder.fired == expected)
@@ -64,8 +64,8 @@ private final class Recorder: TimerTarget {
         heap.schedule(recorder.timers[0], at: 10)
         heap.schedule(recorder.timers[1], at: 20)
         heap.schedule(recorder.timers[2], at: 30)
-        heap.schedule(recorder.timers[0], at: 40)   // later
-        heap.schedule(recorder.timers[2], at: 5)    // earlier
+        heap.schedule(recorder.timers[0], at: 40)  // later
+        heap.schedule(recorder.timers[2], at: 5)  // earlier
         #expect(heap.count == 3)
         recorder.drain(&heap, now: .max)
         #expect(recorder.fired == [2, 1, 0])

@@ -4,7 +4,7 @@ import Testing
 import Signals
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Files that are no scenario at all, or far past any real one: each ends, quickly, in
@@ -50,27 +50,30 @@ import Glibc
         for level in 1..<100 {
             text += "a\(level): &a\(level) \(open)*a\(level - 1)\(close)\n"
         }
-        #expect(problems(text) == [
-            "test.yaml:2:159: \(Self.tooManyLevels): the alias '*a0' adds the 150 levels of its anchor to the 151 it stands in",
-        ])
+        #expect(
+            problems(text) == [
+                "test.yaml:2:159: \(Self.tooManyLevels): the alias '*a0' adds the 150 levels of its anchor to the 151 it stands in"
+            ])
     }
 
     /// An alias may bring its anchor's levels up to the limit, not past it.
     @Test func aliasAtTheLimit() {
         let anchor = "x: &a " + String(repeating: "[", count: 199) + String(repeating: "]", count: 199) + "\n"
         #expect(YAMLParser(bytes: Array((anchor + "y: *a\n").utf8)).problems.isEmpty)
-        #expect(YAMLParser(bytes: Array((anchor + "y: [*a]\n").utf8)).problems.map(\.message) == [
-            "\(Self.tooManyLevels): the alias '*a' adds the 199 levels of its anchor to the 2 it stands in",
-        ])
+        #expect(
+            YAMLParser(bytes: Array((anchor + "y: [*a]\n").utf8)).problems.map(\.message) == [
+                "\(Self.tooManyLevels): the alias '*a' adds the 199 levels of its anchor to the 2 it stands in"
+            ])
     }
 
     // MARK: - Huge
 
     @Test func fiftyMegabytesAreRefusedUnparsed() {
         let bytes = Array("name: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 50_000_000)
-        #expect(diagnostics(bytes) == [
-            "test.yaml:1:1: the file is too large: it is 50000006 bytes; a scenario file may be at most 16 MB (16777216 bytes)",
-        ])
+        #expect(
+            diagnostics(bytes) == [
+                "test.yaml:1:1: the file is too large: it is 50000006 bytes; a scenario file may be at most 16 MB (16777216 bytes)"
+            ])
     }
 
     /// The size is checked before the file is read.
@@ -85,15 +88,19 @@ import Glibc
             _ = try ScenarioLoader.load(file: path, environment: [:])
             Issue.record("a 17 MB file loaded")
         } catch {
-            #expect(error.description == "\(path):1:1: cannot load the scenario: it is 17825792 bytes; a scenario file may be at most 16 MB (16777216 bytes)")
+            #expect(
+                error.description
+                    == "\(path):1:1: cannot load the scenario: it is 17825792 bytes; a scenario file may be at most 16 MB (16777216 bytes)")
         }
         do {
-            _ = try ScenarioLoader.load(text: "include: huge.yaml\n", file: directory.appendingPathComponent("s.yaml").path, environment: [:])
+            _ = try ScenarioLoader.load(
+                text: "include: huge.yaml\n", file: directory.appendingPathComponent("s.yaml").path, environment: [:])
             Issue.record("a scenario including a 17 MB file loaded")
         } catch {
-            #expect(error.diagnostics.map(\.message) == [
-                "cannot include 'huge.yaml': it is 17825792 bytes; a scenario file may be at most 16 MB (16777216 bytes) (looked for \(path))",
-            ])
+            #expect(
+                error.diagnostics.map(\.message) == [
+                    "cannot include 'huge.yaml': it is 17825792 bytes; a scenario file may be at most 16 MB (16777216 bytes) (looked for \(path))"
+                ])
         }
     }
 
@@ -105,9 +112,10 @@ import Glibc
 
     @Test func millionItemListIsRefused() {
         let text = "devices:\n" + String(repeating: "- 1\n", count: 1_000_000)
-        #expect(problems(text) == [
-            "test.yaml:1000001:3: the file holds more than 1000000 values, lists and mappings; a scenario needs far fewer",
-        ])
+        #expect(
+            problems(text) == [
+                "test.yaml:1000001:3: the file holds more than 1000000 values, lists and mappings; a scenario needs far fewer"
+            ])
     }
 
     /// A problem per item: before, putting 200,000 of them in file order compared each with
@@ -122,11 +130,12 @@ import Glibc
     @Test func keyRepeatedTwoHundredThousandTimes() {
         let found = problems(String(repeating: "name: x\n", count: 200_000))
         #expect(found.count == 101)
-        #expect(found.prefix(3) == [
-            "test.yaml:1:1: missing 'devices' in the scenario (a list of device groups)",
-            "test.yaml:2:1: duplicate key 'name' (first at line 1, column 1)",
-            "test.yaml:3:1: duplicate key 'name' (first at line 1, column 1)",
-        ])
+        #expect(
+            found.prefix(3) == [
+                "test.yaml:1:1: missing 'devices' in the scenario (a list of device groups)",
+                "test.yaml:2:1: duplicate key 'name' (first at line 1, column 1)",
+                "test.yaml:3:1: duplicate key 'name' (first at line 1, column 1)",
+            ])
         #expect(found.last == "test.yaml:101:1: 199900 more problems from here on are not listed; fix the ones above first")
     }
 
@@ -134,9 +143,10 @@ import Glibc
     /// by its start and length.
     @Test func megabyteLongValueIsQuotedShort() {
         let value = String(repeating: "x", count: 1_000_000)
-        #expect(problems("broker: { protocol: \(value) }\n" + minimalDevices) == [
-            "test.yaml:1:21: expected mqtt31, mqtt311 or mqtt5 for 'protocol', found '\(value.prefix(100))… (1000000 characters)'",
-        ])
+        #expect(
+            problems("broker: { protocol: \(value) }\n" + minimalDevices) == [
+                "test.yaml:1:21: expected mqtt31, mqtt311 or mqtt5 for 'protocol', found '\(value.prefix(100))… (1000000 characters)'"
+            ])
     }
 
     /// Each `$${` without a `}` after it used to look for one to the end of the text again.
@@ -150,16 +160,17 @@ import Glibc
         let fields = (0..<10_000).map { "f\($0): { constant: 1 }" }.joined(separator: ", ")
         let template = (0..<10_000).map { "{{g\($0)}}" }.joined()
         let text = """
-        devices:
-          - name: p
-            topic: t
-            publish: 1/s
-            payload: { style: template, template: "\(template)", fields: { \(fields) } }
-        """
+            devices:
+              - name: p
+                topic: t
+                publish: 1/s
+                payload: { style: template, template: "\(template)", fields: { \(fields) } }
+            """
         let found = problems(text)
         #expect(found.count == 101)
         #expect(found.first == "test.yaml:5:43: unknown placeholder '{{g0}}' in 'template'; did you mean '{{f0}}'?")
-        #expect(found[20] == "test.yaml:5:43: unknown placeholder '{{g20}}' in 'template'; expected a field of the payload "
+        #expect(
+            found[20] == "test.yaml:5:43: unknown placeholder '{{g20}}' in 'template'; expected a field of the payload "
                 + "(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 and 9988 more) or {{id}}, {{index}}")
     }
 
@@ -172,40 +183,51 @@ import Glibc
     }
 
     @Test func nulBytes() {
-        #expect(diagnostics([UInt8](repeating: 0, count: 4096)) == [
-            "test.yaml:1:1: the file is not text: it holds the control character U+0000, which YAML does not allow; is it a binary file?",
-        ])
-        #expect(diagnostics(Array("name: a\n".utf8) + [0] + Array(minimalDevices.utf8)) == [
-            "test.yaml:2:1: the file is not text: it holds the control character U+0000, which YAML does not allow; is it a binary file?",
-        ])
+        #expect(
+            diagnostics([UInt8](repeating: 0, count: 4096)) == [
+                "test.yaml:1:1: the file is not text: it holds the control character U+0000, which YAML does not allow; is it a binary file?"
+            ])
+        #expect(
+            diagnostics(Array("name: a\n".utf8) + [0] + Array(minimalDevices.utf8)) == [
+                "test.yaml:2:1: the file is not text: it holds the control character U+0000, which YAML does not allow; is it a binary file?"
+            ])
     }
 
     /// At the first byte that cannot be read: the sequence's start, or its bad trailing byte.
-    @Test(arguments: [
-        ([0x80], 8, "invalid leading UTF-8 octet (byte 0x80)"),
-        ([0xC3, 0x28], 9, "invalid trailing UTF-8 octet (byte 0x28)"),
-        ([0xC0, 0xAF], 8, "invalid length of a UTF-8 sequence"),
-        ([0xED, 0xA0, 0x80], 8, "invalid Unicode character (U+D800)"),
-        ([0xE2, 0x82], 8, "incomplete UTF-8 octet sequence"),
-    ] as [([UInt8], Int, String)])
+    @Test(
+        arguments: [
+            ([0x80], 8, "invalid leading UTF-8 octet (byte 0x80)"),
+            ([0xC3, 0x28], 9, "invalid trailing UTF-8 octet (byte 0x28)"),
+            ([0xC0, 0xAF], 8, "invalid length of a UTF-8 sequence"),
+            ([0xED, 0xA0, 0x80], 8, "invalid Unicode character (U+D800)"),
+            ([0xE2, 0x82], 8, "incomplete UTF-8 octet sequence"),
+        ] as [([UInt8], Int, String)])
     func invalidUTF8(sequence: [UInt8], column: Int, problem: String) {
         #expect(diagnostics(Array("name: é".utf8) + sequence) == ["test.yaml:1:\(column): the file is not valid UTF-8 text: \(problem)"])
     }
 
     @Test func invalidUTF8AfterAByteOrderMark() {
-        #expect(diagnostics([0xEF, 0xBB, 0xBF] + Array("a: 1\nb: ".utf8) + [0xFF]) == [
-            "test.yaml:2:4: the file is not valid UTF-8 text: invalid leading UTF-8 octet (byte 0xFF)",
-        ])
+        #expect(
+            diagnostics([0xEF, 0xBB, 0xBF] + Array("a: 1\nb: ".utf8) + [0xFF]) == [
+                "test.yaml:2:4: the file is not valid UTF-8 text: invalid leading UTF-8 octet (byte 0xFF)"
+            ])
     }
 
-    @Test(arguments: [
-        ("PNG", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52],
-         "test.yaml:1:1: the file is not valid UTF-8 text: invalid leading UTF-8 octet (byte 0x89)"),
-        ("gzip", [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00],
-         "test.yaml:1:1: the file is not text: it holds the control character U+001F, which YAML does not allow; is it a binary file?"),
-        ("ELF", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00],
-         "test.yaml:1:1: the file is not text: it holds the control character U+007F, which YAML does not allow; is it a binary file?"),
-    ] as [(String, [UInt8], String)])
+    @Test(
+        arguments: [
+            (
+                "PNG", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52],
+                "test.yaml:1:1: the file is not valid UTF-8 text: invalid leading UTF-8 octet (byte 0x89)"
+            ),
+            (
+                "gzip", [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00],
+                "test.yaml:1:1: the file is not text: it holds the control character U+001F, which YAML does not allow; is it a binary file?"
+            ),
+            (
+                "ELF", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00],
+                "test.yaml:1:1: the file is not text: it holds the control character U+007F, which YAML does not allow; is it a binary file?"
+            ),
+        ] as [(String, [UInt8], String)])
     func binaryFileHeaders(format: String, header: [UInt8], expected: String) {
         #expect(diagnostics(header + [UInt8](repeating: 0, count: 64)) == [expected], "\(format)")
     }
@@ -223,26 +245,31 @@ import Glibc
 
     @Test func utf16WithoutByteOrderMarkIsNotText() {
         let units = minimalDevices.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        #expect(diagnostics(units) == [
-            "test.yaml:1:2: the file is not text: it holds the control character U+0000, which YAML does not allow; is it a binary file?",
-        ])
+        #expect(
+            diagnostics(units) == [
+                "test.yaml:1:2: the file is not text: it holds the control character U+0000, which YAML does not allow; is it a binary file?"
+            ])
     }
 
     @Test func truncatedUTF16() {
-        #expect(diagnostics([0xFF, 0xFE, 0x61, 0x00, 0x3A]) == ["test.yaml:1:2: the file is not valid UTF-16 text: incomplete UTF-16 character"])
+        #expect(
+            diagnostics([0xFF, 0xFE, 0x61, 0x00, 0x3A]) == ["test.yaml:1:2: the file is not valid UTF-16 text: incomplete UTF-16 character"]
+        )
         // Second line, after a character written as a surrogate pair.
-        #expect(diagnostics([0xFE, 0xFF, 0x00, 0x61, 0x00, 0x0A, 0xD8, 0x3D, 0xDE, 0x00, 0x00, 0x20, 0xDC, 0x00]) == [
-            "test.yaml:2:3: the file is not valid UTF-16 text: unexpected low surrogate area",
-        ])
+        #expect(
+            diagnostics([0xFE, 0xFF, 0x00, 0x61, 0x00, 0x0A, 0xD8, 0x3D, 0xDE, 0x00, 0x00, 0x20, 0xDC, 0x00]) == [
+                "test.yaml:2:3: the file is not valid UTF-16 text: unexpected low surrogate area"
+            ])
     }
 
     // MARK: - Empty
 
     /// The plain cases (nothing, spaces, a comment, `---`, `~`) are in YAMLParserTests.
-    @Test(arguments: [
-        [], Array(" \t\r\n\r\n".utf8), Array("# one\r\n# two\r\n".utf8), Array("---\n...\n".utf8),
-        Array("--- ~\n".utf8), Array("null\n".utf8), [0xEF, 0xBB, 0xBF], [0xFF, 0xFE], Array("%YAML 1.1\n---\n".utf8),
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [], Array(" \t\r\n\r\n".utf8), Array("# one\r\n# two\r\n".utf8), Array("---\n...\n".utf8),
+            Array("--- ~\n".utf8), Array("null\n".utf8), [0xEF, 0xBB, 0xBF], [0xFF, 0xFE], Array("%YAML 1.1\n---\n".utf8),
+        ] as [[UInt8]])
     func emptyFile(bytes: [UInt8]) {
         #expect(diagnostics(bytes) == ["test.yaml:1:1: the file is empty; expected a scenario with 'devices'"])
     }
@@ -263,9 +290,10 @@ import Glibc
                 _ = try ScenarioLoader.load(text: text, file: "test.yaml", environment: [:])
                 Issue.record("replaying \(path) loaded")
             } catch {
-                #expect(error.diagnostics.map(\.description) == [
-                    "test.yaml:7:30: cannot read '\(path)': it is a device or a pipe, not a file",
-                ])
+                #expect(
+                    error.diagnostics.map(\.description) == [
+                        "test.yaml:7:30: cannot read '\(path)': it is a device or a pipe, not a file"
+                    ])
             }
         }
     }

@@ -115,16 +115,18 @@ import Testing
         #expect(env["DEVSIM_HOST"] == "mosquitto")
 
         // The grace period must cover the drain (5 s unless DEVSIM_DRAIN_TIMEOUT says otherwise).
-        let grace = try #require(pod["terminationGracePeriodSeconds"]?.scalarText.flatMap { Int($0) },
-                                 "\(document.file): no terminationGracePeriodSeconds")
+        let grace = try #require(
+            pod["terminationGracePeriodSeconds"]?.scalarText.flatMap { Int($0) },
+            "\(document.file): no terminationGracePeriodSeconds")
         let drain = try env["DEVSIM_DRAIN_TIMEOUT"].map { try Durations.parse($0) } ?? 5
         #expect(Double(grace) > drain)
         #expect(grace > 5)
 
         #expect(pod["securityContext"]?["runAsNonRoot"]?.scalarText == "true")
         let requests = devsim["resources"]?["requests"]
-        #expect(requests?["cpu"]?.scalarText != nil && requests?["memory"]?.scalarText != nil,
-                "the Job's pods should request cpu and memory")
+        #expect(
+            requests?["cpu"]?.scalarText != nil && requests?["memory"]?.scalarText != nil,
+            "the Job's pods should request cpu and memory")
     }
 
     /// The ConfigMap's scenario loads, with the Job's environment, as the whole fleet.
@@ -139,14 +141,17 @@ import Testing
 
         // The volume mounted over the scenario's folder is a ConfigMap holding that file.
         let folder = (path as NSString).deletingLastPathComponent
-        let mount = try #require(devsim["volumeMounts"]?.items?.first { $0["mountPath"]?.scalarText == folder },
-                                 "nothing is mounted at \(folder)")
+        let mount = try #require(
+            devsim["volumeMounts"]?.items?.first { $0["mountPath"]?.scalarText == folder },
+            "nothing is mounted at \(folder)")
         let volume = try #require(pod["volumes"]?.items?.first { $0["name"]?.scalarText == mount["name"]?.scalarText })
         let mapName = try #require(volume["configMap"]?["name"]?.scalarText, "\(folder) is not a ConfigMap")
-        let configMap = try #require(Self.manifests(kind: "ConfigMap").first { $0.1["metadata"]?["name"]?.scalarText == mapName },
-                                     "no ConfigMap \(mapName)")
-        let text = try #require(configMap.1["data"]?[(path as NSString).lastPathComponent]?.scalarText,
-                                "ConfigMap \(mapName) has no \((path as NSString).lastPathComponent)")
+        let configMap = try #require(
+            Self.manifests(kind: "ConfigMap").first { $0.1["metadata"]?["name"]?.scalarText == mapName },
+            "no ConfigMap \(mapName)")
+        let text = try #require(
+            configMap.1["data"]?[(path as NSString).lastPathComponent]?.scalarText,
+            "ConfigMap \(mapName) has no \((path as NSString).lastPathComponent)")
 
         let scenario = try ScenarioLoader.load(text: text, file: path, environment: env)
         let devices = scenario.groups.reduce(0) { $0 + $1.count }

@@ -45,7 +45,8 @@ import Testing
     func exampleLoads(_ example: Example) throws {
         let text: String
         if example.isFields {
-            let indented = example.text.split(separator: "\n", omittingEmptySubsequences: false).map { "          " + $0 }.joined(separator: "\n")
+            let indented = example.text.split(separator: "\n", omittingEmptySubsequences: false).map { "          " + $0 }.joined(
+                separator: "\n")
             text = """
                 devices:
                   - name: example

@@ -8,75 +8,88 @@ import Signals
     }
 
     @Test func unknownGeneratorGetsAHint() {
-        #expect(problems(device(fields: "        T: { sinus: { period: 1h } }")) == [
-            "test.yaml:7:14: unknown generator 'sinus'; did you mean 'sine'? (generators: " + generatorList,
-        ])
+        #expect(
+            problems(device(fields: "        T: { sinus: { period: 1h } }")) == [
+                "test.yaml:7:14: unknown generator 'sinus'; did you mean 'sine'? (generators: " + generatorList
+            ])
     }
 
     @Test func unknownGeneratorWithoutAHintListsTheKnownOnes() {
-        #expect(problems(device(fields: "        T: { zzzzzz: 1 }")) == [
-            "test.yaml:7:14: unknown generator 'zzzzzz'; expected one of: sine, accelerometer, uuid",
-        ])
+        #expect(
+            problems(device(fields: "        T: { zzzzzz: 1 }")) == [
+                "test.yaml:7:14: unknown generator 'zzzzzz'; expected one of: sine, accelerometer, uuid"
+            ])
     }
 
     @Test func aFieldNeedsAGenerator() {
-        #expect(problems(device(fields: "        T: { decimals: 2 }")) == [
-            "test.yaml:7:12: field 'T' needs a generator: one of sine, accelerometer, uuid",
-        ])
+        #expect(
+            problems(device(fields: "        T: { decimals: 2 }")) == [
+                "test.yaml:7:12: field 'T' needs a generator: one of sine, accelerometer, uuid"
+            ])
     }
 
     @Test func aFieldTakesOneGenerator() {
-        #expect(problems(device(fields: "        T: { uuid: {}, sine: {} }")) == [
-            "test.yaml:7:24: field 'T' has a second generator 'sine' after 'uuid'; a field takes exactly one",
-        ])
+        #expect(
+            problems(device(fields: "        T: { uuid: {}, sine: {} }")) == [
+                "test.yaml:7:24: field 'T' has a second generator 'sine' after 'uuid'; a field takes exactly one"
+            ])
     }
 
     @Test func misspeltModifier() {
-        #expect(problems(device(fields: "        T: { sine: {}, nosie: 0.1 }")) == [
-            "test.yaml:7:24: unknown modifier 'nosie' in field 'T'; did you mean 'noise'?",
-        ])
+        #expect(
+            problems(device(fields: "        T: { sine: {}, nosie: 0.1 }")) == [
+                "test.yaml:7:24: unknown modifier 'nosie' in field 'T'; did you mean 'noise'?"
+            ])
     }
 
     @Test func unknownParameterGetsAHintFromTheAskedKeys() {
-        #expect(problems(device(fields: "        T: { sine: { perod: 1h, min: 0 } }")) == [
-            "test.yaml:7:22: unknown parameter 'perod' for sine; did you mean 'period'?",
-        ])
+        #expect(
+            problems(device(fields: "        T: { sine: { perod: 1h, min: 0 } }")) == [
+                "test.yaml:7:22: unknown parameter 'perod' for sine; did you mean 'period'?"
+            ])
     }
 
     @Test func parameterErrorsPointAtTheirValue() {
-        #expect(problems(device(fields: "        T: { sine: { min: low, period: 0s } }")) == [
-            "test.yaml:7:27: expected a number for 'min', found 'low'",
-        ])
-        #expect(problems(device(fields: "        T: { sine: { period: 0s } }")) == [
-            "test.yaml:7:30: expected a period above zero",
-        ])
-        #expect(problems(device(fields: "        T: { accelerometer: w }")) == [
-            "test.yaml:7:29: expected x, y or z for the axis, found 'w'",
-        ])
+        #expect(
+            problems(device(fields: "        T: { sine: { min: low, period: 0s } }")) == [
+                "test.yaml:7:27: expected a number for 'min', found 'low'"
+            ])
+        #expect(
+            problems(device(fields: "        T: { sine: { period: 0s } }")) == [
+                "test.yaml:7:30: expected a period above zero"
+            ])
+        #expect(
+            problems(device(fields: "        T: { accelerometer: w }")) == [
+                "test.yaml:7:29: expected x, y or z for the axis, found 'w'"
+            ])
     }
 
     @Test func keylessParameterErrorPointsAtTheGenerator() {
-        #expect(problems(device(fields: "        T: { accelerometer: {} }")) == [
-            "test.yaml:7:29: expected an axis: x, y or z",
-        ])
+        #expect(
+            problems(device(fields: "        T: { accelerometer: {} }")) == [
+                "test.yaml:7:29: expected an axis: x, y or z"
+            ])
     }
 
     @Test func shorthandTheGeneratorDoesNotRead() {
-        #expect(problems(device(fields: "        T: { sine: 5 }")) == [
-            "test.yaml:7:20: sine takes no single value; give its parameters as a mapping: min, max, period, phase",
-        ])
+        #expect(
+            problems(device(fields: "        T: { sine: 5 }")) == [
+                "test.yaml:7:20: sine takes no single value; give its parameters as a mapping: min, max, period, phase"
+            ])
     }
 
     @Test func listValueIsRefused() {
-        #expect(problems(device(fields: "        T: { uuid: [1] }")) == [
-            "test.yaml:7:20: expected the parameters of uuid as a mapping, or a single value, found a list",
-        ])
+        #expect(
+            problems(device(fields: "        T: { uuid: [1] }")) == [
+                "test.yaml:7:20: expected the parameters of uuid as a mapping, or a single value, found a list"
+            ])
     }
 
     @Test func minMustNotExceedMax() {
-        #expect(problems(device(fields: "        T: { uuid: {}, min: 5, max: 1 }")) == [
-            "test.yaml:7:37: expected 'max' (1) to be at least 'min' (5) in field 'T'",
-        ])
+        #expect(
+            problems(device(fields: "        T: { uuid: {}, min: 5, max: 1 }")) == [
+                "test.yaml:7:37: expected 'max' (1) to be at least 'min' (5) in field 'T'"
+            ])
     }
 
     @Test func modifiersAreRead() throws {
@@ -117,7 +130,6 @@ extension TestSine {
     }
 }
 
-
 @Suite struct SampleRateBoundTests {
     @Test func samplingFarFasterThanPublishingIsRefused() {
         let text = """
@@ -130,8 +142,9 @@ extension TestSine {
                   fields:
                     v: { sine: {} }
             """
-        #expect(problems(text) == [
-            "test.yaml:4:13: device group 'd' samples more than 100000 times per publish; sample less often or publish more often",
-        ])
+        #expect(
+            problems(text) == [
+                "test.yaml:4:13: device group 'd' samples more than 100000 times per publish; sample less often or publish more often"
+            ])
     }
 }

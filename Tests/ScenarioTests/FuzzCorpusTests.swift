@@ -30,8 +30,9 @@ import Testing
         } catch {
             #expect(!error.diagnostics.isEmpty)
             for diagnostic in error.diagnostics {
-                #expect(diagnostic.line >= 1 && diagnostic.column >= 1 && !diagnostic.message.isEmpty && diagnostic.file == "fuzz.yaml",
-                        "\(diagnostic)")
+                #expect(
+                    diagnostic.line >= 1 && diagnostic.column >= 1 && !diagnostic.message.isEmpty && diagnostic.file == "fuzz.yaml",
+                    "\(diagnostic)")
             }
         }
     }

@@ -7,9 +7,12 @@ import Signals
 /// file, typed list items, errors at the parameter's line and column.
 @Suite struct GeneratorParameterLoadingTests {
     /// A scenario in a fresh directory beside `files`, loaded from disk with the real generators.
-    static func withScenario(_ fields: String, files: [String: String] = [:], in subdirectory: String = "",
-                             _ body: (_ directory: String, _ result: Result<Scenario, ScenarioError>) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory
+    static func withScenario(
+        _ fields: String, files: [String: String] = [:], in subdirectory: String = "",
+        _ body: (_ directory: String, _ result: Result<Scenario, ScenarioError>) throws -> Void
+    ) throws {
+        let directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("devsim-loading-\(UInt64.random(in: 0...UInt64.max))").path + "/"
         try FileManager.default.createDirectory(atPath: directory + subdirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -31,8 +34,10 @@ import Signals
 
     @Test func replayFileIsFoundBesideTheScenario() throws {
         // The test runs elsewhere: only resolving against the scenario's directory finds data.csv.
-        try Self.withScenario("        X: { replay: { file: data.csv, column: x } }\n",
-                              files: ["data.csv": "t,x\n0,1.5\n1,hello\n"], in: "nested/") { _, result in
+        try Self.withScenario(
+            "        X: { replay: { file: data.csv, column: x } }\n",
+            files: ["data.csv": "t,x\n0,1.5\n1,hello\n"], in: "nested/"
+        ) { _, result in
             let replay = try #require(try Self.generator(result) as? ReplayRecipe)
             #expect(replay.values == [.number(1.5), .string("hello")])
         }
@@ -42,7 +47,8 @@ import Signals
         try Self.withScenario("        X: { replay: { file: gone.csv, column: x } }\n") { directory, result in
             #expect(throws: ScenarioError.self) { try result.get() }
             guard case .failure(let error) = result else { return }
-            #expect(error.diagnostics.map(\.description)
+            #expect(
+                error.diagnostics.map(\.description)
                     == ["\(directory)scenario.yaml:7:30: cannot read '\(directory)gone.csv': no such file or directory"])
         }
     }
@@ -71,7 +77,8 @@ import Signals
                 Issue.record("loaded an unknown parameter")
                 return
             }
-            #expect(error.diagnostics.map(\.description)
+            #expect(
+                error.diagnostics.map(\.description)
                     == ["\(directory)scenario.yaml:7:39: unknown parameter 'meanReverson' for randomWalk; did you mean 'meanReversion'?"])
         }
     }

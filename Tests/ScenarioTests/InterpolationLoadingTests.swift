@@ -3,12 +3,12 @@ import Testing
 
 @Suite struct InterpolationLoadingTests {
     let text = """
-    broker:
-      host: ${HOST}
-      port: ${PORT:-1883}
-      password: "${SECRET:-}"
-    \(minimalDevices)
-    """
+        broker:
+          host: ${HOST}
+          port: ${PORT:-1883}
+          password: "${SECRET:-}"
+        \(minimalDevices)
+        """
 
     @Test func setVariablesAreUsedAndKeepTheirType() throws {
         let scenario = try load(text, environment: ["HOST": "h", "PORT": "8883", "SECRET": "s"])
@@ -24,20 +24,23 @@ import Testing
     }
 
     @Test func unsetWithoutDefaultIsAnErrorAtTheScalar() {
-        #expect(problems(text, environment: [:]) == [
-            "test.yaml:2:9: environment variable 'HOST' is not set; set it or write ${HOST:-default}",
-        ])
+        #expect(
+            problems(text, environment: [:]) == [
+                "test.yaml:2:9: environment variable 'HOST' is not set; set it or write ${HOST:-default}"
+            ])
     }
 
     @Test func keysAreNotInterpolated() {
-        #expect(problems("${X}: 1\n" + minimalDevices, environment: ["X": "name"]).first?
-            .hasPrefix("test.yaml:1:1: unknown key '${X}'") == true)
+        #expect(
+            problems("${X}: 1\n" + minimalDevices, environment: ["X": "name"]).first?
+                .hasPrefix("test.yaml:1:1: unknown key '${X}'") == true)
     }
 
     @Test func interpolatedValueIsStillChecked() {
-        #expect(problems(text, environment: ["HOST": "h", "PORT": "eighty"]) == [
-            "test.yaml:3:9: expected an integer from 1 to 65535 for 'port', found 'eighty'",
-        ])
+        #expect(
+            problems(text, environment: ["HOST": "h", "PORT": "eighty"]) == [
+                "test.yaml:3:9: expected an integer from 1 to 65535 for 'port', found 'eighty'"
+            ])
     }
 }
 
@@ -47,15 +50,17 @@ import Testing
     }
 
     @Test func unknownPlaceholder() {
-        #expect(problems(device("    topic: \"x/{nmae}\"")) == [
-            "test.yaml:5:12: unknown placeholder '{nmae}' in 'topic'; did you mean '{name}'?",
-        ])
+        #expect(
+            problems(device("    topic: \"x/{nmae}\"")) == [
+                "test.yaml:5:12: unknown placeholder '{nmae}' in 'topic'; did you mean '{name}'?"
+            ])
     }
 
     @Test func idCannotUseItself() {
-        #expect(problems(device("    topic: t\n    id: \"{id}-{index}\"")) == [
-            "test.yaml:6:9: '{id}' cannot be used in 'id', which makes the id; use {name} and {index}",
-        ])
+        #expect(
+            problems(device("    topic: t\n    id: \"{id}-{index}\"")) == [
+                "test.yaml:6:9: '{id}' cannot be used in 'id', which makes the id; use {name} and {index}"
+            ])
     }
 
     @Test func templatesRender() throws {

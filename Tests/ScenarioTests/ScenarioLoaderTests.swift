@@ -29,44 +29,46 @@ import Signals
 
     @Test func fullMilkcocoaScenario() throws {
         let text = """
-        name: milkcocoa-accelerometer
-        broker:
-          host: localhost
-          port: 1883
-          protocol: mqtt311
-          keepalive: 60s
-          cleanSession: true
-          username: sdammy
-          password: ${MILKCOCOA_APP_ID}
-          tls: { ca: ca.pem, insecure: false }
-          will: { topic: devices/gone, message: bye, qos: 1, retain: true }
-          reconnect: { initial: 500ms, max: 30s }
-        offline: { policy: buffer, maxMessages: 500, maxBytes: 1MB }
-        devices:
-          - name: phone
-            count: 3
-            id: "phone-{index}"
-            clientId: "{id}"
-            topic: "${MILKCOCOA_APP_ID:-demo}/Test/push"
-            sample: 10Hz
-            publish: 1/s
-            qos: 1
-            retain: false
-            connection: { shared: 2 }
-            rampUp: 1000/s
-            payload:
-              style: milkcocoa
-              fields:
-                Accel_X: { accelerometer: x, decimals: 4 }
-                Accel_Y: { accelerometer: { axis: y }, decimals: 4, noise: 0.01, min: -2, max: 2 }
-        """
+            name: milkcocoa-accelerometer
+            broker:
+              host: localhost
+              port: 1883
+              protocol: mqtt311
+              keepalive: 60s
+              cleanSession: true
+              username: sdammy
+              password: ${MILKCOCOA_APP_ID}
+              tls: { ca: ca.pem, insecure: false }
+              will: { topic: devices/gone, message: bye, qos: 1, retain: true }
+              reconnect: { initial: 500ms, max: 30s }
+            offline: { policy: buffer, maxMessages: 500, maxBytes: 1MB }
+            devices:
+              - name: phone
+                count: 3
+                id: "phone-{index}"
+                clientId: "{id}"
+                topic: "${MILKCOCOA_APP_ID:-demo}/Test/push"
+                sample: 10Hz
+                publish: 1/s
+                qos: 1
+                retain: false
+                connection: { shared: 2 }
+                rampUp: 1000/s
+                payload:
+                  style: milkcocoa
+                  fields:
+                    Accel_X: { accelerometer: x, decimals: 4 }
+                    Accel_Y: { accelerometer: { axis: y }, decimals: 4, noise: 0.01, min: -2, max: 2 }
+            """
         let scenario = try load(text, file: "/etc/devsim/milkcocoa.yaml", environment: ["MILKCOCOA_APP_ID": "app123"])
         #expect(scenario.name == "milkcocoa-accelerometer")
-        #expect(scenario.broker == BrokerSettings(
-            host: "localhost", port: 1883, protocol: .mqtt311, keepalive: 60, cleanSession: true,
-            username: "sdammy", password: "app123", tls: TLSSettings(ca: "/etc/devsim/ca.pem", insecure: false),
-            will: Will(topic: "devices/gone", message: "bye", qos: 1, retain: true),
-            reconnect: ReconnectSettings(initial: 0.5, max: 30)))
+        #expect(
+            scenario.broker
+                == BrokerSettings(
+                    host: "localhost", port: 1883, protocol: .mqtt311, keepalive: 60, cleanSession: true,
+                    username: "sdammy", password: "app123", tls: TLSSettings(ca: "/etc/devsim/ca.pem", insecure: false),
+                    will: Will(topic: "devices/gone", message: "bye", qos: 1, retain: true),
+                    reconnect: ReconnectSettings(initial: 0.5, max: 30)))
         #expect(scenario.offline == .buffer(maxMessages: 500, maxBytes: 1_048_576))
         let group = try #require(scenario.groups.first)
         #expect(group.count == 3)
@@ -88,10 +90,10 @@ import Signals
 
     @Test func jsonInputWorks() throws {
         let text = """
-        {"broker": {"port": 8883, "username": "u"},
-         "devices": [{"name": "meter", "topic": "m/{id}", "publish": "600/min",
-                      "payload": {"style": "flat", "fields": {"b": {"uuid": {}}, "a": {"sine": {"period": "1h"}}}}}]}
-        """
+            {"broker": {"port": 8883, "username": "u"},
+             "devices": [{"name": "meter", "topic": "m/{id}", "publish": "600/min",
+                          "payload": {"style": "flat", "fields": {"b": {"uuid": {}}, "a": {"sine": {"period": "1h"}}}}}]}
+            """
         let scenario = try load(text, file: "meter.json")
         #expect(scenario.name == "meter")
         #expect(scenario.broker.port == 8883)
@@ -113,20 +115,26 @@ import Signals
     @Test func tlsPathsAreRelativeToTheScenario() throws {
         let tls = "broker: { tls: { ca: certs/ca.pem, certificate: client.crt, key: /abs/client.key, insecure: true } }\n"
         let nested = try load(tls + minimalDevices, file: "scenarios/lab/a.yaml")
-        #expect(nested.broker.tls == TLSSettings(ca: "scenarios/lab/certs/ca.pem", certificate: "scenarios/lab/client.crt",
-                                                 key: "/abs/client.key", insecure: true))
+        #expect(
+            nested.broker.tls
+                == TLSSettings(
+                    ca: "scenarios/lab/certs/ca.pem", certificate: "scenarios/lab/client.crt",
+                    key: "/abs/client.key", insecure: true))
         let here = try load(tls + minimalDevices, file: "a.yaml")
         #expect(here.broker.tls?.ca == "certs/ca.pem")
     }
 
     @Test func offlineForms() throws {
         #expect(try load("offline: drop\n" + minimalDevices).offline == .drop)
-        #expect(try load("offline: buffer\n" + minimalDevices).offline
-            == .buffer(maxMessages: OfflinePolicy.defaultMaxMessages, maxBytes: OfflinePolicy.defaultMaxBytes))
-        #expect(try load("offline: { policy: buffer }\n" + minimalDevices).offline
-            == .buffer(maxMessages: 1024, maxBytes: 64 * 1024 * 1024))
-        #expect(try load("offline: { policy: buffer, maxBytes: 64MB, maxMessages: 10 }\n" + minimalDevices).offline
-            == .buffer(maxMessages: 10, maxBytes: 67_108_864))
+        #expect(
+            try load("offline: buffer\n" + minimalDevices).offline
+                == .buffer(maxMessages: OfflinePolicy.defaultMaxMessages, maxBytes: OfflinePolicy.defaultMaxBytes))
+        #expect(
+            try load("offline: { policy: buffer }\n" + minimalDevices).offline
+                == .buffer(maxMessages: 1024, maxBytes: 64 * 1024 * 1024))
+        #expect(
+            try load("offline: { policy: buffer, maxBytes: 64MB, maxMessages: 10 }\n" + minimalDevices).offline
+                == .buffer(maxMessages: 10, maxBytes: 67_108_864))
     }
 
     @Test func keepaliveZeroMeansNone() throws {
@@ -136,15 +144,15 @@ import Signals
 
     @Test func anchorsShareDeviceSettings() throws {
         let text = """
-        devices:
-          - &sensor
-            name: a
-            topic: "sensors/{id}"
-            publish: 5/s
-            payload: { fields: { v: { uuid: {} } } }
-          - <<: *sensor
-            name: b
-        """
+            devices:
+              - &sensor
+                name: a
+                topic: "sensors/{id}"
+                publish: 5/s
+                payload: { fields: { v: { uuid: {} } } }
+              - <<: *sensor
+                name: b
+            """
         let scenario = try load(text)
         #expect(scenario.groups.map(\.name) == ["a", "b"])
         #expect(scenario.groups.map(\.publish) == [.every(seconds: 0.2), .every(seconds: 0.2)])

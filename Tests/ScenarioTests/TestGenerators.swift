@@ -76,14 +76,14 @@ func problems(_ text: String, file: String = "test.yaml", environment: [String: 
 
 /// A valid device group to build test scenarios around.
 let minimalDevices = """
-devices:
-  - name: phone
-    topic: t
-    publish: 1/s
-    payload:
-      fields:
-        X: { accelerometer: x }
-"""
+    devices:
+      - name: phone
+        topic: t
+        publish: 1/s
+        payload:
+          fields:
+            X: { accelerometer: x }
+    """
 
 /// The end of an unknown-generator message under the test generators: the list of them.
 let generatorList = GeneratorRegistry.testTypes.map { $0.key }.joined(separator: ", ") + ")"

@@ -38,13 +38,14 @@ import Testing
     }
 
     @Test func aliasesAndMergeKeys() throws {
-        let parsed = parse("""
-        base: &base { host: h, port: 1 }
-        copy: *base
-        merged:
-          <<: *base
-          port: 2
-        """)
+        let parsed = parse(
+            """
+            base: &base { host: h, port: 1 }
+            copy: *base
+            merged:
+              <<: *base
+              port: 2
+            """)
         #expect(parsed.problems.isEmpty)
         guard case .mapping(let top)? = parsed.root?.kind, case .mapping(let merged) = top[2].value.kind else {
             Issue.record("expected mappings")

@@ -1,8 +1,8 @@
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Signals
 
@@ -12,11 +12,16 @@ import Signals
     typealias Axis = AccelerometerRecipe.Axis
 
     /// Every sample of one device, `fields` per sample, for `seconds` at `rate` Hz.
-    func samples(_ motion: Motion, orientation: Orientation = .flat, id: String = "phone-1", seed: UInt64 = 42,
-                 rate: Double = 50, seconds: Double = 20, axes: [Axis] = [.x, .y, .z]) -> [[Double]] {
+    func samples(
+        _ motion: Motion, orientation: Orientation = .flat, id: String = "phone-1", seed: UInt64 = 42,
+        rate: Double = 50, seconds: Double = 20, axes: [Axis] = [.x, .y, .z]
+    ) -> [[Double]] {
         var device = DeviceDriver(
-            axes.map { FieldSpec(name: $0.rawValue,
-                                 generator: AccelerometerRecipe(axis: $0, motion: motion, orientation: orientation)) },
+            axes.map {
+                FieldSpec(
+                    name: $0.rawValue,
+                    generator: AccelerometerRecipe(axis: $0, motion: motion, orientation: orientation))
+            },
             style: .flat, id: id, seed: seed, sampleInterval: 1 / rate)
         return (0..<Int(seconds * rate)).map { numbers(in: device.publish(elapsed: Double($0) / rate)) }
     }
@@ -191,10 +196,11 @@ import Signals
             func field(_ name: String, _ axis: Axis, _ aggregate: AccelerometerRecipe.Aggregate) -> FieldSpec {
                 FieldSpec(name: name, generator: AccelerometerRecipe(axis: axis, motion: motion, aggregate: aggregate))
             }
-            var device = DeviceDriver([
-                field("meanX", .x, .mean), field("maxX", .x, .max), field("y", .y, .latest),
-                field("maxZ", .z, .max), field("meanM", .magnitude, .mean), field("maxM", .magnitude, .max),
-            ], style: .flat, sampleInterval: 1 / 50.0)
+            var device = DeviceDriver(
+                [
+                    field("meanX", .x, .mean), field("maxX", .x, .max), field("y", .y, .latest),
+                    field("maxZ", .z, .max), field("meanM", .magnitude, .mean), field("maxM", .magnitude, .max),
+                ], style: .flat, sampleInterval: 1 / 50.0)
             // Publishes that carry samples 0…9, 10…29, 30…30 and 31…59.
             var first = 0
             for last in [9, 29, 30, 59] {
@@ -296,16 +302,19 @@ import Signals
         var alone = DeviceDriver([latest], style: .flat, sampleInterval: 0.1)
         var together = DeviceDriver([meanX, latest], style: .flat, sampleInterval: 0.1)
         for second in 1...20 {
-            #expect(numbers(in: alone.publish(elapsed: Double(second)))[0]
-                == numbers(in: together.publish(elapsed: Double(second)))[1])
+            #expect(
+                numbers(in: alone.publish(elapsed: Double(second)))[0]
+                    == numbers(in: together.publish(elapsed: Double(second)))[1])
         }
     }
 
     @Test func differentSettingsMakeDifferentModels() {
         let context = GeneratorContext(deviceID: "phone-1", index: 1, runSeed: 42, sampleInterval: 0.1)
-        for recipe in [AccelerometerRecipe(axis: .x), AccelerometerRecipe(axis: .y),
-                       AccelerometerRecipe(axis: .x, orientation: .upright), AccelerometerRecipe(axis: .x, motion: .walking),
-                       AccelerometerRecipe(axis: .x, noise: 0.01), AccelerometerRecipe(axis: .x, gravity: 0.5)] {
+        for recipe in [
+            AccelerometerRecipe(axis: .x), AccelerometerRecipe(axis: .y),
+            AccelerometerRecipe(axis: .x, orientation: .upright), AccelerometerRecipe(axis: .x, motion: .walking),
+            AccelerometerRecipe(axis: .x, noise: 0.01), AccelerometerRecipe(axis: .x, gravity: 0.5),
+        ] {
             _ = recipe.makeGenerator(context: context)
         }
         #expect(context.models.count == 5)
@@ -323,29 +332,39 @@ import Signals
         let shorthand = try #require(try recipe("accelerometer", TestParameters(shorthand: "magnitude")) as? AccelerometerRecipe)
         #expect(shorthand.axis == .magnitude && shorthand.motion == .still && shorthand.orientation == .flat)
         #expect(shorthand.noise == 0.004 && shorthand.gravity == 1 && shorthand.aggregate == .latest)
-        let full = try #require(try recipe("accelerometer", TestParameters([
-            "axis": .string("z"), "motion": .string("vehicle"), "orientation": .string("pocket"),
-            "noise": .number(0.01), "gravity": .number(0.98), "aggregate": .string("max"),
-        ])) as? AccelerometerRecipe)
+        let full = try #require(
+            try recipe(
+                "accelerometer",
+                TestParameters([
+                    "axis": .string("z"), "motion": .string("vehicle"), "orientation": .string("pocket"),
+                    "noise": .number(0.01), "gravity": .number(0.98), "aggregate": .string("max"),
+                ])) as? AccelerometerRecipe)
         #expect(full.axis == .z && full.motion == .vehicle && full.orientation == .pocket)
         #expect(full.noise == 0.01 && full.gravity == 0.98 && full.aggregate == .max)
     }
 
     @Test func parameterErrorsNameTheKeyAndTheChoices() {
-        #expect(parameterError("accelerometer", TestParameters(shorthand: "w"))
-            == ParameterError(key: nil, "axis must be one of x, y, z, magnitude, found 'w'"))
-        #expect(parameterError("accelerometer", TestParameters())
-            == ParameterError(key: "axis", "axis is required: one of x, y, z, magnitude"))
-        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "motion": .string("flying")]))
-            == ParameterError(key: "motion", "motion must be one of still, walking, running, shaking, vehicle, found 'flying'"))
-        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "orientation": .string("sideways")]))
-            == ParameterError(key: "orientation", "orientation must be one of flat, upright, pocket, found 'sideways'"))
-        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "aggregate": .string("median")]))
-            == ParameterError(key: "aggregate", "aggregate must be one of latest, mean, max, found 'median'"))
-        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "aggregate": .number(1)]))?.key
-            == "aggregate")
-        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "gravity": .number(-1)]))?.key
-            == "gravity")
+        #expect(
+            parameterError("accelerometer", TestParameters(shorthand: "w"))
+                == ParameterError(key: nil, "axis must be one of x, y, z, magnitude, found 'w'"))
+        #expect(
+            parameterError("accelerometer", TestParameters())
+                == ParameterError(key: "axis", "axis is required: one of x, y, z, magnitude"))
+        #expect(
+            parameterError("accelerometer", TestParameters(["axis": .string("x"), "motion": .string("flying")]))
+                == ParameterError(key: "motion", "motion must be one of still, walking, running, shaking, vehicle, found 'flying'"))
+        #expect(
+            parameterError("accelerometer", TestParameters(["axis": .string("x"), "orientation": .string("sideways")]))
+                == ParameterError(key: "orientation", "orientation must be one of flat, upright, pocket, found 'sideways'"))
+        #expect(
+            parameterError("accelerometer", TestParameters(["axis": .string("x"), "aggregate": .string("median")]))
+                == ParameterError(key: "aggregate", "aggregate must be one of latest, mean, max, found 'median'"))
+        #expect(
+            parameterError("accelerometer", TestParameters(["axis": .string("x"), "aggregate": .number(1)]))?.key
+                == "aggregate")
+        #expect(
+            parameterError("accelerometer", TestParameters(["axis": .string("x"), "gravity": .number(-1)]))?.key
+                == "gravity")
     }
 }
 

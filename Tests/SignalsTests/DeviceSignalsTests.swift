@@ -12,12 +12,13 @@ import Signals
     }
 
     @Test func flatBytes() {
-        var device = DeviceDriver([
-            FieldSpec(name: "Accel_X", generator: ConstantRecipe(value: .number(0.0123)), decimals: 4),
-            FieldSpec(name: "Accel_Y", generator: ConstantRecipe(value: .number(-0.99809)), decimals: 4),
-            FieldSpec(name: "on", generator: ConstantRecipe(value: .bool(true))),
-            FieldSpec(name: #"we"ird"#, generator: ConstantRecipe(value: .number(2))),
-        ], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "Accel_X", generator: ConstantRecipe(value: .number(0.0123)), decimals: 4),
+                FieldSpec(name: "Accel_Y", generator: ConstantRecipe(value: .number(-0.99809)), decimals: 4),
+                FieldSpec(name: "on", generator: ConstantRecipe(value: .bool(true))),
+                FieldSpec(name: #"we"ird"#, generator: ConstantRecipe(value: .number(2))),
+            ], style: .flat)
         #expect(device.publish() == #"{"Accel_X":0.0123,"Accel_Y":-0.9981,"on":true,"we\"ird":2}"#)
     }
 
@@ -29,8 +30,9 @@ import Signals
     }
 
     @Test func appendsToWhatTheBufferHolds() {
-        let signals = DeviceSignals(payload: PayloadSpec(style: .flat, fields: [FieldSpec(name: "n", generator: CounterRecipe())]),
-                                    deviceID: "d", index: 1, seed: 0, sampleInterval: nil)
+        let signals = DeviceSignals(
+            payload: PayloadSpec(style: .flat, fields: [FieldSpec(name: "n", generator: CounterRecipe())]),
+            deviceID: "d", index: 1, seed: 0, sampleInterval: nil)
         var buffer = PayloadBuffer()
         buffer.append(contentsOf: "topic ".utf8)
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
@@ -38,11 +40,12 @@ import Signals
     }
 
     @Test func counterCountsPublishes() {
-        var device = DeviceDriver([
-            FieldSpec(name: "n", generator: CounterRecipe()),
-            FieldSpec(name: "m", generator: CounterRecipe(start: 10, step: 2.5)),
-            FieldSpec(name: "k", generator: CounterRecipe(start: 100, step: -1), decimals: 2),
-        ], style: .flat, sampleInterval: 0.1)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "n", generator: CounterRecipe()),
+                FieldSpec(name: "m", generator: CounterRecipe(start: 10, step: 2.5)),
+                FieldSpec(name: "k", generator: CounterRecipe(start: 100, step: -1), decimals: 2),
+            ], style: .flat, sampleInterval: 0.1)
         // Publishing faster than sampling still counts every publish.
         #expect(device.publish(elapsed: 0) == #"{"n":0,"m":10,"k":100.00}"#)
         #expect(device.publish(elapsed: 0.01) == #"{"n":1,"m":12.5,"k":99.00}"#)
@@ -50,10 +53,11 @@ import Signals
     }
 
     @Test func sineAtKnownTimes() {
-        var device = DeviceDriver([
-            FieldSpec(name: "s", generator: SineRecipe(min: 0, max: 10, period: 4), decimals: 6),
-            FieldSpec(name: "q", generator: SineRecipe(min: -1, max: 1, period: 4, phase: 0.25), decimals: 6),
-        ], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "s", generator: SineRecipe(min: 0, max: 10, period: 4), decimals: 6),
+                FieldSpec(name: "q", generator: SineRecipe(min: -1, max: 1, period: 4, phase: 0.25), decimals: 6),
+            ], style: .flat)
         #expect(device.publish(elapsed: 0) == #"{"s":5.000000,"q":1.000000}"#)
         #expect(device.publish(elapsed: 1) == #"{"s":10.000000,"q":0.000000}"#)
         #expect(device.publish(elapsed: 2) == #"{"s":5.000000,"q":-1.000000}"#)
@@ -62,8 +66,9 @@ import Signals
     }
 
     @Test func sineFollowsTheLatestSample() {
-        var device = DeviceDriver([FieldSpec(name: "s", generator: SineRecipe(min: 0, max: 10, period: 4), decimals: 3)],
-                                  style: .flat, sampleInterval: 0.5)
+        var device = DeviceDriver(
+            [FieldSpec(name: "s", generator: SineRecipe(min: 0, max: 10, period: 4), decimals: 3)],
+            style: .flat, sampleInterval: 0.5)
         // At 1.2 s the latest sample was taken at 1.0 s, the crest.
         #expect(device.publish(elapsed: 1.2) == #"{"s":10.000}"#)
     }
@@ -78,52 +83,62 @@ import Signals
     }
 
     @Test func gaussianNoiseHasTheAskedSigma() {
-        var device = DeviceDriver([FieldSpec(name: "v", generator: ConstantRecipe(value: .number(10)), noise: 0.5)],
-                                  style: .flat)
+        var device = DeviceDriver(
+            [FieldSpec(name: "v", generator: ConstantRecipe(value: .number(10)), noise: 0.5)],
+            style: .flat)
         let values = (0..<20_000).map { _ in numbers(in: device.publish())[0] }
         #expect(abs(mean(values) - 10) < 0.02)
         #expect(abs(standardDeviation(values) - 0.5) < 0.01)
     }
 
     @Test func clampsApplyAfterNoise() {
-        var device = DeviceDriver([FieldSpec(name: "v", generator: ConstantRecipe(value: .number(0)), noise: 1,
-                                             min: -0.5, max: 0.5)], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(
+                    name: "v", generator: ConstantRecipe(value: .number(0)), noise: 1,
+                    min: -0.5, max: 0.5)
+            ], style: .flat)
         let values = (0..<2000).map { _ in numbers(in: device.publish())[0] }
         #expect(values.allSatisfy { $0 >= -0.5 && $0 <= 0.5 })
         #expect(values.contains(-0.5) && values.contains(0.5))
     }
 
     @Test func modifiersLeaveStringsAndBoolsAlone() {
-        var device = DeviceDriver([
-            FieldSpec(name: "s", generator: ConstantRecipe(value: .string("x")), decimals: 2, noise: 1, min: 0, max: 1),
-            FieldSpec(name: "b", generator: ConstantRecipe(value: .bool(false)), decimals: 2, noise: 1),
-            FieldSpec(name: "n", generator: CounterRecipe(start: 5), max: 3),
-        ], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "s", generator: ConstantRecipe(value: .string("x")), decimals: 2, noise: 1, min: 0, max: 1),
+                FieldSpec(name: "b", generator: ConstantRecipe(value: .bool(false)), decimals: 2, noise: 1),
+                FieldSpec(name: "n", generator: CounterRecipe(start: 5), max: 3),
+            ], style: .flat)
         #expect(device.publish() == #"{"s":"x","b":false,"n":3}"#)
     }
 
     @Test func timestampFormats() {
-        var device = DeviceDriver([
-            FieldSpec(name: "s", generator: TimestampRecipe(unit: .seconds)),
-            FieldSpec(name: "ms", generator: TimestampRecipe(unit: .milliseconds)),
-            FieldSpec(name: "iso", generator: TimestampRecipe(unit: .iso8601)),
-        ], style: .flat)
-        #expect(device.publish(wallClock: 1_795_953_600.125)
-            == #"{"s":1795953600,"ms":1795953600125,"iso":"2026-11-29T12:00:00.125Z"}"#)
-        #expect(device.publish(wallClock: 1_709_251_199.5)
-            == #"{"s":1709251199,"ms":1709251199500,"iso":"2024-02-29T23:59:59.500Z"}"#)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "s", generator: TimestampRecipe(unit: .seconds)),
+                FieldSpec(name: "ms", generator: TimestampRecipe(unit: .milliseconds)),
+                FieldSpec(name: "iso", generator: TimestampRecipe(unit: .iso8601)),
+            ], style: .flat)
+        #expect(
+            device.publish(wallClock: 1_795_953_600.125)
+                == #"{"s":1795953600,"ms":1795953600125,"iso":"2026-11-29T12:00:00.125Z"}"#)
+        #expect(
+            device.publish(wallClock: 1_709_251_199.5)
+                == #"{"s":1709251199,"ms":1709251199500,"iso":"2024-02-29T23:59:59.500Z"}"#)
         #expect(device.publish(wallClock: .nan) == #"{"s":null,"ms":null,"iso":null}"#)
     }
 
     /// A device using every kind of generator and modifier, sampled at 10 Hz.
     func busyDevice(id: String = "phone-1", seed: UInt64 = 42) throws -> DeviceDriver {
-        DeviceDriver([
-            FieldSpec(name: "Accel_X", generator: AccelerometerRecipe(axis: .x, motion: .walking), decimals: 4),
-            FieldSpec(name: "Accel_Y", generator: AccelerometerRecipe(axis: .y, motion: .walking), decimals: 4),
-            FieldSpec(name: "u", generator: try recipe("uniform", TestParameters(["min": .number(0), "max": .number(1)]))),
-            FieldSpec(name: "t", generator: SineRecipe(min: 18, max: 26, period: 60), decimals: 2, noise: 0.1),
-            FieldSpec(name: "n", generator: CounterRecipe()),
-        ], id: id, seed: seed, sampleInterval: 0.1)
+        DeviceDriver(
+            [
+                FieldSpec(name: "Accel_X", generator: AccelerometerRecipe(axis: .x, motion: .walking), decimals: 4),
+                FieldSpec(name: "Accel_Y", generator: AccelerometerRecipe(axis: .y, motion: .walking), decimals: 4),
+                FieldSpec(name: "u", generator: try recipe("uniform", TestParameters(["min": .number(0), "max": .number(1)]))),
+                FieldSpec(name: "t", generator: SineRecipe(min: 18, max: 26, period: 60), decimals: 2, noise: 0.1),
+                FieldSpec(name: "n", generator: CounterRecipe()),
+            ], id: id, seed: seed, sampleInterval: 0.1)
     }
 
     func run(_ device: inout DeviceDriver, publishes: Int = 100) -> [String] {
@@ -147,10 +162,11 @@ import Signals
     @Test func addingAFieldLeavesTheOthersAlone() throws {
         let uniform = try recipe("uniform", TestParameters(["min": .number(0), "max": .number(1)]))
         var alone = DeviceDriver([FieldSpec(name: "u", generator: uniform)], style: .flat)
-        var withOthers = DeviceDriver([
-            FieldSpec(name: "v", generator: uniform, noise: 1),
-            FieldSpec(name: "u", generator: uniform),
-        ], style: .flat)
+        var withOthers = DeviceDriver(
+            [
+                FieldSpec(name: "v", generator: uniform, noise: 1),
+                FieldSpec(name: "u", generator: uniform),
+            ], style: .flat)
         for _ in 0..<50 {
             #expect(numbers(in: alone.publish())[0] == numbers(in: withOthers.publish())[1])
         }
@@ -174,14 +190,17 @@ import Signals
         _ = before.publish(elapsed: 0)
         // 10⁸ samples due: only the last `maximumCatchUpSamples` are taken.
         let late = before.publish(elapsed: 10_000_000)
-        #expect(numbers(in: late.replacingParams()).dropLast() == numbers(in: after.publish(elapsed: 10_000_000).replacingParams()).dropLast())
+        #expect(
+            numbers(in: late.replacingParams()).dropLast() == numbers(in: after.publish(elapsed: 10_000_000).replacingParams()).dropLast())
     }
 
     @Test func everyDueSampleIsTakenOnceInOrder() {
-        var stepwise = DeviceDriver([FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
-                                    sampleInterval: 0.1)
-        var atOnce = DeviceDriver([FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
-                                  sampleInterval: 0.1)
+        var stepwise = DeviceDriver(
+            [FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
+            sampleInterval: 0.1)
+        var atOnce = DeviceDriver(
+            [FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
+            sampleInterval: 0.1)
         #expect(stepwise.publish(elapsed: 0) == #"{"c":"1/0"}"#)
         for tenth in 1..<10 {
             _ = stepwise.publish(elapsed: Double(tenth) * 0.1)
@@ -194,16 +213,18 @@ import Signals
     }
 
     @Test func historyFreeModelsSkipToTheLatestSample() {
-        var device = DeviceDriver([FieldSpec(name: "c", generator: SampleCountingRecipe(dependsOnHistory: false))],
-                                  style: .flat, sampleInterval: 0.1)
+        var device = DeviceDriver(
+            [FieldSpec(name: "c", generator: SampleCountingRecipe(dependsOnHistory: false))],
+            style: .flat, sampleInterval: 0.1)
         #expect(device.publish(elapsed: 0) == #"{"c":"1/0"}"#)
         #expect(device.publish(elapsed: 1.0) == #"{"c":"2/10"}"#)
         #expect(device.publish(elapsed: 1.01) == #"{"c":"2/10"}"#)
     }
 
     @Test func catchUpIsBounded() {
-        var device = DeviceDriver([FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
-                                  sampleInterval: 0.1)
+        var device = DeviceDriver(
+            [FieldSpec(name: "c", generator: SampleCountingRecipe())], style: .flat,
+            sampleInterval: 0.1)
         _ = device.publish(elapsed: 0)
         #expect(device.publish(elapsed: 1_000_000) == #"{"c":"100001/10000000"}"#)
     }

@@ -4,8 +4,9 @@ import Signals
 @Suite struct FaultTests {
     /// One field `v` of constant `value` with `faults`, flat.
     func device(_ value: Double = 10, faults: FieldFaults, id: String = "d-1", seed: UInt64 = 7) -> DeviceDriver {
-        DeviceDriver([FieldSpec(name: "v", generator: ConstantRecipe(value: .number(value)), faults: faults)],
-                     style: .flat, id: id, seed: seed)
+        DeviceDriver(
+            [FieldSpec(name: "v", generator: ConstantRecipe(value: .number(value)), faults: faults)],
+            style: .flat, id: id, seed: seed)
     }
 
     /// The value of `v` in each of `count` publishes one second apart; `nil` where it dropped out.
@@ -30,9 +31,13 @@ import Signals
 
     @Test func stuckHoldsTheLastValueForItsDuration() {
         // A counter makes a frozen value visible: it stops climbing.
-        var device = DeviceDriver([FieldSpec(name: "v", generator: CounterRecipe(),
-                                             faults: FieldFaults(stuck: .init(probability: 0.02, duration: 5)))],
-                                  style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(
+                    name: "v", generator: CounterRecipe(),
+                    faults: FieldFaults(stuck: .init(probability: 0.02, duration: 5)))
+            ],
+            style: .flat)
         let all = (0..<5_000).map { numbers(in: device.publish(elapsed: Double($0)))[0] }
         var episodes = 0
         var index = 1
@@ -62,9 +67,13 @@ import Signals
     }
 
     @Test func stuckAtProbabilityOneFreezesAtTheFirstValue() {
-        var device = DeviceDriver([FieldSpec(name: "v", generator: CounterRecipe(start: 5),
-                                             faults: FieldFaults(stuck: .init(probability: 1, duration: 3)))],
-                                  style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(
+                    name: "v", generator: CounterRecipe(start: 5),
+                    faults: FieldFaults(stuck: .init(probability: 1, duration: 3)))
+            ],
+            style: .flat)
         let all = (0..<7).map { numbers(in: device.publish(elapsed: Double($0)))[0] }
         #expect(all == [5, 5, 5, 5, 5, 5, 5])
         // Episodes start at 0 s, 3 s and 6 s.
@@ -72,8 +81,12 @@ import Signals
     }
 
     @Test func driftAddsPerHourTimesHours() {
-        var device = DeviceDriver([FieldSpec(name: "v", generator: ConstantRecipe(value: .number(20)), decimals: 6,
-                                             faults: FieldFaults(drift: .init(perHour: 1.5)))], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(
+                    name: "v", generator: ConstantRecipe(value: .number(20)), decimals: 6,
+                    faults: FieldFaults(drift: .init(perHour: 1.5)))
+            ], style: .flat)
         #expect(device.publish(elapsed: 0) == #"{"v":20.000000}"#)
         #expect(device.publish(elapsed: 1800) == #"{"v":20.750000}"#)
         #expect(device.publish(elapsed: 7200) == #"{"v":23.000000}"#)
@@ -91,34 +104,42 @@ import Signals
 
     @Test func faultsOnlyChangeNumbersButDropoutTakesAnything() {
         let every = FieldFaults(spike: .init(probability: 1, magnitude: 1), stuck: nil, drift: .init(perHour: 3600))
-        var device = DeviceDriver([
-            FieldSpec(name: "s", generator: ConstantRecipe(value: .string("ok")), faults: every),
-            FieldSpec(name: "b", generator: ConstantRecipe(value: .bool(true)), faults: every),
-            FieldSpec(name: "d", generator: ConstantRecipe(value: .string("gone")),
-                      faults: FieldFaults(dropout: .init(probability: 1, mode: .null))),
-        ], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "s", generator: ConstantRecipe(value: .string("ok")), faults: every),
+                FieldSpec(name: "b", generator: ConstantRecipe(value: .bool(true)), faults: every),
+                FieldSpec(
+                    name: "d", generator: ConstantRecipe(value: .string("gone")),
+                    faults: FieldFaults(dropout: .init(probability: 1, mode: .null))),
+            ], style: .flat)
         #expect(device.publish(elapsed: 1) == #"{"s":"ok","b":true,"d":null}"#)
         #expect(device.signals.faultCounts == FaultCounts(dropout: 1))
     }
 
     @Test func integersWithFaultsStayIntegralWhenTheFaultIsWhole() {
-        var device = DeviceDriver([FieldSpec(name: "n", generator: CounterRecipe(start: 100),
-                                             faults: FieldFaults(spike: .init(probability: 1, magnitude: 50)))],
-                                  style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(
+                    name: "n", generator: CounterRecipe(start: 100),
+                    faults: FieldFaults(spike: .init(probability: 1, magnitude: 50)))
+            ],
+            style: .flat)
         let payload = device.publish()
         #expect(payload == #"{"n":150}"# || payload == #"{"n":50}"#)
     }
 
-    static let everyFault = FieldFaults(spike: .init(probability: 0.1, magnitude: 5),
-                                        stuck: .init(probability: 0.05, duration: 3),
-                                        dropout: .init(probability: 0.1, mode: .omit),
-                                        drift: .init(perHour: 100))
+    static let everyFault = FieldFaults(
+        spike: .init(probability: 0.1, magnitude: 5),
+        stuck: .init(probability: 0.05, duration: 3),
+        dropout: .init(probability: 0.1, mode: .omit),
+        drift: .init(perHour: 100))
 
     func run(id: String, seed: UInt64, count: Int = 500) -> (payloads: [String], counts: FaultCounts) {
-        var device = DeviceDriver([
-            FieldSpec(name: "a", generator: SineRecipe(min: 0, max: 10, period: 60), decimals: 3, faults: Self.everyFault),
-            FieldSpec(name: "b", generator: CounterRecipe(), faults: Self.everyFault),
-        ], style: .flat, id: id, seed: seed)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "a", generator: SineRecipe(min: 0, max: 10, period: 60), decimals: 3, faults: Self.everyFault),
+                FieldSpec(name: "b", generator: CounterRecipe(), faults: Self.everyFault),
+            ], style: .flat, id: id, seed: seed)
         let payloads = (0..<count).map { device.publish(elapsed: Double($0) * 0.5) }
         return (payloads, device.signals.faultCounts)
     }
@@ -148,9 +169,13 @@ import Signals
     }
 
     @Test func faultsInsideGroupsAreCounted() {
-        var device = DeviceDriver([FieldSpec(name: "g", fields: [
-            FieldSpec(name: "v", generator: ConstantRecipe(value: .number(1)), faults: FieldFaults(drift: .init(perHour: 1))),
-        ])])
+        var device = DeviceDriver([
+            FieldSpec(
+                name: "g",
+                fields: [
+                    FieldSpec(name: "v", generator: ConstantRecipe(value: .number(1)), faults: FieldFaults(drift: .init(perHour: 1)))
+                ])
+        ])
         #expect(device.signals.hasFaults)
         _ = device.publish(elapsed: 3600)
         #expect(device.signals.faultCounts == FaultCounts(drift: 1))
@@ -163,10 +188,13 @@ import Signals
         func payloads(dropout: Double) -> [String] {
             var faults = FieldFaults()
             faults.dropout = .init(probability: dropout, mode: .null)
-            let spec = PayloadSpec(style: .flat, fields: [
-                FieldSpec(name: "m", generator: AccelerometerRecipe(axis: .z, motion: .walking, aggregate: .mean),
-                          decimals: 6, faults: faults),
-            ])
+            let spec = PayloadSpec(
+                style: .flat,
+                fields: [
+                    FieldSpec(
+                        name: "m", generator: AccelerometerRecipe(axis: .z, motion: .walking, aggregate: .mean),
+                        decimals: 6, faults: faults)
+                ])
             let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 3, sampleInterval: 0.02)
             return (0..<40).map { tick in
                 var buffer = PayloadBuffer()

@@ -10,8 +10,10 @@ final class GeneratorHarness {
     let wallClockStart: Double
     private(set) var step = 0
 
-    init(_ recipes: [any GeneratorRecipe], id: String = "device-1", seed: UInt64 = 42, interval: Double = 1,
-         wallClockStart: Double = 1_700_000_000) {
+    init(
+        _ recipes: [any GeneratorRecipe], id: String = "device-1", seed: UInt64 = 42, interval: Double = 1,
+        wallClockStart: Double = 1_700_000_000
+    ) {
         let context = GeneratorContext(deviceID: id, index: 1, runSeed: seed, sampleInterval: interval)
         self.context = context
         generators = recipes.map { $0.makeGenerator(context: context) }
@@ -19,8 +21,10 @@ final class GeneratorHarness {
         self.wallClockStart = wallClockStart
     }
 
-    convenience init(_ recipe: any GeneratorRecipe, id: String = "device-1", seed: UInt64 = 42, interval: Double = 1,
-                     wallClockStart: Double = 1_700_000_000) {
+    convenience init(
+        _ recipe: any GeneratorRecipe, id: String = "device-1", seed: UInt64 = 42, interval: Double = 1,
+        wallClockStart: Double = 1_700_000_000
+    ) {
         self.init([recipe], id: id, seed: seed, interval: interval, wallClockStart: wallClockStart)
     }
 

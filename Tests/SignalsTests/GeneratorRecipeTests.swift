@@ -3,8 +3,11 @@ import Signals
 
 @Suite struct GeneratorRecipeTests {
     @Test func everyGeneratorIsListed() {
-        #expect(Generators.keys == ["constant", "counter", "uniform", "gaussian", "sine", "randomWalk", "choice", "bool",
-                                    "sequence", "timestamp", "uuid", "replay", "accelerometer", "location"])
+        #expect(
+            Generators.keys == [
+                "constant", "counter", "uniform", "gaussian", "sine", "randomWalk", "choice", "bool",
+                "sequence", "timestamp", "uuid", "replay", "accelerometer", "location",
+            ])
     }
 
     @Test func unknownKeyHasNoRecipe() throws {
@@ -12,30 +15,42 @@ import Signals
     }
 
     @Test func errorsNameTheKey() {
-        #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .number(0)]))
-            == ParameterError(key: "period", "period must be greater than zero"))
-        #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1)]))
-            == ParameterError(key: "period", "period is required"))
-        #expect(parameterError("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .number(1),
-                                                       "phase": .bool(true)]))?.key == "phase")
-        #expect(parameterError("accelerometer", TestParameters(shorthand: "w"))
-            == ParameterError(key: nil, "axis must be one of x, y, z, magnitude, found 'w'"))
+        #expect(
+            parameterError("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .number(0)]))
+                == ParameterError(key: "period", "period must be greater than zero"))
+        #expect(
+            parameterError("sine", TestParameters(["min": .number(0), "max": .number(1)]))
+                == ParameterError(key: "period", "period is required"))
+        #expect(
+            parameterError(
+                "sine",
+                TestParameters([
+                    "min": .number(0), "max": .number(1), "period": .number(1),
+                    "phase": .bool(true),
+                ]))?.key == "phase")
+        #expect(
+            parameterError("accelerometer", TestParameters(shorthand: "w"))
+                == ParameterError(key: nil, "axis must be one of x, y, z, magnitude, found 'w'"))
         #expect(parameterError("accelerometer", TestParameters(["axis": .string("w")]))?.key == "axis")
-        #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "motion": .string("flying")]))
-            == ParameterError(key: "motion", "motion must be one of still, walking, running, shaking, vehicle, found 'flying'"))
+        #expect(
+            parameterError("accelerometer", TestParameters(["axis": .string("x"), "motion": .string("flying")]))
+                == ParameterError(key: "motion", "motion must be one of still, walking, running, shaking, vehicle, found 'flying'"))
         #expect(parameterError("accelerometer", TestParameters(["axis": .string("x"), "noise": .number(-1)]))?.key == "noise")
-        #expect(parameterError("uniform", TestParameters(["max": .number(1)]))
-            == ParameterError(key: "min", "min is required"))
+        #expect(
+            parameterError("uniform", TestParameters(["max": .number(1)]))
+                == ParameterError(key: "min", "min is required"))
         #expect(parameterError("uniform", TestParameters(["min": .number(1), "max": .number(1)]))?.key == "max")
         #expect(parameterError("uniform", TestParameters(["min": .string("low"), "max": .number(1)]))?.key == "min")
         #expect(parameterError("uniform", TestParameters(shorthand: "3"))?.key == nil)
-        #expect(parameterError("timestamp", TestParameters(["unit": .string("h")]))
-            == ParameterError(key: "unit", "unit must be s, ms, us, ns or iso8601, found 'h'"))
+        #expect(
+            parameterError("timestamp", TestParameters(["unit": .string("h")]))
+                == ParameterError(key: "unit", "unit must be s, ms, us, ns or iso8601, found 'h'"))
         #expect(parameterError("timestamp", TestParameters(shorthand: "h"))?.key == nil)
         #expect(parameterError("counter", TestParameters(shorthand: "abc"))?.key == nil)
         #expect(parameterError("counter", TestParameters(["step": .string("big")]))?.key == "step")
-        #expect(parameterError("constant", TestParameters())
-            == ParameterError(key: "value", "value is required"))
+        #expect(
+            parameterError("constant", TestParameters())
+                == ParameterError(key: "value", "value is required"))
     }
 
     @Test func constantShorthandKeepsItsType() throws {
@@ -67,8 +82,13 @@ import Signals
         #expect(timestamp.unit == .seconds)
         let accelerometer = try #require(try recipe("accelerometer", TestParameters(shorthand: "z")) as? AccelerometerRecipe)
         #expect(accelerometer.axis == .z && accelerometer.motion == .still)
-        let sine = try #require(try recipe("sine", TestParameters(["min": .number(0), "max": .number(1),
-                                                                   "period": .duration(60)])) as? SineRecipe)
+        let sine = try #require(
+            try recipe(
+                "sine",
+                TestParameters([
+                    "min": .number(0), "max": .number(1),
+                    "period": .duration(60),
+                ])) as? SineRecipe)
         #expect(sine.phase == 0 && sine.period == 60)
     }
 
@@ -83,10 +103,12 @@ import Signals
 
 @Suite struct ConstantTemplateTests {
     @Test func aConstantStringIsFilledPerDevice() throws {
-        let spec = PayloadSpec(style: .flat, fields: [
-            FieldSpec(name: "vehicle", generator: ConstantRecipe(value: .string("{id} #{index}"))),
-            FieldSpec(name: "plain", generator: ConstantRecipe(value: .string("{other}"))),
-        ])
+        let spec = PayloadSpec(
+            style: .flat,
+            fields: [
+                FieldSpec(name: "vehicle", generator: ConstantRecipe(value: .string("{id} #{index}"))),
+                FieldSpec(name: "plain", generator: ConstantRecipe(value: .string("{other}"))),
+            ])
         let signals = DeviceSignals(payload: spec, deviceID: "van-7", index: 7, seed: 1, sampleInterval: nil)
         var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)

@@ -29,8 +29,12 @@ import Signals
     }
 
     @Test func sineRandomPhaseDiffersPerDeviceAndStaysInRange() throws {
-        let sine = try recipe("sine", TestParameters(["min": .number(0), "max": .number(1), "period": .duration(100),
-                                                      "phase": .string("random")]))
+        let sine = try recipe(
+            "sine",
+            TestParameters([
+                "min": .number(0), "max": .number(1), "period": .duration(100),
+                "phase": .string("random"),
+            ]))
         let first = (1...20).map { GeneratorHarness(sine, id: "room-\($0)").numbers(1)[0] }
         #expect(Set(first).count == 20)
         #expect(first.allSatisfy { (0...1).contains($0) })
@@ -40,8 +44,12 @@ import Signals
     }
 
     @Test func randomWalkStaysWithinItsBounds() throws {
-        let walk = try recipe("randomWalk", TestParameters(["start": .number(5), "step": .number(0.5),
-                                                           "min": .number(0), "max": .number(10)]))
+        let walk = try recipe(
+            "randomWalk",
+            TestParameters([
+                "start": .number(5), "step": .number(0.5),
+                "min": .number(0), "max": .number(10),
+            ]))
         let values = GeneratorHarness(walk).numbers(100_000)
         #expect(values[0] == 5)
         #expect(values.allSatisfy { (0...10).contains($0) })
@@ -59,8 +67,12 @@ import Signals
     }
 
     @Test func meanReversionPullsTowardTheMean() throws {
-        let walk = try recipe("randomWalk", TestParameters(["start": .number(100), "mean": .number(0), "step": .number(1),
-                                                           "meanReversion": .number(0.1)]))
+        let walk = try recipe(
+            "randomWalk",
+            TestParameters([
+                "start": .number(100), "mean": .number(0), "step": .number(1),
+                "meanReversion": .number(0.1),
+            ]))
         let values = GeneratorHarness(walk).numbers(100_000)
         #expect(values[0] == 100)
         // 0.9²⁰⁰ of the start is left after 200 samples: nothing.
@@ -80,8 +92,12 @@ import Signals
     }
 
     @Test func choiceHonoursItsWeights() throws {
-        let choice = try recipe("choice", TestParameters(["values": .list(["idle", "busy", "error", "off"]),
-                                                         "weights": .list(["70", "25", "5", "0"])]))
+        let choice = try recipe(
+            "choice",
+            TestParameters([
+                "values": .list(["idle", "busy", "error", "off"]),
+                "weights": .list(["70", "25", "5", "0"]),
+            ]))
         let values = GeneratorHarness(choice).values(100_000)
         func share(_ text: String) -> Double {
             Double(values.filter { $0 == .string(text) }.count) / Double(values.count)

@@ -15,7 +15,10 @@ import Signals
     // Series are enough at test precision and keep the test free of the C library.
     static func sine(_ x: Double) -> Double {
         var term = x, sum = x
-        for n in 1..<12 { term *= -x * x / Double((2 * n) * (2 * n + 1)); sum += term }
+        for n in 1..<12 {
+            term *= -x * x / Double((2 * n) * (2 * n + 1))
+            sum += term
+        }
         return sum
     }
     static func cosine(_ x: Double) -> Double { sine(x + Double.pi / 2) }
@@ -27,8 +30,10 @@ import Signals
         return y
     }
 
-    static func track(_ parameters: [String: TestParameters.Value], id: String = "truck-1", steps: Int,
-                      interval: Double = 1) throws -> [(Double, Double)] {
+    static func track(
+        _ parameters: [String: TestParameters.Value], id: String = "truck-1", steps: Int,
+        interval: Double = 1
+    ) throws -> [(Double, Double)] {
         let latitude = try recipe("location", TestParameters(parameters.merging(["coordinate": .string("latitude")]) { $1 }))
         let longitude = try recipe("location", TestParameters(parameters.merging(["coordinate": .string("longitude")]) { $1 }))
         let harness = GeneratorHarness([latitude, longitude], id: id, interval: interval)
@@ -39,8 +44,11 @@ import Signals
     }
 
     @Test func movesSpeedTimesTimeInAStraightLine() throws {
-        let points = try Self.track(["lat": .number(52.52), "lon": .number(13.40), "speed": .number(10),
-                                     "heading": .number(60), "turn": .number(0)], steps: 1001)
+        let points = try Self.track(
+            [
+                "lat": .number(52.52), "lon": .number(13.40), "speed": .number(10),
+                "heading": .number(60), "turn": .number(0),
+            ], steps: 1001)
         #expect(points[0].0 == 52.52 && points[0].1 == 13.40)
         // 1000 s at 10 m/s.
         #expect(Swift.abs(Self.distance(points[0], points[1000]) - 10_000) < 50)
@@ -49,8 +57,9 @@ import Signals
     }
 
     @Test func aWanderingTrackStillCoversSpeedTimesTime() throws {
-        let points = try Self.track(["lat": .number(-33.86), "lon": .number(151.21), "speed": .number(15), "turn": .number(10)],
-                                    steps: 601, interval: 0.5)
+        let points = try Self.track(
+            ["lat": .number(-33.86), "lon": .number(151.21), "speed": .number(15), "turn": .number(10)],
+            steps: 601, interval: 0.5)
         let path = zip(points, points.dropFirst()).map { Self.distance($0, $1) }.reduce(0, +)
         // 300 s at 15 m/s along the path; the heading turned, so the straight line is shorter.
         #expect(Swift.abs(path - 4500) < 45)
@@ -80,22 +89,32 @@ import Signals
         let shorthand = try #require(try recipe("location", TestParameters(shorthand: "lon")) as? LocationRecipe)
         #expect(shorthand.coordinate == .longitude && shorthand.speed == 10 && shorthand.heading == nil)
         #expect(shorthand.latitude == LocationRecipe.defaultStart.latitude)
-        let start = try #require(try recipe("location", TestParameters(["coordinate": .string("latitude"),
-                                                                        "start": .list(["48.85", "2.35"])])) as? LocationRecipe)
+        let start = try #require(
+            try recipe(
+                "location",
+                TestParameters([
+                    "coordinate": .string("latitude"),
+                    "start": .list(["48.85", "2.35"]),
+                ])) as? LocationRecipe)
         #expect(start.latitude == 48.85 && start.longitude == 2.35)
     }
 
     @Test func spreadStartsEachDeviceNearTheStart() throws {
-        let parameters: [String: TestParameters.Value] = ["lat": .number(40), "lon": .number(-74), "spread": .number(1000),
-                                                          "speed": .number(0)]
+        let parameters: [String: TestParameters.Value] = [
+            "lat": .number(40), "lon": .number(-74), "spread": .number(1000),
+            "speed": .number(0),
+        ]
         let starts = try (1...50).map { try Self.track(parameters, id: "van-\($0)", steps: 1)[0] }
         #expect(starts.allSatisfy { Self.distance($0, (40, -74)) <= 1001 })
         #expect(starts.contains { Self.distance($0, (40, -74)) > 500 })
     }
 
     @Test func crossingAPoleComesBackDown() throws {
-        let points = try Self.track(["lat": .number(89.99), "lon": .number(0), "speed": .number(100), "heading": .number(0),
-                                     "turn": .number(0)], steps: 101)
+        let points = try Self.track(
+            [
+                "lat": .number(89.99), "lon": .number(0), "speed": .number(100), "heading": .number(0),
+                "turn": .number(0),
+            ], steps: 101)
         #expect(points.allSatisfy { (-90...90).contains($0.0) && (-180..<180).contains($0.1) })
         #expect(points[100].0 < 89.99 && Swift.abs(points[100].1) > 179)
     }

@@ -131,8 +131,9 @@ import Signals
                 fields.append(spec)
                 if let value { expected.append((spec.name, value)) }
             }
-            let signals = DeviceSignals(payload: PayloadSpec(style: style, fields: fields), deviceID: "fuzz-\(index)",
-                                        index: index, seed: 1, sampleInterval: nil)
+            let signals = DeviceSignals(
+                payload: PayloadSpec(style: style, fields: fields), deviceID: "fuzz-\(index)",
+                index: index, seed: 1, sampleInterval: nil)
             buffer.removeAll()
             signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
             let text = buffer.text
@@ -185,7 +186,8 @@ import Signals
             return close(number.doubleValue, Double(value), decimals: nil) ? nil : "expected \(value), found \(number)"
         case .number(let value, let decimals):
             guard let number = parsed as? NSNumber else { return "expected \(value), found \(parsed)" }
-            return close(number.doubleValue, value, decimals: decimals) ? nil : "expected \(value) (decimals \(String(describing: decimals))), found \(number)"
+            return close(number.doubleValue, value, decimals: decimals)
+                ? nil : "expected \(value) (decimals \(String(describing: decimals))), found \(number)"
         }
     }
 

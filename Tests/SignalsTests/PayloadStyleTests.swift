@@ -10,17 +10,20 @@ import Signals
     @Test func nestedGroupsKeepTheirOrderAtAnyDepth() {
         let fields = [
             constant("id", .string("t-1")),
-            FieldSpec(name: "location", fields: [
-                constant("lat", .number(52.52), decimals: 4),
-                constant("lon", .number(13.405), decimals: 4),
-                FieldSpec(name: "fix", fields: [constant("sats", .integer(7)), constant("ok", .bool(true))]),
-            ]),
+            FieldSpec(
+                name: "location",
+                fields: [
+                    constant("lat", .number(52.52), decimals: 4),
+                    constant("lon", .number(13.405), decimals: 4),
+                    FieldSpec(name: "fix", fields: [constant("sats", .integer(7)), constant("ok", .bool(true))]),
+                ]),
             constant("t", .number(21.5), decimals: 1),
         ]
         var flat = DeviceDriver(fields, style: .flat)
         #expect(flat.publish() == #"{"id":"t-1","location":{"lat":52.5200,"lon":13.4050,"fix":{"sats":7,"ok":true}},"t":21.5}"#)
         var milkcocoa = DeviceDriver(fields)
-        #expect(milkcocoa.publish() == #"{"params":{"id":"t-1","location":{"lat":52.5200,"lon":13.4050,"fix":{"sats":7,"ok":true}},"t":21.5}}"#)
+        #expect(
+            milkcocoa.publish() == #"{"params":{"id":"t-1","location":{"lat":52.5200,"lon":13.4050,"fix":{"sats":7,"ok":true}},"t":21.5}}"#)
     }
 
     @Test func anEmptyGroupIsAnEmptyObject() {
@@ -33,12 +36,14 @@ import Signals
     }
 
     @Test func templateBytes() throws {
-        let spec = PayloadSpec(style: .template, fields: [
-            constant("device", .string("boiler \"3\"")),
-            constant("temperature", .number(21.456), decimals: 1),
-            constant("ts", .integer(1_764_417_600)),
-            constant("on", .bool(false)),
-        ], template: try template("{{device}},{{temperature}} {{ts}} {{on}}\n"))
+        let spec = PayloadSpec(
+            style: .template,
+            fields: [
+                constant("device", .string("boiler \"3\"")),
+                constant("temperature", .number(21.456), decimals: 1),
+                constant("ts", .integer(1_764_417_600)),
+                constant("on", .bool(false)),
+            ], template: try template("{{device}},{{temperature}} {{ts}} {{on}}\n"))
         let signals = DeviceSignals(payload: spec, deviceID: "b-3", index: 3, seed: 1, sampleInterval: nil)
         var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
@@ -47,10 +52,12 @@ import Signals
     }
 
     @Test func influxLineProtocolWithDevicePlaceholdersAndSpaces() throws {
-        let spec = PayloadSpec(style: .template, fields: [
-            constant("temperature", .number(21.25), decimals: 2),
-            constant("humidity", .number(40)),
-        ], template: try template("climate,device={{id}},n={{ index }} temperature={{temperature}},humidity={{humidity}}"))
+        let spec = PayloadSpec(
+            style: .template,
+            fields: [
+                constant("temperature", .number(21.25), decimals: 2),
+                constant("humidity", .number(40)),
+            ], template: try template("climate,device={{id}},n={{ index }} temperature={{temperature}},humidity={{humidity}}"))
         let signals = DeviceSignals(payload: spec, deviceID: "room-7", index: 7, seed: 1, sampleInterval: nil)
         var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
@@ -66,11 +73,13 @@ import Signals
     }
 
     @Test func templateWithJSONBracesGroupsTimestampsAndRepeats() throws {
-        let spec = PayloadSpec(style: .template, fields: [
-            constant("t", .number(1.5)),
-            FieldSpec(name: "loc", fields: [constant("lat", .number(1)), constant("name", .string("a\"b"))]),
-            FieldSpec(name: "at", generator: TimestampRecipe(unit: .iso8601)),
-        ], template: try template(#"{"t":{{t}},"again":{{t}},"loc":{{loc}},"at":"{{at}}"}"#))
+        let spec = PayloadSpec(
+            style: .template,
+            fields: [
+                constant("t", .number(1.5)),
+                FieldSpec(name: "loc", fields: [constant("lat", .number(1)), constant("name", .string("a\"b"))]),
+                FieldSpec(name: "at", generator: TimestampRecipe(unit: .iso8601)),
+            ], template: try template(#"{"t":{{t}},"again":{{t}},"loc":{{loc}},"at":"{{at}}"}"#))
         let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 1, sampleInterval: nil)
         var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 1_764_417_600.25, into: &buffer)
@@ -88,7 +97,8 @@ import Signals
         #expect(throws: PayloadTemplate.SyntaxError(message: "'{{' is not closed by '}}'", offset: 2)) {
             try PayloadTemplate("ab{{x}")
         }
-        #expect(throws: PayloadTemplate.SyntaxError(message: "an empty placeholder '{{}}'; put a field name between the braces", offset: 0)) {
+        #expect(throws: PayloadTemplate.SyntaxError(message: "an empty placeholder '{{}}'; put a field name between the braces", offset: 0))
+        {
             try PayloadTemplate("{{ }}")
         }
     }
@@ -103,20 +113,22 @@ import Signals
     /// Four fields, the ones in `dropping` always omitted.
     func droppingDevice(_ dropping: Set<Int>, style: PayloadStyle) -> DeviceDriver {
         let omit = FieldFaults(dropout: .init(probability: 1, mode: .omit))
-        return DeviceDriver((0..<4).map { index in
-            constant("f\(index)", .integer(Int64(index)), faults: dropping.contains(index) ? omit : FieldFaults())
-        }, style: style)
+        return DeviceDriver(
+            (0..<4).map { index in
+                constant("f\(index)", .integer(Int64(index)), faults: dropping.contains(index) ? omit : FieldFaults())
+            }, style: style)
     }
 
-    @Test(arguments: [
-        ([0], #"{"f1":1,"f2":2,"f3":3}"#),
-        ([1], #"{"f0":0,"f2":2,"f3":3}"#),
-        ([3], #"{"f0":0,"f1":1,"f2":2}"#),
-        ([0, 1], #"{"f2":2,"f3":3}"#),
-        ([1, 2], #"{"f0":0,"f3":3}"#),
-        ([0, 3], #"{"f1":1,"f2":2}"#),
-        ([0, 1, 2, 3], "{}"),
-    ] as [([Int], String)])
+    @Test(
+        arguments: [
+            ([0], #"{"f1":1,"f2":2,"f3":3}"#),
+            ([1], #"{"f0":0,"f2":2,"f3":3}"#),
+            ([3], #"{"f0":0,"f1":1,"f2":2}"#),
+            ([0, 1], #"{"f2":2,"f3":3}"#),
+            ([1, 2], #"{"f0":0,"f3":3}"#),
+            ([0, 3], #"{"f1":1,"f2":2}"#),
+            ([0, 1, 2, 3], "{}"),
+        ] as [([Int], String)])
     func omittedFieldsLeaveValidJSON(dropping: [Int], expected: String) throws {
         var flat = droppingDevice(Set(dropping), style: .flat)
         let payload = flat.publish()
@@ -129,21 +141,24 @@ import Signals
     @Test func dropoutInsideGroupsAndAsNull() {
         let omit = FieldFaults(dropout: .init(probability: 1, mode: .omit))
         let null = FieldFaults(dropout: .init(probability: 1, mode: .null))
-        var device = DeviceDriver([
-            FieldSpec(name: "g", fields: [constant("a", .integer(1), faults: omit), constant("b", .integer(2))]),
-            FieldSpec(name: "h", fields: [constant("a", .integer(1), faults: omit)]),
-            constant("s", .string("x"), faults: null),
-            constant("n", .number(2.5), faults: null),
-        ], style: .flat)
+        var device = DeviceDriver(
+            [
+                FieldSpec(name: "g", fields: [constant("a", .integer(1), faults: omit), constant("b", .integer(2))]),
+                FieldSpec(name: "h", fields: [constant("a", .integer(1), faults: omit)]),
+                constant("s", .string("x"), faults: null),
+                constant("n", .number(2.5), faults: null),
+            ], style: .flat)
         #expect(device.publish() == #"{"g":{"b":2},"h":{},"s":null,"n":null}"#)
         #expect(device.signals.faultCounts == FaultCounts(dropout: 4))
     }
 
     @Test func dropoutInTemplates() throws {
-        let spec = PayloadSpec(style: .template, fields: [
-            constant("a", .integer(1), faults: FieldFaults(dropout: .init(probability: 1, mode: .omit))),
-            constant("b", .integer(2), faults: FieldFaults(dropout: .init(probability: 1, mode: .null))),
-        ], template: try template("a={{a}};b={{b}};a={{a}}"))
+        let spec = PayloadSpec(
+            style: .template,
+            fields: [
+                constant("a", .integer(1), faults: FieldFaults(dropout: .init(probability: 1, mode: .omit))),
+                constant("b", .integer(2), faults: FieldFaults(dropout: .init(probability: 1, mode: .null))),
+            ], template: try template("a={{a}};b={{b}};a={{a}}"))
         let signals = DeviceSignals(payload: spec, deviceID: "d", index: 1, seed: 1, sampleInterval: nil)
         var buffer = PayloadBuffer()
         signals.encode(elapsed: 0, wallClock: 0, into: &buffer)

@@ -6,7 +6,8 @@ import Signals
 @Suite struct ReplayTests {
     /// A fresh directory holding `files`, removed after `body`.
     static func withFiles(_ files: [String: String], _ body: (String) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory
+        let directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("devsim-replay-\(UInt64.random(in: 0...UInt64.max))").path + "/"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -17,13 +18,13 @@ import Signals
     }
 
     static let readings = """
-    time,temperature,state,"note, quoted"
-    0,21.5,ok,"a ""quoted"" word"
-    1,21.75,ok,plain\r
-    2,,fault,
-    3,-4e1,"ok",x
+        time,temperature,state,"note, quoted"
+        0,21.5,ok,"a ""quoted"" word"
+        1,21.75,ok,plain\r
+        2,,fault,
+        3,-4e1,"ok",x
 
-    """
+        """
 
     func replay(_ directory: String, _ values: [String: TestParameters.Value]) throws -> any GeneratorRecipe {
         var parameters = TestParameters(values)
@@ -40,8 +41,11 @@ import Signals
     @Test func readsAColumnByNameAndLoops() throws {
         try Self.withFiles(["readings.csv": Self.readings]) { directory in
             let byName = try replay(directory, ["file": .string("readings.csv"), "column": .string("temperature")])
-            #expect(GeneratorHarness(byName).values(6) == [.number(21.5), .number(21.75), .null, .number(-40),
-                                                           .number(21.5), .number(21.75)])
+            #expect(
+                GeneratorHarness(byName).values(6) == [
+                    .number(21.5), .number(21.75), .null, .number(-40),
+                    .number(21.5), .number(21.75),
+                ])
         }
     }
 
@@ -58,7 +62,8 @@ import Signals
         try Self.withFiles(["plain.csv": "1,a\n2,b\n"]) { directory in
             let first = try replay(directory, ["file": .string("plain.csv"), "column": .number(0), "header": .bool(false)])
             #expect(GeneratorHarness(first).values(3) == [.number(1), .number(2), .number(1)])
-            #expect(replayError(directory, ["file": .string("plain.csv"), "column": .string("a"), "header": .bool(false)])?.key
+            #expect(
+                replayError(directory, ["file": .string("plain.csv"), "column": .string("a"), "header": .bool(false)])?.key
                     == "column")
         }
     }

@@ -10,7 +10,8 @@ import Signals
             if [8, 13, 18, 23].contains(position) {
                 if byte != UInt8(ascii: "-") { return false }
             } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                        && !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) {
+                && !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            {
                 return false
             }
         }
@@ -60,52 +61,70 @@ import Signals
         #expect(parameterError("sequence", TestParameters(["values": .list([])]))?.key == "values")
         #expect(parameterError("sequence", TestParameters(shorthand: "a"))?.key == nil)
         #expect(parameterError("choice", TestParameters())?.key == "values")
-        #expect(parameterError("choice", TestParameters(["values": .list(["a", "b"]), "weights": .list(["1"])]))?.key
+        #expect(
+            parameterError("choice", TestParameters(["values": .list(["a", "b"]), "weights": .list(["1"])]))?.key
                 == "weights")
-        #expect(parameterError("choice", TestParameters(["values": .list(["a", "b"]), "weights": .list(["1", "-1"])]))?.key
+        #expect(
+            parameterError("choice", TestParameters(["values": .list(["a", "b"]), "weights": .list(["1", "-1"])]))?.key
                 == "weights")
-        #expect(parameterError("choice", TestParameters(["values": .list(["a", "b"]), "weights": .list(["0", "0"])]))
+        #expect(
+            parameterError("choice", TestParameters(["values": .list(["a", "b"]), "weights": .list(["0", "0"])]))
                 == ParameterError(key: "weights", "weights must not all be zero"))
-        #expect(parameterError("choice", TestParameters(["values": .list(["a"]), "weights": .list(["heavy"])]))?.key
+        #expect(
+            parameterError("choice", TestParameters(["values": .list(["a"]), "weights": .list(["heavy"])]))?.key
                 == "weights")
     }
 
     @Test func otherParameterErrorsNameTheKey() {
-        #expect(parameterError("gaussian", TestParameters(["stddev": .number(-1)]))
+        #expect(
+            parameterError("gaussian", TestParameters(["stddev": .number(-1)]))
                 == ParameterError(key: "stddev", "stddev must not be negative"))
         #expect(parameterError("gaussian", TestParameters(shorthand: "warm"))?.key == nil)
         #expect(parameterError("bool", TestParameters(["probability": .number(1.5)]))?.key == "probability")
         #expect(parameterError("bool", TestParameters(shorthand: "often"))?.key == nil)
         #expect(parameterError("randomWalk", TestParameters())?.key == "step")
         #expect(parameterError("randomWalk", TestParameters(["step": .number(-1)]))?.key == "step")
-        #expect(parameterError("randomWalk", TestParameters(["step": .number(1), "min": .number(5), "max": .number(5)]))?.key
+        #expect(
+            parameterError("randomWalk", TestParameters(["step": .number(1), "min": .number(5), "max": .number(5)]))?.key
                 == "max")
-        #expect(parameterError("randomWalk", TestParameters(["step": .number(1), "start": .number(11), "max": .number(10)]))?.key
+        #expect(
+            parameterError("randomWalk", TestParameters(["step": .number(1), "start": .number(11), "max": .number(10)]))?.key
                 == "start")
-        #expect(parameterError("randomWalk", TestParameters(["step": .number(1), "meanReversion": .number(2)]))?.key
+        #expect(
+            parameterError("randomWalk", TestParameters(["step": .number(1), "meanReversion": .number(2)]))?.key
                 == "meanReversion")
-        #expect(parameterError("randomWalk", TestParameters(["step": .number(1), "peakAt": .string("14:00")]))?.key
+        #expect(
+            parameterError("randomWalk", TestParameters(["step": .number(1), "peakAt": .string("14:00")]))?.key
                 == "peakAt")
-        #expect(parameterError("randomWalk", TestParameters(["step": .number(1), "period": .duration(60)]))?.key
+        #expect(
+            parameterError("randomWalk", TestParameters(["step": .number(1), "period": .duration(60)]))?.key
                 == "period")
-        #expect(parameterError("randomWalk", TestParameters(["step": .number(1), "amplitude": .number(-2)]))?.key
+        #expect(
+            parameterError("randomWalk", TestParameters(["step": .number(1), "amplitude": .number(-2)]))?.key
                 == "amplitude")
     }
 
     @Test func randomWalkStartsFromTheMiddleOrTheMean() throws {
-        let middle = try #require(try recipe("randomWalk", TestParameters(["step": .number(1), "min": .number(10),
-                                                                          "max": .number(20)])) as? RandomWalkRecipe)
+        let middle = try #require(
+            try recipe(
+                "randomWalk",
+                TestParameters([
+                    "step": .number(1), "min": .number(10),
+                    "max": .number(20),
+                ])) as? RandomWalkRecipe)
         #expect(middle.start == 15 && middle.mean == 15)
-        let mean = try #require(try recipe("randomWalk", TestParameters(["step": .number(1), "mean": .number(3)]))
-                                as? RandomWalkRecipe)
+        let mean = try #require(
+            try recipe("randomWalk", TestParameters(["step": .number(1), "mean": .number(3)]))
+                as? RandomWalkRecipe)
         #expect(mean.start == 3)
     }
 
     @Test func timestampInMicroseconds() throws {
         let micro = try #require(try recipe("timestamp", TestParameters(shorthand: "us")) as? TimestampRecipe)
         #expect(micro.unit == .microseconds)
-        let instant = PublishInstant(index: 0, sample: SampleInstant(index: 0, time: 0), elapsed: 0,
-                                     wallClock: 1_700_000_000.123456)
+        let instant = PublishInstant(
+            index: 0, sample: SampleInstant(index: 0, time: 0), elapsed: 0,
+            wallClock: 1_700_000_000.123456)
         #expect(micro.value(at: instant) == .integer(1_700_000_000_123_456))
         let named = try #require(try recipe("timestamp", TestParameters(["unit": .string("µs")])) as? TimestampRecipe)
         #expect(named.unit == .microseconds)

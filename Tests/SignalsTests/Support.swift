@@ -20,10 +20,13 @@ func parameterError(_ key: String, _ parameters: TestParameters) -> ParameterErr
 struct DeviceDriver {
     let signals: DeviceSignals
 
-    init(_ fields: [FieldSpec], style: PayloadStyle = .milkcocoa, id: String = "phone-1", seed: UInt64 = 42,
-         sampleInterval: Double? = nil) {
-        signals = DeviceSignals(payload: PayloadSpec(style: style, fields: fields), deviceID: id, index: 1,
-                                seed: seed, sampleInterval: sampleInterval)
+    init(
+        _ fields: [FieldSpec], style: PayloadStyle = .milkcocoa, id: String = "phone-1", seed: UInt64 = 42,
+        sampleInterval: Double? = nil
+    ) {
+        signals = DeviceSignals(
+            payload: PayloadSpec(style: style, fields: fields), deviceID: id, index: 1,
+            seed: seed, sampleInterval: sampleInterval)
     }
 
     mutating func publish(elapsed: Double = 0, wallClock: Double = 0) -> String {

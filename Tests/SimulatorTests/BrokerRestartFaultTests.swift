@@ -46,8 +46,9 @@ import TestSupport
             // What the broker kept for the subscriber while it was away lives in memory until the
             // next save: let it be delivered first, or the kill would lose it, not devsim.
             let acknowledged = harness.fleet.totals[.acknowledged]
-            #expect(TestClock.wait(timeout: 10, interval: 0.02) { Self.delivered(subscriber).count >= acknowledged },
-                    "restart \(restart): the subscriber has what was acknowledged")
+            #expect(
+                TestClock.wait(timeout: 10, interval: 0.02) { Self.delivered(subscriber).count >= acknowledged },
+                "restart \(restart): the subscriber has what was acknowledged")
             switch stop {
             case .kill: broker.kill()
             case .terminate: broker.stop(grace: 10)
@@ -61,7 +62,9 @@ import TestSupport
             let backUp = TestClock.wait(timeout: 3, interval: 0.02) { harness.fleet.totals.connectionsUp == 100 }
             #expect(backUp, "restart \(restart): every connection back within the backoff bound")
             let totals = harness.fleet.totals
-            #expect((0...2).contains(totals.ticksInProgress), "restart \(restart): every tick in exactly one place, but those being made on the 2 loops: \(totals)")
+            #expect(
+                (0...2).contains(totals.ticksInProgress),
+                "restart \(restart): every tick in exactly one place, but those being made on the 2 loops: \(totals)")
         }
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { harness.fleet.totals[.buffered] == 0 }, "the kept ticks are flushed")
         harness.fleet.requestStop()
@@ -75,8 +78,9 @@ import TestSupport
         #expect(result.totals[.scheduled] == result.totals[.published], "with a big enough buffer every tick was published")
         #expect(result.totals[.acknowledged] == result.totals[.published], "and the broker acknowledged every one")
         if stop == .terminate {
-            #expect(TestClock.wait(timeout: 10, interval: 0.05) { Self.delivered(subscriber).count == result.totals[.published] },
-                    "every tick delivered: \(Self.delivered(subscriber).count) of \(result.totals[.published])")
+            #expect(
+                TestClock.wait(timeout: 10, interval: 0.05) { Self.delivered(subscriber).count == result.totals[.published] },
+                "every tick delivered: \(Self.delivered(subscriber).count) of \(result.totals[.published])")
         }
         // Lateness is measured at publication: the ticks kept through each outage show it.
         #expect(result.lateness.count == UInt64(result.totals[.published]))
@@ -85,10 +89,11 @@ import TestSupport
 
     /// Distinct (topic, seq) pairs the subscriber received; redeliveries after a restart count once.
     private static func delivered(_ subscriber: Subscriber) -> Set<String> {
-        Set(subscriber.messages.map { message in
-            let text = message.payloadText
-            let seq = text.range(of: "\"seq\":").map { text[$0.upperBound...].prefix { $0.isNumber } } ?? ""
-            return message.topic + " " + seq
-        })
+        Set(
+            subscriber.messages.map { message in
+                let text = message.payloadText
+                let seq = text.range(of: "\"seq\":").map { text[$0.upperBound...].prefix { $0.isNumber } } ?? ""
+                return message.topic + " " + seq
+            })
     }
 }

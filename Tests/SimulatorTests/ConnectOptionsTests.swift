@@ -24,8 +24,9 @@ import TestSupport
                   fields:
                     x: { constant: 1 }
             """
-        let harness = try FleetHarness(yaml, port: server.port, settings: RunSettings(messages: 3, statsInterval: nil),
-                                       environment: ["APP_ID": "my-app"])
+        let harness = try FleetHarness(
+            yaml, port: server.port, settings: RunSettings(messages: 3, statsInterval: nil),
+            environment: ["APP_ID": "my-app"])
         harness.start()
         _ = try #require(try harness.result(timeout: 10))
         let connect = try #require(server.connections.first?.connect)

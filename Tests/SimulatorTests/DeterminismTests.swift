@@ -34,8 +34,10 @@ import TestSupport
     /// The payloads each device's topic received, in order, from one run of the scenario.
     private func run(seed: UInt64, loops: Int, broker: MosquittoBroker) throws -> [String: [String]] {
         let subscriber = try Subscriber(broker: broker, topic: "det/#", qos: 1)
-        let result = try #require(try FleetHarness.run(Self.yaml, port: broker.port,
-                                                       settings: RunSettings(duration: 1.5, seed: seed, loops: loops, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(
+                Self.yaml, port: broker.port,
+                settings: RunSettings(duration: 1.5, seed: seed, loops: loops, statsInterval: nil)))
         #expect(result.totals[.published] == result.totals[.scheduled])
         #expect(subscriber.waitFor(count: Int(result.totals[.published]), timeout: 5))
         subscriber.stop()

@@ -23,8 +23,10 @@ import Testing
     /// The report's keys are a public contract: renaming a case must fail here.
     @Test func theReportKeepsItsKeysAtTheTopLevelAndInEachGroup() throws {
         let object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
-        let figureKeys = ["scheduled", "published", "acknowledged", "inFlight", "skippedOffline", "buffered",
-                          "droppedBuffer", "failed", "late", "reconnects"]
+        let figureKeys = [
+            "scheduled", "published", "acknowledged", "inFlight", "skippedOffline", "buffered",
+            "droppedBuffer", "failed", "late", "reconnects",
+        ]
         for (index, key) in figureKeys.enumerated() {
             #expect(object[key] as? Int == index + 1, "\(key)")
         }
@@ -57,7 +59,8 @@ import Testing
     }
 
     @Test func theFinishedLineNamesEveryFigureInOrder() {
-        #expect(Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, in flight 4, "
+        #expect(
+            Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, in flight 4, "
                 + "skipped offline 5, buffered 6, dropped 7, failed 8, late 9, reconnects 10")
     }
 
@@ -78,8 +81,9 @@ import Testing
         let table = section.components(separatedBy: "\n\n").first { $0.contains("| field | meaning |") } ?? ""
         let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
         for figure in Figure.allCases {
-            #expect(rows.contains { $0.split(separator: "|").first?.contains("`\(figure.stringValue)`") == true },
-                    "README's report table has no row for \(figure.stringValue)")
+            #expect(
+                rows.contains { $0.split(separator: "|").first?.contains("`\(figure.stringValue)`") == true },
+                "README's report table has no row for \(figure.stringValue)")
         }
     }
 }

@@ -148,8 +148,9 @@ import TestSupport
 
     @Test func qos1KeepsWithinItsWindowAndEverythingIsAcknowledged() throws {
         let broker = try MosquittoBroker()
-        let harness = try FleetHarness(yaml(qos: 1), port: broker.port,
-                                       settings: RunSettings(duration: 1.5, statsInterval: nil, maxInFlight: 8))
+        let harness = try FleetHarness(
+            yaml(qos: 1), port: broker.port,
+            settings: RunSettings(duration: 1.5, statsInterval: nil, maxInFlight: 8))
         harness.start()
         var largestWindow = 0
         let deadline = TestClock.now() + 10
@@ -168,8 +169,10 @@ import TestSupport
     @Test func qos0MessagesArriveInOrder() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(broker: broker, topic: "max/#")
-        let result = try #require(try FleetHarness.run(yaml(qos: 0), port: broker.port,
-                                                       settings: RunSettings(messages: 5000, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(
+                yaml(qos: 0), port: broker.port,
+                settings: RunSettings(messages: 5000, statsInterval: nil)))
         #expect(result.totals[.published] == 5000)
         #expect(subscriber.waitFor(count: 5000, timeout: 10))
         let seqs = subscriber.messages.compactMap { message -> Int? in

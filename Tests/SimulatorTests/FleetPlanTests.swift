@@ -35,8 +35,9 @@ private let otherFile = """
 
 @Suite struct FleetPlanTests {
     @Test func groupsOfOneFileAndSeveralFilesMakeOneFleetWithUniqueClientIDs() throws {
-        let plan = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
-                             settings: RunSettings())
+        let plan = FleetPlan(
+            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
+            settings: RunSettings())
         #expect(plan.conflicts.isEmpty)
         #expect(plan.deviceCount == 7)
         let clientIDs = plan.connections.compactMap(\.options.clientID)
@@ -46,37 +47,43 @@ private let otherFile = """
     }
 
     @Test func oneClientIDInTwoFilesIsAClashNamingBoth() throws {
-        let plan = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml"),
-                                         try scenario(twoGroups.replacingOccurrences(of: "name: site", with: "name: copy"), file: "b.yaml")],
-                             settings: RunSettings())
+        let plan = FleetPlan(
+            scenarios: [
+                try scenario(twoGroups, file: "a.yaml"),
+                try scenario(twoGroups.replacingOccurrences(of: "name: site", with: "name: copy"), file: "b.yaml"),
+            ],
+            settings: RunSettings())
         // Both groups' device ids clash; the shared connection's client id carries the scenario's
         // name, so only the per-device group's client ids do.
-        #expect(plan.conflicts.map(\.description) == [
-            "b.yaml:3:5: device id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
-                + "two devices with one id draw the same values at the same instants: give the groups different names, or different 'id' templates",
-            "b.yaml:8:5: device id 'slow-1' of device group 'slow' is also used by device group 'slow' at a.yaml:8:5; "
-                + "two devices with one id draw the same values at the same instants: give the groups different names, or different 'id' templates",
-            "b.yaml:3:5: client id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
-                + "two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates",
-        ])
+        #expect(
+            plan.conflicts.map(\.description) == [
+                "b.yaml:3:5: device id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
+                    + "two devices with one id draw the same values at the same instants: give the groups different names, or different 'id' templates",
+                "b.yaml:8:5: device id 'slow-1' of device group 'slow' is also used by device group 'slow' at a.yaml:8:5; "
+                    + "two devices with one id draw the same values at the same instants: give the groups different names, or different 'id' templates",
+                "b.yaml:3:5: client id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
+                    + "two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates",
+            ])
     }
 
     @Test func oneDeviceIDForAWholeGroupIsAClash() throws {
         let yaml = otherFile.replacingOccurrences(of: "count: 2", with: "count: 2\n    id: sensor\n    clientId: \"c-{index}\"")
         let plan = FleetPlan(scenarios: [try scenario(yaml, file: "c.yaml")], settings: RunSettings())
-        #expect(plan.conflicts.map(\.description) == [
-            "c.yaml:3:5: device id 'sensor' is used by more than one device of device group 'meter'; "
-                + "two devices with one id draw the same values at the same instants: put {index} in 'id'",
-        ])
+        #expect(
+            plan.conflicts.map(\.description) == [
+                "c.yaml:3:5: device id 'sensor' is used by more than one device of device group 'meter'; "
+                    + "two devices with one id draw the same values at the same instants: put {index} in 'id'"
+            ])
     }
 
     @Test func oneClientIDForAWholeGroupIsAClash() throws {
         let yaml = otherFile.replacingOccurrences(of: "count: 2", with: "count: 2\n    clientId: fixed")
         let plan = FleetPlan(scenarios: [try scenario(yaml, file: "c.yaml")], settings: RunSettings())
-        #expect(plan.conflicts.map(\.description) == [
-            "c.yaml:3:5: client id 'fixed' is used by more than one device of device group 'meter'; "
-                + "two clients with one id knock each other off the broker: put {id} or {index} in 'clientId'",
-        ])
+        #expect(
+            plan.conflicts.map(\.description) == [
+                "c.yaml:3:5: client id 'fixed' is used by more than one device of device group 'meter'; "
+                    + "two clients with one id knock each other off the broker: put {id} or {index} in 'clientId'"
+            ])
     }
 
     @Test func startDelaysAreFixedBySeedAndIDAndStayUnderTheJitter() {
@@ -126,11 +133,14 @@ private let otherFile = """
     }
 
     @Test func sampleShowsTheFirstDeviceOfEveryGroupAsTheDryRunWould() throws {
-        let plan = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
-                             settings: RunSettings(seed: 5))
+        let plan = FleetPlan(
+            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
+            settings: RunSettings(seed: 5))
         let samples = Sample.firstDevices(of: plan, seed: 5, count: 3)
         #expect(samples.map(\.plan.id) == ["fast-1", "slow-1", "meter-1"])
-        #expect(samples.map { $0.ticks.map(\.payload) } == Array(repeating: ["{\"params\":{\"seq\":0}}", "{\"params\":{\"seq\":1}}", "{\"params\":{\"seq\":2}}"], count: 3))
+        #expect(
+            samples.map { $0.ticks.map(\.payload) }
+                == Array(repeating: ["{\"params\":{\"seq\":0}}", "{\"params\":{\"seq\":1}}", "{\"params\":{\"seq\":2}}"], count: 3))
         #expect(samples[1].ticks.map(\.seconds) == [0, 5, 10])
     }
 }

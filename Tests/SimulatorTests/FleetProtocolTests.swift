@@ -31,8 +31,10 @@ import TestSupport
 
     @Test func aRefusedConnectionEndsTheRunWithTheReasonAndIsRetriedOnlyWithBackoff() throws {
         let server = try ScriptedMQTTServer(script: .init(connackCode: 4))
-        let result = try #require(try FleetHarness.run(device, port: server.port,
-                                                       settings: RunSettings(connectTimeout: 3, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(
+                device, port: server.port,
+                settings: RunSettings(connectTimeout: 3, statsInterval: nil)))
         guard case .noConnection(let why) = result.reason else {
             Issue.record("expected no connection, got \(result.reason)")
             return
@@ -53,8 +55,10 @@ import TestSupport
 
     @Test func anAttemptWhoseConnackNeverComesIsGivenUpAndRetried() throws {
         let server = try ScriptedMQTTServer(scripts: [.init(sendConnack: false), .init()])
-        let result = try #require(try FleetHarness.run(device, port: server.port,
-                                                       settings: RunSettings(duration: 3, connectTimeout: 5, connackTimeout: 1, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(
+                device, port: server.port,
+                settings: RunSettings(duration: 3, connectTimeout: 5, connackTimeout: 1, statsInterval: nil)))
         let connections = server.connections
         try #require(connections.count >= 2)
         #expect(connections[1].acceptedAt - connections[0].acceptedAt >= 1)

@@ -56,8 +56,14 @@ import Testing
     @Test func mergingEqualsRecordingEverythingInOne() {
         let a = Self.values(5_000, seed: 1), b = Self.values(3_000, seed: 2)
         var left = Histogram(), right = Histogram(), all = Histogram()
-        for value in a { left.record(value); all.record(value) }
-        for value in b { right.record(value); all.record(value) }
+        for value in a {
+            left.record(value)
+            all.record(value)
+        }
+        for value in b {
+            right.record(value)
+            all.record(value)
+        }
         left.merge(right)
         #expect(left == all)
         for p in [50.0, 90, 99, 99.9] { #expect(left.percentile(p) == all.percentile(p)) }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Testing
 @testable import Simulator
@@ -35,8 +35,9 @@ import Testing
         #expect(failures[0]?.stringValue == "expect rate>=99.5%: FAILED, 97.12% (2.38 points short)")
 
         let properties = try #require(suite.elements(forName: "properties").first).elements(forName: "property")
-        let values = Dictionary(properties.compactMap { p in attribute(p, "name").map { ($0, attribute(p, "value") ?? "") } },
-                                uniquingKeysWith: { a, _ in a })
+        let values = Dictionary(
+            properties.compactMap { p in attribute(p, "name").map { ($0, attribute(p, "value") ?? "") } },
+            uniquingKeysWith: { a, _ in a })
         #expect(values["published"] == "9712")
         #expect(values["rate"] == "97.12%")
         #expect(values["latency.p99"] == "3.2 ms")
@@ -63,7 +64,8 @@ import Testing
         #expect(attribute(failed, "tests") == "2", "the assertions, and the run that failed otherwise")
         #expect(attribute(failed, "failures") == "1")
         let run = try #require(failed.elements(forName: "testcase").last)
-        #expect(run.elements(forName: "failure").first.flatMap { attribute($0, "message") } == "exited 3: no connection: connection refused")
+        #expect(
+            run.elements(forName: "failure").first.flatMap { attribute($0, "message") } == "exited 3: no connection: connection refused")
     }
 
     @Test func everythingIsEscaped() throws {

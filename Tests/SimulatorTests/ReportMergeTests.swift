@@ -73,8 +73,9 @@ import Testing
     private func sum(_ a: Totals, _ b: Totals) -> Totals {
         var t = Totals()
         for figure in Figure.allCases { t[figure] = a[figure] + b[figure] }
-        t.faults = FaultCounts(spike: a.faults.spike + b.faults.spike, stuck: a.faults.stuck + b.faults.stuck,
-                               dropout: a.faults.dropout + b.faults.dropout, drift: a.faults.drift + b.faults.drift)
+        t.faults = FaultCounts(
+            spike: a.faults.spike + b.faults.spike, stuck: a.faults.stuck + b.faults.stuck,
+            dropout: a.faults.dropout + b.faults.dropout, drift: a.faults.drift + b.faults.drift)
         return t
     }
 
@@ -85,13 +86,14 @@ import Testing
     }
 
     private func result(_ seed: Int, duration: Double, connected: Double?, errors: [String: Int]) -> Fleet.Result {
-        Fleet.Result(totals: sum(totals(seed), totals(seed + 1)), connectionsUpAtEnd: 10 + seed, connections: 12 + seed,
-                     durationSeconds: duration, reason: .duration,
-                     latency: histogram(1_000 * (seed + 1), seed: UInt64(seed)),
-                     lateness: histogram(3_000, seed: UInt64(seed) + 100),
-                     groups: [("sensor", totals(seed)), ("meter", totals(seed + 1))],
-                     connectionErrors: errors, allConnectedSeconds: connected,
-                     verify: VerifySummary(received: 50 + seed, lost: seed, duplicated: 1, outOfOrder: 2))
+        Fleet.Result(
+            totals: sum(totals(seed), totals(seed + 1)), connectionsUpAtEnd: 10 + seed, connections: 12 + seed,
+            durationSeconds: duration, reason: .duration,
+            latency: histogram(1_000 * (seed + 1), seed: UInt64(seed)),
+            lateness: histogram(3_000, seed: UInt64(seed) + 100),
+            groups: [("sensor", totals(seed)), ("meter", totals(seed + 1))],
+            connectionErrors: errors, allConnectedSeconds: connected,
+            verify: VerifySummary(received: 50 + seed, lost: seed, duplicated: 1, outOfOrder: 2))
     }
 
     /// Two shards' reports through JSON, as `report merge` reads them.
@@ -114,8 +116,10 @@ import Testing
             connectionErrors: ["refused": 2, "lost": 4], allConnectedSeconds: 2.25,
             verify: VerifySummary(received: 105, lost: 5, duplicated: 2, outOfOrder: 4))
         let decoder = JSONDecoder()
-        return (try decoder.decode(RunReport.self, from: try first.json()), try decoder.decode(RunReport.self, from: try second.json()),
-                RunReport(result: whole, scenarios: ["plant"], seed: 9))
+        return (
+            try decoder.decode(RunReport.self, from: try first.json()), try decoder.decode(RunReport.self, from: try second.json()),
+            RunReport(result: whole, scenarios: ["plant"], seed: 9)
+        )
     }
 
     @Test func mergedShardReportsAreTheReportOfTheWholeFleet() throws {
@@ -124,8 +128,11 @@ import Testing
         #expect(merged.warnings.isEmpty)
         #expect(merged.report == whole)
         #expect(merged.report[.scheduled] == first[.scheduled] + second[.scheduled])
-        #expect(merged.report.groups.map { $0[.published] } == [first.groups[0][.published] + second.groups[0][.published],
-                                                            first.groups[1][.published] + second.groups[1][.published]])
+        #expect(
+            merged.report.groups.map { $0[.published] } == [
+                first.groups[0][.published] + second.groups[0][.published],
+                first.groups[1][.published] + second.groups[1][.published],
+            ])
         #expect(merged.report.ratePerSecond == (Double(merged.report[.published]) / 10 * 100).rounded() / 100)
     }
 
@@ -172,7 +179,10 @@ import Testing
         }
         #expect(throws: ReportMergeError(file: nil, "no reports to merge")) { try ReportMerge.merge([]) }
         first.histograms?.latency.count += 1
-        #expect(throws: ReportMergeError(file: "a.json", "histograms: count is \(first.latency!.count + 1) but the buckets hold \(first.latency!.count)")) {
+        #expect(
+            throws: ReportMergeError(
+                file: "a.json", "histograms: count is \(first.latency!.count + 1) but the buckets hold \(first.latency!.count)")
+        ) {
             try ReportMerge.merge([.init(name: "a.json", report: first)])
         }
     }

@@ -21,8 +21,10 @@ import TestSupport
                   fields:
                     seq: { counter: 0 }
             """
-        let result = try #require(try FleetHarness.run(yaml, port: broker.port,
-                                                       settings: RunSettings(duration: 5, loops: 2, statsInterval: nil), timeout: 60))
+        let result = try #require(
+            try FleetHarness.run(
+                yaml, port: broker.port,
+                settings: RunSettings(duration: 5, loops: 2, statsInterval: nil), timeout: 60))
         #expect(result.connections == 2000)
         #expect(result.connectionsUpAtEnd == 2000)
         #expect(result.allConnectedSeconds != nil)

@@ -69,7 +69,8 @@ private func settings(_ shard: Shard?) -> RunSettings {
             let expected = Double(ids.count) / Double(count)
             #expect(sizes.count == count)
             for (shard, size) in sizes {
-                #expect(abs(Double(size) - expected) < 0.15 * expected, "shard \(shard)/\(count) has \(size), expected about \(Int(expected))")
+                #expect(
+                    abs(Double(size) - expected) < 0.15 * expected, "shard \(shard)/\(count) has \(size), expected about \(Int(expected))")
             }
             // Only moves into the new shard, and about 1/N of the devices.
             let moved = zip(previous, buckets).filter { $0 != $1 }
@@ -84,7 +85,8 @@ private func settings(_ shard: Shard?) -> RunSettings {
         // Fixed values: a change here would move devices between the shards of a running Job.
         #expect((0..<1000).allSatisfy { Shard.jumpConsistentHash(UInt64($0), buckets: 1) == 0 })
         #expect(Shard.bucket(of: "sensor-1", count: 10) == Shard.jumpConsistentHash(fnvThenMix("sensor-1"), buckets: 10))
-        #expect(["sensor-1", "sensor-2", "sensor-3", "meter-40"].map { Shard.bucket(of: $0, count: 10) } == [6, 3, 6, 1])  // as a Python port of the same algorithm computes
+        // As a Python port of the same algorithm computes.
+        #expect(["sensor-1", "sensor-2", "sensor-3", "meter-40"].map { Shard.bucket(of: $0, count: 10) } == [6, 3, 6, 1])
     }
 
     @Test func twoShardsOfADryRunPublishExactlyWhatTheWholeFleetDoes() throws {
@@ -106,8 +108,9 @@ private func settings(_ shard: Shard?) -> RunSettings {
     @Test func sharedConnectionsNameTheirShardAndPerDeviceConnectionsKeepTheirPlace() throws {
         let scenario = try scenario(fleet)
         let whole = FleetPlan(scenarios: [scenario], settings: settings(nil))
-        let offsets = Dictionary(uniqueKeysWithValues: whole.connections.filter { $0.devices.count == 1 }
-            .map { ($0.devices[0].id, ($0.startOffset, $0.options.clientID)) })
+        let offsets = Dictionary(
+            uniqueKeysWithValues: whole.connections.filter { $0.devices.count == 1 }
+                .map { ($0.devices[0].id, ($0.startOffset, $0.options.clientID)) })
         var clientIDs: [String] = []
         for index in 0..<4 {
             let plan = FleetPlan(scenarios: [scenario], settings: settings(Shard(index: index, count: 4)))
@@ -130,7 +133,8 @@ private func settings(_ shard: Shard?) -> RunSettings {
     }
 
     @Test func moreShardsThanDevicesLeavesSomeShardsEmpty() throws {
-        let scenario = try scenario("""
+        let scenario = try scenario(
+            """
             name: tiny
             devices:
               - name: one
@@ -146,7 +150,8 @@ private func settings(_ shard: Shard?) -> RunSettings {
     }
 
     @Test func clashesOfTheWholeFleetAreFoundInEveryShard() throws {
-        let scenario = try scenario("""
+        let scenario = try scenario(
+            """
             name: clash
             devices:
               - name: a
@@ -177,7 +182,10 @@ private func settings(_ shard: Shard?) -> RunSettings {
         for bad in ["", "1", "1/", "/2", "a/b", "1/2/3", "-1/2", "2/2", "0/0", "1/0", "0/2000000"] {
             #expect(throws: ShardError.self, "\(bad)") { try Shard.parse(bad) }
         }
-        #expect(throws: ShardError("shard index must be from 0 to 1, found '2/2' (shards count from 0, as JOB_COMPLETION_INDEX does: the last of 2 is 1/2)")) {
+        #expect(
+            throws: ShardError(
+                "shard index must be from 0 to 1, found '2/2' (shards count from 0, as JOB_COMPLETION_INDEX does: the last of 2 is 1/2)")
+        ) {
             try Shard.parse("2/2")
         }
         #expect(Shard(index: 2, count: 5)?.description == "2/5")

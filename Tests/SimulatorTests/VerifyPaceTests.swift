@@ -9,16 +9,20 @@ import Testing
     private func pace(_ samples: [Sample]) -> VerifyPace {
         var pace = VerifyPace()
         for (second, sample) in samples.enumerated() {
-            pace.record(.init(published: sample.published, received: sample.received, losses: sample.losses,
-                              allSubscribed: sample.subscribed, time: UInt64(second) * 1_000_000_000))
+            pace.record(
+                .init(
+                    published: sample.published, received: sample.received, losses: sample.losses,
+                    allSubscribed: sample.subscribed, time: UInt64(second) * 1_000_000_000))
         }
         return pace
     }
 
     @Test func whatIsInFlightCancelsOutOnceItHasArrived() {
         // 40,000 a second, what is in flight swinging by hundreds, then everything arrived.
-        let keptUp = pace([(0, 0, 0, true), (40_000, 39_700, 0, true), (80_000, 79_900, 0, true),
-                           (120_000, 119_400, 0, true), (120_000, 120_000, 0, true)])
+        let keptUp = pace([
+            (0, 0, 0, true), (40_000, 39_700, 0, true), (80_000, 79_900, 0, true),
+            (120_000, 119_400, 0, true), (120_000, 120_000, 0, true),
+        ])
         #expect(keptUp.missingWhileConnected == 0)
         #expect(keptUp.published == 120_000 && keptUp.seconds == 4)
     }
@@ -31,15 +35,19 @@ import Testing
 
     @Test func aSecondWithALostConnectionIsTheBrokersDoingNotTheSubscribers() {
         // A broker restart: what it held is gone, and connections were lost in that second.
-        let restart = pace([(0, 0, 0, true), (40_000, 40_000, 0, true), (50_000, 41_000, 2, true), (90_000, 81_000, 2, true),
-                            (90_000, 81_000, 2, true)])
+        let restart = pace([
+            (0, 0, 0, true), (40_000, 40_000, 0, true), (50_000, 41_000, 2, true), (90_000, 81_000, 2, true),
+            (90_000, 81_000, 2, true),
+        ])
         #expect(restart.missingWhileConnected == 0)
     }
 
     @Test func secondsWhileASubscriberIsDownDoNotCount() {
         // Its loss is in the first second; it waits out its backoff through the next two.
-        let down = pace([(0, 0, 0, true), (40_000, 30_000, 1, false), (80_000, 30_000, 1, false), (120_000, 70_000, 2, true),
-                         (160_000, 110_000, 2, true)])
+        let down = pace([
+            (0, 0, 0, true), (40_000, 30_000, 1, false), (80_000, 30_000, 1, false), (120_000, 70_000, 2, true),
+            (160_000, 110_000, 2, true),
+        ])
         #expect(down.missingWhileConnected == 0)
     }
 }

@@ -109,10 +109,15 @@ struct VerifyTrackerTests {
         let group = DeviceGroup(
             name: "g", id: Template("g-{index}"), clientID: Template("{id}"), topic: Template("g/{id}"),
             publish: .every(seconds: 1),
-            payload: PayloadSpec(fields: [FieldSpec(name: "v", generator: ConstantRecipe(value: .number(1))),
-                                          FieldSpec(name: "meta", fields: [
-                                              FieldSpec(name: "n", generator: CounterRecipe(start: 100, step: 5)),
-                                              FieldSpec(name: "at", generator: TimestampRecipe(unit: .milliseconds))])]),
+            payload: PayloadSpec(fields: [
+                FieldSpec(name: "v", generator: ConstantRecipe(value: .number(1))),
+                FieldSpec(
+                    name: "meta",
+                    fields: [
+                        FieldSpec(name: "n", generator: CounterRecipe(start: 100, step: 5)),
+                        FieldSpec(name: "at", generator: TimestampRecipe(unit: .milliseconds)),
+                    ]),
+            ]),
             verify: VerifyFields(sequence: "n", timestamp: "at"))
         let plan = VerifyPlan(group: group)
         func read(_ text: String) -> (Int64?, Int64?) {
@@ -129,10 +134,13 @@ struct VerifyTrackerTests {
         let group = DeviceGroup(
             name: "g", id: Template("g-{index}"), clientID: Template("{id}"), topic: Template("g/{id}"),
             publish: .every(seconds: 1),
-            payload: PayloadSpec(style: .template,
-                                 fields: [FieldSpec(name: "seq", generator: CounterRecipe()),
-                                          FieldSpec(name: "ts", generator: TimestampRecipe(unit: .nanoseconds))],
-                                 template: try PayloadTemplate("m,id={{id}} seq={{seq}}i {{ts}}")))
+            payload: PayloadSpec(
+                style: .template,
+                fields: [
+                    FieldSpec(name: "seq", generator: CounterRecipe()),
+                    FieldSpec(name: "ts", generator: TimestampRecipe(unit: .nanoseconds)),
+                ],
+                template: try PayloadTemplate("m,id={{id}} seq={{seq}}i {{ts}}")))
         let plan = VerifyPlan(group: group)
         #expect(plan.readsSequence)
         let line = Array("m,id=g-1 seq=42i 1700000000000000001".utf8)

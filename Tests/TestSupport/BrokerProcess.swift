@@ -46,8 +46,10 @@ public final class BrokerProcess: Sendable {
     /// The free port can be taken between choosing and binding it: then another is chosen, up
     /// to five times.
     /// - Parameter configure: writes the broker's configuration for a port, before each try.
-    init(program: Program, logPath: String, startTimeout: Double,
-         configure: (_ port: UInt16) throws(TestSupportError) -> Void) throws(TestSupportError) {
+    init(
+        program: Program, logPath: String, startTimeout: Double,
+        configure: (_ port: UInt16) throws(TestSupportError) -> Void
+    ) throws(TestSupportError) {
         self.program = program
         self.logPath = logPath
         self.startTimeout = startTimeout
@@ -142,8 +144,9 @@ public final class BrokerProcess: Sendable {
         let logOfThisRun = { String(decoding: readLog(logPath).utf8.dropFirst(logLengthBefore), as: UTF8.self) }
         let child: ChildProcess
         do {
-            child = try ChildProcess(executable: program.executable, arguments: program.arguments,
-                                     stdout: .file(logPath), stderr: .file(logPath))
+            child = try ChildProcess(
+                executable: program.executable, arguments: program.arguments,
+                stdout: .file(logPath), stderr: .file(logPath))
         } catch {
             return .failed(error)
         }
@@ -161,11 +164,12 @@ public final class BrokerProcess: Sendable {
         child.terminate(grace: 0.5)
         let thisRun = logOfThisRun()
         if saysAddressInUse(thisRun) { return .addressInUse }
-        let reason = switch (ended, exitStatus) {
-        case (false, _): "\(program.name) was not ready on 127.0.0.1:\(port) within \(timeout) s"
-        case (true, nil): "\(program.name) failed to start"
-        case (true, let status?): "\(program.name) exited with status \(status)"
-        }
+        let reason =
+            switch (ended, exitStatus) {
+            case (false, _): "\(program.name) was not ready on 127.0.0.1:\(port) within \(timeout) s"
+            case (true, nil): "\(program.name) failed to start"
+            case (true, let status?): "\(program.name) exited with status \(status)"
+            }
         return .failed(TestSupportError("\(reason); log:\n\(thisRun)"))
     }
 

@@ -167,7 +167,8 @@ public final class ChildProcess: Sendable {
     /// `nil` once it has exited. The way to tell an idle wait from a busy loop.
     public var cpuSeconds: Double? {
         guard isRunning, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let end = stat.lastIndex(of: ")") else { return nil }
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
         let fields = stat[stat.index(after: end)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }

@@ -68,7 +68,8 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
             if !users.isEmpty { lines.append("password_file \(passwordPath)") }
             lines += extraConfig
 
-            let command = namespace?.command("/usr/sbin/mosquitto", ["-c", configPath])
+            let command =
+                namespace?.command("/usr/sbin/mosquitto", ["-c", configPath])
                 ?? (executable: "/usr/sbin/mosquitto", arguments: ["-c", configPath])
             // In another network namespace the port cannot be tried from here: the log says when
             // it is open.

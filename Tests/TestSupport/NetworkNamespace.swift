@@ -49,7 +49,9 @@ public final class NetworkNamespace: Sendable {
         let result = try DevsimProcess.runToCompletion(executable: program, args: args, timeout: 20)
         guard result.status == 0 else {
             let line = ([executable] + arguments).joined(separator: " ")
-            throw TestSupportError("`\(line)` in the test's network namespace failed (\(result.status.map(String.init) ?? "timeout")): \(result.stderr)\(result.stdout)")
+            throw TestSupportError(
+                "`\(line)` in the test's network namespace failed (\(result.status.map(String.init) ?? "timeout")): \(result.stderr)\(result.stdout)"
+            )
         }
     }
 

@@ -43,7 +43,10 @@ extension ScriptedMQTTServer {
                     guard send(MQTTWire.encode(header: 0x20, body: body)) else {
                         return .clientClosed
                     }
-                    core.update(attempt: attempt) { $0.connackSentAt = now; $0.connackCode = code }
+                    core.update(attempt: attempt) {
+                        $0.connackSentAt = now
+                        $0.connackCode = code
+                    }
                     if code != 0 { return .refused }
                     if let after = script.closeAfterConnack { closeAt = now + after }
                 }
@@ -85,16 +88,20 @@ extension ScriptedMQTTServer {
                 let connect = try Connect(body: packet.body)
                 connectReceived = true
                 mqtt5 = connect.protocolLevel == 5
-                core.update(attempt: attempt) { $0.connect = connect; $0.connectReceivedAt = now }
+                core.update(attempt: attempt) {
+                    $0.connect = connect
+                    $0.connectReceivedAt = now
+                }
                 if script.sendConnack { connackDueAt = now + script.connackDelay }
             case 3:  // PUBLISH
                 let qos = (packet.flags >> 1) & 0x03
                 guard qos < 3 else { return .protocolError("PUBLISH with QoS 3") }
                 let topic = try reader.string()
                 let packetID = qos > 0 ? try reader.uint16() : nil
-                core.record(Publish(
-                    attempt: attempt, receivedAt: now, topic: topic, payload: reader.rest, qos: qos,
-                    packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
+                core.record(
+                    Publish(
+                        attempt: attempt, receivedAt: now, topic: topic, payload: reader.rest, qos: qos,
+                        packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
                 if let packetID, script.ackPublishes {
                     // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP.
                     let puback = qos == 1 || script.acksQoS2WithPuback

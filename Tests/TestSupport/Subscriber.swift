@@ -63,8 +63,11 @@ public final class Subscriber: Sendable {
 
         // Topic, a tab, then the payload in hex: hex has no newlines or tabs, so any payload
         // (binary, multi-line JSON) fits one line and splits unambiguously at the last tab.
-        let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", String(qos),
-                         "-t", topic, "-t", probeTopic, "-F", "%t\t%x"] + credentials + session
+        let arguments =
+            [
+                "-h", "127.0.0.1", "-p", String(port), "-q", String(qos),
+                "-t", topic, "-t", probeTopic, "-F", "%t\t%x",
+            ] + credentials + session
         let probeTopic = probeTopic
         let process = try ChildProcess(
             executable: "mosquitto_sub", arguments: arguments, stdout: .capture, stderr: .capture
@@ -84,7 +87,8 @@ public final class Subscriber: Sendable {
             }
             guard TestClock.now() < deadline else {
                 stop()
-                throw TestSupportError("mosquitto_sub on port \(port) did not receive its probe within \(readyTimeout) s: \(process.stderrText)")
+                throw TestSupportError(
+                    "mosquitto_sub on port \(port) did not receive its probe within \(readyTimeout) s: \(process.stderrText)")
             }
             _ = try? DevsimProcess.runToCompletion(
                 executable: "mosquitto_pub",
@@ -101,8 +105,9 @@ public final class Subscriber: Sendable {
         broker: MosquittoBroker, topic: String, qos: Int = 0,
         username: String? = nil, password: String? = nil, sessionID: String? = nil, readyTimeout: Double = 5
     ) throws(TestSupportError) {
-        try self.init(port: broker.port, topic: topic, qos: qos, username: username, password: password,
-                      sessionID: sessionID, readyTimeout: readyTimeout)
+        try self.init(
+            port: broker.port, topic: topic, qos: qos, username: username, password: password,
+            sessionID: sessionID, readyTimeout: readyTimeout)
     }
 
     deinit { stop() }

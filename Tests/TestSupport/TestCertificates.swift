@@ -25,8 +25,10 @@ public struct TestCertificates: Sendable {
         } catch {
             throw TestSupportError("cannot make \(directory): \(error)")
         }
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=devsim test CA",
-                     "-keyout", directory + "/ca.key", "-out", ca])
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=devsim test CA",
+            "-keyout", directory + "/ca.key", "-out", ca,
+        ])
         try sign("server", subject: host, extensions: directory + "/ext.cnf")
     }
 
@@ -42,8 +44,11 @@ public struct TestCertificates: Sendable {
     private func sign(_ name: String, subject: String, extensions: String?) throws(TestSupportError) {
         let base = directory + "/" + name
         try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(subject)", "-keyout", base + ".key", "-out", base + ".csr"])
-        try openssl(["x509", "-req", "-in", base + ".csr", "-CA", ca, "-CAkey", directory + "/ca.key", "-CAcreateserial",
-                     "-days", "1", "-out", base + ".pem"] + (extensions.map { ["-extfile", $0] } ?? []))
+        try openssl(
+            [
+                "x509", "-req", "-in", base + ".csr", "-CA", ca, "-CAkey", directory + "/ca.key", "-CAcreateserial",
+                "-days", "1", "-out", base + ".pem",
+            ] + (extensions.map { ["-extfile", $0] } ?? []))
     }
 
     private func openssl(_ arguments: [String]) throws(TestSupportError) {

@@ -17,11 +17,13 @@ final class WorkerThread: Sendable {
     init(_ body: @escaping @Sendable () -> Void) throws(TestSupportError) {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             throw TestSupportError("pthread_create failed: \(String(cString: strerror(result)))")

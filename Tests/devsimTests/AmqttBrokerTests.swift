@@ -6,11 +6,14 @@ import TestSupport
 /// The built binary against amqtt, a broker written apart from mosquitto (in Python): what devsim
 /// promises must hold with any MQTT 3.1.1 broker, not only with the one most tests use.
 @Suite(.tags(.integration), .notUnitOnly) struct AmqttBrokerTests {
-    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// A fleet of `count` devices publishing a counter to `topic` at `rate`, reconnecting quickly.
     private func scenario(topic: String, qos: Int, count: Int = 2, rate: String = "10/s", broker: String = "") throws -> String {
-        try RunFiles.scenario("amqtt.yaml", """
+        try RunFiles.scenario(
+            "amqtt.yaml",
+            """
             broker:
               reconnect: { initial: 200ms, max: 1s }
             \(broker)
@@ -42,8 +45,10 @@ import TestSupport
 
         let report = file + ".json"
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s",
-                   "--report", report, "--stats-interval", "0"],
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s",
+                "--report", report, "--stats-interval", "0",
+            ],
             env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)\nbroker log:\n\(broker.log)")
         let figures = try RunFiles.report(report)
@@ -56,8 +61,9 @@ import TestSupport
         #expect(subscriber.messages.count <= published)
         for message in subscriber.messages {
             #expect(message.topic == "myapp/Test/push")
-            #expect(message.payloadText.wholeMatch(of: #/\{"params":\{"Accel_X":-?\d+\.\d{4},"Accel_Y":-?\d+\.\d{4}\}\}/#) != nil,
-                    "\(message.payloadText)")
+            #expect(
+                message.payloadText.wholeMatch(of: #/\{"params":\{"Accel_X":-?\d+\.\d{4},"Accel_Y":-?\d+\.\d{4}\}\}/#) != nil,
+                "\(message.payloadText)")
         }
     }
 
@@ -69,8 +75,10 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify",
-                   "--report", report, "--stats-interval", "0"], timeout: 30)
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify",
+                "--report", report, "--stats-interval", "0",
+            ], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)\nbroker log:\n\(broker.log)")
         let figures = try RunFiles.report(report)
         let published = try #require(figures["published"] as? Int)
@@ -87,8 +95,10 @@ import TestSupport
         let file = try scenario(topic: "restart", qos: 1)
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-                                                   "--report", report, "--stats-interval", "0"])
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+            "--report", report, "--stats-interval", "0",
+        ])
         // Both connections up first: one that never had a connection cannot come back.
         #expect(TestClock.wait(timeout: 10) { lines(endingWith: " connected", in: devsim.stderr) >= 2 }, "\(devsim.stderr)")
 
@@ -147,8 +157,10 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let start = TestClock.now()
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s",
-                   "--stats-interval", "0"], timeout: 30)
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s",
+                "--stats-interval", "0",
+            ], timeout: 30)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(TestClock.now() - start < 10, "exit 3 at the connect timeout")
         #expect(result.stderr.contains("no connection within"), "\(result.stderr)")

@@ -11,8 +11,10 @@ import Testing
     }
 
     @Test func readsFlagsInBothForms() throws {
-        let options = try run(["--host", "broker", "--port=1884", "--duration", "30s", "--messages", "5",
-                               "--seed", "42", "--report", "r.json", "--dry-run", "--log-format", "json", "a.yaml", "b.yaml"])
+        let options = try run([
+            "--host", "broker", "--port=1884", "--duration", "30s", "--messages", "5",
+            "--seed", "42", "--report", "r.json", "--dry-run", "--log-format", "json", "a.yaml", "b.yaml",
+        ])
         #expect(options.host == "broker")
         #expect(options.port == 1884)
         #expect(options.duration == 30)
@@ -25,8 +27,10 @@ import Testing
     }
 
     @Test func environmentFillsWhatFlagsLeaveAndFlagsWin() throws {
-        let environment = ["DEVSIM_HOST": "from-env", "DEVSIM_PORT": "1999", "DEVSIM_PASSWORD": "secret",
-                           "DEVSIM_DURATION": "5m", "DEVSIM_DRY_RUN": "true"]
+        let environment = [
+            "DEVSIM_HOST": "from-env", "DEVSIM_PORT": "1999", "DEVSIM_PASSWORD": "secret",
+            "DEVSIM_DURATION": "5m", "DEVSIM_DRY_RUN": "true",
+        ]
         let options = try run(["--port", "2000", "s.yaml"], environment)
         #expect(options.host == "from-env")
         #expect(options.port == 2000)
@@ -37,8 +41,12 @@ import Testing
 
     @Test func badValuesNameTheFlagOrTheVariable() {
         #expect(throws: UsageError("--port: expected a port number from 1 to 65535, found 'x'")) { try run(["--port", "x", "s.yaml"]) }
-        #expect(throws: UsageError("DEVSIM_PORT: expected a port number from 1 to 65535, found '70000'")) { try run(["s.yaml"], ["DEVSIM_PORT": "70000"]) }
-        #expect(throws: UsageError("--duration: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d above zero, found 'soon'")) { try run(["--duration", "soon", "s.yaml"]) }
+        #expect(throws: UsageError("DEVSIM_PORT: expected a port number from 1 to 65535, found '70000'")) {
+            try run(["s.yaml"], ["DEVSIM_PORT": "70000"])
+        }
+        #expect(throws: UsageError("--duration: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d above zero, found 'soon'")) {
+            try run(["--duration", "soon", "s.yaml"])
+        }
         #expect(throws: UsageError("--messages: expected a whole number above 0, found '0'")) { try run(["--messages", "0", "s.yaml"]) }
     }
 
@@ -67,8 +75,11 @@ import Testing
     /// Issue 10, item 7: a host that is a URL or holds a port was resolved as a name and
     /// retried as one for ever.
     @Test func aHostThatIsAURLOrHoldsAPortIsRefusedWithWhatToWrite() throws {
-        #expect(throws: UsageError("--host: 'ws://broker:8080/mqtt' is a URL, not a host name: give the host alone ('broker') "
-                                   + "and the port on its own; devsim speaks MQTT over TCP and TLS (broker.tls), not yet over WebSockets")) {
+        #expect(
+            throws: UsageError(
+                "--host: 'ws://broker:8080/mqtt' is a URL, not a host name: give the host alone ('broker') "
+                    + "and the port on its own; devsim speaks MQTT over TCP and TLS (broker.tls), not yet over WebSockets")
+        ) {
             try run(["--host", "ws://broker:8080/mqtt", "s.yaml"])
         }
         #expect(throws: UsageError("DEVSIM_HOST: 'broker:1884' holds a port: give the host ('broker') and the port (1884) on their own")) {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Simulator
 import Testing
@@ -67,25 +67,28 @@ import TestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("meters.yaml")
         try """
-            name: meters
-            devices:
-              - name: meter
-                count: 4
-                topic: "m/{index}"
-                publish: 20/s
-                qos: 1
-                payload:
-                  fields:
-                    seq: { counter: 0 }
-            """.write(to: file, atomically: true, encoding: .utf8)
+        name: meters
+        devices:
+          - name: meter
+            count: 4
+            topic: "m/{index}"
+            publish: 20/s
+            qos: 1
+            payload:
+              fields:
+                seq: { counter: 0 }
+        """.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
 
     private func run(_ broker: MosquittoBroker, _ scenario: String, _ more: [String], env: [String: String] = [:])
-        throws -> (status: Int32?, stdout: String, stderr: String) {
+        throws -> (status: Int32?, stdout: String, stderr: String)
+    {
         try DevsimProcess.runToCompletion(
-            args: ["run", scenario, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s",
-                   "--stats-interval", "0"] + more,
+            args: [
+                "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s",
+                "--stats-interval", "0",
+            ] + more,
             env: env, timeout: 60)
     }
 
@@ -93,14 +96,21 @@ import TestSupport
         let broker = try MosquittoBroker()
         let scenario = try scenario()
         let report = scenario + ".json"
-        let result = try run(broker, scenario, ["--report", report, "--expect", "rate>=90%", "--expect", "connected==100%",
-                                                "--expect", "failed==0,published>0,p99<5s,lateness.p99<5s"])
+        let result = try run(
+            broker, scenario,
+            [
+                "--report", report, "--expect", "rate>=90%", "--expect", "connected==100%",
+                "--expect", "failed==0,published>0,p99<5s,lateness.p99<5s",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("expect connected==100%: passed, 100%"), "\(result.stderr)")
         #expect(result.stderr.contains("expectations: all 6 passed"), "\(result.stderr)")
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let verdicts = try #require(figures["expectations"] as? [[String: Any]])
-        #expect(verdicts.map { $0["assertion"] as? String } == ["rate>=90%", "connected==100%", "failed==0", "published>0", "p99<5s", "lateness.p99<5s"])
+        #expect(
+            verdicts.map { $0["assertion"] as? String } == [
+                "rate>=90%", "connected==100%", "failed==0", "published>0", "p99<5s", "lateness.p99<5s",
+            ])
         #expect(verdicts.allSatisfy { $0["passed"] as? Bool == true })
         #expect(verdicts[1]["actual"] as? Double == 100)
     }
@@ -108,7 +118,8 @@ import TestSupport
     @Test func aBrokenExpectationExits4AndNamesIt() throws {
         let broker = try MosquittoBroker()
         let scenario = try scenario()
-        let result = try run(broker, scenario, ["--quiet", "--expect", "published>=1000000", "--expect", "failed==0", "--expect", "rate>=101%"])
+        let result = try run(
+            broker, scenario, ["--quiet", "--expect", "published>=1000000", "--expect", "failed==0", "--expect", "rate>=101%"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(result.stderr.contains("expect published>=1000000: FAILED, "), "\(result.stderr)")
         #expect(result.stderr.contains(" short)"), "\(result.stderr)")
@@ -121,8 +132,12 @@ import TestSupport
         let broker = try MosquittoBroker()
         let scenario = try scenario()
         let report = scenario + ".xml"
-        let result = try run(broker, scenario, ["--report", report, "--report-format", "junit",
-                                                "--expect", "failed==0", "--expect", "published>=1000000", "--expect", "lost==0"])
+        let result = try run(
+            broker, scenario,
+            [
+                "--report", report, "--report-format", "junit",
+                "--expect", "failed==0", "--expect", "published>=1000000", "--expect", "lost==0",
+            ])
         #expect(result.status == 4, "\(result.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: report))
         #expect(XMLParser(data: data).parse())
@@ -134,7 +149,8 @@ import TestSupport
         let cases = suite.elements(forName: "testcase")
         #expect(cases.map { $0.attribute(forName: "name")?.stringValue } == ["failed==0", "published>=1000000", "lost==0"])
         #expect(cases.map { $0.elements(forName: "failure").count } == [0, 1, 1])
-        #expect(cases[2].elements(forName: "failure").first?.attribute(forName: "message")?.stringValue == "not available: run with --verify")
+        #expect(
+            cases[2].elements(forName: "failure").first?.attribute(forName: "message")?.stringValue == "not available: run with --verify")
         let json = try #require(suite.elements(forName: "system-out").first?.stringValue)
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((figures["published"] as? Int ?? 0) > 0)
@@ -159,7 +175,8 @@ import TestSupport
         #expect(result.stderr.contains("--expect 'p99<50': p99 is a duration; give a unit, ms, s or us"), "\(result.stderr)")
         #expect(!result.stderr.contains("starting"))
         #expect(TestClock.now() - start < 10)
-        let unknown = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run"], env: ["DEVSIM_EXPECT": "rat>=99%"], timeout: 30)
+        let unknown = try DevsimProcess.runToCompletion(
+            args: ["run", scenario, "--dry-run"], env: ["DEVSIM_EXPECT": "rat>=99%"], timeout: 30)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("DEVSIM_EXPECT 'rat>=99%': unknown figure 'rat' (did you mean rate?)"), "\(unknown.stderr)")
     }
@@ -178,8 +195,10 @@ import TestSupport
         let scenario = try scenario()
         let report = scenario + ".xml"
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", scenario, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "1s",
-                   "--expect", "rate>=99%", "--report", report, "--report-format", "junit"], timeout: 30)
+            args: [
+                "run", scenario, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "1s",
+                "--expect", "rate>=99%", "--report", report, "--report-format", "junit",
+            ], timeout: 30)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("expect rate>=99%: FAILED"), "\(result.stderr)")
         let suite = try #require(try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: report)), options: []).rootElement())

@@ -7,7 +7,9 @@ import TestSupport
 /// binary as a user would run it.
 @Suite(.tags(.integration), .notUnitOnly) struct FaultSuiteTests {
     private func scenario(_ extra: String = "", qos: Int = 1) throws -> String {
-        try RunFiles.scenario("f.yaml", """
+        try RunFiles.scenario(
+            "f.yaml",
+            """
             broker:
               reconnect: { initial: 500ms, max: 4s }
             \(extra)
@@ -25,7 +27,9 @@ import TestSupport
 
     // MARK: Refusals
 
-    @Test(arguments: [(UInt8(2), "identifier rejected"), (3, "broker unavailable"), (4, "bad user name or password"), (5, "not authorised")])
+    @Test(arguments: [
+        (UInt8(2), "identifier rejected"), (3, "broker unavailable"), (4, "bad user name or password"), (5, "not authorised"),
+    ])
     func refusalMQTT3(code: UInt8, reason: String) throws {
         let server = try ScriptedMQTTServer(script: .init(connackCode: code))
         let file = try scenario()
@@ -39,8 +43,10 @@ import TestSupport
         #expect(server.connections.count <= 9, "retries are spaced by the backoff, never a loop")
     }
 
-    @Test(arguments: [(UInt8(0x85), "client identifier not valid"), (0x86, "bad user name or password"),
-                      (0x87, "not authorized"), (0x88, "server unavailable")])
+    @Test(arguments: [
+        (UInt8(0x85), "client identifier not valid"), (0x86, "bad user name or password"),
+        (0x87, "not authorized"), (0x88, "server unavailable"),
+    ])
     func refusalMQTT5(code: UInt8, reason: String) throws {
         let server = try ScriptedMQTTServer(script: .init(connackCode: code))
         let file = try scenario("  protocol: mqtt5")
@@ -88,8 +94,10 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(sendConnack: false))
         let file = try scenario()
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "1s",
-                   "--connect-timeout", "30s", "--report", file + ".json"], timeout: 30)
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "1s",
+                "--connect-timeout", "30s", "--report", file + ".json",
+            ], timeout: 30)
         #expect(result.status == 3, "\(result.stderr)")
         let last = result.stderr.split(separator: "\n").last ?? ""
         #expect(last.contains(" error ") && last.contains("(ended by --duration): no CONNACK"), "\(result.stderr)")
@@ -100,7 +108,9 @@ import TestSupport
     /// whose connections drop says so in a few lines, how many and why.
     @Test func lostConnectionsOfABigFleetAreSummedUpOnStderr() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario("big.yaml", """
+        let file = try RunFiles.scenario(
+            "big.yaml",
+            """
             broker:
               reconnect: { initial: 500ms, max: 1s }
             devices:
@@ -110,8 +120,10 @@ import TestSupport
                 publish: 2/s
                 payload: { fields: { n: { counter: 0 } } }
             """)
-        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-                                                   "--report", file + ".json", "--stats-interval", "500ms"])
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+            "--report", file + ".json", "--stats-interval", "500ms",
+        ])
         #expect(devsim.waitForOutput(containing: "connections 40/40 up", inStderr: true, timeout: 10), "\(devsim.stderr)")
         broker.kill()
         TestClock.sleep(2)
@@ -131,7 +143,9 @@ import TestSupport
     /// word and exit 0. The pattern is named once, the loop stops, and the messages count as failed.
     @Test func aBrokerThatAnswersQoS2WithPubackIsNamedAndNotFedForEver() throws {
         let server = try ScriptedMQTTServer(script: .init(acksQoS2WithPuback: true))
-        let file = try RunFiles.scenario("qos2.yaml", """
+        let file = try RunFiles.scenario(
+            "qos2.yaml",
+            """
             broker:
               reconnect: { initial: 200ms, max: 400ms }
             devices:
@@ -142,8 +156,10 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "4s",
-                   "--report", file + ".json", "--stats-interval", "0"], timeout: 30)
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "4s",
+                "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let named = result.stderr.split(separator: "\n").filter { $0.contains("does not handle QoS 2") }
         #expect(named.count == 1, "one line names the broker's fault\n\(result.stderr)")
@@ -165,7 +181,9 @@ import TestSupport
     /// failing each tick as fast as the loop can turn (a core each, before).
     @Test func publishMaxAtQoS2WaitsOnceTheBrokerIsNamed() throws {
         let server = try ScriptedMQTTServer(script: .init(acksQoS2WithPuback: true))
-        let file = try RunFiles.scenario("qos2max.yaml", """
+        let file = try RunFiles.scenario(
+            "qos2max.yaml",
+            """
             broker:
               reconnect: { initial: 200ms, max: 400ms }
             devices:
@@ -175,8 +193,10 @@ import TestSupport
                 qos: 2
                 payload: { fields: { n: { counter: 0 } } }
             """)
-        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(server.port),
-                                                   "--report", file + ".json", "--stats-interval", "0"])
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(server.port),
+            "--report", file + ".json", "--stats-interval", "0",
+        ])
         #expect(devsim.waitForOutput(containing: "does not handle QoS 2", inStderr: true, timeout: 10), "\(devsim.stderr)")
         let named = devsim.process.cpuSeconds ?? 0
         TestClock.sleep(2)
@@ -190,8 +210,10 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try scenario("offline: { policy: buffer, maxMessages: 100 }")
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-                                                   "--report", report, "--stats-interval", "0"])
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+            "--report", report, "--stats-interval", "0",
+        ])
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
         TestClock.sleep(0.5)
         broker.kill()
@@ -210,7 +232,9 @@ import TestSupport
 
     @Test func sigintAtFullLoad() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario("max.yaml", """
+        let file = try RunFiles.scenario(
+            "max.yaml",
+            """
             devices:
               - name: blast
                 topic: max
@@ -219,8 +243,10 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-                                                   "--report", report, "--stats-interval", "0"])
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
+            "--report", report, "--stats-interval", "0",
+        ])
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
         TestClock.sleep(1)
         devsim.sendSignal(SIGINT)

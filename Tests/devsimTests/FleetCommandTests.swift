@@ -5,9 +5,11 @@ import TestSupport
 
 @Suite struct SampleArgumentTests {
     @Test func countSeedAndFiles() throws {
-        #expect(try ArgumentParser.parse(["sample", "a.yaml", "b.yaml"], environment: [:])
+        #expect(
+            try ArgumentParser.parse(["sample", "a.yaml", "b.yaml"], environment: [:])
                 == .sample(SampleOptions(scenarios: ["a.yaml", "b.yaml"], count: 3, seed: nil)))
-        #expect(try ArgumentParser.parse(["sample", "--count", "5", "--seed=9", "a.yaml"], environment: [:])
+        #expect(
+            try ArgumentParser.parse(["sample", "--count", "5", "--seed=9", "a.yaml"], environment: [:])
                 == .sample(SampleOptions(scenarios: ["a.yaml"], count: 5, seed: 9)))
         #expect(try ArgumentParser.parse(["sample", "--help"], environment: [:]) == .help(topic: "sample"))
     }
@@ -104,13 +106,15 @@ import TestSupport
     }
 
     @Test func sampleNumbersTheTicksOfPublishMax() throws {
-        let dir = try directory(["max.yaml": """
+        let dir = try directory([
+            "max.yaml": """
             devices:
               - name: flood
                 topic: flood
                 publish: max
                 payload: { style: flat, fields: { n: { counter: 0 } } }
-            """])
+            """
+        ])
         let result = try DevsimProcess.runToCompletion(
             args: ["sample", dir.appendingPathComponent("max.yaml").path, "--seed", "1", "--count", "3"], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
@@ -119,8 +123,10 @@ import TestSupport
     }
 
     @Test func sampleOfAnInvalidScenarioExits2WithEveryProblem() throws {
-        let dir = try directory(["bad.yaml": Self.site.replacingOccurrences(of: "qos: 1", with: "qos: 7"),
-                                 "parts/rooms.yaml": Self.rooms.replacingOccurrences(of: "jitter: auto", with: "jitter: later")])
+        let dir = try directory([
+            "bad.yaml": Self.site.replacingOccurrences(of: "qos: 1", with: "qos: 7"),
+            "parts/rooms.yaml": Self.rooms.replacingOccurrences(of: "jitter: auto", with: "jitter: later"),
+        ])
         let bad = dir.appendingPathComponent("bad.yaml").path
         let result = try DevsimProcess.runToCompletion(args: ["sample", bad], timeout: 30)
         #expect(result.status == 2)
@@ -130,8 +136,10 @@ import TestSupport
     }
 
     @Test func twoFilesWithOneClientIDAreRefusedNamingBoth() throws {
-        let dir = try directory(["a.yaml": Self.rooms + "\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n",
-                                 "b.yaml": Self.rooms + "\n    publish: 5/s\n    payload: { fields: { v: { counter: 0 } } }\n"])
+        let dir = try directory([
+            "a.yaml": Self.rooms + "\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n",
+            "b.yaml": Self.rooms + "\n    publish: 5/s\n    payload: { fields: { v: { counter: 0 } } }\n",
+        ])
         let a = dir.appendingPathComponent("a.yaml").path
         let b = dir.appendingPathComponent("b.yaml").path
         // Each file is valid on its own...
@@ -141,17 +149,23 @@ import TestSupport
         for command in [["run", a, b, "--dry-run", "--messages", "1"], ["sample", a, b]] {
             let result = try DevsimProcess.runToCompletion(args: command, timeout: 30)
             #expect(result.status == 2, "\(command)")
-            #expect(result.stderr.contains("\(b):2:5: client id 'room-1' of device group 'room' is also used by device group 'room' at \(a):2:5"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "\(b):2:5: client id 'room-1' of device group 'room' is also used by device group 'room' at \(a):2:5"),
+                "\(result.stderr)")
         }
     }
 
     @Test func validateRefusesOneClientIDForAWholeGroup() throws {
-        let dir = try directory(["one.yaml": Self.rooms + "\n    clientId: sensor\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n"])
+        let dir = try directory([
+            "one.yaml": Self.rooms + "\n    clientId: sensor\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n"
+        ])
         let file = dir.appendingPathComponent("one.yaml").path
         let result = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("\(file):2:5: client id 'sensor' is used by more than one device of device group 'room'"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(file):2:5: client id 'sensor' is used by more than one device of device group 'room'"),
+            "\(result.stderr)")
     }
 
     @Test func validateFollowsIncludesAndPointsAtTheEntry() throws {

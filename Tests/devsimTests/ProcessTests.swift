@@ -5,10 +5,13 @@ import TestSupport
 
 /// The built `devsim` binary, run as a user would.
 @Suite(.tags(.integration), .notUnitOnly) struct ProcessTests {
-    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func validateReportsEveryErrorWithLineAndColumnAndExits2() throws {
-        let file = try RunFiles.scenario("broken.yaml", """
+        let file = try RunFiles.scenario(
+            "broken.yaml",
+            """
             name: broken
             devices:
               - name: phone
@@ -41,8 +44,9 @@ import TestSupport
 
     @Test func dryRunPrintsOneJSONObjectPerMessage() throws {
         let scenario = repository.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path
-        let result = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "5", "--seed", "7"],
-                                                       env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", scenario, "--dry-run", "--messages", "5", "--seed", "7"],
+            env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 5)
@@ -54,14 +58,17 @@ import TestSupport
             let payload = try #require(object["payload"] as? String)
             #expect(payload.wholeMatch(of: #/\{"params":\{"Accel_X":-?\d+\.\d{4},"Accel_Y":-?\d+\.\d{4}\}\}/#) != nil, "\(payload)")
         }
-        let again = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "5", "--seed", "7"],
-                                                      env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
+        let again = try DevsimProcess.runToCompletion(
+            args: ["run", scenario, "--dry-run", "--messages", "5", "--seed", "7"],
+            env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
         #expect(again.stdout == result.stdout, "a seed makes a run reproducible")
     }
 
     @Test func sigtermDuringAQoS1RunDrainsAndReportsEverythingAcknowledged() throws {
         let broker = try MosquittoBroker()
-        let scenario = try RunFiles.scenario("qos1.yaml", """
+        let scenario = try RunFiles.scenario(
+            "qos1.yaml",
+            """
             devices:
               - name: meter
                 count: 5
@@ -73,8 +80,10 @@ import TestSupport
                     seq: { counter: 0 }
             """)
         let report = scenario + ".report.json"
-        let devsim = try DevsimProcess(arguments: ["run", scenario, "--host", "127.0.0.1", "--port", String(broker.port),
-                                                   "--report", report, "--stats-interval", "0"])
+        let devsim = try DevsimProcess(arguments: [
+            "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port),
+            "--report", report, "--stats-interval", "0",
+        ])
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
         TestClock.sleep(1)
         devsim.sendSignal(SIGTERM)
@@ -105,11 +114,15 @@ import TestSupport
         #expect(TestClock.now() - start < 10)
         #expect(result.stderr.contains("bad user name or password"))
         #expect(server.connections.count <= 3, "retries are spaced by the backoff")
-        #expect(result.stderr.components(separatedBy: "Connection Refused").count == 3, "logged once, then once more in the final error\n\(result.stderr)")
+        #expect(
+            result.stderr.components(separatedBy: "Connection Refused").count == 3,
+            "logged once, then once more in the final error\n\(result.stderr)")
     }
 
     @Test func aBrokerSettingLibmosquittoRefusesExits2AndSaysWhich() throws {
-        let scenario = try RunFiles.scenario("tls.yaml", """
+        let scenario = try RunFiles.scenario(
+            "tls.yaml",
+            """
             broker:
               tls: { ca: /nonexistent/ca.pem }
             devices:

@@ -5,7 +5,9 @@ import TestSupport
 /// Issue 10, item 7: what the command line overrides of a scenario's broker settings.
 @Suite(.tags(.integration), .notUnitOnly) struct RunOverrideTests {
     private func scenario() throws -> String {
-        try RunFiles.scenario("o.yaml", """
+        try RunFiles.scenario(
+            "o.yaml",
+            """
             broker:
               protocol: mqtt311
               username: sdammy

@@ -12,18 +12,18 @@ import TestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("s.yaml").path
         try """
-            broker:
-              username: dev
-            \(password.map { "  password: \($0)" } ?? "")
-            devices:
-              - name: d
-                topic: "secrets/{index}"
-                publish: 20/s
-                qos: 1
-                payload:
-                  fields:
-                    n: { counter: 0 }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        broker:
+          username: dev
+        \(password.map { "  password: \($0)" } ?? "")
+        devices:
+          - name: d
+            topic: "secrets/{index}"
+            publish: 20/s
+            qos: 1
+            payload:
+              fields:
+                n: { counter: 0 }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         return file
     }
 
@@ -38,8 +38,10 @@ import TestSupport
         let broker = try MosquittoBroker(users: ["dev": Self.password], allowAnonymous: false)
         let file = try scenario(password: source == "scenario" ? "${SECRET_PW}" : nil)
         let report = file + ".report.json"
-        var arguments = ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "20",
-                         "--report", report, "--verbose", "--stats-interval", "1s"]
+        var arguments = [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "20",
+            "--report", report, "--verbose", "--stats-interval", "1s",
+        ]
         var environment: [String: String] = [:]
         switch source {
         case "file":
@@ -72,8 +74,9 @@ import TestSupport
     @Test func helpAndDryRunsNeverShowIt() throws {
         let file = try scenario(password: "${SECRET_PW}")
         let help = try DevsimProcess.runToCompletion(args: ["run", "--help"], env: ["DEVSIM_PASSWORD": Self.password], timeout: 30)
-        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "3"],
-                                                    env: ["SECRET_PW": Self.password], timeout: 30)
+        let dry = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--dry-run", "--messages", "3"],
+            env: ["SECRET_PW": Self.password], timeout: 30)
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file], env: ["SECRET_PW": Self.password], timeout: 30)
         #expect(dry.status == 0)
         expectNoSecret([help.stdout, help.stderr, dry.stdout, dry.stderr, sample.stdout, sample.stderr], "help, dry run or sample")

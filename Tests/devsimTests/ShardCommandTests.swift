@@ -33,7 +33,11 @@ import TestSupport
         #expect(throws: UsageError("--shard: expected K/N, shard K of N counted from 0 (0/4 to 3/4), found '3'")) {
             try run(["--shard", "3", "a.yaml"])
         }
-        #expect(throws: UsageError("--shard: shard index must be from 0 to 3, found '4/4' (shards count from 0, as JOB_COMPLETION_INDEX does: the last of 4 is 3/4)")) {
+        #expect(
+            throws: UsageError(
+                "--shard: shard index must be from 0 to 3, found '4/4' (shards count from 0, as JOB_COMPLETION_INDEX does: the last of 4 is 3/4)"
+            )
+        ) {
             try run(["--shard", "4/4", "a.yaml"])
         }
         #expect(throws: UsageError("--shard: the number of shards must be from 1 to 1000000, found '0/0'")) {
@@ -42,10 +46,17 @@ import TestSupport
         #expect(throws: UsageError("DEVSIM_SHARD: shard index must be from 0 to 1, found '-1/2'")) {
             try run(["a.yaml"], ["DEVSIM_SHARD": "-1/2"])
         }
-        #expect(throws: UsageError("JOB_COMPLETION_INDEX/DEVSIM_SHARDS: shard index must be from 0 to 9, found '10/10' (shards count from 0, as JOB_COMPLETION_INDEX does: the last of 10 is 9/10)")) {
+        #expect(
+            throws: UsageError(
+                "JOB_COMPLETION_INDEX/DEVSIM_SHARDS: shard index must be from 0 to 9, found '10/10' (shards count from 0, as JOB_COMPLETION_INDEX does: the last of 10 is 9/10)"
+            )
+        ) {
             try run(["a.yaml"], ["JOB_COMPLETION_INDEX": "10", "DEVSIM_SHARDS": "10"])
         }
-        #expect(throws: UsageError("JOB_COMPLETION_INDEX/DEVSIM_SHARDS: DEVSIM_SHARDS: expected the number of shards (the Job's completions), found 'ten'")) {
+        #expect(
+            throws: UsageError(
+                "JOB_COMPLETION_INDEX/DEVSIM_SHARDS: DEVSIM_SHARDS: expected the number of shards (the Job's completions), found 'ten'")
+        ) {
             try run(["a.yaml"], ["JOB_COMPLETION_INDEX": "1", "DEVSIM_SHARDS": "ten"])
         }
         #expect(throws: UsageError.self) { try run(["a.yaml"], ["DEVSIM_SHARDS": "10"]) }
@@ -53,9 +64,11 @@ import TestSupport
     }
 
     @Test func reportMergeArguments() throws {
-        #expect(try ArgumentParser.parse(["report", "merge", "a.json", "b.json"], environment: [:])
+        #expect(
+            try ArgumentParser.parse(["report", "merge", "a.json", "b.json"], environment: [:])
                 == .reportMerge(ReportMergeOptions(reports: ["a.json", "b.json"], output: nil)))
-        #expect(try ArgumentParser.parse(["report", "merge", "--output", "all.json", "a.json"], environment: [:])
+        #expect(
+            try ArgumentParser.parse(["report", "merge", "--output", "all.json", "a.json"], environment: [:])
                 == .reportMerge(ReportMergeOptions(reports: ["a.json"], output: "all.json")))
         #expect(try ArgumentParser.parse(["report", "--help"], environment: [:]) == .help(topic: "report"))
         #expect(try ArgumentParser.parse(["report"], environment: [:]) == .help(topic: "report"))
@@ -104,8 +117,10 @@ import TestSupport
         func run(_ extra: [String], report: String, messages: Int) throws -> RunReport {
             let path = directory.appendingPathComponent(report).path
             let result = try DevsimProcess.runToCompletion(
-                args: ["run", file, "--port", String(broker.port), "--host", "127.0.0.1", "--seed", "5", "--quiet",
-                       "--messages", String(messages), "--report", path] + extra, timeout: 60)
+                args: [
+                    "run", file, "--port", String(broker.port), "--host", "127.0.0.1", "--seed", "5", "--quiet",
+                    "--messages", String(messages), "--report", path,
+                ] + extra, timeout: 60)
             #expect(result.status == 0, "\(result.stderr)")
             return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         }
@@ -125,8 +140,10 @@ import TestSupport
 
         let output = directory.appendingPathComponent("merged.json").path
         let merge = try DevsimProcess.runToCompletion(
-            args: ["report", "merge", "--output", output, directory.appendingPathComponent("s0.json").path,
-                   directory.appendingPathComponent("s1.json").path], timeout: 30)
+            args: [
+                "report", "merge", "--output", output, directory.appendingPathComponent("s0.json").path,
+                directory.appendingPathComponent("s1.json").path,
+            ], timeout: 30)
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(merge.stderr.isEmpty, "\(merge.stderr)")
         let merged = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
@@ -141,7 +158,9 @@ import TestSupport
         #expect(merged.connectionsUp == merged.connections)
         #expect(merged[.scheduled] == 18 * messagesPerDevice)
         #expect(merged.groups.map(\.name) == whole.groups.map(\.name))
-        let groupTicks = (merged: merged.groups.map { $0[.scheduled] }.reduce(0, +), whole: whole.groups.map { $0[.scheduled] }.reduce(0, +))
+        let groupTicks = (
+            merged: merged.groups.map { $0[.scheduled] }.reduce(0, +), whole: whole.groups.map { $0[.scheduled] }.reduce(0, +)
+        )
         #expect(groupTicks.merged == groupTicks.whole)
         #expect(merged.latency?.count == whole.latency?.count)
         #expect(merged.lateness.count == whole.lateness.count)
@@ -179,13 +198,13 @@ import TestSupport
         let directory = try directory()
         let file = directory.appendingPathComponent("tiny.yaml").path
         try """
-            name: tiny
-            devices:
-              - name: one
-                topic: "t/{id}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        name: tiny
+        devices:
+          - name: one
+            topic: "t/{id}"
+            publish: 1/s
+            payload: { fields: { seq: { counter: 0 } } }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         // One device: with 2 shards, one of them is empty whatever the hash says.
         let empty = Shard.bucket(of: "one-1", count: 2) == 0 ? "1" : "0"
         let report = directory.appendingPathComponent("r.json").path

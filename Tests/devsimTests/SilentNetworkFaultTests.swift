@@ -10,7 +10,9 @@ import TestSupport
     private let keepalive = 5.0
 
     private func scenario() throws -> String {
-        try RunFiles.scenario("silent.yaml", """
+        try RunFiles.scenario(
+            "silent.yaml",
+            """
             broker:
               keepalive: \(Int(keepalive))s
               reconnect: { initial: 200ms, max: 1s }
@@ -28,8 +30,12 @@ import TestSupport
 
     private func devsim(in namespace: NetworkNamespace, port: UInt16, file: String, report: String) throws -> DevsimProcess {
         let devsim = try DevsimProcess.locateDevsim()
-        let command = namespace.command(devsim, ["run", file, "--host", "127.0.0.1", "--port", String(port),
-                                                 "--connack-timeout", "1500ms", "--report", report, "--stats-interval", "0"])
+        let command = namespace.command(
+            devsim,
+            [
+                "run", file, "--host", "127.0.0.1", "--port", String(port),
+                "--connack-timeout", "1500ms", "--report", report, "--stats-interval", "0",
+            ])
         return try DevsimProcess(executable: command.executable, arguments: command.arguments)
     }
 
@@ -62,17 +68,20 @@ import TestSupport
         // The half second is for this test's polling on a busy machine, not for devsim.
         #expect(detectedAfter <= 1.5 * keepalive + 0.5, "detected after \(detectedAfter) s")
         #expect(detectedAfter >= keepalive, "not before the broker could have answered a PINGREQ: \(detectedAfter) s")
-        #expect(TestClock.wait(timeout: 5, interval: 0.02) {
-            devsim.stderr.components(separatedBy: "connection lost: nothing from the broker").count - 1 == 2
-        }, "both connections detect it\n\(devsim.stderr)")
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.02) {
+                devsim.stderr.components(separatedBy: "connection lost: nothing from the broker").count - 1 == 2
+            }, "both connections detect it\n\(devsim.stderr)")
         // The attempts made while the rule holds reach no one: devsim's CONNACK timer ends each.
         #expect(devsim.waitForOutput(containing: "no CONNACK within 1.5s", inStderr: true, timeout: 10), "\(devsim.stderr)")
 
         try namespace.run("iptables", "-F", "INPUT")
-        #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " reconnected") == 2 },
-                "both connections are back once the rule is lifted\n\(devsim.stderr)")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " reconnected") == 2 },
+            "both connections are back once the rule is lifted\n\(devsim.stderr)")
         // Devices resume: messages reach a subscriber after the reconnection.
-        let subscriber = namespace.command("mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "silent/#", "-C", "5", "-W", "10"])
+        let subscriber = namespace.command(
+            "mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "silent/#", "-C", "5", "-W", "10"])
         let received = try DevsimProcess.runToCompletion(executable: subscriber.executable, args: subscriber.arguments, timeout: 20)
         #expect(received.status == 0, "\(received.stderr)")
         #expect(received.stdout.split(separator: "\n").count == 5)
@@ -105,8 +114,9 @@ import TestSupport
         #expect(gaveUpAfter < 1.5 + 1.5, "gave up after \(gaveUpAfter) s")
         TestClock.sleep(2)
         try namespace.run("iptables", "-F", "INPUT")
-        #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " connected") == 2 },
-                "a later attempt gets through once the rule is lifted\n\(devsim.stderr)")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " connected") == 2 },
+            "a later attempt gets through once the rule is lifted\n\(devsim.stderr)")
         TestClock.sleep(0.5)
         devsim.sendSignal(SIGTERM)
         #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")

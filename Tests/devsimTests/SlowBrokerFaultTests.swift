@@ -17,7 +17,10 @@ import TestSupport
         try namespace.run("tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", "256kbit", "burst", "4kb", "latency", "500ms")
         // Small socket buffers, so the backlog reaches devsim in a second instead of filling
         // megabytes of kernel memory first.
-        try namespace.run("sh", "-c", "echo 4096 16384 \(socketBuffer) > /proc/sys/net/ipv4/tcp_wmem && echo 4096 16384 \(socketBuffer) > /proc/sys/net/ipv4/tcp_rmem")
+        try namespace.run(
+            "sh", "-c",
+            "echo 4096 16384 \(socketBuffer) > /proc/sys/net/ipv4/tcp_wmem && echo 4096 16384 \(socketBuffer) > /proc/sys/net/ipv4/tcp_rmem"
+        )
         return (namespace, broker)
     }
 
@@ -26,7 +29,9 @@ import TestSupport
         let padding = String(repeating: "x", count: 200)
         // 4 MB/s of QoS 0: held by libmosquitto, it would grow devsim by tens of megabytes.
         let bigPadding = String(repeating: "y", count: 2000)
-        let file = try RunFiles.scenario("slow.yaml", """
+        let file = try RunFiles.scenario(
+            "slow.yaml",
+            """
             offline: { policy: buffer, maxMessages: 100 }
             devices:
               - name: acked
@@ -51,9 +56,12 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let reportPath = file + ".json"
 
-        let command = namespace.command(try DevsimProcess.locateDevsim(),
-                                        ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "12s",
-                                         "--report", reportPath, "--stats-interval", "0"])
+        let command = namespace.command(
+            try DevsimProcess.locateDevsim(),
+            [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "12s",
+                "--report", reportPath, "--stats-interval", "0",
+            ])
         let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
         var samples: [(seconds: Double, kilobytes: Int)] = []
         let started = TestClock.now()
@@ -104,7 +112,9 @@ import TestSupport
     /// libmosquitto's backlog with it: the connection must still hear that it may send again.
     @Test func qos0KeepsFlowingThroughABackedUpSocketAcrossKeepalives() throws {
         let (namespace, broker) = try throttledBroker(socketBuffer: 16384)
-        let file = try RunFiles.scenario("trickle.yaml", """
+        let file = try RunFiles.scenario(
+            "trickle.yaml",
+            """
             broker: { keepalive: 10s }
             devices:
               - name: fire-and-forget
@@ -116,9 +126,12 @@ import TestSupport
                     pad: { constant: "\(String(repeating: "z", count: 2000))" }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(try DevsimProcess.locateDevsim(),
-                                        ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s",
-                                         "--stats-interval", "1s", "--log-format", "json"])
+        let command = namespace.command(
+            try DevsimProcess.locateDevsim(),
+            [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s",
+                "--stats-interval", "1s", "--log-format", "json",
+            ])
         let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
         #expect(devsim.waitUntilExit(timeout: 60) == 0, "\(devsim.stderr)")
         // The status lines' published counts, one a second: they must keep rising to the end,

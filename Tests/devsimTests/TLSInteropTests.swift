@@ -8,7 +8,9 @@ import TestSupport
 /// seen and named at once, and a connect that fails must cost what a plain TCP one does.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct TLSInteropTests {
     private func scenario(tls: String) throws -> String {
-        try RunFiles.scenario("tls.yaml", """
+        try RunFiles.scenario(
+            "tls.yaml",
+            """
             broker:
               tls: \(tls)
               reconnect: { initial: 300ms, max: 1s }
@@ -25,8 +27,11 @@ import TestSupport
     }
 
     private func run(_ file: String, port: UInt16, _ extra: [String] = [], environment: [String: String] = [:]) throws -> DevsimProcess {
-        try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(port), "--report", file + ".json",
-                                      "--stats-interval", "0"] + extra, environment: environment)
+        try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(port), "--report", file + ".json",
+                "--stats-interval", "0",
+            ] + extra, environment: environment)
     }
 
     private func lines(_ text: String, endingWith suffix: String) -> Int {
@@ -124,9 +129,12 @@ import TestSupport
         let file = try scenario(tls: "{ ca: \(certificates.ca) }")
         defer { RunFiles.removeFolder(of: file) }
         try namespace.run("iptables", "-I", "INPUT", "-p", "tcp", "--dport", String(broker.port), "--syn", "-j", "DROP")
-        let command = namespace.command(try DevsimProcess.locateDevsim(),
-                                        ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connack-timeout", "20s",
-                                         "--report", file + ".json", "--stats-interval", "0"])
+        let command = namespace.command(
+            try DevsimProcess.locateDevsim(),
+            [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connack-timeout", "20s",
+                "--report", file + ".json", "--stats-interval", "0",
+            ])
         let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
         TestClock.sleep(0.5)
         try namespace.run("iptables", "-D", "INPUT", "-p", "tcp", "--dport", String(broker.port), "--syn", "-j", "DROP")

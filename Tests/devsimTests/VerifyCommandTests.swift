@@ -6,7 +6,9 @@ import TestSupport
 /// says what it found in the run's last lines.
 @Suite(.tags(.integration), .notUnitOnly) struct VerifyCommandTests {
     private func scenario(publish: String, count: Int = 2) throws -> String {
-        try RunFiles.scenario("verify.yaml", """
+        try RunFiles.scenario(
+            "verify.yaml",
+            """
             devices:
               - name: blast
                 count: \(count)
@@ -24,8 +26,10 @@ import TestSupport
         let file = try scenario(publish: "max")
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify",
-                   "--report", file + ".json", "--stats-interval", "0"], timeout: 30)
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify",
+                "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let verify = try #require(try RunFiles.report(file + ".json")["verify"] as? [String: Any])
         let lost = verify["lost"] as? Int ?? 0, missing = verify["missingWhileConnected"] as? Int ?? 0
@@ -34,7 +38,8 @@ import TestSupport
         let published = verify["publishedPerSecond"] as? Double ?? 0, received = verify["receivedPerSecond"] as? Double ?? 0
         #expect(published > received && received > 0, "\(verify)")
         let last = result.stderr.split(separator: "\n").last ?? ""
-        #expect(last.contains("verify: the subscribers fell behind") && last.contains("\(Int(received)) msg/s")
+        #expect(
+            last.contains("verify: the subscribers fell behind") && last.contains("\(Int(received)) msg/s")
                 && last.contains("\(Int(published)) msg/s") && last.contains("\(missing) of the \(lost) lost"), "\(result.stderr)")
         let finished = result.stderr.split(separator: "\n").first { $0.contains("finished:") } ?? ""
         #expect(finished.contains("verify: received \(verify["received"] as? Int ?? -1), lost \(lost)"), "\(finished)")
@@ -47,13 +52,17 @@ import TestSupport
         let file = try scenario(publish: "5/s", count: 1)
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "2s", "--verify",
-                   "--stats-interval", "0"], timeout: 30)
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "2s", "--verify",
+                "--stats-interval", "0",
+            ], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("verify: the broker refused MQTT 5"), "\(result.stderr)")
         let levels = server.connections.compactMap { $0.connect.map { ($0.clientID.hasPrefix("devsim-verify"), $0.protocolLevel) } }
         #expect(levels.filter { $0.0 }.map(\.1) == [5, 4], "one MQTT 5 attempt, then MQTT 3.1.1: \(levels)")
-        let subscribed = server.connections.filter { $0.connect?.protocolLevel == 4 && $0.connect?.clientID.hasPrefix("devsim-verify") == true }
+        let subscribed = server.connections.filter {
+            $0.connect?.protocolLevel == 4 && $0.connect?.clientID.hasPrefix("devsim-verify") == true
+        }
         #expect(subscribed.first?.subscriptions == ["verify/+"], "the fallback connection subscribed")
     }
 }

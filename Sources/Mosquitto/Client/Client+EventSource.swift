@@ -99,8 +99,10 @@ extension Client: EventSource {
             // Only a handshake leaves a dead socket unreported: otherwise libmosquitto reads the
             // end-of-file or the error itself, and its reason is the better one.
             let failure = [rc.errno, connectErrno].first(where: Client.failsAConnection)
-            readToTheEnd(of: socket, failure: failure.map { MosquittoError(rawValue: MosquittoError.errno.rawValue, systemErrno: $0) }
-                ?? .connectionLost)
+            readToTheEnd(
+                of: socket,
+                failure: failure.map { MosquittoError(rawValue: MosquittoError.errno.rawValue, systemErrno: $0) }
+                    ?? .connectionLost)
         }
     }
 

@@ -129,9 +129,11 @@ public final class Client: @unchecked Sendable {
             try setting("username/password", mosquitto_username_pw_set(handle, options.username, options.password))
         }
         if let will = options.will {
-            try setting("will", will.payload.withUnsafeBytes { bytes in
-                mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos, will.retain)
-            })
+            try setting(
+                "will",
+                will.payload.withUnsafeBytes { bytes in
+                    mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos, will.retain)
+                })
         }
         if let tls = options.tls {
             try applyTLS(tls, setting)
@@ -226,7 +228,9 @@ public final class Client: @unchecked Sendable {
     /// The id is returned either way: libmosquitto queues a QoS 1/2 message before it tries to
     /// write it, so one whose write failed is still resent after a reconnect.
     @inline(__always)
-    public func publish(topic: UnsafePointer<CChar>, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) -> (messageID: Int32, error: MosquittoError?) {
+    public func publish(topic: UnsafePointer<CChar>, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) -> (
+        messageID: Int32, error: MosquittoError?
+    ) {
         var messageID: Int32 = 0
         let rc = mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, qos, retain)
         // Only a message the socket would not take changes what the loop must watch for.

@@ -65,10 +65,12 @@ public struct ClientOptions: Sendable, Equatable {
     /// which the broker decides alone.
     public var receiveMaximum: Int32 = 20
 
-    public init(host: String = "localhost", port: Int32 = 1883, clientID: String? = nil,
-                cleanSession: Bool = true, keepalive: Int32 = 60, protocolVersion: ProtocolVersion = .v311,
-                username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,
-                maxInFlight: Int32 = 16) {
+    public init(
+        host: String = "localhost", port: Int32 = 1883, clientID: String? = nil,
+        cleanSession: Bool = true, keepalive: Int32 = 60, protocolVersion: ProtocolVersion = .v311,
+        username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,
+        maxInFlight: Int32 = 16
+    ) {
         self.host = host
         self.port = port
         self.clientID = clientID

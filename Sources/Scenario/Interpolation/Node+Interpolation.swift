@@ -2,8 +2,10 @@ extension Node {
     /// The tree with `${...}` filled in every scalar value. Keys are left alone: they name schema
     /// entries, and a key that changed with the environment would change the schema.
     /// A scalar keeps its style, so a plain `${PORT}` can still be read as a number.
-    func interpolated(_ environment: [String: String],
-                      problems: inout [(mark: Mark, message: String)]) -> Node {
+    func interpolated(
+        _ environment: [String: String],
+        problems: inout [(mark: Mark, message: String)]
+    ) -> Node {
         switch kind {
         case .scalar(let text, let style):
             do {

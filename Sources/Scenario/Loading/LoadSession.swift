@@ -1,6 +1,6 @@
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One load of a scenario and the files it includes: a reader per file, and the chain of files
@@ -38,9 +38,11 @@ final class LoadSession {
         guard all.count > Self.maximumDiagnostics else { return all }
         let first = all[Self.maximumDiagnostics]
         let omitted = all.count - Self.maximumDiagnostics
-        return Array(all.prefix(Self.maximumDiagnostics)) + [Diagnostic(
-            file: first.file, line: first.line, column: first.column,
-            message: "\(omitted) more problems from here on are not listed; fix the ones above first")]
+        return Array(all.prefix(Self.maximumDiagnostics)) + [
+            Diagnostic(
+                file: first.file, line: first.line, column: first.column,
+                message: "\(omitted) more problems from here on are not listed; fix the ones above first")
+        ]
     }
 
     var hasProblems: Bool { readers.contains { !$0.diagnostics.isEmpty } }
@@ -103,7 +105,9 @@ final class LoadSession {
         }
         if let data = FileManager.default.contents(atPath: path) { return .success([UInt8](data)) }
         var isDirectory = false
-        let reason = !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) ? "no such file"
+        let reason =
+            !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            ? "no such file"
             : isDirectory ? "it is a directory, not a scenario file" : "the file cannot be read"
         return .failure(FileProblem(reason: reason))
     }

@@ -8,14 +8,17 @@ extension ScenarioLoader {
     /// `replay` file are reported as errors instead. The fuzzer and the tests that replay its
     /// corpus load untrusted bytes this way, so that a fuzzed path such as `/dev/zero` or a
     /// FIFO cannot read forever or block, and no run depends on what lies on the disk.
-    package static func loadIsolated(bytes: [UInt8], file: String,
-                                     environment: [String: String]) throws(ScenarioError) -> Scenario {
+    package static func loadIsolated(
+        bytes: [UInt8], file: String,
+        environment: [String: String]
+    ) throws(ScenarioError) -> Scenario {
         let standard = GeneratorRegistry.standard
         let generators = GeneratorRegistry(keys: standard.keys) { key, parameters throws(ParameterError) in
             try standard.recipe(key, NoFileParameters(parameters))
         }
-        return try load(bytes: bytes, file: file, environment: environment, generators: generators,
-                        readFile: { _ in .failure(LoadSession.FileProblem(reason: isolatedReason)) })
+        return try load(
+            bytes: bytes, file: file, environment: environment, generators: generators,
+            readFile: { _ in .failure(LoadSession.FileProblem(reason: isolatedReason)) })
     }
 }
 

@@ -20,8 +20,10 @@ public enum ScenarioLoader {
         try load(bytes: Array(text.utf8), file: file, environment: environment, generators: .standard)
     }
 
-    static func load(bytes: [UInt8], file: String, environment: [String: String], generators: GeneratorRegistry,
-                     readFile: @escaping LoadSession.FileReader = LoadSession.readFromDisk) throws(ScenarioError) -> Scenario {
+    static func load(
+        bytes: [UInt8], file: String, environment: [String: String], generators: GeneratorRegistry,
+        readFile: @escaping LoadSession.FileReader = LoadSession.readFromDisk
+    ) throws(ScenarioError) -> Scenario {
         let session = LoadSession(environment: environment, generators: generators, readFile: readFile)
         let scenario = session.read(bytes, file: file) { reader, root in
             reader.scenario(root, defaultName: defaultName(of: file))

@@ -1,9 +1,13 @@
 extension ScenarioReader {
     func broker(_ node: Node) -> BrokerSettings {
         var settings = BrokerSettings()
-        guard let entries = entries(node, of: "'broker'", known: [
-            "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-        ]) else { return settings }
+        guard
+            let entries = entries(
+                node, of: "'broker'",
+                known: [
+                    "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
+                ])
+        else { return settings }
 
         settings.host = string(entries["host"], "host")
         if let host = settings.host, let problem = BrokerHost.problem(with: host), let node = entries["host"] {
@@ -41,10 +45,11 @@ extension ScenarioReader {
         if (certificate == nil) != (key == nil), entries["certificate"] != nil || entries["key"] != nil {
             report(entries.mark, "'certificate' and 'key' go together in 'tls': give both or neither")
         }
-        return TLSSettings(ca: string(entries["ca"], "ca").map(resolve),
-                           certificate: certificate.map(resolve),
-                           key: key.map(resolve),
-                           insecure: bool(entries["insecure"], "insecure") ?? false)
+        return TLSSettings(
+            ca: string(entries["ca"], "ca").map(resolve),
+            certificate: certificate.map(resolve),
+            key: key.map(resolve),
+            insecure: bool(entries["insecure"], "insecure") ?? false)
     }
 
     private func will(_ node: Node) -> Will? {
@@ -66,8 +71,10 @@ extension ScenarioReader {
         let max = duration(entries["max"], "max", positive: true)
         let settings = ReconnectSettings(initial: initial ?? defaults.initial, max: max ?? defaults.max)
         if settings.initial > settings.max {
-            report((entries["max"] ?? entries["initial"])?.mark ?? entries.mark,
-                   "expected 'initial' (\(Self.trimmed(settings.initial))s) to be at most 'max' (\(Self.trimmed(settings.max))s) in 'reconnect'")
+            report(
+                (entries["max"] ?? entries["initial"])?.mark ?? entries.mark,
+                "expected 'initial' (\(Self.trimmed(settings.initial))s) to be at most 'max' (\(Self.trimmed(settings.max))s) in 'reconnect'"
+            )
             return nil
         }
         return settings

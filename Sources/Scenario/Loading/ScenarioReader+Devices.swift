@@ -45,24 +45,29 @@ extension ScenarioReader {
             missing(key, in: entries, of: what)
         }
         if let sample = keys.sample, let publish = keys.publish,
-           sample.perSecond / publish.perSecond > Double(DeviceSignals.maximumCatchUpSamples) {
+            sample.perSecond / publish.perSecond > Double(DeviceSignals.maximumCatchUpSamples)
+        {
             // Models that carry state from sample to sample would skip samples past that bound,
             // and their values would depend on the publish rate.
-            report((entries["sample"] ?? node).mark, "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
-                   + "times per publish; sample less often or publish more often")
+            report(
+                (entries["sample"] ?? node).mark,
+                "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
+                    + "times per publish; sample less often or publish more often")
         }
         if let verify = keys.verify, let payload = keys.payload {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
         }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
-              diagnostics.count == problemsBefore else { return nil }
-        return DeviceGroup(name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
-                           clientID: keys.clientID ?? Template("{id}"), topic: topic, sample: keys.sample,
-                           publish: publish, qos: keys.qos ?? 0, retain: keys.retain ?? false,
-                           connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
-                           jitter: keys.jitter,
-                           location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
-                           verify: keys.verify)
+            diagnostics.count == problemsBefore
+        else { return nil }
+        return DeviceGroup(
+            name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
+            clientID: keys.clientID ?? Template("{id}"), topic: topic, sample: keys.sample,
+            publish: publish, qos: keys.qos ?? 0, retain: keys.retain ?? false,
+            connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
+            jitter: keys.jitter,
+            location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
+            verify: keys.verify)
     }
 
     /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
@@ -88,8 +93,9 @@ extension ScenarioReader {
     /// `verify: { sequence: seq, timestamp: ts }`, each key optional.
     private func verifyFields(_ node: Node) -> VerifyFields? {
         guard let entries = entries(node, of: "'verify'", known: ["sequence", "timestamp"]) else { return nil }
-        return VerifyFields(sequence: string(entries["sequence"], "sequence") ?? VerifyFields.defaultSequence,
-                            timestamp: string(entries["timestamp"], "timestamp") ?? VerifyFields.defaultTimestamp)
+        return VerifyFields(
+            sequence: string(entries["sequence"], "sequence") ?? VerifyFields.defaultSequence,
+            timestamp: string(entries["timestamp"], "timestamp") ?? VerifyFields.defaultTimestamp)
     }
 
     /// The fields `verify` names must be in the payload: the sequence made by an integer
@@ -128,8 +134,10 @@ extension ScenarioReader {
     private func connection(_ node: Node) -> ConnectionMode? {
         if case .scalar(let text, _) = node.kind {
             guard text == "perDevice" else {
-                report(node.mark, "expected perDevice or { shared: N } for 'connection', found \(node.summary)"
-                       + Suggestion.hint(for: text, among: ["perDevice", "shared"]))
+                report(
+                    node.mark,
+                    "expected perDevice or { shared: N } for 'connection', found \(node.summary)"
+                        + Suggestion.hint(for: text, among: ["perDevice", "shared"]))
                 return nil
             }
             return .perDevice
@@ -165,13 +173,17 @@ extension ScenarioReader {
     /// payload's top-level field names and the device placeholders.
     private func payloadTemplate(_ entries: Entries, style: PayloadStyle?, fieldNames: [String]) -> PayloadTemplate? {
         guard let node = entries["template"] else {
-            if style == .template { missing("template", in: entries, of: "'payload' with style template (a text with {{field}} placeholders)") }
+            if style == .template {
+                missing("template", in: entries, of: "'payload' with style template (a text with {{field}} placeholders)")
+            }
             return nil
         }
         guard let text = string(node, "template") else { return nil }
         guard style == .template else {
             if entries["style"] == nil || style != nil {
-                report(node.mark, "'template' is used only with 'style: template'" + (style.map { "; this payload's style is \($0.rawValue)" } ?? ""))
+                report(
+                    node.mark,
+                    "'template' is used only with 'style: template'" + (style.map { "; this payload's style is \($0.rawValue)" } ?? ""))
             }
             return nil
         }
@@ -186,9 +198,12 @@ extension ScenarioReader {
         let knownSet = Set(known)
         // A payload may have thousands of fields: name a few, and look for hints for the first
         // few unknown placeholders only, since each look compares with every field.
-        let listed = fieldNames.count <= 12 ? fieldNames.joined(separator: ", ")
+        let listed =
+            fieldNames.count <= 12
+            ? fieldNames.joined(separator: ", ")
             : fieldNames.prefix(12).joined(separator: ", ") + " and \(fieldNames.count - 12) more"
-        let expected = "; expected a field of the payload (" + listed + ") or "
+        let expected =
+            "; expected a field of the payload (" + listed + ") or "
             + PayloadTemplate.devicePlaceholders.map { "{{\($0)}}" }.joined(separator: ", ")
         var valid = true
         var reported: Set<String> = []

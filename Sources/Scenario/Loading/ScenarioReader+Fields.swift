@@ -38,7 +38,10 @@ extension ScenarioReader {
             report(node.isNull ? key.mark : node.mark, "field '\(name)' needs a generator\(known)")
         }
         for extra in found.dropFirst() {
-            report(extra.key.mark, "field '\(name)' has a second generator '\(extra.key.scalarText ?? "")' after '\(found[0].key.scalarText ?? "")'; a field takes exactly one")
+            report(
+                extra.key.mark,
+                "field '\(name)' has a second generator '\(extra.key.scalarText ?? "")' after '\(found[0].key.scalarText ?? "")'; a field takes exactly one"
+            )
         }
 
         let decimals = integer(modifiers["decimals"], "decimals", in: 0...15)
@@ -52,8 +55,9 @@ extension ScenarioReader {
         guard found.count == 1, let recipe = found[0].recipe, diagnostics.count == problemsBefore else {
             return nil
         }
-        return FieldSpec(name: keyName, generator: recipe, decimals: decimals, noise: noise, min: min, max: max,
-                         faults: faults)
+        return FieldSpec(
+            name: keyName, generator: recipe, decimals: decimals, noise: noise, min: min, max: max,
+            faults: faults)
     }
 
     /// `location: { fields: { lat: {...}, lon: {...} } }`: a nested object whose members are fields
@@ -66,7 +70,10 @@ extension ScenarioReader {
             if text == Self.groupKey {
                 membersNode = pair.value
             } else {
-                report(pair.key.mark, "unexpected '\(text)' in group '\(path)': a field with 'fields' is a group of fields and takes nothing else; give generators and modifiers to its members")
+                report(
+                    pair.key.mark,
+                    "unexpected '\(text)' in group '\(path)': a field with 'fields' is a group of fields and takes nothing else; give generators and modifiers to its members"
+                )
             }
         }
         guard let membersNode, let members = self.pairs(membersNode, of: "'fields' of group '\(path)'") else { return nil }
@@ -122,7 +129,8 @@ extension ScenarioReader {
                 }
                 if let perHour { faults.drift = .init(perHour: perHour) }
             default:
-                let hint = Suggestion.closest(to: kind, among: FieldFaults.kinds).map { "; did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: kind, among: FieldFaults.kinds).map { "; did you mean '\($0)'?" }
                     ?? "; expected one of: " + FieldFaults.kinds.joined(separator: ", ")
                 report(pair.key.mark, "unknown fault '\(kind)' in field '\(field)'\(hint)")
             }
@@ -131,8 +139,10 @@ extension ScenarioReader {
     }
 
     /// A required key of a fault, read by `read` when present.
-    private func required<T>(_ key: String, in entries: Entries, of what: String, _ meaning: String,
-                             _ read: (Node) -> T?) -> T? {
+    private func required<T>(
+        _ key: String, in entries: Entries, of what: String, _ meaning: String,
+        _ read: (Node) -> T?
+    ) -> T? {
         guard let node = entries[key] else {
             missing(key, in: entries, of: "\(what) (\(meaning))")
             return nil
@@ -169,8 +179,10 @@ extension ScenarioReader {
         if let text = node.scalarText, let mode = FieldFaults.Dropout.Mode(rawValue: text) {
             return mode
         }
-        report(node.mark, "expected omit or null for 'mode', found \(node.scalarText.map { "'\($0)'" } ?? node.summary)"
-               + Suggestion.hint(for: node.scalarText ?? "", among: modes))
+        report(
+            node.mark,
+            "expected omit or null for 'mode', found \(node.scalarText.map { "'\($0)'" } ?? node.summary)"
+                + Suggestion.hint(for: node.scalarText ?? "", among: modes))
         return nil
     }
 
@@ -197,7 +209,8 @@ extension ScenarioReader {
         for pair in parameters.pairs {
             guard let name = pair.key.scalarText, !parameters.asked.contains(name) else { continue }
             valid = false
-            let takes = parameters.asked.isEmpty
+            let takes =
+                parameters.asked.isEmpty
                 ? "; \(key) takes no parameters"
                 : Suggestion.closest(to: name, among: parameters.asked).map { "; did you mean '\($0)'?" }
                     ?? "; \(key) takes: " + parameters.asked.joined(separator: ", ")
@@ -205,7 +218,9 @@ extension ScenarioReader {
         }
         if case .scalar = value.kind, !value.isNull, !parameters.shorthandRead {
             valid = false
-            let takes = parameters.asked.isEmpty ? "it takes no parameters"
+            let takes =
+                parameters.asked.isEmpty
+                ? "it takes no parameters"
                 : "give its parameters as a mapping: " + parameters.asked.joined(separator: ", ")
             report(value.mark, "\(key) takes no single value; \(takes)")
         }
@@ -224,9 +239,13 @@ extension ScenarioReader {
         if let hint, Self.modifiers.contains(hint) {
             report(key.mark, "unknown modifier '\(text)' in field '\(field)'; did you mean '\(hint)'?")
         } else if let hint {
-            report(key.mark, "unknown generator '\(text)'; did you mean '\(hint)'? (generators: \(generators.keys.joined(separator: ", ")))")
+            report(
+                key.mark, "unknown generator '\(text)'; did you mean '\(hint)'? (generators: \(generators.keys.joined(separator: ", ")))")
         } else if afterGenerator {
-            report(key.mark, "unknown key '\(text)' in field '\(field)'; besides its generator a field takes only the modifiers \(Self.modifiers.joined(separator: ", "))")
+            report(
+                key.mark,
+                "unknown key '\(text)' in field '\(field)'; besides its generator a field takes only the modifiers \(Self.modifiers.joined(separator: ", "))"
+            )
         } else {
             let known = generators.keys.isEmpty ? "" : "; expected one of: " + generators.keys.joined(separator: ", ")
             report(key.mark, "unknown generator '\(text)'\(known)")

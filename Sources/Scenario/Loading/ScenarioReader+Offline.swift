@@ -4,8 +4,10 @@ extension ScenarioReader {
         if node.scalarText != nil {
             switch choice(node, "offline", ["drop", "buffer"]) {
             case "drop": return .drop
-            case "buffer": return .buffer(maxMessages: OfflinePolicy.defaultMaxMessages,
-                                          maxBytes: OfflinePolicy.defaultMaxBytes)
+            case "buffer":
+                return .buffer(
+                    maxMessages: OfflinePolicy.defaultMaxMessages,
+                    maxBytes: OfflinePolicy.defaultMaxBytes)
             default: return nil
             }
         }
@@ -32,8 +34,9 @@ extension ScenarioReader {
             }
             return .drop
         case "buffer":
-            return .buffer(maxMessages: maxMessages ?? OfflinePolicy.defaultMaxMessages,
-                           maxBytes: maxBytes ?? OfflinePolicy.defaultMaxBytes)
+            return .buffer(
+                maxMessages: maxMessages ?? OfflinePolicy.defaultMaxMessages,
+                maxBytes: maxBytes ?? OfflinePolicy.defaultMaxBytes)
         default:
             return nil
         }

@@ -144,8 +144,10 @@ final class ScenarioReader {
         guard let node, let text = string(node, key) else { return nil }
         guard options.contains(text) else {
             let listed = options.dropLast().joined(separator: ", ") + " or " + (options.last ?? "")
-            report(node.mark, "expected \(listed) for '\(key)', found \(node.summary)"
-                   + Suggestion.hint(for: text, among: options))
+            report(
+                node.mark,
+                "expected \(listed) for '\(key)', found \(node.summary)"
+                    + Suggestion.hint(for: text, among: options))
             return nil
         }
         return text
@@ -162,8 +164,10 @@ final class ScenarioReader {
 
     func rate(_ node: Node?, _ key: String, allowMax: Bool = true) -> Rate? {
         if let node, let text = node.scalarText, Self.isZeroRate(text) {
-            report(node.mark, "expected a rate above zero such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found \(node.summary): "
-                   + "a rate of zero never ticks")
+            report(
+                node.mark,
+                "expected a rate above zero such as 10/s, 600/min, 10Hz or 1/60s for '\(key)', found \(node.summary): "
+                    + "a rate of zero never ticks")
             return nil
         }
         guard let node, let rate = quantity(node, key, Rate.parse) else { return nil }
@@ -188,8 +192,10 @@ final class ScenarioReader {
         quantity(node, key, Sizes.parse)
     }
 
-    private func quantity<T>(_ node: Node?, _ key: String,
-                             _ parse: (String) throws(QuantityError) -> T) -> T? {
+    private func quantity<T>(
+        _ node: Node?, _ key: String,
+        _ parse: (String) throws(QuantityError) -> T
+    ) -> T? {
         guard let node, let text = string(node, key) else { return nil }
         do {
             return try parse(text)
@@ -213,8 +219,10 @@ final class ScenarioReader {
                 report(node.mark, "'{id}' cannot be used in '\(key)', which makes the id; use {name} and {index}")
             } else {
                 let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '{\($0)}'?" }
-                report(node.mark, "unknown placeholder '{\(name)}' in '\(key)'"
-                       + (hint ?? "; expected " + known.map { "{\($0)}" }.joined(separator: ", ")))
+                report(
+                    node.mark,
+                    "unknown placeholder '{\(name)}' in '\(key)'"
+                        + (hint ?? "; expected " + known.map { "{\($0)}" }.joined(separator: ", ")))
             }
         }
         return valid ? template : nil
@@ -224,7 +232,9 @@ final class ScenarioReader {
     func topic(_ node: Node?, _ key: String) -> Template? {
         guard let node, let template = template(node, key) else { return nil }
         if template.source.isEmpty || template.source.contains("+") || template.source.contains("#") {
-            report(node.mark, "expected a topic to publish to, not empty and without the wildcards '+' and '#', for '\(key)', found \(node.summary)")
+            report(
+                node.mark,
+                "expected a topic to publish to, not empty and without the wildcards '+' and '#', for '\(key)', found \(node.summary)")
             return nil
         }
         return template

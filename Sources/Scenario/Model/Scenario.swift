@@ -9,8 +9,10 @@ public struct Scenario: Sendable {
     public var offline: OfflinePolicy
     public var groups: [DeviceGroup]
 
-    public init(name: String, file: String, broker: BrokerSettings = .init(),
-                offline: OfflinePolicy = .drop, groups: [DeviceGroup]) {
+    public init(
+        name: String, file: String, broker: BrokerSettings = .init(),
+        offline: OfflinePolicy = .drop, groups: [DeviceGroup]
+    ) {
         self.name = name
         self.file = file
         self.broker = broker
@@ -38,10 +40,12 @@ public struct BrokerSettings: Sendable, Equatable {
     public var will: Will?
     public var reconnect: ReconnectSettings?
 
-    public init(host: String? = nil, port: Int? = nil, protocol: MQTTProtocol? = nil,
-                keepalive: Double? = nil, cleanSession: Bool? = nil, username: String? = nil,
-                password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
-                reconnect: ReconnectSettings? = nil) {
+    public init(
+        host: String? = nil, port: Int? = nil, protocol: MQTTProtocol? = nil,
+        keepalive: Double? = nil, cleanSession: Bool? = nil, username: String? = nil,
+        password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
+        reconnect: ReconnectSettings? = nil
+    ) {
         self.host = host
         self.port = port
         self.protocol = `protocol`
@@ -137,10 +141,12 @@ public struct DeviceGroup: Sendable {
     /// defaults, `seq` and `ts`, are then looked for).
     public var verify: VerifyFields?
 
-    public init(name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
-                sample: Rate? = nil, publish: Rate, qos: Int = 0, retain: Bool = false,
-                connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
-                jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil) {
+    public init(
+        name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
+        sample: Rate? = nil, publish: Rate, qos: Int = 0, retain: Bool = false,
+        connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
+        jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil
+    ) {
         self.name = name
         self.count = count
         self.id = id

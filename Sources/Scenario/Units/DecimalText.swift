@@ -31,7 +31,8 @@ enum DecimalText {
     /// Quantities take no exponent: the unit starts at the first letter.
     static func split(_ text: Substring) -> (number: Double, unit: Substring)? {
         let trimmed = text.trimmingSpaces
-        let unitStart = trimmed.firstIndex { !($0.isASCII && ($0.isNumber || "+-.".contains($0))) }
+        let unitStart =
+            trimmed.firstIndex { !($0.isASCII && ($0.isNumber || "+-.".contains($0))) }
             ?? trimmed.endIndex
         guard let number = number(trimmed[..<unitStart].trimmingSpaces) else { return nil }
         return (number, trimmed[unitStart...].trimmingSpaces)

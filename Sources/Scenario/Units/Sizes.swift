@@ -15,7 +15,8 @@ public enum Sizes {
     /// The size in whole bytes (fractions round down); zero is allowed, negative is not.
     public static func parse(_ text: String) throws(QuantityError) -> Int {
         guard let (number, unit) = DecimalText.split(Substring(text)),
-              let scale = units[unit.lowercased()] else {
+            let scale = units[unit.lowercased()]
+        else {
             throw QuantityError(expected: expected, found: text)
         }
         let bytes = (number * scale).rounded(.down)

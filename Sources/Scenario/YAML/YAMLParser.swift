@@ -80,8 +80,9 @@ private struct TreeBuilder {
         while true {
             var event = yaml_event_t()
             guard yaml_parser_parse(&parser, &event) == 1 else {
-                problems.append(parser.error == YAML_READER_ERROR
-                                ? Self.readerError(parser, buffer) : Self.syntaxError(parser))
+                problems.append(
+                    parser.error == YAML_READER_ERROR
+                        ? Self.readerError(parser, buffer) : Self.syntaxError(parser))
                 return
             }
             let keepGoing = handle(event)
@@ -120,8 +121,12 @@ private struct TreeBuilder {
             // An alias copies its anchor's whole tree here, which may nest it past the limit
             // that each piece of the file keeps to on its own.
             guard stack.count + anchored.height <= YAMLParser.maximumDepth else {
-                problems.append((mark, "nesting deeper than \(YAMLParser.maximumDepth) levels: the alias '*\(name)' "
-                                 + "adds the \(anchored.height) levels of its anchor to the \(stack.count) it stands in"))
+                problems.append(
+                    (
+                        mark,
+                        "nesting deeper than \(YAMLParser.maximumDepth) levels: the alias '*\(name)' "
+                            + "adds the \(anchored.height) levels of its anchor to the \(stack.count) it stands in"
+                    ))
                 return false
             }
             // The alias stands where it is written, so errors inside point at the anchor's copy.
@@ -135,8 +140,9 @@ private struct TreeBuilder {
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return false }
             let kind: Node.Kind = frame.isMapping ? .mapping(mapping(frame.children)) : .sequence(frame.children)
-            return add(Built(node: Node(kind: kind, mark: frame.mark), size: frame.size, height: frame.height + 1),
-                       anchor: frame.anchor)
+            return add(
+                Built(node: Node(kind: kind, mark: frame.mark), size: frame.size, height: frame.height + 1),
+                anchor: frame.anchor)
         default:
             break
         }
@@ -166,9 +172,13 @@ private struct TreeBuilder {
 
     private mutating func withinBudget(_ size: Int, _ mark: Mark) -> Bool {
         guard size <= YAMLParser.maximumNodes else {
-            problems.append((mark, sawAlias
-                             ? "the aliases here expand to more than \(YAMLParser.maximumNodes) nodes"
-                             : "the file holds more than \(YAMLParser.maximumNodes) values, lists and mappings; a scenario needs far fewer"))
+            problems.append(
+                (
+                    mark,
+                    sawAlias
+                        ? "the aliases here expand to more than \(YAMLParser.maximumNodes) nodes"
+                        : "the file holds more than \(YAMLParser.maximumNodes) values, lists and mappings; a scenario needs far fewer"
+                ))
             return false
         }
         return true
@@ -247,10 +257,15 @@ private struct TreeBuilder {
         let value = Int(parser.problem_value)
         if problem == "control characters are not allowed" {
             // Valid UTF-8, but no text file holds it: most likely a binary file.
-            return (mark, "the file is not text: it holds the control character \(codePoint(value)), "
-                    + "which YAML does not allow; is it a binary file?")
+            return (
+                mark,
+                "the file is not text: it holds the control character \(codePoint(value)), "
+                    + "which YAML does not allow; is it a binary file?"
+            )
         }
-        let detail = problem.hasSuffix("octet") && value >= 0 ? " (byte 0x\(hex(value, digits: 2)))"
+        let detail =
+            problem.hasSuffix("octet") && value >= 0
+            ? " (byte 0x\(hex(value, digits: 2)))"
             : problem == "invalid Unicode character" ? " (\(codePoint(value)))" : ""
         let encoding = problem.contains("UTF-16") || problem.contains("surrogate") ? "UTF-16" : "UTF-8"
         return (mark, "the file is not valid \(encoding) text: \(problem)\(detail)")

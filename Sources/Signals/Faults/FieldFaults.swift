@@ -99,8 +99,9 @@ public struct FaultCounts: Sendable, Equatable, Codable {
     }
 
     public static func + (a: FaultCounts, b: FaultCounts) -> FaultCounts {
-        FaultCounts(spike: a.spike + b.spike, stuck: a.stuck + b.stuck,
-                    dropout: a.dropout + b.dropout, drift: a.drift + b.drift)
+        FaultCounts(
+            spike: a.spike + b.spike, stuck: a.stuck + b.stuck,
+            dropout: a.dropout + b.dropout, drift: a.drift + b.drift)
     }
 
     public static func += (a: inout FaultCounts, b: FaultCounts) {

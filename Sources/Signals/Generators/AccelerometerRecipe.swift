@@ -43,8 +43,10 @@ public struct AccelerometerRecipe: GeneratorRecipe {
     public var gravity: Double
     public var aggregate: Aggregate
 
-    public init(axis: Axis, motion: Motion = .still, orientation: Orientation = .flat, noise: Double = 0.004,
-                gravity: Double = 1, aggregate: Aggregate = .latest) {
+    public init(
+        axis: Axis, motion: Motion = .still, orientation: Orientation = .flat, noise: Double = 0.004,
+        gravity: Double = 1, aggregate: Aggregate = .latest
+    ) {
         self.axis = axis
         self.motion = motion
         self.orientation = orientation
@@ -74,8 +76,9 @@ public struct AccelerometerRecipe: GeneratorRecipe {
         let gravity = try parameters.finiteNumber("gravity") ?? 1
         guard gravity >= 0 else { throw ParameterError(key: "gravity", "gravity must not be negative") }
         let aggregate = try Self.choice("aggregate", in: parameters, default: Aggregate.latest)
-        self.init(axis: axis, motion: motion, orientation: orientation, noise: noise, gravity: gravity,
-                  aggregate: aggregate)
+        self.init(
+            axis: axis, motion: motion, orientation: orientation, noise: noise, gravity: gravity,
+            aggregate: aggregate)
     }
 
     /// The case of `Choice` named by `key`, `fallback` when absent.
@@ -91,15 +94,16 @@ public struct AccelerometerRecipe: GeneratorRecipe {
 
     /// "x, y, z, magnitude": what a scenario may write.
     private static func names<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type) -> String
-        where Choice.RawValue == String {
+    where Choice.RawValue == String {
         Choice.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
     public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let key = "\(motion.rawValue)/\(orientation.rawValue)/\(noise)/\(gravity)"
         let model = context.sharedModel(key: key) { seed in
-            AccelerometerModel(seed: seed, motion: motion, orientation: orientation, gravity: gravity,
-                               noise: noise, sampleInterval: context.sampleInterval)
+            AccelerometerModel(
+                seed: seed, motion: motion, orientation: orientation, gravity: gravity,
+                noise: noise, sampleInterval: context.sampleInterval)
         }
         switch aggregate {
         case .latest: return Latest(model: model, axis: axis.index)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A CSV file read whole, for `replay`: RFC 4180 rows (fields separated by commas, double quotes
@@ -91,10 +91,12 @@ enum CSVFile {
     static func value(_ cell: String) -> SignalValue {
         let trimmed = cell.trimmingSpaces
         if trimmed.isEmpty { return .null }
-        if let first = trimmed.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".")
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-           !trimmed.contains(where: { $0 == "x" || $0 == "X" }),
-           let number = Double(trimmed), number.isFinite {
+        if let first = trimmed.utf8.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: ".")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+            !trimmed.contains(where: { $0 == "x" || $0 == "X" }),
+            let number = Double(trimmed), number.isFinite
+        {
             return .number(number)
         }
         return .string(cell)

@@ -18,8 +18,9 @@ public struct CounterRecipe: GeneratorRecipe, FieldGenerator {
             self.init(start: start)
             return
         }
-        self.init(start: try parameters.finiteNumber("start") ?? 0,
-                  step: try parameters.finiteNumber("step") ?? 1)
+        self.init(
+            start: try parameters.finiteNumber("start") ?? 0,
+            step: try parameters.finiteNumber("step") ?? 1)
     }
 
     /// Whether counting stays in exact integers (within ±2⁵³, where doubles hold every integer).

@@ -21,9 +21,11 @@ public struct FieldSpec: Sendable {
     public var faults: FieldFaults
 
     /// A field whose value comes from `generator`.
-    public init(name: String, generator: any GeneratorRecipe, decimals: Int? = nil,
-                noise: Double? = nil, min: Double? = nil, max: Double? = nil,
-                faults: FieldFaults = FieldFaults()) {
+    public init(
+        name: String, generator: any GeneratorRecipe, decimals: Int? = nil,
+        noise: Double? = nil, min: Double? = nil, max: Double? = nil,
+        faults: FieldFaults = FieldFaults()
+    ) {
         self.name = name
         self.content = .generator(generator)
         self.decimals = decimals

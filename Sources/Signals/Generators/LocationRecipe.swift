@@ -28,9 +28,11 @@ public struct LocationRecipe: GeneratorRecipe {
 
     public static let defaultStart = (latitude: 35.6812, longitude: 139.7671)
 
-    public init(coordinate: Coordinate, latitude: Double = defaultStart.latitude,
-                longitude: Double = defaultStart.longitude, speed: Double = 10, heading: Double? = nil,
-                turn: Double = 5, spread: Double = 0) {
+    public init(
+        coordinate: Coordinate, latitude: Double = defaultStart.latitude,
+        longitude: Double = defaultStart.longitude, speed: Double = 10, heading: Double? = nil,
+        turn: Double = 5, spread: Double = 0
+    ) {
         self.coordinate = coordinate
         self.latitude = latitude
         self.longitude = longitude
@@ -78,8 +80,9 @@ public struct LocationRecipe: GeneratorRecipe {
         guard turn >= 0 else { throw ParameterError(key: "turn", "turn must not be negative") }
         let spread = try parameters.finiteNumber("spread") ?? 0
         guard spread >= 0 else { throw ParameterError(key: "spread", "spread must not be negative") }
-        self.init(coordinate: coordinate, latitude: lat, longitude: lon, speed: speed, heading: heading,
-                  turn: turn, spread: spread)
+        self.init(
+            coordinate: coordinate, latitude: lat, longitude: lon, speed: speed, heading: heading,
+            turn: turn, spread: spread)
     }
 
     private static func coordinate(_ text: String, key: String?) throws(ParameterError) -> Coordinate {
@@ -97,8 +100,9 @@ public struct LocationRecipe: GeneratorRecipe {
     public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let key = "\(latitude)/\(longitude)/\(speed)/\(heading.map { "\($0)" } ?? "random")/\(turn)/\(spread)"
         let model = context.sharedModel(key: key) { seed in
-            LocationModel(seed: seed, latitude: latitude, longitude: longitude, speed: speed, heading: heading,
-                          turn: turn, spread: spread)
+            LocationModel(
+                seed: seed, latitude: latitude, longitude: longitude, speed: speed, heading: heading,
+                turn: turn, spread: spread)
         }
         return Generator(model: model, coordinate: coordinate)
     }

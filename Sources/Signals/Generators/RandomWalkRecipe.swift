@@ -27,8 +27,10 @@ public struct RandomWalkRecipe: GeneratorRecipe {
     public var period: Double
     public var peak: WallClockPeak?
 
-    public init(start: Double, step: Double, min: Double? = nil, max: Double? = nil, meanReversion: Double = 0,
-                mean: Double? = nil, amplitude: Double = 0, period: Double = 86_400, peak: WallClockPeak? = nil) {
+    public init(
+        start: Double, step: Double, min: Double? = nil, max: Double? = nil, meanReversion: Double = 0,
+        mean: Double? = nil, amplitude: Double = 0, period: Double = 86_400, peak: WallClockPeak? = nil
+    ) {
         self.start = start
         self.step = step
         self.min = min
@@ -75,13 +77,15 @@ public struct RandomWalkRecipe: GeneratorRecipe {
             throw ParameterError(key: "period", "period must be greater than zero")
         }
         let peak = try WallClockPeak.read(from: parameters, period: wavePeriod)
-        self.init(start: start, step: step, min: min, max: max, meanReversion: reversion, mean: mean,
-                  amplitude: amplitude, period: wavePeriod, peak: peak)
+        self.init(
+            start: start, step: step, min: min, max: max, meanReversion: reversion, mean: mean,
+            amplitude: amplitude, period: wavePeriod, peak: peak)
     }
 
     public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
-        let model = Model(seed: context.fieldSeed.derive("walk"), initial: start - mean, step: step,
-                          retained: 1 - meanReversion)
+        let model = Model(
+            seed: context.fieldSeed.derive("walk"), initial: start - mean, step: step,
+            retained: 1 - meanReversion)
         context.register(model)
         return Generator(model: model, recipe: self)
     }
@@ -129,7 +133,8 @@ public struct RandomWalkRecipe: GeneratorRecipe {
     /// The mean the walk reverts to at the publish's latest sample.
     func mean(at instant: PublishInstant) -> Double {
         guard amplitude > 0 else { return mean }
-        var cycles = peak.map { $0.fraction(wallClock: instant.sampleWallClock, period: period) }
+        var cycles =
+            peak.map { $0.fraction(wallClock: instant.sampleWallClock, period: period) }
             ?? instant.sample.time / period
         cycles -= cycles.rounded(.down)
         return mean + amplitude * Math.sine(2 * Double.pi * cycles)

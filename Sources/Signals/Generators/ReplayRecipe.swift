@@ -43,8 +43,10 @@ public struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
             guard header else {
                 throw ParameterError(key: "column", "column must be an index when the file has no header")
             }
-            guard let found = rows.first?.firstIndex(where: { $0 == name })
-                ?? rows.first?.firstIndex(where: { $0.trimmed == name }) else {
+            guard
+                let found = rows.first?.firstIndex(where: { $0 == name })
+                    ?? rows.first?.firstIndex(where: { $0.trimmed == name })
+            else {
                 let names = rows.first?.map { "'\($0)'" }.joined(separator: ", ") ?? "none"
                 throw ParameterError(key: "column", "column '\(name)' is not in the header of '\(path)'; it has \(names)")
             }
@@ -56,7 +58,8 @@ public struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
         guard !rows.isEmpty else { throw ParameterError(key: "file", "'\(path)' has no data rows") }
         guard rows.contains(where: { $0.count > column }) else {
             let widest = rows.map(\.count).max() ?? 0
-            throw ParameterError(key: "column", "column \(column) is not in '\(path)', whose rows have at most \(widest) columns (numbered from 0)")
+            throw ParameterError(
+                key: "column", "column \(column) is not in '\(path)', whose rows have at most \(widest) columns (numbered from 0)")
         }
         self.init(values: rows.map { $0.count > column ? CSVFile.value($0[column]) : .null })
     }

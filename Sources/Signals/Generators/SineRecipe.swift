@@ -22,8 +22,10 @@ public struct SineRecipe: GeneratorRecipe, FieldGenerator {
     /// When set, the wave peaks at this wall-clock time and ignores the device's elapsed time.
     public var peak: WallClockPeak?
 
-    public init(min: Double, max: Double, period: Double, phase: Double = 0, randomPhase: Bool = false,
-                peak: WallClockPeak? = nil) {
+    public init(
+        min: Double, max: Double, period: Double, phase: Double = 0, randomPhase: Bool = false,
+        peak: WallClockPeak? = nil
+    ) {
         self.min = min
         self.max = max
         self.period = period

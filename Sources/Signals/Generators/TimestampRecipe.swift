@@ -41,12 +41,13 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
     }
 
     public func value(at instant: PublishInstant) -> SignalValue {
-        let scale = switch unit {
-        case .seconds: 1.0
-        case .milliseconds, .iso8601: 1000.0
-        case .microseconds: 1_000_000.0
-        case .nanoseconds: 1_000_000_000.0
-        }
+        let scale =
+            switch unit {
+            case .seconds: 1.0
+            case .milliseconds, .iso8601: 1000.0
+            case .microseconds: 1_000_000.0
+            case .nanoseconds: 1_000_000_000.0
+            }
         let scaled = (instant.wallClock * scale).rounded(.down)
         // Int64 traps outside its range; a clock that far off (or NaN) has no honest value.
         guard scaled.isFinite, Swift.abs(scaled) < 9.2e18 else { return .null }

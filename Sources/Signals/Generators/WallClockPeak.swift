@@ -26,12 +26,14 @@ public struct WallClockPeak: Sendable, Equatable {
             if zone != nil { throw ParameterError(key: "timezone", "timezone applies to peakAt, which is not given") }
             return nil
         }
-        let offset = try zone.map { (zone: String) throws(ParameterError) -> Double in
-            guard let seconds = utcOffset(zone) else {
-                throw ParameterError(key: "timezone", "timezone must be an offset from UTC such as +01:00, -05:30 or Z, found '\(zone)'")
-            }
-            return seconds
-        } ?? 0
+        let offset =
+            try zone.map { (zone: String) throws(ParameterError) -> Double in
+                guard let seconds = utcOffset(zone) else {
+                    throw ParameterError(
+                        key: "timezone", "timezone must be an offset from UTC such as +01:00, -05:30 or Z, found '\(zone)'")
+                }
+                return seconds
+            } ?? 0
         return try WallClockPeak(peakAt: text, period: period, utcOffset: offset)
     }
 
@@ -47,7 +49,8 @@ public struct WallClockPeak: Sendable, Equatable {
             clock = parts[0]
         case 2:
             guard let weekday = Self.weekdays.firstIndex(of: String(parts[0].prefix(3)).lowercased()),
-                  parts[0].count == 3 || Self.fullWeekday(parts[0]) else {
+                parts[0].count == 3 || Self.fullWeekday(parts[0])
+            else {
                 throw ParameterError(key: "peakAt", "peakAt must start with a weekday (Mon…Sun), found '\(parts[0])'")
             }
             day = weekday
@@ -68,9 +71,11 @@ public struct WallClockPeak: Sendable, Equatable {
         } else {
             let perDay = Self.day / period
             guard period == Self.day || (period < Self.day && perDay == perDay.rounded()) else {
-                throw ParameterError(key: "peakAt", period == Self.week
-                    ? "peakAt needs a weekday for period: 7d, such as \"Wed 14:00\""
-                    : "peakAt needs a period of 24h, one that divides a day (12h, 1h…) or 7d")
+                throw ParameterError(
+                    key: "peakAt",
+                    period == Self.week
+                        ? "peakAt needs a weekday for period: 7d, such as \"Wed 14:00\""
+                        : "peakAt needs a period of 24h, one that divides a day (12h, 1h…) or 7d")
             }
         }
         self.init(epochOffset: Self.reduced(local - utcOffset, period))
@@ -96,9 +101,10 @@ public struct WallClockPeak: Sendable, Equatable {
     static func timeOfDay(_ text: Substring) -> Double? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 2 || fields.count == 3,
-              fields.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) }),
-              let hours = Int(fields[0]), let minutes = Int(fields[1]),
-              (0..<24).contains(hours), (0..<60).contains(minutes) else { return nil }
+            fields.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) }),
+            let hours = Int(fields[0]), let minutes = Int(fields[1]),
+            (0..<24).contains(hours), (0..<60).contains(minutes)
+        else { return nil }
         let seconds = fields.count == 3 ? Int(fields[2]) : 0
         guard let seconds, (0..<60).contains(seconds) else { return nil }
         return Double(hours * 3600 + minutes * 60 + seconds)

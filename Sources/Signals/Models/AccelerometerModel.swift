@@ -38,8 +38,10 @@ public final class AccelerometerModel: SharedModel {
     ///   - noise: standard deviation of the sensor noise on each axis, in g.
     ///   - sampleInterval: seconds between samples, `nil` for one sample per publish; profiles
     ///     leave out vibrations the rate cannot carry.
-    public init(seed: Seed, motion: Motion, orientation: Orientation = .flat, gravity: Double = 1,
-                noise: Double = 0.004, sampleInterval: Double? = nil) {
+    public init(
+        seed: Seed, motion: Motion, orientation: Orientation = .flat, gravity: Double = 1,
+        noise: Double = 0.004, sampleInterval: Double? = nil
+    ) {
         var traits = seed.derive("traits").generator()
         frame = orientation.frame(traits: &traits)
         // Gravity pulls down; the sensor reads it on the axes that point up, negatively.

@@ -42,8 +42,10 @@ public final class LocationModel: SharedModel {
     ///   - heading: degrees clockwise from north; `nil` draws one per device from `seed`.
     ///   - turn: σ of the heading's change over one second, in degrees.
     ///   - spread: the device starts at a random point within this many metres of the start.
-    public init(seed: Seed, latitude: Double, longitude: Double, speed: Double, heading: Double?, turn: Double,
-                spread: Double = 0) {
+    public init(
+        seed: Seed, latitude: Double, longitude: Double, speed: Double, heading: Double?, turn: Double,
+        spread: Double = 0
+    ) {
         var traits = seed.derive("traits").generator()
         latitudeRadians = latitude * .pi / 180
         longitudeRadians = longitude * .pi / 180

@@ -67,11 +67,13 @@ struct BodyFrame: Sendable {
             // About right (x): tips forward (y) into up (z).
             let pitched = SIMD3(v.x, cosPitch * v.y - sinPitch * v.z, sinPitch * v.y + cosPitch * v.z)
             // About forward (y): tips up (z) into right (x).
-            return SIMD3(cosRoll * pitched.x + sinRoll * pitched.z, pitched.y,
-                         -sinRoll * pitched.x + cosRoll * pitched.z)
+            return SIMD3(
+                cosRoll * pitched.x + sinRoll * pitched.z, pitched.y,
+                -sinRoll * pitched.x + cosRoll * pitched.z)
         }
-        return BodyFrame(right: deviceVector(rotate(SIMD3(1, 0, 0))),
-                         forward: deviceVector(rotate(SIMD3(0, 1, 0))),
-                         up: deviceVector(rotate(SIMD3(0, 0, 1))))
+        return BodyFrame(
+            right: deviceVector(rotate(SIMD3(1, 0, 0))),
+            forward: deviceVector(rotate(SIMD3(0, 1, 0))),
+            up: deviceVector(rotate(SIMD3(0, 0, 1))))
     }
 }

@@ -34,7 +34,8 @@ struct RunningMotion: MotionProfile {
         let step = 2 * angle + phase
         // Strides vary more than a walker's, and the body shudders a little on each landing.
         let (jitter, shudder) = random.nextGaussianPair()
-        let bounce = Math.sine(step)
+        let bounce =
+            Math.sine(step)
             + second * Math.sine(2 * step + secondPhase)
             + third * Math.sine(3 * step + thirdPhase)
         return SIMD3(

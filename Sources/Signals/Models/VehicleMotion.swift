@@ -31,8 +31,9 @@ struct VehicleMotion: MotionProfile {
 
     init(traits: inout Xoshiro256StarStar, sampleInterval: Double?) {
         roadFrequency = SIMD3(0.5 + 0.5 * traits.nextUnit(), 1 + traits.nextUnit(), 2 + traits.nextUnit())
-        roadAmplitude = SIMD3(0.02 + 0.02 * traits.nextUnit(), 0.015 + 0.015 * traits.nextUnit(),
-                              0.01 + 0.01 * traits.nextUnit())
+        roadAmplitude = SIMD3(
+            0.02 + 0.02 * traits.nextUnit(), 0.015 + 0.015 * traits.nextUnit(),
+            0.01 + 0.01 * traits.nextUnit())
         roadPhase = SIMD3(traits.nextUnit(), traits.nextUnit(), traits.nextUnit()) * (2 * Double.pi)
         swayFrequency = 0.1 + 0.2 * traits.nextUnit()
         sway = 0.02 + 0.03 * traits.nextUnit()
@@ -50,7 +51,8 @@ struct VehicleMotion: MotionProfile {
     var dependsOnHistory: Bool { false }
 
     func acceleration(at time: Double, random: inout Xoshiro256StarStar) -> SIMD3<Double> {
-        let swells = roadAmplitude.x * Math.sine(Cycle.angle(time * roadFrequency.x) + roadPhase.x)
+        let swells =
+            roadAmplitude.x * Math.sine(Cycle.angle(time * roadFrequency.x) + roadPhase.x)
             + roadAmplitude.y * Math.sine(Cycle.angle(time * roadFrequency.y) + roadPhase.y)
             + roadAmplitude.z * Math.sine(Cycle.angle(time * roadFrequency.z) + roadPhase.z)
         let slot = Int((time / Self.slotLength).rounded(.down))

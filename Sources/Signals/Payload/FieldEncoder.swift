@@ -36,10 +36,11 @@ final class FieldEncoder {
             generator = ConstantRecipe(value: .null)
             isGroup = true
             let path = context.fieldName
-            members = FieldList(specs.map { member in
-                context.fieldName = path + "." + member.name
-                return FieldEncoder(spec: member, context: context, tally: tally)
-            })
+            members = FieldList(
+                specs.map { member in
+                    context.fieldName = path + "." + member.name
+                    return FieldEncoder(spec: member, context: context, tally: tally)
+                })
             context.fieldName = path
         }
         decimals = spec.decimals
@@ -47,7 +48,9 @@ final class FieldEncoder {
         noiseSeed = fieldSeed.derive("noise")
         min = spec.min
         max = spec.max
-        let faults = spec.faults.isEmpty || isGroup ? nil
+        let faults =
+            spec.faults.isEmpty || isGroup
+            ? nil
             : FaultInjector(faults: spec.faults, fieldSeed: fieldSeed, tally: tally)
         self.faults = faults
         modifiesNumbers = noise > 0 || min != nil || max != nil || faults?.modifiesNumbers == true

@@ -90,9 +90,10 @@ final class ConnectionDriver: TimerTarget {
     /// The socket closed; `stable: false` keeps the backoff growing however long it was up.
     func closed(_ error: MosquittoError?, stable: Bool = true) {
         if let error, machine.state == .connected {
-            delegate.driverDidLoseConnection(reason: error == .keepalive
-                ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
-                : "connection lost: \(error)")
+            delegate.driverDidLoseConnection(
+                reason: error == .keepalive
+                    ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
+                    : "connection lost: \(error)")
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for

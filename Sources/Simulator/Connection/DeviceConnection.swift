@@ -56,8 +56,10 @@ final class DeviceConnection: @unchecked Sendable {
     /// Lateness beyond which a message counts as late, in nanoseconds.
     static let lateThreshold: UInt64 = 2_000_000
 
-    init(plan: ConnectionPlan, seed: UInt64, connackTimeout: Double, logsEvents: Bool,
-         context: LoopContext) throws(ClientSetupError) {
+    init(
+        plan: ConnectionPlan, seed: UInt64, connackTimeout: Double, logsEvents: Bool,
+        context: LoopContext
+    ) throws(ClientSetupError) {
         self.plan = plan
         var options = plan.options
         options.reportsPublishes = plan.devices.first.map { $0.qos > 0 } ?? true
@@ -75,8 +77,9 @@ final class DeviceConnection: @unchecked Sendable {
             keepsOfflineTicks = true
             queue = BoundedQueue(maxMessages: maxMessages, maxBytes: maxBytes)
         }
-        driver = ConnectionDriver(client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
-                                  loop: context.loop)
+        driver = ConnectionDriver(
+            client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
+            loop: context.loop)
         client.delegate = self
         driver.delegate = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
@@ -178,8 +181,9 @@ final class DeviceConnection: @unchecked Sendable {
         // its acknowledgement will come.
         if let error, qos == 0 || !DeviceConnection.keepsMessage(error) {
             counters.add(.failed)
-            context.control.connectionFailed("publish failed: \(error) (first on topic \(device.plan.topic))",
-                                             key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
+            context.control.connectionFailed(
+                "publish failed: \(error) (first on topic \(device.plan.topic))",
+                key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
         } else {
             counters.add(.published)
             device.published += 1
@@ -273,17 +277,18 @@ extension DeviceConnection: ClientDelegate {
     private func suspectQoS2(_ error: MosquittoError?) -> Bool {
         guard qos == 2, !brokerBreaksQoS2 else { return false }
         guard error == .protocol, !outstanding.isEmpty else {
-            qos2ProtocolLosses = 0   // "in a row": a loss for another reason breaks it
+            qos2ProtocolLosses = 0  // "in a row": a loss for another reason breaks it
             return false
         }
         qos2ProtocolLosses += 1
         guard qos2ProtocolLosses >= DeviceConnection.qos2LossesToGiveUp else { return true }
         brokerBreaksQoS2 = true
         mustDiscardLibraryQueue = true
-        context.control.warnOnce(DeviceConnection.qos2Failure + ": connections were lost with a protocol error right after "
-                                         + "QoS 2 publishes, \(qos2ProtocolLosses) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
-                                         + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
-                                         key: DeviceConnection.qos2Failure, host: plan.options.host, port: plan.options.port)
+        context.control.warnOnce(
+            DeviceConnection.qos2Failure + ": connections were lost with a protocol error right after "
+                + "QoS 2 publishes, \(qos2ProtocolLosses) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
+                + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
+            key: DeviceConnection.qos2Failure, host: plan.options.host, port: plan.options.port)
         for message in outstanding.values {
             message.device.published -= 1
             counters.add(.published, -1)

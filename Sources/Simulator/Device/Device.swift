@@ -27,8 +27,9 @@ final class Device: TimerTarget {
     init(plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext) {
         self.plan = plan
         topic = Array(plan.topic.utf8CString)
-        signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
-                                seed: seed, sampleInterval: plan.sampleInterval)
+        signals = DeviceSignals(
+            payload: plan.payload, deviceID: plan.id, index: plan.index,
+            seed: seed, sampleInterval: plan.sampleInterval)
         self.connection = connection
         self.context = context
         self.counters = counters

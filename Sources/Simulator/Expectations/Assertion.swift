@@ -70,7 +70,9 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         let opEnd = trimmed[opStart...].firstIndex { !Self.operatorCharacters.contains($0) } ?? trimmed.endIndex
         let opText = String(trimmed[opStart..<opEnd])
         guard let comparison = Comparison(rawValue: opText) else {
-            let hint = opText == "=" ? "; use == to test equality" : opText == "=<" ? "; did you mean <=?" : opText == "=>" ? "; did you mean >=?" : ""
+            let hint =
+                opText == "="
+                ? "; use == to test equality" : opText == "=<" ? "; did you mean <=?" : opText == "=>" ? "; did you mean >=?" : ""
             throw AssertionError("unknown comparison '\(opText)'\(hint); expected one of \(Self.comparisons)")
         }
         let name = Text.trimmed(trimmed[..<opStart])
@@ -87,7 +89,8 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         let numberText = String(right[..<numberEnd])
         let digits = numberText.replacing("_", with: "")
         guard let first = digits.first, first.isNumber, digits.last?.isNumber == true,
-              let value = Double(digits), value.isFinite else {
+            let value = Double(digits), value.isFinite
+        else {
             let found = right.isEmpty ? "nothing" : "'\(right)'"
             throw AssertionError("expected a number after '\(opText)', found \(found)")
         }
@@ -125,7 +128,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         for part in parts {
             do {
                 expectations.append(try Assertion(part))
-            } catch where parts.count > 1 {
+            } catch  where parts.count > 1 {
                 throw AssertionError("in '\(part)': \(error.message)")
             }
         }
@@ -217,7 +220,7 @@ public struct Verdict: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(assertion, forKey: .assertion)
         try container.encode(passed, forKey: .passed)
-        try container.encode(actual, forKey: .actual)   // null, not absent, when unavailable
+        try container.encode(actual, forKey: .actual)  // null, not absent, when unavailable
         try container.encode(message, forKey: .message)
     }
 }

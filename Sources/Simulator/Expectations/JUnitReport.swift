@@ -24,7 +24,8 @@ public enum JUnitReport {
                 testcase += "/>"
             } else {
                 failures += 1
-                testcase += ">\n    <failure message=\"\(escaped(result.message))\" type=\"expectation\">"
+                testcase +=
+                    ">\n    <failure message=\"\(escaped(result.message))\" type=\"expectation\">"
                     + escaped(result.logLine) + "</failure>\n  </testcase>"
             }
             cases.append(testcase)
@@ -38,14 +39,16 @@ public enum JUnitReport {
             } else {
                 failures += 1
                 let message = "exited \(exitCode): \(report.outcome)"
-                testcase += ">\n    <failure message=\"\(escaped(message))\" type=\"exit\">"
+                testcase +=
+                    ">\n    <failure message=\"\(escaped(message))\" type=\"exit\">"
                     + escaped(message) + "</failure>\n  </testcase>"
             }
             cases.append(testcase)
         }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuite name=\"devsim\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" "
+        xml +=
+            "<testsuite name=\"devsim\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" "
             + "time=\"\(seconds(report.durationSeconds))\">\n"
         xml += "  <properties>\n"
         for (name, value) in properties(report, exitCode: exitCode) {
@@ -62,8 +65,10 @@ public enum JUnitReport {
 
     /// What ran and every figure the report has, durations in milliseconds.
     static func properties(_ report: RunReport, exitCode: Int32) -> [(String, String)] {
-        var properties = [("scenarios", report.scenarios.joined(separator: ",")), ("seed", String(report.seed)),
-                          ("outcome", report.outcome), ("exitCode", String(exitCode))]
+        var properties = [
+            ("scenarios", report.scenarios.joined(separator: ",")), ("seed", String(report.seed)),
+            ("outcome", report.outcome), ("exitCode", String(exitCode)),
+        ]
         for metric in ReportMetrics.all {
             guard let value = metric.value(report), value.isFinite else { continue }
             let unit = metric.kind == .percentage ? "%" : metric.kind == .duration ? " ms" : ""

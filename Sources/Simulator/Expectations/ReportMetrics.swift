@@ -20,9 +20,11 @@ public struct Metric: Sendable {
     /// Why `value` is `nil` for this report: `not available: run with --verify`.
     public let unavailable: @Sendable (RunReport) -> String
 
-    public init(_ name: String, _ kind: Kind,
-                unavailable: @escaping @Sendable (RunReport) -> String = { _ in "not available in this report" },
-                value: @escaping @Sendable (RunReport) -> Double?) {
+    public init(
+        _ name: String, _ kind: Kind,
+        unavailable: @escaping @Sendable (RunReport) -> String = { _ in "not available in this report" },
+        value: @escaping @Sendable (RunReport) -> Double?
+    ) {
         self.name = name
         self.kind = kind
         self.value = value
@@ -39,7 +41,8 @@ public enum ReportMetrics {
     }
 
     /// Every metric, in the order help lists them.
-    public static let all: [Metric] = ratios + counts
+    public static let all: [Metric] =
+        ratios + counts
         + percentiles("latency", unavailable: noAcknowledgements) { $0.latency }
         + percentiles("lateness", unavailable: { _ in "not available: nothing was scheduled" }) { $0.lateness }
         + [Metric("durationSeconds", .number) { $0.durationSeconds }]
@@ -54,9 +57,13 @@ public enum ReportMetrics {
             Metric("lost", .number, unavailable: notVerified) { $0.verify.map { Double($0.lost) } },
             Metric("duplicated", .number, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
             Metric("outOfOrder", .number, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
-        ] + percentiles("e2e", unavailable: { report in
-            report.verify == nil ? "not available: run with --verify" : "not available: nothing was received"
-        }) { $0.verify?.e2eLatency }
+        ]
+            + percentiles(
+                "e2e",
+                unavailable: { report in
+                    report.verify == nil ? "not available: run with --verify" : "not available: nothing was received"
+                }
+            ) { $0.verify?.e2eLatency }
     }()
 
     static let ratios: [Metric] = [
@@ -80,8 +87,10 @@ public enum ReportMetrics {
     }()
 
     /// `PREFIX.p50`, `.p90`, `.p99`, `.p999`, `.max` (durations) and `.count` of a percentile figure.
-    static func percentiles(_ prefix: String, unavailable: @escaping @Sendable (RunReport) -> String,
-                            _ read: @escaping @Sendable (RunReport) -> Percentiles?) -> [Metric] {
+    static func percentiles(
+        _ prefix: String, unavailable: @escaping @Sendable (RunReport) -> String,
+        _ read: @escaping @Sendable (RunReport) -> Percentiles?
+    ) -> [Metric] {
         let fields: [(String, @Sendable (Percentiles) -> Double)] = [
             ("p50", { $0.p50 }), ("p90", { $0.p90 }), ("p99", { $0.p99 }), ("p999", { $0.p999 }), ("max", { $0.max }),
         ]
@@ -97,9 +106,11 @@ public enum ReportMetrics {
     static let byName: [String: Metric] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     static let aliases: [String: String] = {
-        var aliases = ["verify.received": "received", "verify.lost": "lost",
-                       "verify.duplicated": "duplicated", "verify.outOfOrder": "outOfOrder",
-                       "p99.9": "latency.p999", "e2eLatency.p99.9": "e2e.p999", "verify.e2eLatency.p99.9": "e2e.p999"]
+        var aliases = [
+            "verify.received": "received", "verify.lost": "lost",
+            "verify.duplicated": "duplicated", "verify.outOfOrder": "outOfOrder",
+            "p99.9": "latency.p999", "e2eLatency.p99.9": "e2e.p999", "verify.e2eLatency.p99.9": "e2e.p999",
+        ]
         for field in ["p50", "p90", "p99", "p999"] { aliases[field] = "latency.\(field)" }
         for field in ["p50", "p90", "p99", "p999", "max", "count"] {
             aliases["e2eLatency.\(field)"] = "e2e.\(field)"
@@ -113,7 +124,8 @@ public enum ReportMetrics {
 extension ReportMetrics {
     /// The names `--expect` accepts, in short, for error messages and help.
     public static let summary: String = {
-        let plain = (ratios + counts).map(\.name) + ["durationSeconds"] + verify.filter { $0.kind == .number && !$0.name.contains(".") }.map(\.name)
+        let plain =
+            (ratios + counts).map(\.name) + ["durationSeconds"] + verify.filter { $0.kind == .number && !$0.name.contains(".") }.map(\.name)
         return plain.joined(separator: ", ")
             + ", latency.*, lateness.*, e2e.* (each .p50, .p90, .p99, .p999, .max, .count); p50, p90, p99, p999 alone mean latency"
     }()

@@ -59,8 +59,9 @@ public final class Counters: @unchecked Sendable {
 
     /// The faults counted so far.
     public var faults: FaultCounts {
-        FaultCounts(spike: faultSpike.load(ordering: .relaxed), stuck: faultStuck.load(ordering: .relaxed),
-                    dropout: faultDropout.load(ordering: .relaxed), drift: faultDrift.load(ordering: .relaxed))
+        FaultCounts(
+            spike: faultSpike.load(ordering: .relaxed), stuck: faultStuck.load(ordering: .relaxed),
+            dropout: faultDropout.load(ordering: .relaxed), drift: faultDrift.load(ordering: .relaxed))
     }
 }
 

@@ -68,7 +68,8 @@ public struct Histogram: Sendable, Equatable {
         }
         guard total > 0 else { return }
         guard let first = buckets.map(\.index).min(), let last = buckets.map(\.index).max(),
-              min <= max, Self.bucket(of: min) == first, Self.bucket(of: max) == last else { return nil }
+            min <= max, Self.bucket(of: min) == first, Self.bucket(of: max) == last
+        else { return nil }
         count = total
         self.min = min
         self.max = max

@@ -34,8 +34,10 @@ public enum ReportMerge {
         var latency = Histogram(), lateness = Histogram()
         for input in inputs {
             guard let histograms = input.report.histograms else {
-                throw ReportMergeError(file: input.name, "has no raw histograms (\"histograms\"), so its percentiles cannot be "
-                                       + "merged; it was written by a devsim before 'report merge'")
+                throw ReportMergeError(
+                    file: input.name,
+                    "has no raw histograms (\"histograms\"), so its percentiles cannot be "
+                        + "merged; it was written by a devsim before 'report merge'")
             }
             do throws(HistogramDataError) {
                 latency.merge(try histograms.latency.histogram())
@@ -54,7 +56,8 @@ public enum ReportMerge {
         merged.connectionsUp = sum(\.connectionsUp)
         merged.connections = sum(\.connections)
         merged.durationSeconds = reports.map(\.durationSeconds).max() ?? 0
-        merged.ratePerSecond = merged.durationSeconds > 0
+        merged.ratePerSecond =
+            merged.durationSeconds > 0
             ? (Double(merged[.published]) / merged.durationSeconds * 100).rounded() / 100 : 0
         merged.faults = reports.reduce(FaultCounts()) { $0 + $1.faults }
         merged.latency = latency.isEmpty ? nil : Percentiles(latency)
@@ -75,13 +78,15 @@ public enum ReportMerge {
 
         let seeds = reports.map(\.seed).uniqued()
         if seeds.count > 1 {
-            warnings.append("the reports have different seeds (\(seeds.map(String.init).joined(separator: ", "))); "
-                            + "the merged report records \(merged.seed), the first")
+            warnings.append(
+                "the reports have different seeds (\(seeds.map(String.init).joined(separator: ", "))); "
+                    + "the merged report records \(merged.seed), the first")
         }
         let scenarioSets = reports.map { $0.scenarios.sorted() }.uniqued()
         if scenarioSets.count > 1 {
-            warnings.append("the reports ran different scenarios (" + scenarioSets.map { $0.joined(separator: "+") }.joined(separator: ", ")
-                            + "); they are added up all the same")
+            warnings.append(
+                "the reports ran different scenarios (" + scenarioSets.map { $0.joined(separator: "+") }.joined(separator: ", ")
+                    + "); they are added up all the same")
         }
         warnings += shardWarnings(inputs)
         return Merged(report: merged, warnings: warnings)
@@ -106,12 +111,14 @@ public enum ReportMerge {
         guard let first = summaries.first else { return nil }
         guard summaries.count > 1 else { return first }
         if summaries.contains(where: { $0.e2eLatency != nil }) {
-            warnings.append("verify.e2eLatency is left out: the reports keep its percentiles, not its histogram, and percentiles cannot be added up")
+            warnings.append(
+                "verify.e2eLatency is left out: the reports keep its percentiles, not its histogram, and percentiles cannot be added up")
         }
-        var merged = VerifySummary(received: summaries.reduce(0) { $0 + $1.received },
-                                   lost: summaries.reduce(0) { $0 + $1.lost },
-                                   duplicated: summaries.reduce(0) { $0 + $1.duplicated },
-                                   outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
+        var merged = VerifySummary(
+            received: summaries.reduce(0) { $0 + $1.received },
+            lost: summaries.reduce(0) { $0 + $1.lost },
+            duplicated: summaries.reduce(0) { $0 + $1.duplicated },
+            outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
         // The shards ran side by side: their rates add up.
         merged.publishedPerSecond = summaries.reduce(0) { $0 + $1.publishedPerSecond }
         merged.receivedPerSecond = summaries.reduce(0) { $0 + $1.receivedPerSecond }
@@ -137,13 +144,15 @@ public enum ReportMerge {
         }
         let counts = sharded.map(\.1.count).uniqued()
         if counts.count > 1 {
-            warnings.append("the reports are shards of different counts (\(counts.map(String.init).joined(separator: ", "))); "
-                            + "their devices may overlap or be missing")
+            warnings.append(
+                "the reports are shards of different counts (\(counts.map(String.init).joined(separator: ", "))); "
+                    + "their devices may overlap or be missing")
         } else if let count = counts.first {
             let missing = (0..<count).filter { index in !sharded.contains { $0.1.index == index } }
             if !missing.isEmpty, missing.count <= 10 {
-                warnings.append("shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", ")
-                                + " missing: the merged report is not the whole fleet's")
+                warnings.append(
+                    "shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+                        + " missing: the merged report is not the whole fleet's")
             } else if !missing.isEmpty {
                 warnings.append("\(missing.count) of \(count) shards missing: the merged report is not the whole fleet's")
             }
@@ -164,8 +173,6 @@ public struct ReportMergeError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { file.map { "\($0): \(message)" } ?? message }
 }
-
-
 
 private extension Array where Element: Hashable {
     /// The elements in order, each once.

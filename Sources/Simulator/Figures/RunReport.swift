@@ -72,12 +72,13 @@ extension RunReport {
 extension RunReport {
     public init(result: Fleet.Result, scenarios: [String], seed: UInt64) {
         let t = result.totals
-        let outcome = switch result.reason {
-        case .duration: "duration"
-        case .messages: "messages"
-        case .requested: "stopped"
-        case .noConnection(let why): "no connection: \(why)"
-        }
+        let outcome =
+            switch result.reason {
+            case .duration: "duration"
+            case .messages: "messages"
+            case .requested: "stopped"
+            case .noConnection(let why): "no connection: \(why)"
+            }
         figures = t.figures
         details = Details(
             scenarios: scenarios, seed: seed, outcome: outcome,
@@ -98,10 +99,12 @@ extension RunReport {
     /// number of shards: every count 0, outcome "empty shard", and empty histograms, so that
     /// `report merge` can take it with the others.
     public static func empty(scenarios: [String], seed: UInt64) -> RunReport {
-        var report = RunReport(result: Fleet.Result(totals: Totals(), connectionsUpAtEnd: 0, connections: 0, durationSeconds: 0,
-                                                    reason: .duration, latency: Histogram(), lateness: Histogram(), groups: [],
-                                                    connectionErrors: [:], allConnectedSeconds: 0),
-                               scenarios: scenarios, seed: seed)
+        var report = RunReport(
+            result: Fleet.Result(
+                totals: Totals(), connectionsUpAtEnd: 0, connections: 0, durationSeconds: 0,
+                reason: .duration, latency: Histogram(), lateness: Histogram(), groups: [],
+                connectionErrors: [:], allConnectedSeconds: 0),
+            scenarios: scenarios, seed: seed)
         report.outcome = "empty shard"
         return report
     }

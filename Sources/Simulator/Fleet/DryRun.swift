@@ -61,8 +61,9 @@ private final class VirtualDevice: TimerTarget {
 
     init(plan: DevicePlan, seed: UInt64) {
         self.plan = plan
-        signals = DeviceSignals(payload: plan.payload, deviceID: plan.id, index: plan.index,
-                                seed: seed, sampleInterval: plan.sampleInterval)
+        signals = DeviceSignals(
+            payload: plan.payload, deviceID: plan.id, index: plan.index,
+            seed: seed, sampleInterval: plan.sampleInterval)
         schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond)
         timer = Timer(target: self)
     }
@@ -98,8 +99,10 @@ public struct Sample: Sendable {
 
     /// The first device of each group, in the plan's order, with its first `count` ticks: the
     /// same payloads a run with `seed` publishes for that device.
-    public static func firstDevices(of plan: FleetPlan, seed: UInt64, count: Int,
-                                    wallStart: Double = WallTime.now().secondsSinceEpoch) -> [Device] {
+    public static func firstDevices(
+        of plan: FleetPlan, seed: UInt64, count: Int,
+        wallStart: Double = WallTime.now().secondsSinceEpoch
+    ) -> [Device] {
         var devices: [Device] = []
         for connection in plan.connections {
             for device in connection.devices where device.index == 1 {
@@ -110,8 +113,10 @@ public struct Sample: Sendable {
     }
 
     /// The first `count` ticks of `device`.
-    public static func ticks(of device: DevicePlan, seed: UInt64, count: Int,
-                             wallStart: Double = WallTime.now().secondsSinceEpoch) -> [Tick] {
+    public static func ticks(
+        of device: DevicePlan, seed: UInt64, count: Int,
+        wallStart: Double = WallTime.now().secondsSinceEpoch
+    ) -> [Tick] {
         let virtual = VirtualDevice(plan: device, seed: seed)
         var payload = PayloadBuffer()
         return (0..<max(0, count)).map { _ in

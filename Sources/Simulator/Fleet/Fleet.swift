@@ -49,19 +49,25 @@ public final class Fleet: Sendable {
         control = RunControl(messages: settings.messages, logger: logger)
         let loopCount = max(1, min(settings.loops, plan.connections.count))
         let perConnection = DeviceConnection.descriptorsPerConnection
-        try DescriptorLimit.raise(toFit: DescriptorLimit.needed(connections: plan.connections.count, perConnection: perConnection,
-                                                                loops: loopCount), perConnection: perConnection)
+        try DescriptorLimit.raise(
+            toFit: DescriptorLimit.needed(
+                connections: plan.connections.count, perConnection: perConnection,
+                loops: loopCount), perConnection: perConnection)
         var contexts: [LoopContext] = []
         for index in 0..<loopCount {
-            contexts.append(LoopContext(loop: try EventLoop(name: "devsim-loop-\(index)"), control: control,
-                                        groups: plan.groups.count))
+            contexts.append(
+                LoopContext(
+                    loop: try EventLoop(name: "devsim-loop-\(index)"), control: control,
+                    groups: plan.groups.count))
         }
         let logsEvents = settings.logConnectionEvents || plan.connections.count <= 10
         for (index, connectionPlan) in plan.connections.enumerated() {
             let context = contexts[index % loopCount]
-            context.connections.append(try DeviceConnection(plan: connectionPlan, seed: settings.seed,
-                                                      connackTimeout: settings.connackTimeout,
-                                                      logsEvents: logsEvents, context: context))
+            context.connections.append(
+                try DeviceConnection(
+                    plan: connectionPlan, seed: settings.seed,
+                    connackTimeout: settings.connackTimeout,
+                    logsEvents: logsEvents, context: context))
         }
         for context in contexts { context.connectionCount = plan.connections.count }
         self.contexts = contexts
@@ -111,8 +117,9 @@ public final class Fleet: Sendable {
         if !control.hasEverConnected, reason.endedAConnectedRun {
             // A run that never connected tested nothing, however it ended: exit 3, not 0.
             let why = control.lastFailure ?? "no CONNACK from the broker"
-            reason = .noConnection("no connection in the \(formatSeconds(Double(MonotonicClock.now() - start) / 1e9)) "
-                                   + "the run lasted (\(reason.description)): \(why)")
+            reason = .noConnection(
+                "no connection in the \(formatSeconds(Double(MonotonicClock.now() - start) / 1e9)) "
+                    + "the run lasted (\(reason.description)): \(why)")
         }
         // The run's length is its ticking time; the drain and goodbyes after it are not.
         let duration = Double(MonotonicClock.now() - start) / 1e9
@@ -120,7 +127,7 @@ public final class Fleet: Sendable {
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         disconnectAll()
-        logLosses()   // those of the drain and the goodbyes
+        logLosses()  // those of the drain and the goodbyes
         verifier?.settle(published: totals[.published])
         // The run's last part second, judged once what was in flight has arrived.
         let settled = totals
@@ -134,21 +141,25 @@ public final class Fleet: Sendable {
             latency.merge(context.latency)
             lateness.merge(context.lateness)
         }
-        var result = Result(totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
-                            durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
-                            groups: groupTotals, connectionErrors: control.connectionErrors,
-                            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
+        var result = Result(
+            totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
+            durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
+            groups: groupTotals, connectionErrors: control.connectionErrors,
+            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         if let verifier {
-            result.verify = verifier.summary(published: contexts.flatMap(\.connections).flatMap { connection in
-                connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) } })
+            result.verify = verifier.summary(
+                published: contexts.flatMap(\.connections).flatMap { connection in
+                    connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) }
+                })
             result.verifiedTopics = verifier.topics
         }
         return result
     }
 
     private func waitForEnd(start: UInt64) -> StopReason {
-        let status = StatusReporter(logger: control.logger, connections: connectionCount, start: start,
-                                    redraw: settings.liveStatus)
+        let status = StatusReporter(
+            logger: control.logger, connections: connectionCount, start: start,
+            redraw: settings.liveStatus)
         defer { status.finish() }
         let interval = settings.liveStatus == nil ? settings.statsInterval : 1
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
@@ -162,7 +173,8 @@ public final class Fleet: Sendable {
             logLosses()
             if let verifier, now >= nextPace {
                 let totals = self.totals
-                verifier.notePace(published: totals[.published], publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
+                verifier.notePace(
+                    published: totals[.published], publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
                 nextPace = now &+ 1_000_000_000
             }
             if let end, now >= end { return .duration }
@@ -172,13 +184,16 @@ public final class Fleet: Sendable {
             }
             if let due = nextStatus, now >= due, let interval {
                 let latency = liveLatency()
-                status.report(totals, ackP99: latency.isEmpty ? nil : latency.percentile(99),
-                              errors: control.connectionErrors.values.reduce(0, +) + totals[.failed], at: now)
+                status.report(
+                    totals, ackP99: latency.isEmpty ? nil : latency.percentile(99),
+                    errors: control.connectionErrors.values.reduce(0, +) + totals[.failed], at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             // At least once a second, for the lines that sum up lost connections.
-            let wake = max(now, [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, now &+ 1_000_000_000]
-                .compactMap { $0 }.min()!)
+            let wake = max(
+                now,
+                [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, now &+ 1_000_000_000]
+                    .compactMap { $0 }.min()!)
             control.wait(seconds: Double(wake - now) / 1e9)
         }
     }
@@ -214,8 +229,9 @@ public final class Fleet: Sendable {
         while drainableConnections() > 0 {
             guard MonotonicClock.now() < deadline else {
                 let t = totals
-                control.logger.warning("drain timeout after \(formatSeconds(settings.drainTimeout)): "
-                                       + "\(t[.inFlight]) messages unacknowledged, \(t[.buffered]) still queued")
+                control.logger.warning(
+                    "drain timeout after \(formatSeconds(settings.drainTimeout)): "
+                        + "\(t[.inFlight]) messages unacknowledged, \(t[.buffered]) still queued")
                 return
             }
             control.wait(seconds: 0.01)

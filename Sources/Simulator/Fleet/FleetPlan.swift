@@ -82,14 +82,18 @@ public struct FleetPlan: Sendable {
 
     private init(scenarios: [Scenario], settings: RunSettings, keeping shard: Shard?) {
         var connections: [ConnectionPlan] = []
-        var clientIDs = Claims(kind: "client id", consequence: "two clients with one id knock each other off the broker",
-                               template: "clientId", placeholders: "{id} or {index}")
-        var deviceIDs = Claims(kind: "device id", consequence: "two devices with one id draw the same values at the same instants",
-                               template: "id", placeholders: "{index}")
+        var clientIDs = Claims(
+            kind: "client id", consequence: "two clients with one id knock each other off the broker",
+            template: "clientId", placeholders: "{id} or {index}")
+        var deviceIDs = Claims(
+            kind: "device id", consequence: "two devices with one id draw the same values at the same instants",
+            template: "id", placeholders: "{index}")
         for scenario in scenarios {
             for group in scenario.groups {
-                let owner = Claims.Owner(group: group.name, location: group.location
-                                         ?? SourceLocation(file: scenario.file, line: 1, column: 1))
+                let owner = Claims.Owner(
+                    group: group.name,
+                    location: group.location
+                        ?? SourceLocation(file: scenario.file, line: 1, column: 1))
                 var made = FleetPlan.connections(for: group, in: scenario, settings: settings, shard: shard)
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
@@ -128,19 +132,23 @@ public struct FleetPlan: Sendable {
                 return
             }
             guard reported.insert([first.location.description, owner.location.description]).inserted else { return }
-            let message = first.location == owner.location
+            let message =
+                first.location == owner.location
                 ? "\(kind) '\(id)' is used by more than one device of device group '\(owner.group)'; "
                     + "\(consequence): put \(placeholders) in '\(template)'"
                 : "\(kind) '\(id)' of device group '\(owner.group)' is also used by device group '\(first.group)' "
                     + "at \(first.location); \(consequence): give the groups different names, or different '\(template)' templates"
-            conflicts.append(Diagnostic(file: owner.location.file, line: owner.location.line,
-                                        column: owner.location.column, message: message))
+            conflicts.append(
+                Diagnostic(
+                    file: owner.location.file, line: owner.location.line,
+                    column: owner.location.column, message: message))
         }
     }
 
-
-    static func connections(for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
-                            shard: Shard? = nil) -> [ConnectionPlan] {
+    static func connections(
+        for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
+        shard: Shard? = nil
+    ) -> [ConnectionPlan] {
         let verify = VerifyPlan(group: group)
         let all = (1...max(1, group.count)).map { index in
             let id = group.id.render(name: group.name, index: index, id: nil)
@@ -149,8 +157,9 @@ public struct FleetPlan: Sendable {
                 topic: group.topic.render(name: group.name, index: index, id: id),
                 qos: Int32(group.qos), retain: group.retain, perSecond: group.publish.perSecond,
                 sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload,
-                startDelay: DevicePlan.startDelay(jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
-                                                  seed: settings.seed, deviceID: id), verify: verify)
+                startDelay: DevicePlan.startDelay(
+                    jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
+                    seed: settings.seed, deviceID: id), verify: verify)
         }
         // Ids are rendered before sharding, so a device keeps its index, id and topic (and so
         // its seed and data) whichever shard runs it.

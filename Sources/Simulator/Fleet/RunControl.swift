@@ -71,7 +71,10 @@ final class RunControl: Sendable {
     /// Asks the run to end; the first reason given is the one reported.
     func stop(_ why: StopReason) {
         let first = reason.withLock { current in
-            if current == nil { current = why; return true }
+            if current == nil {
+                current = why
+                return true
+            }
             return false
         }
         if first { wake.signal() }

@@ -38,10 +38,12 @@ public struct RunSettings: Sendable {
     /// Run only this slice of the fleet's devices (`run --shard K/N`); `nil` runs them all.
     public var shard: Shard? = nil
 
-    public init(host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
-                duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
-                connectTimeout: Double = 30, connackTimeout: Double = 10, drainTimeout: Double = 5, statsInterval: Double? = 5,
-                maxInFlight: Int = 16, logConnectionEvents: Bool = false) {
+    public init(
+        host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
+        duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
+        connectTimeout: Double = 30, connackTimeout: Double = 10, drainTimeout: Double = 5, statsInterval: Double? = 5,
+        maxInFlight: Int = 16, logConnectionEvents: Bool = false
+    ) {
         self.host = host
         self.port = port
         self.username = username

@@ -50,7 +50,8 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
             throw ShardError("the number of shards must be from 1 to \(maximumCount), found '\(text)'")
         }
         guard index >= 0, index < count, let shard = Shard(index: index, count: count) else {
-            let hint = index == count ? " (shards count from 0, as JOB_COMPLETION_INDEX does: the last of \(count) is \(count - 1)/\(count))" : ""
+            let hint =
+                index == count ? " (shards count from 0, as JOB_COMPLETION_INDEX does: the last of \(count) is \(count - 1)/\(count))" : ""
             throw ShardError("shard index must be from 0 to \(count - 1), found '\(text)'\(hint)")
         }
         return shard

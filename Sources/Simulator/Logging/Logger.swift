@@ -29,8 +29,10 @@ public struct Logger: Sendable {
     /// Where lines go; standard error unless a test wants them.
     public var sink: @Sendable (String) -> Void
 
-    public init(label: String = "devsim", format: Format = .text, minimumLevel: Level = .info,
-                sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+    public init(
+        label: String = "devsim", format: Format = .text, minimumLevel: Level = .info,
+        sink: @escaping @Sendable (String) -> Void = Logger.standardError
+    ) {
         self.label = label
         self.format = format
         self.minimumLevel = minimumLevel

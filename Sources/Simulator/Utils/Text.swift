@@ -7,7 +7,8 @@ public enum Text {
     public static func trimmed<S: StringProtocol>(_ text: S) -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
         guard let first = text.firstIndex(where: { !isSpace($0) }),
-              let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+            let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(text[first...last])
     }
 

@@ -35,7 +35,8 @@ struct TopicTable {
             guard entry >= 0 else { return nil }
             let key = keys[entry]
             if key.count == topic.count,
-               key.withUnsafeBytes({ topic.count == 0 || memcmp($0.baseAddress!, topic.baseAddress!, topic.count) == 0 }) {
+                key.withUnsafeBytes({ topic.count == 0 || memcmp($0.baseAddress!, topic.baseAddress!, topic.count) == 0 })
+            {
                 return values[entry]
             }
             slot = (slot + 1) & mask

@@ -85,7 +85,8 @@ public final class Verifier: @unchecked Sendable {
             }
             endpoints[key]!.publishers += 1
             for device in connection.devices {
-                endpoints[key]!.filters[device.verify.topicFilter] = max(endpoints[key]!.filters[device.verify.topicFilter] ?? 0, device.verify.qos)
+                endpoints[key]!.filters[device.verify.topicFilter] = max(
+                    endpoints[key]!.filters[device.verify.topicFilter] ?? 0, device.verify.qos)
                 if let index = endpoints[key]!.topicIndex[device.topic] {
                     endpoints[key]!.topics[index].devices += 1
                     endpoints[key]!.topics[index].qos = max(endpoints[key]!.topics[index].qos, device.verify.qos)
@@ -95,7 +96,8 @@ public final class Verifier: @unchecked Sendable {
                 }
             }
         }
-        var setups: [(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: Int32)], streams: VerifiedStreams)] = []
+        var setups:
+            [(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: Int32)], streams: VerifiedStreams)] = []
         var owners: [String: (connection: Int, stream: Int)] = [:]
         for key in order {
             let endpoint = endpoints[key]!
@@ -129,9 +131,11 @@ public final class Verifier: @unchecked Sendable {
             let fleetProtocol = options.protocolVersion
             options.protocolVersion = .v5
             options.receiveMaximum = 65535
-            connections.append(try VerifierConnection(options: options, fallback: fleetProtocol == .v5 ? nil : fleetProtocol,
-                                                      reconnect: setup.reconnect, filters: setup.filters,
-                                                      streams: setup.streams, loop: self.loops[number % loopCount]))
+            connections.append(
+                try VerifierConnection(
+                    options: options, fallback: fleetProtocol == .v5 ? nil : fleetProtocol,
+                    reconnect: setup.reconnect, filters: setup.filters,
+                    streams: setup.streams, loop: self.loops[number % loopCount]))
         }
         self.connections = connections
         self.owners = owners
@@ -139,12 +143,14 @@ public final class Verifier: @unchecked Sendable {
         let all = connections.flatMap(\.streams.streams)
         let shared = all.filter { $0.devices > 1 }
         if let first = shared.first {
-            logger.warning("verify: \(shared.count) topics carry more than one device (first '\(first.topic)'); "
-                           + "their messages are counted but not checked for duplicates or order")
+            logger.warning(
+                "verify: \(shared.count) topics carry more than one device (first '\(first.topic)'); "
+                    + "their messages are counted but not checked for duplicates or order")
         }
         if let blind = all.first(where: { !$0.plan.readsSequence }) {
-            logger.warning("verify: no sequence field (a counter, 'seq' unless the group's 'verify' names another) "
-                           + "in the payload of topic '\(blind.topic)': its messages are counted, not checked")
+            logger.warning(
+                "verify: no sequence field (a counter, 'seq' unless the group's 'verify' names another) "
+                    + "in the payload of topic '\(blind.topic)': its messages are counted, not checked")
         }
     }
 
@@ -183,7 +189,10 @@ public final class Verifier: @unchecked Sendable {
             let count = receivedCount.load(ordering: .relaxed)
             if count != last { (last, lastChange) = (count, now) }
             if count >= published || now - lastChange >= MonotonicClock.nanoseconds(quiet)
-                || now - start >= MonotonicClock.nanoseconds(limit) { return }
+                || now - start >= MonotonicClock.nanoseconds(limit)
+            {
+                return
+            }
             usleep(10_000)
         }
     }
@@ -204,9 +213,11 @@ public final class Verifier: @unchecked Sendable {
     /// far. Called about once a second by the thread that watches the run, and by no other.
     public func notePace(published: Int, publisherChanges: Int) {
         let allSubscribed = subscribedNow.load(ordering: .relaxed) == connections.count
-        pace.record(.init(published: published, received: receivedCount.load(ordering: .relaxed),
-                          losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
-                          time: MonotonicClock.now()))
+        pace.record(
+            .init(
+                published: published, received: receivedCount.load(ordering: .relaxed),
+                losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
+                time: MonotonicClock.now()))
     }
 
     /// The summary, with each device's published count (by its connection's options and its
@@ -220,11 +231,12 @@ public final class Verifier: @unchecked Sendable {
         let streams = topics
         var latency = Histogram()
         for connection in connections { latency.merge(connection.streams.latency) }
-        var summary = VerifySummary(received: streams.reduce(0) { $0 + $1.received },
-                                    lost: streams.reduce(0) { $0 + $1.lost },
-                                    duplicated: streams.reduce(0) { $0 + $1.duplicated },
-                                    outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
-                                    e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
+        var summary = VerifySummary(
+            received: streams.reduce(0) { $0 + $1.received },
+            lost: streams.reduce(0) { $0 + $1.lost },
+            duplicated: streams.reduce(0) { $0 + $1.duplicated },
+            outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
+            e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
         summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
         summary.fellBehind = summary.missingWhileConnected > 0
         if pace.seconds > 0 {

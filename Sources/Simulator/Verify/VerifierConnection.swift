@@ -31,14 +31,17 @@ final class VerifierConnection: @unchecked Sendable {
     /// knows only MQTT 3 may not answer at all (amqtt 0.12), and the run waits for the verifier.
     static let mqtt5TrialTimeout = 2.0
 
-    init(options: ClientOptions, fallback: ClientOptions.ProtocolVersion?, reconnect: ReconnectSettings,
-         filters: [(key: String, value: Int32)], streams: VerifiedStreams, loop: EventLoop) throws {
+    init(
+        options: ClientOptions, fallback: ClientOptions.ProtocolVersion?, reconnect: ReconnectSettings,
+        filters: [(key: String, value: Int32)], streams: VerifiedStreams, loop: EventLoop
+    ) throws {
         client = try Client(options: options)
         self.loop = loop
         self.fallback = fallback
         self.filters = filters
         self.streams = streams
-        driver = ConnectionDriver(client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false, loop: loop)
+        driver = ConnectionDriver(
+            client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false, loop: loop)
         client.delegate = self
         driver.delegate = self
     }
@@ -63,9 +66,10 @@ final class VerifierConnection: @unchecked Sendable {
             verifier.logger.warning("verify: \(error)")
             return false
         }
-        verifier.logger.info("verify: \(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), "
-                             + "with which the broker alone sets how many messages it sends unacknowledged (mosquitto: 20), "
-                             + "which may keep it from keeping up at high rates")
+        verifier.logger.info(
+            "verify: \(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), "
+                + "with which the broker alone sets how many messages it sends unacknowledged (mosquitto: 20), "
+                + "which may keep it from keeping up at high rates")
         return true
     }
 }
@@ -107,7 +111,7 @@ extension VerifierConnection: ConnectionDriverDelegate {
     func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
         // 1: "unacceptable protocol version" from a broker of MQTT 3; 0x84, the same in MQTT 5.
         if let refusal, refusal.rawValue == 1 || refusal.rawValue == 0x84, fallBack(because: "the broker refused MQTT 5 (\(refusal))") {
-            return   // retried with the fleet's protocol after the backoff
+            return  // retried with the fleet's protocol after the backoff
         }
         verifier.logger.warning("verify: \(reason)")
     }

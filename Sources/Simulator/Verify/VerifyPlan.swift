@@ -35,8 +35,9 @@ public struct VerifyPlan: Sendable {
             isTemplate ? Array(name.utf8) + [UInt8(ascii: "=")] : Array("\"\(name)\":".utf8)
         }
         if let counter = VerifyFields.field(named: names.sequence, in: group.payload.fields)?.generator as? CounterRecipe,
-           counter.start.rounded() == counter.start, counter.step.rounded() == counter.step, counter.step != 0,
-           abs(counter.start) < 9e15, abs(counter.step) < 9e15 {
+            counter.start.rounded() == counter.start, counter.step.rounded() == counter.step, counter.step != 0,
+            abs(counter.start) < 9e15, abs(counter.step) < 9e15
+        {
             sequenceKey = key(names.sequence)
             sequenceStart = Int64(counter.start)
             sequenceStep = Int64(counter.step)

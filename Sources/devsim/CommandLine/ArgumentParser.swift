@@ -13,8 +13,10 @@ enum ArgumentParser {
         var repeatable = false
         let apply: @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void
 
-        init(flag: String, variable: String, valueName: String?, help: String, repeatable: Bool = false,
-             apply: @escaping @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void) {
+        init(
+            flag: String, variable: String, valueName: String?, help: String, repeatable: Bool = false,
+            apply: @escaping @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void
+        ) {
             self.flag = flag
             self.variable = variable
             self.valueName = valueName
@@ -92,7 +94,8 @@ enum ArgumentParser {
     /// whose value name is `nil`), every value of a flag given more than once in order, and the
     /// other arguments, which are files; `--` ends the flags.
     static func split(_ arguments: [String], command: String, flags: [(flag: String, valueName: String?)])
-        throws(UsageError) -> (values: [String: [String]], files: [String]) {
+        throws(UsageError) -> (values: [String: [String]], files: [String])
+    {
         var values: [String: [String]] = [:]
         var files: [String] = []
         var index = 0
@@ -149,8 +152,9 @@ enum ArgumentParser {
         if options.shard == nil, let count = environment["DEVSIM_SHARDS"], !count.isEmpty {
             // A Kubernetes Indexed Job: the pod's index, and the Job's completions passed on.
             guard let index = environment["JOB_COMPLETION_INDEX"], !index.isEmpty else {
-                throw UsageError("DEVSIM_SHARDS is set but JOB_COMPLETION_INDEX is not (it is set in the pods of an Indexed Job); "
-                                 + "outside one, use --shard K/N or DEVSIM_SHARD")
+                throw UsageError(
+                    "DEVSIM_SHARDS is set but JOB_COMPLETION_INDEX is not (it is set in the pods of an Indexed Job); "
+                        + "outside one, use --shard K/N or DEVSIM_SHARD")
             }
             do throws(ShardError) {
                 options.shard = try Shard.parse(index: index, count: count)
@@ -174,95 +178,155 @@ enum ArgumentParser {
     }
 
     static let runOptions: [Option] = [
-        Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") { o, v, label throws(UsageError) in
+        Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") {
+            o, v, label throws(UsageError) in
             if let problem = BrokerHost.problem(with: v) { throw UsageError("\(label): \(problem)") }
             o.host = v
         },
         Option(flag: "--port", variable: "DEVSIM_PORT", valueName: "PORT", help: "broker port") { o, v, label throws(UsageError) in
-            guard let port = Int(v), (1...65535).contains(port) else { throw UsageError("\(label): expected a port number from 1 to 65535, found '\(v)'") }
+            guard let port = Int(v), (1...65535).contains(port) else {
+                throw UsageError("\(label): expected a port number from 1 to 65535, found '\(v)'")
+            }
             o.port = port
         },
-        Option(flag: "--protocol", variable: "DEVSIM_PROTOCOL", valueName: "mqtt31|mqtt311|mqtt5", help: "MQTT version (overrides the scenario)") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--protocol", variable: "DEVSIM_PROTOCOL", valueName: "mqtt31|mqtt311|mqtt5",
+            help: "MQTT version (overrides the scenario)"
+        ) { o, v, label throws(UsageError) in
             guard let version = MQTTProtocol(rawValue: v) else {
                 let hint = Suggestion.closest(to: v, among: MQTTProtocol.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
                 throw UsageError("\(label): expected mqtt31, mqtt311 or mqtt5, found '\(v)'\(hint)")
             }
             o.mqttProtocol = version
         },
-        Option(flag: "--username", variable: "DEVSIM_USERNAME", valueName: "NAME", help: "user name for the broker") { o, v, _ in o.username = v },
-        Option(flag: "--anonymous", variable: "DEVSIM_ANONYMOUS", valueName: nil, help: "connect without the scenario's user name and password") { o, v, label throws(UsageError) in
+        Option(flag: "--username", variable: "DEVSIM_USERNAME", valueName: "NAME", help: "user name for the broker") { o, v, _ in
+            o.username = v
+        },
+        Option(
+            flag: "--anonymous", variable: "DEVSIM_ANONYMOUS", valueName: nil, help: "connect without the scenario's user name and password"
+        ) { o, v, label throws(UsageError) in
             o.anonymous = try flag(v, label)
         },
-        Option(flag: "--password-file", variable: "DEVSIM_PASSWORD_FILE", valueName: "FILE", help: "file holding the password (DEVSIM_PASSWORD holds the password itself)") { o, v, _ in o.passwordFile = v },
+        Option(
+            flag: "--password-file", variable: "DEVSIM_PASSWORD_FILE", valueName: "FILE",
+            help: "file holding the password (DEVSIM_PASSWORD holds the password itself)"
+        ) { o, v, _ in o.passwordFile = v },
         Option(flag: "--password", variable: "DEVSIM_PASSWORD", valueName: "PASSWORD", help: "") { o, v, label throws(UsageError) in
-            guard label == "DEVSIM_PASSWORD" else { throw UsageError("--password would show the password to every user of this machine; use --password-file or DEVSIM_PASSWORD") }
+            guard label == "DEVSIM_PASSWORD" else {
+                throw UsageError("--password would show the password to every user of this machine; use --password-file or DEVSIM_PASSWORD")
+            }
             o.password = v
         },
-        Option(flag: "--duration", variable: "DEVSIM_DURATION", valueName: "DURATION", help: "stop after this long: 30s, 5m, 1h") { o, v, label throws(UsageError) in
+        Option(flag: "--duration", variable: "DEVSIM_DURATION", valueName: "DURATION", help: "stop after this long: 30s, 5m, 1h") {
+            o, v, label throws(UsageError) in
             o.duration = try seconds(v, label, allowZero: false)
         },
-        Option(flag: "--messages", variable: "DEVSIM_MESSAGES", valueName: "N", help: "stop after N messages over the whole fleet") { o, v, label throws(UsageError) in
+        Option(flag: "--messages", variable: "DEVSIM_MESSAGES", valueName: "N", help: "stop after N messages over the whole fleet") {
+            o, v, label throws(UsageError) in
             guard let n = Int(v), n > 0 else { throw UsageError("\(label): expected a whole number above 0, found '\(v)'") }
             o.messages = n
         },
-        Option(flag: "--seed", variable: "DEVSIM_SEED", valueName: "N", help: "seed for reproducible values (default: random, recorded in the report)") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--seed", variable: "DEVSIM_SEED", valueName: "N",
+            help: "seed for reproducible values (default: random, recorded in the report)"
+        ) { o, v, label throws(UsageError) in
             guard let seed = UInt64(v) else { throw UsageError("\(label): expected a whole number from 0 to \(UInt64.max), found '\(v)'") }
             o.seed = seed
         },
-        Option(flag: "--shard", variable: "DEVSIM_SHARD", valueName: "K/N", help: "run shard K (from 0) of N disjoint slices of the devices; default JOB_COMPLETION_INDEX/DEVSIM_SHARDS") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--shard", variable: "DEVSIM_SHARD", valueName: "K/N",
+            help: "run shard K (from 0) of N disjoint slices of the devices; default JOB_COMPLETION_INDEX/DEVSIM_SHARDS"
+        ) { o, v, label throws(UsageError) in
             do throws(ShardError) {
                 o.shard = try Shard.parse(v)
             } catch {
                 throw UsageError("\(label): \(error.message)")
             }
         },
-        Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in o.report = v },
-        Option(flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit", help: "the report as JSON (default) or JUnit XML, one test case per --expect") { o, v, label throws(UsageError) in
+        Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in
+            o.report = v
+        },
+        Option(
+            flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit",
+            help: "the report as JSON (default) or JUnit XML, one test case per --expect"
+        ) { o, v, label throws(UsageError) in
             guard let format = ReportFormat(rawValue: v) else { throw UsageError("\(label): expected json or junit, found '\(v)'") }
             o.reportFormat = format
         },
-        Option(flag: "--expect", variable: "DEVSIM_EXPECT", valueName: "ASSERTION", help: "fail the run (exit 4) unless this holds: rate>=99.5%, p99<50ms, failed==0 (repeatable)", repeatable: true) { o, v, label throws(UsageError) in
+        Option(
+            flag: "--expect", variable: "DEVSIM_EXPECT", valueName: "ASSERTION",
+            help: "fail the run (exit 4) unless this holds: rate>=99.5%, p99<50ms, failed==0 (repeatable)", repeatable: true
+        ) { o, v, label throws(UsageError) in
             do throws(AssertionError) {
                 o.expectations += try Assertion.list(v)
             } catch {
                 throw UsageError("\(label) '\(v)': \(error.message)")
             }
         },
-        Option(flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil, help: "no broker: print what would be published, one JSON object a line") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil,
+            help: "no broker: print what would be published, one JSON object a line"
+        ) { o, v, label throws(UsageError) in
             o.dryRun = try flag(v, label)
         },
-        Option(flag: "--log-format", variable: "DEVSIM_LOG_FORMAT", valueName: "text|json", help: "log line format (default text)") { o, v, label throws(UsageError) in
+        Option(flag: "--log-format", variable: "DEVSIM_LOG_FORMAT", valueName: "text|json", help: "log line format (default text)") {
+            o, v, label throws(UsageError) in
             guard let format = Logger.Format(rawValue: v) else { throw UsageError("\(label): expected text or json, found '\(v)'") }
             o.logFormat = format
         },
-        Option(flag: "--connect-timeout", variable: "DEVSIM_CONNECT_TIMEOUT", valueName: "DURATION", help: "give up (exit 3) if no connection is accepted within this (default 30s)") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--connect-timeout", variable: "DEVSIM_CONNECT_TIMEOUT", valueName: "DURATION",
+            help: "give up (exit 3) if no connection is accepted within this (default 30s)"
+        ) { o, v, label throws(UsageError) in
             o.connectTimeout = try seconds(v, label, allowZero: false)
         },
-        Option(flag: "--connack-timeout", variable: "DEVSIM_CONNACK_TIMEOUT", valueName: "DURATION", help: "give up on one connection attempt without a CONNACK after this, and retry (default 10s)") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--connack-timeout", variable: "DEVSIM_CONNACK_TIMEOUT", valueName: "DURATION",
+            help: "give up on one connection attempt without a CONNACK after this, and retry (default 10s)"
+        ) { o, v, label throws(UsageError) in
             o.connackTimeout = try seconds(v, label, allowZero: false)
         },
-        Option(flag: "--drain-timeout", variable: "DEVSIM_DRAIN_TIMEOUT", valueName: "DURATION", help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default 5s)") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--drain-timeout", variable: "DEVSIM_DRAIN_TIMEOUT", valueName: "DURATION",
+            help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default 5s)"
+        ) { o, v, label throws(UsageError) in
             o.drainTimeout = try seconds(v, label, allowZero: true)
         },
-        Option(flag: "--stats-interval", variable: "DEVSIM_STATS_INTERVAL", valueName: "DURATION", help: "time between status lines (default 5s, 0 for none)") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--stats-interval", variable: "DEVSIM_STATS_INTERVAL", valueName: "DURATION",
+            help: "time between status lines (default 5s, 0 for none)"
+        ) { o, v, label throws(UsageError) in
             let interval = try seconds(v, label, allowZero: true)
             o.statsInterval = interval > 0 ? interval : nil
         },
-        Option(flag: "--loops", variable: "DEVSIM_LOOPS", valueName: "N", help: "event-loop threads (default: one per core)") { o, v, label throws(UsageError) in
-            guard let n = Int(v), n > 0, n <= 1024 else { throw UsageError("\(label): expected a whole number from 1 to 1024, found '\(v)'") }
+        Option(flag: "--loops", variable: "DEVSIM_LOOPS", valueName: "N", help: "event-loop threads (default: one per core)") {
+            o, v, label throws(UsageError) in
+            guard let n = Int(v), n > 0, n <= 1024 else {
+                throw UsageError("\(label): expected a whole number from 1 to 1024, found '\(v)'")
+            }
             o.loops = n
         },
-        Option(flag: "--max-inflight", variable: "DEVSIM_MAX_INFLIGHT", valueName: "N", help: "unacknowledged QoS 1/2 messages per connection (default 16)") { o, v, label throws(UsageError) in
-            guard let n = Int(v), n > 0, n <= 65535 else { throw UsageError("\(label): expected a whole number from 1 to 65535, found '\(v)'") }
+        Option(
+            flag: "--max-inflight", variable: "DEVSIM_MAX_INFLIGHT", valueName: "N",
+            help: "unacknowledged QoS 1/2 messages per connection (default 16)"
+        ) { o, v, label throws(UsageError) in
+            guard let n = Int(v), n > 0, n <= 65535 else {
+                throw UsageError("\(label): expected a whole number from 1 to 65535, found '\(v)'")
+            }
             o.maxInFlight = n
         },
-        Option(flag: "--verify", variable: "DEVSIM_VERIFY", valueName: nil, help: "subscribe to what is published and report lost, duplicated and out-of-order messages and end-to-end latency") { o, v, label throws(UsageError) in
+        Option(
+            flag: "--verify", variable: "DEVSIM_VERIFY", valueName: nil,
+            help: "subscribe to what is published and report lost, duplicated and out-of-order messages and end-to-end latency"
+        ) { o, v, label throws(UsageError) in
             o.verify = try flag(v, label)
         },
-        Option(flag: "--quiet", variable: "DEVSIM_QUIET", valueName: nil, help: "log warnings and errors only, no status lines") { o, v, label throws(UsageError) in
+        Option(flag: "--quiet", variable: "DEVSIM_QUIET", valueName: nil, help: "log warnings and errors only, no status lines") {
+            o, v, label throws(UsageError) in
             o.quiet = try flag(v, label)
         },
-        Option(flag: "--verbose", variable: "DEVSIM_VERBOSE", valueName: nil, help: "log every connection event") { o, v, label throws(UsageError) in
+        Option(flag: "--verbose", variable: "DEVSIM_VERBOSE", valueName: nil, help: "log every connection event") {
+            o, v, label throws(UsageError) in
             o.verbose = try flag(v, label)
         },
     ]

@@ -12,8 +12,11 @@ struct RunCommand {
     var logger: Logger
 
     func execute() -> ExitCode {
-        guard let scenarios = ScenarioFiles.load(options.scenarios, environment: environment,
-                                                 errors: Logger.standardError) else { return .usage }
+        guard
+            let scenarios = ScenarioFiles.load(
+                options.scenarios, environment: environment,
+                errors: Logger.standardError)
+        else { return .usage }
         do {
             return try execute(scenarios)
         } catch let error as UsageError {
@@ -33,9 +36,11 @@ struct RunCommand {
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
         if options.dryRun, options.messages == nil,
-           let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
-            throw UsageError("device group '\(device.group)' publishes at max, which a dry run can only show "
-                             + "a number of: add --messages N")
+            let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite })
+        {
+            throw UsageError(
+                "device group '\(device.group)' publishes at max, which a dry run can only show "
+                    + "a number of: add --messages N")
         }
         if let shard = plan.shard {
             logger.info("shard \(shard): \(plan.deviceCount) of the fleet's \(plan.fleetDeviceCount) devices")
@@ -52,7 +57,9 @@ struct RunCommand {
         }
         if options.dryRun {
             if !options.expectations.isEmpty {
-                logger.warning("dry run: --expect ignored, nothing is measured without a broker (\(options.expectations.count) assertion\(options.expectations.count == 1 ? "" : "s"))")
+                logger.warning(
+                    "dry run: --expect ignored, nothing is measured without a broker (\(options.expectations.count) assertion\(options.expectations.count == 1 ? "" : "s"))"
+                )
             }
             return dryRun(plan, seed: settings.seed)
         }
@@ -60,9 +67,13 @@ struct RunCommand {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
-        logger.info("starting", ["scenarios": scenarios.map(\.name).joined(separator: ","),
-                                 "devices": String(plan.deviceCount), "connections": String(plan.connections.count),
-                                 "seed": String(settings.seed)])
+        logger.info(
+            "starting",
+            [
+                "scenarios": scenarios.map(\.name).joined(separator: ","),
+                "devices": String(plan.deviceCount), "connections": String(plan.connections.count),
+                "seed": String(settings.seed),
+            ])
         let signals = SignalHandling.install { fleet.requestStop() }
         let result = try fleet.run()
         withExtendedLifetime(signals) {}
@@ -77,19 +88,20 @@ struct RunCommand {
         }
         if case .noConnection(let why) = result.reason {
             logger.error(why)
-            code = .noConnection   // no connection says more than the assertions it broke
+            code = .noConnection  // no connection says more than the assertions it broke
         }
         if let path = options.report {
             try writeReport(report, exitCode: code, to: path)
         }
         if let verify = result.verify, verify.fellBehind {
             // Last, where a reader of the log looks first: whose doing the lost figure is.
-            logger.warning("verify: the subscribers fell behind: they received \(Int(verify.receivedPerSecond)) msg/s while the "
-                           + "devices published \(Int(verify.publishedPerSecond)) msg/s, and \(verify.missingWhileConnected) of the "
-                           + "\(verify.lost) lost went missing while every connection was up, as a broker drops what it queues beyond "
-                           + "its bound for a subscriber that does not keep up (mosquitto's max_queued_messages, behind "
-                           + "max_inflight_messages): those say more of the subscribers, or of the broker's limits for one, than "
-                           + "of the broker losing messages")
+            logger.warning(
+                "verify: the subscribers fell behind: they received \(Int(verify.receivedPerSecond)) msg/s while the "
+                    + "devices published \(Int(verify.publishedPerSecond)) msg/s, and \(verify.missingWhileConnected) of the "
+                    + "\(verify.lost) lost went missing while every connection was up, as a broker drops what it queues beyond "
+                    + "its bound for a subscriber that does not keep up (mosquitto's max_queued_messages, behind "
+                    + "max_inflight_messages): those say more of the subscribers, or of the broker's limits for one, than "
+                    + "of the broker losing messages")
         }
         return code
     }
@@ -163,9 +175,10 @@ struct RunCommand {
 
     private func summary(_ result: Fleet.Result) -> String {
         let t = result.totals
-        let verify = result.verify.map { v in
-            "; verify: received \(v.received), lost \(v.lost), duplicated \(v.duplicated), out of order \(v.outOfOrder)"
-        } ?? ""
+        let verify =
+            result.verify.map { v in
+                "; verify: received \(v.received), lost \(v.lost), duplicated \(v.duplicated), out of order \(v.outOfOrder)"
+            } ?? ""
         return Figure.line(t.figures) + verify
     }
 

@@ -17,8 +17,10 @@ import Simulator
 /// Times count from the device's first CONNACK (its `jitter` delay included). The payloads are
 /// those a run with the same seed publishes for that device.
 enum SampleCommand {
-    static func run(_ options: SampleOptions, environment: [String: String],
-                    output: (String) -> Void, errors: (String) -> Void) -> ExitCode {
+    static func run(
+        _ options: SampleOptions, environment: [String: String],
+        output: (String) -> Void, errors: (String) -> Void
+    ) -> ExitCode {
         guard let scenarios = ScenarioFiles.load(options.scenarios, environment: environment, errors: errors) else {
             return .usage
         }
@@ -36,7 +38,8 @@ enum SampleCommand {
                 text += "\n" + header(device.plan, group: group, file: scenario.file) + "\n"
                 text += "  \(device.plan.id) → \(device.plan.topic)\n"
                 // `publish: max` has no schedule, only an order: its ticks are numbered.
-                let times = device.plan.perSecond.isFinite
+                let times =
+                    device.plan.perSecond.isFinite
                     ? device.ticks.map { "+" + Text.fixed($0.seconds, decimals: 3) + "s" }
                     : device.ticks.indices.map { "#\($0 + 1)" }
                 let width = times.map(\.count).max() ?? 0
