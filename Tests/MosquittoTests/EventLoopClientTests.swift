@@ -32,7 +32,7 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         try loop.start()
         defer { loop.stop() }
 
-        let client = try Client(options: ClientOptions(host: "127.0.0.1", port: Int32(broker.port), clientID: "loop-test"))
+        let client = try Client(options: loopbackOptions(port: broker.port, clientID: "loop-test"))
         let recorder = Recorder()
         recorder.onConnack = { client, _ in
             let payload = Array("hello".utf8)
@@ -61,7 +61,7 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         let loop = try EventLoop(name: "test")
         try loop.start()
         defer { loop.stop() }
-        let client = try Client(options: ClientOptions(host: "127.0.0.1", port: Int32(server.port), clientID: "refused"))
+        let client = try Client(options: loopbackOptions(port: server.port, clientID: "refused"))
         let recorder = Recorder()
         client.delegate = recorder
         loop.execute {
@@ -79,4 +79,11 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         #expect(MosquittoError.noConnection.description.hasPrefix("The client is not currently connected"))
         #expect(ConnackCode(rawValue: 135).description == "Not authorized")
     }
+}
+
+/// A plain MQTT 3.1.1 client of a loopback port.
+private func loopbackOptions(port: UInt16, clientID: String) -> ClientOptions {
+    ClientOptions(
+        host: "127.0.0.1", port: Int32(port), clientID: clientID, cleanSession: true, keepalive: 60,
+        protocolVersion: .v311, maxInFlight: 16)
 }

@@ -66,10 +66,10 @@ public struct ClientOptions: Sendable, Equatable {
     public var receiveMaximum: Int32 = 20
 
     public init(
-        host: String = "localhost", port: Int32 = 1883, clientID: String? = nil,
-        cleanSession: Bool = true, keepalive: Int32 = 60, protocolVersion: ProtocolVersion = .v311,
+        host: String, port: Int32, clientID: String? = nil,
+        cleanSession: Bool, keepalive: Int32, protocolVersion: ProtocolVersion,
         username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,
-        maxInFlight: Int32 = 16
+        maxInFlight: Int32
     ) {
         self.host = host
         self.port = port

@@ -170,12 +170,12 @@ public struct FleetPlan: Sendable {
         /// connection has no one device, so its will names the group.
         func options(clientID: String, device: DevicePlan?) -> ClientOptions {
             ClientOptions(
-                host: settings.host ?? broker.host ?? "localhost",
-                port: Int32(settings.port ?? broker.port ?? 1883),
+                host: settings.host ?? broker.host ?? Defaults.host,
+                port: Int32(settings.port ?? broker.port ?? Defaults.port),
                 clientID: clientID,
-                cleanSession: broker.cleanSession ?? true,
-                keepalive: Int32((broker.keepalive ?? 60).rounded()),
-                protocolVersion: (settings.mqttProtocol ?? broker.protocol).map(ClientOptions.ProtocolVersion.init) ?? .v311,
+                cleanSession: broker.cleanSession ?? Defaults.cleanSession,
+                keepalive: Int32((broker.keepalive ?? Defaults.keepalive).rounded()),
+                protocolVersion: ClientOptions.ProtocolVersion(settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol),
                 username: settings.anonymous ? nil : settings.username ?? broker.username,
                 password: settings.anonymous ? nil : settings.password ?? broker.password,
                 will: broker.will.map { will in

@@ -41,8 +41,9 @@ public struct RunSettings: Sendable {
     public init(
         host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
         duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
-        connectTimeout: Double = 30, connackTimeout: Double = 10, drainTimeout: Double = 5, statsInterval: Double? = 5,
-        maxInFlight: Int = 16, logConnectionEvents: Bool = false
+        connectTimeout: Double = Defaults.connectTimeout, connackTimeout: Double = Defaults.connackTimeout,
+        drainTimeout: Double = Defaults.drainTimeout, statsInterval: Double? = Defaults.statsInterval,
+        maxInFlight: Int = Defaults.maxInFlight, logConnectionEvents: Bool = false
     ) {
         self.host = host
         self.port = port

@@ -276,25 +276,25 @@ enum ArgumentParser {
         },
         Option(
             flag: "--connect-timeout", variable: "DEVSIM_CONNECT_TIMEOUT", valueName: "DURATION",
-            help: "give up (exit 3) if no connection is accepted within this (default 30s)"
+            help: "give up (exit 3) if no connection is accepted within this (default \(Int(Defaults.connectTimeout))s)"
         ) { o, v, label throws(UsageError) in
             o.connectTimeout = try seconds(v, label, allowZero: false)
         },
         Option(
             flag: "--connack-timeout", variable: "DEVSIM_CONNACK_TIMEOUT", valueName: "DURATION",
-            help: "give up on one connection attempt without a CONNACK after this, and retry (default 10s)"
+            help: "give up on one connection attempt without a CONNACK after this, and retry (default \(Int(Defaults.connackTimeout))s)"
         ) { o, v, label throws(UsageError) in
             o.connackTimeout = try seconds(v, label, allowZero: false)
         },
         Option(
             flag: "--drain-timeout", variable: "DEVSIM_DRAIN_TIMEOUT", valueName: "DURATION",
-            help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default 5s)"
+            help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default \(Int(Defaults.drainTimeout))s)"
         ) { o, v, label throws(UsageError) in
             o.drainTimeout = try seconds(v, label, allowZero: true)
         },
         Option(
             flag: "--stats-interval", variable: "DEVSIM_STATS_INTERVAL", valueName: "DURATION",
-            help: "time between status lines (default 5s, 0 for none)"
+            help: "time between status lines (default \(Int(Defaults.statsInterval))s, 0 for none)"
         ) { o, v, label throws(UsageError) in
             let interval = try seconds(v, label, allowZero: true)
             o.statsInterval = interval > 0 ? interval : nil
@@ -308,7 +308,7 @@ enum ArgumentParser {
         },
         Option(
             flag: "--max-inflight", variable: "DEVSIM_MAX_INFLIGHT", valueName: "N",
-            help: "unacknowledged QoS 1/2 messages per connection (default 16)"
+            help: "unacknowledged QoS 1/2 messages per connection (default \(Defaults.maxInFlight))"
         ) { o, v, label throws(UsageError) in
             guard let n = Int(v), n > 0, n <= 65535 else {
                 throw UsageError("\(label): expected a whole number from 1 to 65535, found '\(v)'")

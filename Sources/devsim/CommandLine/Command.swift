@@ -29,12 +29,12 @@ struct RunOptions: Equatable {
     var report: String?
     var dryRun = false
     var logFormat: Logger.Format = .text
-    var connectTimeout: Double = 30
-    var connackTimeout: Double = 10
-    var drainTimeout: Double = 5
-    var statsInterval: Double? = 5
+    var connectTimeout = Defaults.connectTimeout
+    var connackTimeout = Defaults.connackTimeout
+    var drainTimeout = Defaults.drainTimeout
+    var statsInterval: Double? = Defaults.statsInterval
     var loops: Int?
-    var maxInFlight = 16
+    var maxInFlight = Defaults.maxInFlight
     var quiet = false
     var verify = false
     var verbose = false
