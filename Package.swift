@@ -26,15 +26,17 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
         .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
-        // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors, options.
-        .target(name: "Mosquitto", dependencies: ["CMosquitto", "Reactor"], swiftSettings: hotPath),
+        // MQTT's vocabulary, knowing no library: QoS, protocol versions, topics, a client's options.
+        .target(name: "MQTT", swiftSettings: hotPath),
+        // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors.
+        .target(name: "Mosquitto", dependencies: ["CMosquitto", "MQTT", "Reactor"], swiftSettings: hotPath),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals", swiftSettings: hotPath),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
-        .target(name: "Scenario", dependencies: ["CYAML", "Signals"]),
+        .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Signals"]),
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
-        .target(name: "Simulator", dependencies: ["Reactor", "Mosquitto", "Scenario", "Signals"], swiftSettings: hotPath),
-        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "Mosquitto"]),
+        .target(name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals"], swiftSettings: hotPath),
+        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "MQTT", "Mosquitto"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
         // Not a test: libFuzzer's target over the scenario loader (scripts/fuzz.sh builds it with
@@ -45,10 +47,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Reactor"], path: "Tests/TestSupport"),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Signals"]),
-        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "Reactor", "TestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals"]),
+        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Reactor", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

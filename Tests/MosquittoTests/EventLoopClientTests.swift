@@ -1,3 +1,4 @@
+import MQTT
 import Mosquitto
 import Reactor
 import Testing
@@ -36,10 +37,8 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         let recorder = Recorder()
         recorder.onConnack = { client, _ in
             let payload = Array("hello".utf8)
-            _ = "loop/a".withCString { topic in
-                payload.withUnsafeBytes { bytes in
-                    client.publish(topic: topic, payload: bytes, qos: 1, retain: false)
-                }
+            _ = payload.withUnsafeBytes { bytes in
+                client.publish(topic: Topic("loop/a"), payload: bytes, qos: .atLeastOnce, retain: false)
             }
         }
         client.delegate = recorder

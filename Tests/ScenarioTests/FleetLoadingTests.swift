@@ -1,3 +1,4 @@
+import MQTT
 import Testing
 @testable import Scenario
 import Signals
@@ -49,13 +50,13 @@ private func fleetProblems(_ main: String, _ files: [String: String]) -> [String
         let b = try #require(scenario.groups.last)
         #expect(a.topic == Template("site/{id}"))
         #expect(a.publish == .every(seconds: 0.5))
-        #expect(a.qos == 1)
+        #expect(a.qos == .atLeastOnce)
         #expect(a.count == 3)
         #expect(a.jitter == .auto)
         #expect(a.payload.fields.map(\.name) == ["X"])
         #expect(b.topic == Template("site/{id}"))
         #expect(b.publish == .every(seconds: 0.1))
-        #expect(b.qos == 0)
+        #expect(b.qos == .atMostOnce)
         #expect(b.count == 1)
         // A payload is taken whole: the group's replaces the default one, fields and all.
         #expect(b.payload.style == .flat)

@@ -1,4 +1,5 @@
 import Foundation
+import MQTT
 import Testing
 @testable import Scenario
 import Signals
@@ -17,7 +18,7 @@ import Signals
         #expect(group.clientID == Template("{id}"))
         #expect(group.sample == nil)
         #expect(group.publish == .every(seconds: 1))
-        #expect(group.qos == 0)
+        #expect(group.qos == .atMostOnce)
         #expect(group.retain == false)
         #expect(group.connection == .perDevice)
         #expect(group.rampUp == nil)
@@ -65,9 +66,9 @@ import Signals
         #expect(
             scenario.broker
                 == BrokerSettings(
-                    host: "localhost", port: 1883, protocol: .mqtt311, keepalive: 60, cleanSession: true,
+                    host: "localhost", port: 1883, protocol: .v311, keepalive: 60, cleanSession: true,
                     username: "sdammy", password: "app123", tls: TLSSettings(ca: "/etc/devsim/ca.pem", insecure: false),
-                    will: Will(topic: "devices/gone", message: "bye", qos: 1, retain: true),
+                    will: Will(topic: "devices/gone", message: "bye", qos: .atLeastOnce, retain: true),
                     reconnect: ReconnectSettings(initial: 0.5, max: 30)))
         #expect(scenario.offline == .buffer(maxMessages: 500, maxBytes: 1_048_576))
         let group = try #require(scenario.groups.first)
@@ -75,7 +76,7 @@ import Signals
         #expect(group.topic.render(name: "phone", index: 1, id: "phone-1") == "app123/Test/push")
         #expect(group.sample == .every(seconds: 0.1))
         #expect(group.publish == .every(seconds: 1))
-        #expect(group.qos == 1)
+        #expect(group.qos == .atLeastOnce)
         #expect(group.connection == .shared(2))
         #expect(group.rampUp == .every(seconds: 0.001))
         let fields = group.payload.fields

@@ -1,3 +1,4 @@
+import MQTT
 import Scenario
 import Signals
 @testable import Simulator
@@ -80,7 +81,7 @@ struct VerifyTrackerTests {
         #expect(filters == ["t/+/x 0", "t/+/x 1"])
         let verifier = try Verifier(plan: plan, logger: Logger(minimumLevel: .error) { _ in })
         #expect(verifier.topics.count == 5)
-        #expect(verifier.subscriptionFilters == [["t/+/x": 1]])
+        #expect(verifier.subscriptionFilters == [["t/+/x": .atLeastOnce]])
     }
 
     /// One subscriber connection cannot keep up with several publishing ones (the broker's window
@@ -98,7 +99,7 @@ struct VerifyTrackerTests {
         let scenario = try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
         let verifier = try Verifier(plan: plan, loops: 2, logger: Logger(minimumLevel: .error) { _ in })
-        #expect(verifier.subscriptionFilters == [["t/a-1/x": 1, "t/a-3/x": 1], ["t/a-2/x": 1]])
+        #expect(verifier.subscriptionFilters == [["t/a-1/x": .atLeastOnce, "t/a-3/x": .atLeastOnce], ["t/a-2/x": .atLeastOnce]])
         #expect(verifier.topics.map(\.topic).sorted() == ["t/a-1/x", "t/a-2/x", "t/a-3/x"])
         // Never more subscribers than topics.
         let wide = try Verifier(plan: plan, loops: 8, logger: Logger(minimumLevel: .error) { _ in })

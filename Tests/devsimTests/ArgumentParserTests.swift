@@ -95,8 +95,8 @@ import Testing
     }
 
     @Test func protocolOverridesTheScenarioAndAMistakeGetsAHint() throws {
-        #expect(try run(["--protocol", "mqtt5", "s.yaml"]).mqttProtocol == .mqtt5)
-        #expect(try run(["s.yaml"], ["DEVSIM_PROTOCOL": "mqtt31"]).mqttProtocol == .mqtt31)
+        #expect(try run(["--protocol", "mqtt5", "s.yaml"]).mqttProtocol == .v5)
+        #expect(try run(["s.yaml"], ["DEVSIM_PROTOCOL": "mqtt31"]).mqttProtocol == .v31)
         #expect(throws: UsageError("--protocol: expected mqtt31, mqtt311 or mqtt5, found 'mqtt3'; did you mean mqtt31?")) {
             try run(["--protocol", "mqtt3", "s.yaml"])
         }

@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import MQTT
 
 // libmosquitto calls back through C function pointers; the way back to the Swift object is the
 // user-data pointer set in `Client.init`. These closures capture nothing, so they convert to
@@ -37,7 +38,7 @@ extension Client {
             let received = ReceivedMessage(
                 topicBytes: UnsafeRawBufferPointer(start: message.topic, count: topicLength),
                 payload: UnsafeRawBufferPointer(start: message.payload, count: Int(max(0, message.payloadlen))),
-                qos: message.qos, retain: message.retain)
+                qos: QoS(rawValue: message.qos) ?? .atMostOnce, retain: message.retain)
             client.delegate?.client(client, didReceive: received)
         }
         mosquitto_subscribe_callback_set(handle) { _, userData, messageID, count, granted in

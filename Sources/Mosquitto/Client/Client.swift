@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import MQTT
 import Reactor
 
 /// What a `Client` reports. Called on the client's event-loop thread from inside libmosquitto, so
@@ -28,30 +29,6 @@ extension ClientDelegate {
     public func clientCanWrite(_ client: Client) {}
     public func client(_ client: Client, didReceive message: ReceivedMessage) {}
     public func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {}
-}
-
-/// A message received, as libmosquitto hands it to `on_message`: no copy is made. The topic and
-/// payload point into libmosquitto's own buffers and are valid only during the
-/// `client(_:didReceive:)` call that receives this value; `topicBytes`/`payload` may be read
-/// there without allocating, `topic` makes a `String` (one copy) for those who need one.
-public struct ReceivedMessage {
-    /// The topic's bytes, without the terminating NUL.
-    public let topicBytes: UnsafeRawBufferPointer
-    public let payload: UnsafeRawBufferPointer
-    public let qos: Int32
-    /// Set by the broker for a retained message sent because of a new subscription; clear for a
-    /// message forwarded as it is published.
-    public let retain: Bool
-
-    init(topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) {
-        self.topicBytes = topicBytes
-        self.payload = payload
-        self.qos = qos
-        self.retain = retain
-    }
-
-    /// The topic as a `String` (a copy).
-    public var topic: String { String(decoding: topicBytes, as: UTF8.self) }
 }
 
 /// One MQTT connection, a `struct mosquitto` underneath.
@@ -132,7 +109,7 @@ public final class Client: @unchecked Sendable {
             try setting(
                 "will",
                 will.payload.withUnsafeBytes { bytes in
-                    mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos, will.retain)
+                    mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain)
                 })
         }
         if let tls = options.tls {
@@ -148,11 +125,17 @@ public final class Client: @unchecked Sendable {
     /// libmosquitto 2.0.11 refuses to reconnect (`MOSQ_ERR_INVAL`) a client whose only trust
     /// source is the option, since its TLS context from the first connection then counts as
     /// made "with defaults" and no CA file, CA path or PSK.
+    /// The directory of the system's trusted certificates: `SSL_CERT_DIR` when set, as OpenSSL
+    /// reads it, otherwise Debian's.
+    static var systemCertificateDirectory: String {
+        getenv("SSL_CERT_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/ssl/certs"
+    }
+
     private func applyTLS(_ tls: ClientOptions.TLS, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
         if tls.caFile == nil {
             try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
         }
-        let caPath = tls.caFile == nil ? ClientOptions.TLS.systemCertificateDirectory : nil
+        let caPath = tls.caFile == nil ? Client.systemCertificateDirectory : nil
         try setting("tls", mosquitto_tls_set(handle, tls.caFile, caPath, tls.certificateFile, tls.keyFile, nil))
         if tls.insecure {
             try setting("tls.insecure", mosquitto_tls_opts_set(handle, 0 /* SSL_VERIFY_NONE */, nil, nil))
@@ -198,7 +181,7 @@ public final class Client: @unchecked Sendable {
     }
 
     /// Speaks `version` from the next attempt on: `MOSQ_OPT_PROTOCOL_VERSION`.
-    public func use(_ version: ClientOptions.ProtocolVersion) throws(ClientSetupError) {
+    public func use(_ version: ProtocolVersion) throws(ClientSetupError) {
         do { try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version.rawValue)) } catch {
             throw ClientSetupError(option: "protocol", error: error)
         }
@@ -223,16 +206,18 @@ public final class Client: @unchecked Sendable {
         try check(mosquitto_disconnect(handle))
     }
 
-    /// Hands a message to libmosquitto: `mosquitto_publish`. `topic` is NUL-terminated.
+    /// Hands a message to libmosquitto: `mosquitto_publish`.
     /// Returns the message id that `didPublish` will report, and the error if the call failed.
     /// The id is returned either way: libmosquitto queues a QoS 1/2 message before it tries to
     /// write it, so one whose write failed is still resent after a reconnect.
     @inline(__always)
-    public func publish(topic: UnsafePointer<CChar>, payload: UnsafeRawBufferPointer, qos: Int32, retain: Bool) -> (
+    public func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) -> (
         messageID: Int32, error: MosquittoError?
     ) {
         var messageID: Int32 = 0
-        let rc = mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, qos, retain)
+        let rc = topic.cString.withUnsafeBufferPointer { name in
+            mosquitto_publish(handle, &messageID, name.baseAddress, Int32(payload.count), payload.baseAddress, qos.rawValue, retain)
+        }
         // Only a message the socket would not take changes what the loop must watch for.
         if mosquitto_want_write(handle) { registrationMayChange() }
         return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
@@ -241,16 +226,16 @@ public final class Client: @unchecked Sendable {
     /// Subscribes to `topic`: `mosquitto_subscribe`. Returns the message id that
     /// `didSubscribe` will report with the broker's SUBACK.
     @discardableResult
-    public func subscribe(_ topic: String, qos: Int32) throws(MosquittoError) -> Int32 {
+    public func subscribe(_ topic: String, qos: QoS) throws(MosquittoError) -> Int32 {
         var messageID: Int32 = 0
         defer { registrationMayChange() }
-        try check(mosquitto_subscribe(handle, &messageID, topic, qos))
+        try check(mosquitto_subscribe(handle, &messageID, topic, qos.rawValue))
         return messageID
     }
 
     /// Subscribes to every filter of `topics`, `perPacket` in each SUBSCRIBE:
     /// `mosquitto_subscribe_multiple`. Returns the message ids `didSubscribe` will report.
-    public func subscribe(_ topics: [String], qos: Int32, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
+    public func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
         defer { registrationMayChange() }
         var messageIDs: [Int32] = []
         for start in stride(from: 0, to: topics.count, by: perPacket) {
@@ -259,7 +244,7 @@ public final class Client: @unchecked Sendable {
             var messageID: Int32 = 0
             let rc = batch.withUnsafeBufferPointer { pointers in
                 pointers.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self) { rebound in
-                    mosquitto_subscribe_multiple(handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos, 0, nil)
+                    mosquitto_subscribe_multiple(handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos.rawValue, 0, nil)
                 }
             }
             try check(rc)

@@ -1,3 +1,4 @@
+import MQTT
 import Signals
 
 /// The keys a device group may set, each optional: what one group sets, or what a `defaults:`
@@ -18,7 +19,7 @@ struct GroupKeys {
     var topic: Template?
     var sample: Rate?
     var publish: Rate?
-    var qos: Int?
+    var qos: QoS?
     var retain: Bool?
     var connection: ConnectionMode?
     var rampUp: Rate?

@@ -1,3 +1,5 @@
+import MQTT
+
 extension ScenarioReader {
     func broker(_ node: Node) -> BrokerSettings {
         var settings = BrokerSettings()
@@ -15,8 +17,8 @@ extension ScenarioReader {
             settings.host = nil
         }
         settings.port = integer(entries["port"], "port", in: 1...65535)
-        settings.protocol = choice(entries["protocol"], "protocol", MQTTProtocol.allCases.map(\.rawValue))
-            .flatMap(MQTTProtocol.init(rawValue:))
+        settings.protocol = choice(entries["protocol"], "protocol", ProtocolVersion.allCases.map(\.name))
+            .flatMap(ProtocolVersion.init(name:))
         settings.keepalive = keepalive(entries["keepalive"])
         settings.cleanSession = bool(entries["cleanSession"], "cleanSession")
         settings.username = string(entries["username"], "username")
@@ -57,11 +59,11 @@ extension ScenarioReader {
         let topicNode = entries["topic"]
         let topic = self.topic(topicNode, "topic")
         let message = string(entries["message"], "message")
-        let qos = integer(entries["qos"], "qos", in: 0...2)
+        let qos = self.qos(entries["qos"])
         let retain = bool(entries["retain"], "retain")
         if topicNode == nil { missing("topic", in: entries, of: "'will'") }
         guard let topic else { return nil }
-        return Will(topic: topic.source, message: message ?? "", qos: qos ?? 0, retain: retain ?? false)
+        return Will(topic: topic.source, message: message ?? "", qos: qos ?? .atMostOnce, retain: retain ?? false)
     }
 
     private func reconnect(_ node: Node) -> ReconnectSettings? {

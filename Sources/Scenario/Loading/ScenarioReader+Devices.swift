@@ -63,7 +63,7 @@ extension ScenarioReader {
         return DeviceGroup(
             name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
             clientID: keys.clientID ?? Template("{id}"), topic: topic, sample: keys.sample,
-            publish: publish, qos: keys.qos ?? 0, retain: keys.retain ?? false,
+            publish: publish, qos: keys.qos ?? .atMostOnce, retain: keys.retain ?? false,
             connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
             jitter: keys.jitter,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
@@ -80,7 +80,7 @@ extension ScenarioReader {
         keys.topic = topic(entries["topic"], "topic")
         keys.sample = rate(entries["sample"], "sample", allowMax: false)
         keys.publish = rate(entries["publish"], "publish")
-        keys.qos = integer(entries["qos"], "qos", in: 0...2)
+        keys.qos = qos(entries["qos"])
         keys.retain = bool(entries["retain"], "retain")
         keys.connection = entries["connection"].flatMap(connection)
         keys.rampUp = rate(entries["rampUp"], "rampUp")

@@ -1,3 +1,4 @@
+import MQTT
 /// Reads the node tree into the model, collecting every problem instead of stopping at the first.
 ///
 /// Each reading function reports what is wrong at the node's mark and returns `nil`; the caller
@@ -105,6 +106,11 @@ final class ScenarioReader {
             return nil
         }
         return value
+    }
+
+    /// A `qos` key: 0, 1 or 2.
+    func qos(_ node: Node?) -> QoS? {
+        integer(node, "qos", in: 0...2).flatMap { QoS(rawValue: Int32($0)) }
     }
 
     private static func integerText(_ range: ClosedRange<Int>?) -> String {

@@ -1,3 +1,4 @@
+import MQTT
 import Signals
 
 /// A loaded, validated scenario file.
@@ -21,16 +22,12 @@ public struct Scenario: Sendable {
     }
 }
 
-public enum MQTTProtocol: String, Sendable, CaseIterable {
-    case mqtt31, mqtt311, mqtt5
-}
-
 /// Where and how to connect. Every field is optional: flags and environment override the file,
 /// and the simulator supplies defaults for what nobody set.
 public struct BrokerSettings: Sendable, Equatable {
     public var host: String?
     public var port: Int?
-    public var `protocol`: MQTTProtocol?
+    public var `protocol`: ProtocolVersion?
     /// Seconds.
     public var keepalive: Double?
     public var cleanSession: Bool?
@@ -41,7 +38,7 @@ public struct BrokerSettings: Sendable, Equatable {
     public var reconnect: ReconnectSettings?
 
     public init(
-        host: String? = nil, port: Int? = nil, protocol: MQTTProtocol? = nil,
+        host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,
         keepalive: Double? = nil, cleanSession: Bool? = nil, username: String? = nil,
         password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
         reconnect: ReconnectSettings? = nil
@@ -80,10 +77,10 @@ public struct TLSSettings: Sendable, Equatable {
 public struct Will: Sendable, Equatable {
     public var topic: String
     public var message: String
-    public var qos: Int
+    public var qos: QoS
     public var retain: Bool
 
-    public init(topic: String, message: String, qos: Int = 0, retain: Bool = false) {
+    public init(topic: String, message: String, qos: QoS = .atMostOnce, retain: Bool = false) {
         self.topic = topic
         self.message = message
         self.qos = qos
@@ -125,7 +122,7 @@ public struct DeviceGroup: Sendable {
     /// How often the sensor models advance; `nil` means once per publish.
     public var sample: Rate?
     public var publish: Rate
-    public var qos: Int
+    public var qos: QoS
     public var retain: Bool
     public var connection: ConnectionMode
     /// How fast the group's connections are opened; `nil` means all at once.
@@ -143,7 +140,7 @@ public struct DeviceGroup: Sendable {
 
     public init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
-        sample: Rate? = nil, publish: Rate, qos: Int = 0, retain: Bool = false,
+        sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
         jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil
     ) {

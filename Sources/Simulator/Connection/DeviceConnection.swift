@@ -1,3 +1,4 @@
+import MQTT
 import Mosquitto
 import Reactor
 import Scenario
@@ -18,7 +19,7 @@ final class DeviceConnection: @unchecked Sendable {
     private let counters: Counters
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
-    private let qos: Int32
+    private let qos: QoS
     private let maxInFlight: Int
     /// QoS 1/2 messages libmosquitto holds until acknowledged, by message id.
     private var outstanding: [Int32: InFlight] = [:]
@@ -62,13 +63,13 @@ final class DeviceConnection: @unchecked Sendable {
     ) throws(ClientSetupError) {
         self.plan = plan
         var options = plan.options
-        options.reportsPublishes = plan.devices.first.map { $0.qos > 0 } ?? true
+        options.reportsPublishes = plan.devices.first.map { $0.qos.isAcknowledged } ?? true
         client = try Client(options: options)
         self.context = context
         counters = context.counters[plan.group]
         maxInFlight = max(1, Int(plan.options.maxInFlight))
         self.logsEvents = logsEvents
-        qos = plan.devices.first?.qos ?? 0
+        qos = plan.devices.first?.qos ?? .atMostOnce
         switch plan.offline {
         case .drop:
             keepsOfflineTicks = false
@@ -147,11 +148,11 @@ final class DeviceConnection: @unchecked Sendable {
     /// QoS 1/2 window, or for QoS 0, which has none, a socket that took everything so far. A
     /// message that finds no room waits in the bounded queue, so a broker slower than the
     /// schedule costs evicted, counted messages, never unbounded memory.
-    private var hasRoom: Bool { qos == 0 ? !client.wantsWrite : outstanding.count < maxInFlight }
+    private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : outstanding.count < maxInFlight }
 
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
-        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic.count)
+        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic.cString.count)
         if evicted > 0 {
             counters.add(.buffered, -evicted)
             counters.add(.droppedBuffer, evicted)
@@ -173,13 +174,11 @@ final class DeviceConnection: @unchecked Sendable {
             context.control.count(DeviceConnection.qos2Failure)
             return
         }
-        let (messageID, error) = device.topic.withUnsafeBufferPointer { topic in
-            client.publish(topic: topic.baseAddress!, payload: payload, qos: qos, retain: device.plan.retain)
-        }
+        let (messageID, error) = client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and
         // its acknowledgement will come.
-        if let error, qos == 0 || !DeviceConnection.keepsMessage(error) {
+        if let error, !qos.isAcknowledged || !DeviceConnection.keepsMessage(error) {
             counters.add(.failed)
             context.control.connectionFailed(
                 "publish failed: \(error) (first on topic \(device.plan.topic))",
@@ -188,7 +187,7 @@ final class DeviceConnection: @unchecked Sendable {
             counters.add(.published)
             device.published += 1
             if let due { recordLateness(due: due, now: now) }
-            if qos > 0 { markInFlight(messageID, device: device) }
+            if qos.isAcknowledged { markInFlight(messageID, device: device) }
         }
     }
 
@@ -275,7 +274,7 @@ extension DeviceConnection: ClientDelegate {
     /// resending count as failed, and so do this connection's QoS 2 messages from then on.
     /// Returns whether the loss is one of the pattern, which keeps the backoff growing.
     private func suspectQoS2(_ error: MosquittoError?) -> Bool {
-        guard qos == 2, !brokerBreaksQoS2 else { return false }
+        guard qos == .exactlyOnce, !brokerBreaksQoS2 else { return false }
         guard error == .protocol, !outstanding.isEmpty else {
             qos2ProtocolLosses = 0  // "in a row": a loss for another reason breaks it
             return false
@@ -304,7 +303,7 @@ extension DeviceConnection: ClientDelegate {
 
     func client(_ client: Client, didPublish messageID: Int32) {
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
-        guard qos > 0, let message = outstanding.removeValue(forKey: messageID) else { return }
+        guard qos.isAcknowledged, let message = outstanding.removeValue(forKey: messageID) else { return }
         qos2ProtocolLosses = 0
         context.latency.record(MonotonicClock.now() &- message.publishedAt)
         counters.add(.inFlight, -1)

@@ -1,3 +1,4 @@
+import MQTT
 import Reactor
 import Signals
 
@@ -5,8 +6,8 @@ import Signals
 /// signals that make each payload. Confined to its connection's event loop.
 final class Device: TimerTarget {
     let plan: DevicePlan
-    /// The topic as a C string, made once: every publish passes it to libmosquitto.
-    let topic: [CChar]
+    /// The topic, encoded once: every publish passes it to the client.
+    let topic: Topic
     private let signals: DeviceSignals
     // Strong `let`s, the context's parts too: a method of `self` uses them without a reference
     // count changing. Through the context, or held `unowned(unsafe)`, each use before a call
@@ -26,7 +27,7 @@ final class Device: TimerTarget {
 
     init(plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext) {
         self.plan = plan
-        topic = Array(plan.topic.utf8CString)
+        topic = Topic(plan.topic)
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
             seed: seed, sampleInterval: plan.sampleInterval)

@@ -1,4 +1,4 @@
-import Scenario
+import MQTT
 
 /// What a run uses where neither a scenario nor the command line says: each default is defined
 /// here once, for the plan, the run's settings and the command line's options and help.
@@ -9,7 +9,7 @@ public enum Defaults {
     /// Seconds between PINGREQs when the connection is otherwise idle.
     public static let keepalive = 60.0
     public static let cleanSession = true
-    public static let mqttProtocol = MQTTProtocol.mqtt311
+    public static let mqttProtocol = ProtocolVersion.v311
     /// Seconds after which a run that never got a CONNACK gives up (exit 3).
     public static let connectTimeout = 30.0
     /// Seconds one connection attempt waits for its CONNACK.

@@ -1,4 +1,4 @@
-import Mosquitto
+import MQTT
 import Scenario
 import Signals
 
@@ -8,7 +8,7 @@ public struct DevicePlan: Sendable {
     public var index: Int
     public var id: String
     public var topic: String
-    public var qos: Int32
+    public var qos: QoS
     public var retain: Bool
     public var perSecond: Double
     /// Seconds between sensor samples, `nil` for one sample per publish.
@@ -155,7 +155,7 @@ public struct FleetPlan: Sendable {
             return DevicePlan(
                 group: group.name, index: index, id: id,
                 topic: group.topic.render(name: group.name, index: index, id: id),
-                qos: Int32(group.qos), retain: group.retain, perSecond: group.publish.perSecond,
+                qos: group.qos, retain: group.retain, perSecond: group.publish.perSecond,
                 sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload,
                 startDelay: DevicePlan.startDelay(
                     jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
@@ -175,12 +175,12 @@ public struct FleetPlan: Sendable {
                 clientID: clientID,
                 cleanSession: broker.cleanSession ?? Defaults.cleanSession,
                 keepalive: Int32((broker.keepalive ?? Defaults.keepalive).rounded()),
-                protocolVersion: ClientOptions.ProtocolVersion(settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol),
+                protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
                 username: settings.anonymous ? nil : settings.username ?? broker.username,
                 password: settings.anonymous ? nil : settings.password ?? broker.password,
                 will: broker.will.map { will in
                     let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
-                    return .init(topic: topic, payload: Array(will.message.utf8), qos: Int32(will.qos), retain: will.retain)
+                    return .init(topic: topic, payload: Array(will.message.utf8), qos: will.qos, retain: will.retain)
                 },
                 tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
                 maxInFlight: Int32(clamping: settings.maxInFlight))
@@ -208,16 +208,6 @@ public struct FleetPlan: Sendable {
                 options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
                 startOffset: rampPerSecond.isFinite ? Double(positions[slot]) / rampPerSecond : 0)
-        }
-    }
-}
-
-extension ClientOptions.ProtocolVersion {
-    init(_ version: MQTTProtocol) {
-        switch version {
-        case .mqtt31: self = .v31
-        case .mqtt311: self = .v311
-        case .mqtt5: self = .v5
         }
     }
 }

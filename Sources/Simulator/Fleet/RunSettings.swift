@@ -1,3 +1,4 @@
+import MQTT
 import Scenario
 
 /// What the command line decides about a run: overrides of the scenarios' broker settings and
@@ -10,7 +11,7 @@ public struct RunSettings: Sendable {
     /// Connect without any user name or password, the scenario's included.
     public var anonymous = false
     /// The MQTT version of every connection, over the scenarios'.
-    public var mqttProtocol: MQTTProtocol? = nil
+    public var mqttProtocol: ProtocolVersion? = nil
     /// Seconds; `nil` runs until stopped or `messages` is reached.
     public var duration: Double?
     /// Ticks over the whole fleet after which the run ends.

@@ -1,5 +1,5 @@
 import Glibc
-import Mosquitto
+import MQTT
 
 /// The topics one verifier connection watches and what it has received on each, confined to its
 /// loop: no two connections share a topic, so every figure has one writer.

@@ -1,5 +1,5 @@
 import Glibc
-import Mosquitto
+import MQTT
 import Reactor
 import Scenario
 import Synchronization
@@ -70,9 +70,9 @@ public final class Verifier: @unchecked Sendable {
             var reconnect: ReconnectSettings
             var publishers = 0
             /// Topic filters and their QoS, for a single subscriber.
-            var filters: [String: Int32] = [:]
+            var filters: [String: QoS] = [:]
             /// Each topic, in the order first published, with the QoS it needs.
-            var topics: [(topic: String, plan: VerifyPlan, qos: Int32, devices: Int)] = []
+            var topics: [(topic: String, plan: VerifyPlan, qos: QoS, devices: Int)] = []
             var topicIndex: [String: Int] = [:]
         }
         var endpoints: [String: Endpoint] = [:]
@@ -86,7 +86,7 @@ public final class Verifier: @unchecked Sendable {
             endpoints[key]!.publishers += 1
             for device in connection.devices {
                 endpoints[key]!.filters[device.verify.topicFilter] = max(
-                    endpoints[key]!.filters[device.verify.topicFilter] ?? 0, device.verify.qos)
+                    endpoints[key]!.filters[device.verify.topicFilter] ?? .atMostOnce, device.verify.qos)
                 if let index = endpoints[key]!.topicIndex[device.topic] {
                     endpoints[key]!.topics[index].devices += 1
                     endpoints[key]!.topics[index].qos = max(endpoints[key]!.topics[index].qos, device.verify.qos)
@@ -97,13 +97,13 @@ public final class Verifier: @unchecked Sendable {
             }
         }
         var setups:
-            [(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: Int32)], streams: VerifiedStreams)] = []
+            [(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: QoS)], streams: VerifiedStreams)] = []
         var owners: [String: (connection: Int, stream: Int)] = [:]
         for key in order {
             let endpoint = endpoints[key]!
             let count = max(1, min(endpoint.topics.count, endpoint.publishers, loops))
             var partitions = (0..<count).map { _ in
-                (filters: [String: Int32](), streams: VerifiedStreams(capacity: endpoint.topics.count / count + 1))
+                (filters: [String: QoS](), streams: VerifiedStreams(capacity: endpoint.topics.count / count + 1))
             }
             for (position, topic) in endpoint.topics.enumerated() {
                 let part = position % count
@@ -247,7 +247,7 @@ public final class Verifier: @unchecked Sendable {
     }
 
     /// Each subscriber connection's topic filters and their QoS.
-    var subscriptionFilters: [[String: Int32]] {
+    var subscriptionFilters: [[String: QoS]] {
         connections.map { Dictionary(uniqueKeysWithValues: $0.filters.map { ($0.key, $0.value) }) }
     }
 

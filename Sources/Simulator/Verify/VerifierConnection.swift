@@ -1,3 +1,4 @@
+import MQTT
 import Mosquitto
 import Reactor
 import Scenario
@@ -11,7 +12,7 @@ final class VerifierConnection: @unchecked Sendable {
     let client: Client
     let loop: EventLoop
     unowned(unsafe) var verifier: Verifier!
-    let filters: [(key: String, value: Int32)]
+    let filters: [(key: String, value: QoS)]
     /// Written on the loop; read, and published counts added, once it has stopped.
     var streams: VerifiedStreams
     private let driver: ConnectionDriver
@@ -20,7 +21,7 @@ final class VerifierConnection: @unchecked Sendable {
     private var wasFinished = false
     /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
     /// MQTT 5 CONNACK came, or without one to fall back to.
-    private var fallback: ClientOptions.ProtocolVersion?
+    private var fallback: ProtocolVersion?
     /// The current attempt waits the MQTT 5 trial's time for its CONNACK before the full time.
     private var onTrial = false
     /// Whether all its subscriptions are acknowledged on the current connection.
@@ -32,8 +33,8 @@ final class VerifierConnection: @unchecked Sendable {
     static let mqtt5TrialTimeout = 2.0
 
     init(
-        options: ClientOptions, fallback: ClientOptions.ProtocolVersion?, reconnect: ReconnectSettings,
-        filters: [(key: String, value: Int32)], streams: VerifiedStreams, loop: EventLoop
+        options: ClientOptions, fallback: ProtocolVersion?, reconnect: ReconnectSettings,
+        filters: [(key: String, value: QoS)], streams: VerifiedStreams, loop: EventLoop
     ) throws {
         client = try Client(options: options)
         self.loop = loop

@@ -1,4 +1,5 @@
 import Glibc
+import MQTT
 import Scenario
 import Signals
 
@@ -12,7 +13,7 @@ import Signals
 public struct VerifyPlan: Sendable {
     /// The group's topic template with every level holding a placeholder replaced by `+`.
     public var topicFilter: String
-    public var qos: Int32
+    public var qos: QoS
     /// `"seq":` (or `seq=`), `nil` when the payload has no counter of that name.
     var sequenceKey: [UInt8]?
     /// The counter's `start` and `step`: value = start + step × tick index.
@@ -28,7 +29,7 @@ public struct VerifyPlan: Sendable {
 
     public init(group: DeviceGroup) {
         topicFilter = VerifyPlan.topicFilter(group.topic.source)
-        qos = Int32(group.qos)
+        qos = group.qos
         let names = group.verify ?? VerifyFields()
         let isTemplate = group.payload.style == .template && group.payload.template != nil
         func key(_ name: String) -> [UInt8] {

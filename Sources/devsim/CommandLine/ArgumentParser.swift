@@ -1,3 +1,4 @@
+import MQTT
 import Scenario
 import Simulator
 
@@ -193,8 +194,8 @@ enum ArgumentParser {
             flag: "--protocol", variable: "DEVSIM_PROTOCOL", valueName: "mqtt31|mqtt311|mqtt5",
             help: "MQTT version (overrides the scenario)"
         ) { o, v, label throws(UsageError) in
-            guard let version = MQTTProtocol(rawValue: v) else {
-                let hint = Suggestion.closest(to: v, among: MQTTProtocol.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
+            guard let version = ProtocolVersion(name: v) else {
+                let hint = Suggestion.closest(to: v, among: ProtocolVersion.allCases.map(\.name)).map { "; did you mean \($0)?" } ?? ""
                 throw UsageError("\(label): expected mqtt31, mqtt311 or mqtt5, found '\(v)'\(hint)")
             }
             o.mqttProtocol = version

@@ -1,3 +1,4 @@
+import MQTT
 import Scenario
 import Simulator
 
@@ -21,7 +22,7 @@ struct RunOptions: Equatable {
     /// `--anonymous`: leave out the scenario's user name and password.
     var anonymous = false
     /// `--protocol`: the MQTT version, over the scenario's.
-    var mqttProtocol: MQTTProtocol?
+    var mqttProtocol: ProtocolVersion?
     var passwordFile: String?
     var duration: Double?
     var messages: Int?

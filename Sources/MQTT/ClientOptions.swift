@@ -1,20 +1,13 @@
-import Glibc
-
-/// Everything a connection needs before its first CONNECT.
+/// Everything a connection needs before its first CONNECT: what the simulator decides and a
+/// client (libmosquitto's, in `Mosquitto`) carries out.
 public struct ClientOptions: Sendable, Equatable {
-    public enum ProtocolVersion: Int32, Sendable {
-        case v31 = 3
-        case v311 = 4
-        case v5 = 5
-    }
-
     public struct Will: Sendable, Equatable {
         public var topic: String
         public var payload: [UInt8]
-        public var qos: Int32
+        public var qos: QoS
         public var retain: Bool
 
-        public init(topic: String, payload: [UInt8], qos: Int32 = 0, retain: Bool = false) {
+        public init(topic: String, payload: [UInt8], qos: QoS = .atMostOnce, retain: Bool = false) {
             self.topic = topic
             self.payload = payload
             self.qos = qos
@@ -28,12 +21,6 @@ public struct ClientOptions: Sendable, Equatable {
         public var keyFile: String?
         /// Accept any certificate, for self-signed test brokers: no verification at all.
         public var insecure: Bool
-
-        /// The directory of the system's trusted certificates: `SSL_CERT_DIR` when set, as
-        /// OpenSSL reads it, otherwise Debian's.
-        static var systemCertificateDirectory: String {
-            getenv("SSL_CERT_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/ssl/certs"
-        }
 
         public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
             self.caFile = caFile
