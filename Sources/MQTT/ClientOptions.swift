@@ -35,8 +35,8 @@ public struct ClientOptions: Sendable, Equatable {
     /// `nil` lets libmosquitto make a random one (MQTT 3) or the broker assign one (MQTT 5).
     public var clientID: String?
     public var cleanSession: Bool
-    /// Seconds; libmosquitto refuses values below 5.
-    public var keepalive: Int32
+    /// Whole seconds, 0 for none; libmosquitto refuses values from 1 to 4 s.
+    public var keepalive: Duration
     public var protocolVersion: ProtocolVersion
     public var username: String?
     public var password: String?
@@ -54,7 +54,7 @@ public struct ClientOptions: Sendable, Equatable {
 
     public init(
         host: String, port: Int32, clientID: String? = nil,
-        cleanSession: Bool, keepalive: Int32, protocolVersion: ProtocolVersion,
+        cleanSession: Bool, keepalive: Duration, protocolVersion: ProtocolVersion,
         username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,
         maxInFlight: Int32
     ) {

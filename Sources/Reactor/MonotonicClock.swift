@@ -19,6 +19,11 @@ extension MonotonicClock {
         return value >= 1.8e19 ? UInt64.max / 2 : UInt64(value)
     }
 
+    /// `duration` as nanoseconds, saturating as `nanoseconds(_:)` of seconds does.
+    public static func nanoseconds(_ duration: Duration) -> UInt64 {
+        nanoseconds(duration / .seconds(1))
+    }
+
     /// `now()` in seconds, for code that reasons in seconds.
     public static func seconds() -> Double {
         Double(now()) / 1e9

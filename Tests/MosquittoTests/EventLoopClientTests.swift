@@ -83,6 +83,6 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
 /// A plain MQTT 3.1.1 client of a loopback port.
 private func loopbackOptions(port: UInt16, clientID: String) -> ClientOptions {
     ClientOptions(
-        host: "127.0.0.1", port: Int32(port), clientID: clientID, cleanSession: true, keepalive: 60,
+        host: "127.0.0.1", port: Int32(port), clientID: clientID, cleanSession: true, keepalive: .seconds(60),
         protocolVersion: .v311, maxInFlight: 16)
 }

@@ -66,10 +66,10 @@ import Signals
         #expect(
             scenario.broker
                 == BrokerSettings(
-                    host: "localhost", port: 1883, protocol: .v311, keepalive: 60, cleanSession: true,
+                    host: "localhost", port: 1883, protocol: .v311, keepalive: .seconds(60), cleanSession: true,
                     username: "sdammy", password: "app123", tls: TLSSettings(ca: "/etc/devsim/ca.pem", insecure: false),
                     will: Will(topic: "devices/gone", message: "bye", qos: .atLeastOnce, retain: true),
-                    reconnect: ReconnectSettings(initial: 0.5, max: 30)))
+                    reconnect: ReconnectSettings(initial: .milliseconds(500), max: .seconds(30))))
         #expect(scenario.offline == .buffer(maxMessages: 500, maxBytes: 1_048_576))
         let group = try #require(scenario.groups.first)
         #expect(group.count == 3)
@@ -139,8 +139,8 @@ import Signals
     }
 
     @Test func keepaliveZeroMeansNone() throws {
-        #expect(try load("broker: { keepalive: 0 }\n" + minimalDevices).broker.keepalive == 0)
-        #expect(try load("broker: { keepalive: 1m }\n" + minimalDevices).broker.keepalive == 60)
+        #expect(try load("broker: { keepalive: 0 }\n" + minimalDevices).broker.keepalive == .zero)
+        #expect(try load("broker: { keepalive: 1m }\n" + minimalDevices).broker.keepalive == .seconds(60))
     }
 
     @Test func anchorsShareDeviceSettings() throws {

@@ -38,7 +38,8 @@ import TestSupport
                   fields:
                     seq: { counter: 0 }
             """
-        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: 300, loops: 2, statsInterval: nil))
+        let harness = try FleetHarness(
+            yaml, port: broker.port, settings: RunSettings(duration: .seconds(300), loops: 2, statsInterval: nil))
         harness.start()
         #expect(TestClock.wait(timeout: 10, interval: 0.02) { harness.fleet.totals.connectionsUp == 100 })
         for restart in 1...5 {

@@ -37,7 +37,7 @@ import TestSupport
         let result = try #require(
             try FleetHarness.run(
                 Self.yaml, port: broker.port,
-                settings: RunSettings(duration: 1.5, seed: seed, loops: loops, statsInterval: nil)))
+                settings: RunSettings(duration: .seconds(1.5), seed: seed, loops: loops, statsInterval: nil)))
         #expect(result.totals[.published] == result.totals[.scheduled])
         #expect(subscriber.waitFor(count: Int(result.totals[.published]), timeout: 5))
         subscriber.stop()

@@ -71,7 +71,7 @@ import TestSupport
                   fields:
                     v: { uniform: { min: 0, max: 1 }, decimals: 2 }
             """
-        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: 4, statsInterval: nil))
+        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: .seconds(4), statsInterval: nil))
         harness.start()
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals[.published] >= 20 })
         broker.kill()
@@ -108,7 +108,7 @@ import TestSupport
                   fields:
                     seq: { counter: 0 }
             """
-        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: 3, statsInterval: nil))
+        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(duration: .seconds(3), statsInterval: nil))
         harness.start()
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals[.acknowledged] >= 10 })
         broker.kill()
@@ -150,7 +150,7 @@ import TestSupport
         let broker = try MosquittoBroker()
         let harness = try FleetHarness(
             yaml(qos: 1), port: broker.port,
-            settings: RunSettings(duration: 1.5, statsInterval: nil, maxInFlight: 8))
+            settings: RunSettings(duration: .seconds(1.5), statsInterval: nil, maxInFlight: 8))
         harness.start()
         var largestWindow = 0
         let deadline = TestClock.now() + 10
@@ -199,7 +199,8 @@ import TestSupport
                 publish: 10/s
                 payload: { fields: { n: { counter: 0 } } }
             """
-        let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(duration: 1.5, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(yaml, port: broker.port, settings: RunSettings(duration: .seconds(1.5), statsInterval: nil)))
         #expect(result.groups.map(\.name) == ["fast", "slow"])
         let fast = result.groups[0].totals, slow = result.groups[1].totals
         #expect(fast[.published] > slow[.published])

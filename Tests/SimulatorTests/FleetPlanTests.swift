@@ -122,7 +122,7 @@ private let otherFile = """
         let plan = FleetPlan(scenarios: [try scenario(yaml, file: "j.yaml")], settings: RunSettings(seed: 11))
         let devices = plan.connections.flatMap(\.devices)
         var topics: [String] = []
-        DryRun(plan: plan, seed: 11, duration: 2, messages: nil).run { line in
+        DryRun(plan: plan, seed: 11, duration: .seconds(2), messages: nil).run { line in
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             topics.append(object?["topic"] as? String ?? "")
         }

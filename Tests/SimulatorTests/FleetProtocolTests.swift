@@ -18,7 +18,8 @@ import TestSupport
 
     @Test func nothingIsPublishedBeforeAConnackHeldBackForTwoSeconds() throws {
         let server = try ScriptedMQTTServer(script: .init(connackDelay: 2))
-        let result = try #require(try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: 3, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: .seconds(3), statsInterval: nil)))
         let connection = try #require(server.connections.first)
         let connack = try #require(connection.connackSentAt)
         #expect(connack - connection.acceptedAt >= 2)
@@ -34,7 +35,7 @@ import TestSupport
         let result = try #require(
             try FleetHarness.run(
                 device, port: server.port,
-                settings: RunSettings(connectTimeout: 3, statsInterval: nil)))
+                settings: RunSettings(connectTimeout: .seconds(3), statsInterval: nil)))
         guard case .noConnection(let why) = result.reason else {
             Issue.record("expected no connection, got \(result.reason)")
             return
@@ -58,7 +59,7 @@ import TestSupport
         let result = try #require(
             try FleetHarness.run(
                 device, port: server.port,
-                settings: RunSettings(duration: 3, connectTimeout: 5, connackTimeout: 1, statsInterval: nil)))
+                settings: RunSettings(duration: .seconds(3), connectTimeout: .seconds(5), connackTimeout: .seconds(1), statsInterval: nil)))
         let connections = server.connections
         try #require(connections.count >= 2)
         #expect(connections[1].acceptedAt - connections[0].acceptedAt >= 1)
@@ -69,7 +70,8 @@ import TestSupport
 
     @Test func aDroppedConnectionPausesTheDevicesAndTheNextConnackResumesThem() throws {
         let server = try ScriptedMQTTServer(scripts: [.init(closeAfterConnack: 1), .init()])
-        let result = try #require(try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: 3, statsInterval: nil)))
+        let result = try #require(
+            try FleetHarness.run(device, port: server.port, settings: RunSettings(duration: .seconds(3), statsInterval: nil)))
         let connections = server.connections
         try #require(connections.count >= 2)
         let closed = try #require(connections[0].closedAt)

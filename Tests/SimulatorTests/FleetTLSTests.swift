@@ -33,7 +33,7 @@ import TestSupport
         let result = try #require(
             try FleetHarness.run(
                 scenario(tls: "{ ca: \(certificates.ca) }"), port: broker.port,
-                settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
+                settings: RunSettings(messages: 10, connectTimeout: .seconds(5), statsInterval: nil)))
         #expect(result.reason == .messages)
         #expect(result.totals[.acknowledged] == 10)
     }
@@ -45,7 +45,7 @@ import TestSupport
         let refused = try #require(
             try FleetHarness.run(
                 scenario(tls: "{ ca: \(certificates.ca) }"), port: broker.port,
-                settings: RunSettings(messages: 10, connectTimeout: 2, statsInterval: nil)))
+                settings: RunSettings(messages: 10, connectTimeout: .seconds(2), statsInterval: nil)))
         guard case .noConnection = refused.reason else {
             Issue.record("a certificate for another host must not be accepted: \(refused.reason)")
             return
@@ -54,7 +54,7 @@ import TestSupport
         let insecure = try #require(
             try FleetHarness.run(
                 scenario(tls: "{ insecure: true }"), port: broker.port,
-                settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
+                settings: RunSettings(messages: 10, connectTimeout: .seconds(5), statsInterval: nil)))
         #expect(insecure.reason == .messages)
         #expect(insecure.totals[.acknowledged] == 10)
     }
@@ -70,13 +70,13 @@ import TestSupport
                     tls:
                         "{ ca: \(certificates.ca), certificate: \(certificates.directory)/client.pem, key: \(certificates.directory)/client.key }"
                 ),
-                port: broker.port, settings: RunSettings(messages: 10, connectTimeout: 5, statsInterval: nil)))
+                port: broker.port, settings: RunSettings(messages: 10, connectTimeout: .seconds(5), statsInterval: nil)))
         #expect(withCertificate.reason == .messages)
         #expect(withCertificate.totals[.acknowledged] == 10)
         let without = try #require(
             try FleetHarness.run(
                 scenario(tls: "{ ca: \(certificates.ca) }"), port: broker.port,
-                settings: RunSettings(messages: 10, connectTimeout: 2, statsInterval: nil)))
+                settings: RunSettings(messages: 10, connectTimeout: .seconds(2), statsInterval: nil)))
         guard case .noConnection = without.reason else {
             Issue.record("a broker that requires a client certificate must refuse a client without one: \(without.reason)")
             return
@@ -101,7 +101,7 @@ import TestSupport
         let result = try #require(
             try FleetHarness.run(
                 yaml, port: broker.port,
-                settings: RunSettings(messages: 10, connectTimeout: 2, statsInterval: nil)))
+                settings: RunSettings(messages: 10, connectTimeout: .seconds(2), statsInterval: nil)))
         guard case .noConnection = result.reason else {
             Issue.record("plain MQTT must not get through a TLS listener: \(result.reason)")
             return

@@ -60,7 +60,7 @@ import TestSupport
                 qos: 1
                 payload: { fields: { seq: { counter: 0 }, ts: { timestamp: us } } }
             """
-        var settings = RunSettings(duration: 3, loops: 2, statsInterval: nil)
+        var settings = RunSettings(duration: .seconds(3), loops: 2, statsInterval: nil)
         settings.verify = true
         let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: settings))
         let verify = try #require(result.verify)
@@ -103,7 +103,7 @@ import TestSupport
                     n: { counter: 0 }
                     at: { timestamp: ms }
             """
-        var settings = RunSettings(duration: 4, statsInterval: nil)
+        var settings = RunSettings(duration: .seconds(4), statsInterval: nil)
         settings.verify = true
         let harness = try FleetHarness(yaml, port: broker.port, settings: settings)
         harness.start()

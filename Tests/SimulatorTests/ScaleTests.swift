@@ -24,7 +24,7 @@ import TestSupport
         let result = try #require(
             try FleetHarness.run(
                 yaml, port: broker.port,
-                settings: RunSettings(duration: 5, loops: 2, statsInterval: nil), timeout: 60))
+                settings: RunSettings(duration: .seconds(5), loops: 2, statsInterval: nil), timeout: 60))
         #expect(result.connections == 2000)
         #expect(result.connectionsUpAtEnd == 2000)
         #expect(result.allConnectedSeconds != nil)

@@ -93,7 +93,7 @@ private func settings(_ shard: Shard?) -> RunSettings {
         let scenario = try scenario(fleet)
         func lines(_ shard: Shard?) -> [String] {
             var lines: [String] = []
-            DryRun(plan: FleetPlan(scenarios: [scenario], settings: settings(shard)), seed: 7, duration: 3, messages: nil)
+            DryRun(plan: FleetPlan(scenarios: [scenario], settings: settings(shard)), seed: 7, duration: .seconds(3), messages: nil)
                 .run(wallStart: 1_700_000_000) { lines.append($0) }
             return lines
         }

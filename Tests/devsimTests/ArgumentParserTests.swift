@@ -17,7 +17,7 @@ import Testing
         ])
         #expect(options.host == "broker")
         #expect(options.port == 1884)
-        #expect(options.duration == 30)
+        #expect(options.duration == .seconds(30))
         #expect(options.messages == 5)
         #expect(options.seed == 42)
         #expect(options.report == "r.json")
@@ -35,7 +35,7 @@ import Testing
         #expect(options.host == "from-env")
         #expect(options.port == 2000)
         #expect(options.password == "secret")
-        #expect(options.duration == 300)
+        #expect(options.duration == .seconds(300))
         #expect(options.dryRun)
     }
 
@@ -113,6 +113,6 @@ import Testing
 
     @Test func statsIntervalZeroTurnsStatusLinesOff() throws {
         #expect(try run(["--stats-interval", "0", "s.yaml"]).statsInterval == nil)
-        #expect(try run(["--stats-interval", "2s", "s.yaml"]).statsInterval == 2)
+        #expect(try run(["--stats-interval", "2s", "s.yaml"]).statsInterval == .seconds(2))
     }
 }

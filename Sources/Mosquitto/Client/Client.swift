@@ -149,7 +149,7 @@ public final class Client: @unchecked Sendable {
     public func connect() throws(MosquittoError) {
         startAttempt()
         errno = 0
-        let rc = mosquitto_connect_async(handle, options.host, options.port, options.keepalive)
+        let rc = mosquitto_connect_async(handle, options.host, options.port, Int32(options.keepalive.components.seconds))
         connectErrno = errno
         try check(rc)
     }

@@ -31,13 +31,13 @@ extension ScenarioReader {
 
     /// libmosquitto refuses a keepalive under 5 s other than 0 (none), and MQTT carries it as a
     /// 16-bit count of whole seconds.
-    private func keepalive(_ node: Node?) -> Double? {
+    private func keepalive(_ node: Node?) -> Duration? {
         guard let node, let seconds = duration(node, "keepalive") else { return nil }
         guard seconds == 0 || (5...65535).contains(seconds) && seconds == seconds.rounded() else {
             report(node.mark, "expected 0 (no keepalive) or whole seconds from 5s to 65535s for 'keepalive', found \(node.summary)")
             return nil
         }
-        return seconds
+        return .seconds(seconds)
     }
 
     private func tls(_ node: Node) -> TLSSettings? {
@@ -69,13 +69,13 @@ extension ScenarioReader {
     private func reconnect(_ node: Node) -> ReconnectSettings? {
         guard let entries = entries(node, of: "'reconnect'", known: ["initial", "max"]) else { return nil }
         let defaults = ReconnectSettings()
-        let initial = duration(entries["initial"], "initial", positive: true)
-        let max = duration(entries["max"], "max", positive: true)
+        let initial = duration(entries["initial"], "initial", positive: true).map(Duration.seconds)
+        let max = duration(entries["max"], "max", positive: true).map(Duration.seconds)
         let settings = ReconnectSettings(initial: initial ?? defaults.initial, max: max ?? defaults.max)
         if settings.initial > settings.max {
             report(
                 (entries["max"] ?? entries["initial"])?.mark ?? entries.mark,
-                "expected 'initial' (\(Self.trimmed(settings.initial))s) to be at most 'max' (\(Self.trimmed(settings.max))s) in 'reconnect'"
+                "expected 'initial' (\(Self.trimmed(settings.initial / .seconds(1)))s) to be at most 'max' (\(Self.trimmed(settings.max / .seconds(1)))s) in 'reconnect'"
             )
             return nil
         }

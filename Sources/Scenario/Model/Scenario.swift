@@ -28,8 +28,7 @@ public struct BrokerSettings: Sendable, Equatable {
     public var host: String?
     public var port: Int?
     public var `protocol`: ProtocolVersion?
-    /// Seconds.
-    public var keepalive: Double?
+    public var keepalive: Duration?
     public var cleanSession: Bool?
     public var username: String?
     public var password: String?
@@ -39,7 +38,7 @@ public struct BrokerSettings: Sendable, Equatable {
 
     public init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,
-        keepalive: Double? = nil, cleanSession: Bool? = nil, username: String? = nil,
+        keepalive: Duration? = nil, cleanSession: Bool? = nil, username: String? = nil,
         password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
         reconnect: ReconnectSettings? = nil
     ) {
@@ -88,12 +87,12 @@ public struct Will: Sendable, Equatable {
     }
 }
 
-/// Backoff between reconnection attempts: `initial` doubling up to `max`, in seconds.
+/// Backoff between reconnection attempts: `initial` doubling up to `max`.
 public struct ReconnectSettings: Sendable, Equatable {
-    public var initial: Double
-    public var max: Double
+    public var initial: Duration
+    public var max: Duration
 
-    public init(initial: Double = 1, max: Double = 64) {
+    public init(initial: Duration = .seconds(1), max: Duration = .seconds(64)) {
         self.initial = initial
         self.max = max
     }

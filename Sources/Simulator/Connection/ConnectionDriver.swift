@@ -17,14 +17,14 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverWillRetry(after delay: Double)
     /// No CONNACK within the time allowed: give up on the attempt (`nil`), or wait this many
     /// seconds more.
-    func driverConnackIsLate() -> Double?
+    func driverConnackIsLate() -> Duration?
     /// Nothing more will happen on this connection.
     func driverDidFinish()
 }
 
 extension ConnectionDriverDelegate {
     func driverWillConnect() throws(ClientSetupError) {}
-    func driverConnackIsLate() -> Double? { nil }
+    func driverConnackIsLate() -> Duration? { nil }
 }
 
 /// One MQTT client driven through the connection state machine: its connect, CONNACK-timeout,
@@ -40,7 +40,7 @@ final class ConnectionDriver: TimerTarget {
     private(set) var machine: ConnectionStateMachine
     /// Seconds an attempt may wait for its CONNACK before it is given up and retried; the
     /// delegate may change it for the next attempt in `driverWillConnect`.
-    var connackTimeout: Double
+    var connackTimeout: Duration
     /// Nanoseconds without a byte from the broker after which a connection counts as dead:
     /// 1.5 × keepalive, as a broker judges its clients; 0 for no watch. libmosquitto alone would
     /// wait twice the keepalive (a PINGREQ after one, the close after another).
@@ -52,11 +52,11 @@ final class ConnectionDriver: TimerTarget {
     private let connackTimer: Timer
     private let silenceTimer: Timer
 
-    init(client: Client, reconnect: ReconnectSettings, connackTimeout: Double, watchesSilence: Bool, loop: EventLoop) {
+    init(client: Client, reconnect: ReconnectSettings, connackTimeout: Duration, watchesSilence: Bool, loop: EventLoop) {
         self.client = client
         self.connackTimeout = connackTimeout
-        silenceLimit = watchesSilence ? MonotonicClock.nanoseconds(1.5 * Double(client.options.keepalive)) : 0
-        machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial, maximum: reconnect.max))
+        silenceLimit = watchesSilence ? MonotonicClock.nanoseconds(client.options.keepalive * 1.5) : 0
+        machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial / .seconds(1), maximum: reconnect.max / .seconds(1)))
         startTimer = Timer(on: loop)
         retryTimer = Timer(on: loop)
         connackTimer = Timer(on: loop)
@@ -160,6 +160,11 @@ final class ConnectionDriver: TimerTarget {
             }
         }
     }
+}
+
+/// `duration` as `formatSeconds` writes seconds.
+func formatSeconds(_ duration: Duration) -> String {
+    formatSeconds(duration / .seconds(1))
 }
 
 func formatSeconds(_ seconds: Double) -> String {

@@ -58,7 +58,7 @@ final class DeviceConnection: @unchecked Sendable {
     static let lateThreshold: UInt64 = 2_000_000
 
     init(
-        plan: ConnectionPlan, seed: UInt64, connackTimeout: Double, logsEvents: Bool,
+        plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, logsEvents: Bool,
         context: LoopContext
     ) throws(ClientSetupError) {
         self.plan = plan

@@ -10,12 +10,12 @@ import Signals
 public struct DryRun {
     public var plan: FleetPlan
     public var seed: UInt64
-    /// Virtual seconds to cover.
-    public var duration: Double?
+    /// Virtual time to cover.
+    public var duration: Duration?
     /// Messages to print over the whole fleet.
     public var messages: Int?
 
-    public init(plan: FleetPlan, seed: UInt64, duration: Double?, messages: Int?) {
+    public init(plan: FleetPlan, seed: UInt64, duration: Duration?, messages: Int?) {
         self.plan = plan
         self.seed = seed
         self.duration = duration

@@ -101,7 +101,7 @@ public final class Fleet: Sendable {
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
         // Subscribed before any device connects, so that its first message is seen.
-        try verifier?.start(timeout: min(settings.connectTimeout, 5))
+        try verifier?.start(timeout: min(settings.connectTimeout, .seconds(5)))
         let start = MonotonicClock.now()
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         for context in contexts {
@@ -161,7 +161,7 @@ public final class Fleet: Sendable {
             logger: control.logger, connections: connectionCount, start: start,
             redraw: settings.liveStatus)
         defer { status.finish() }
-        let interval = settings.liveStatus == nil ? settings.statsInterval : 1
+        let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
         let connectDeadline = start &+ MonotonicClock.nanoseconds(settings.connectTimeout)

@@ -174,7 +174,7 @@ public struct FleetPlan: Sendable {
                 port: Int32(settings.port ?? broker.port ?? Defaults.port),
                 clientID: clientID,
                 cleanSession: broker.cleanSession ?? Defaults.cleanSession,
-                keepalive: Int32((broker.keepalive ?? Defaults.keepalive).rounded()),
+                keepalive: broker.keepalive ?? Defaults.keepalive,
                 protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
                 username: settings.anonymous ? nil : settings.username ?? broker.username,
                 password: settings.anonymous ? nil : settings.password ?? broker.password,

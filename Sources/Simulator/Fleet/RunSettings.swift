@@ -12,21 +12,21 @@ public struct RunSettings: Sendable {
     public var anonymous = false
     /// The MQTT version of every connection, over the scenarios'.
     public var mqttProtocol: ProtocolVersion? = nil
-    /// Seconds; `nil` runs until stopped or `messages` is reached.
-    public var duration: Double?
+    /// `nil` runs until stopped or `messages` is reached.
+    public var duration: Duration?
     /// Ticks over the whole fleet after which the run ends.
     public var messages: Int?
     public var seed: UInt64
     /// Event loops (threads) to spread the connections over.
     public var loops: Int
-    /// Seconds after which a run that never got a CONNACK gives up.
-    public var connectTimeout: Double
-    /// Seconds one connection attempt waits for its CONNACK before it is given up and retried.
-    public var connackTimeout: Double
-    /// Seconds that in-flight QoS 1/2 messages get to be acknowledged when the run ends.
-    public var drainTimeout: Double
-    /// Seconds between status lines; `nil` for none.
-    public var statsInterval: Double?
+    /// After which a run that never got a CONNACK gives up.
+    public var connectTimeout: Duration
+    /// How long one connection attempt waits for its CONNACK before it is given up and retried.
+    public var connackTimeout: Duration
+    /// What in-flight QoS 1/2 messages get to be acknowledged when the run ends.
+    public var drainTimeout: Duration
+    /// Between status lines; `nil` for none.
+    public var statsInterval: Duration?
     /// Unacknowledged QoS 1/2 messages a connection may have at once.
     public var maxInFlight: Int
     /// Log every connection's comings and goings, however big the fleet.
@@ -41,9 +41,9 @@ public struct RunSettings: Sendable {
 
     public init(
         host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,
-        duration: Double? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
-        connectTimeout: Double = Defaults.connectTimeout, connackTimeout: Double = Defaults.connackTimeout,
-        drainTimeout: Double = Defaults.drainTimeout, statsInterval: Double? = Defaults.statsInterval,
+        duration: Duration? = nil, messages: Int? = nil, seed: UInt64 = 0, loops: Int = 1,
+        connectTimeout: Duration = Defaults.connectTimeout, connackTimeout: Duration = Defaults.connackTimeout,
+        drainTimeout: Duration = Defaults.drainTimeout, statsInterval: Duration? = Defaults.statsInterval,
         maxInFlight: Int = Defaults.maxInFlight, logConnectionEvents: Bool = false
     ) {
         self.host = host

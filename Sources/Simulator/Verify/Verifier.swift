@@ -162,7 +162,7 @@ public final class Verifier: @unchecked Sendable {
     /// Starts the loops and the subscriptions, and waits (at most `timeout` seconds) until every
     /// connection's subscriptions are acknowledged. Returns whether they were.
     @discardableResult
-    public func start(timeout: Double) throws -> Bool {
+    public func start(timeout: Duration) throws -> Bool {
         for loop in loops { try loop.start() }
         for connection in connections {
             connection.loop.execute { connection.open() }

@@ -27,10 +27,10 @@ final class VerifierConnection: @unchecked Sendable {
     /// Whether all its subscriptions are acknowledged on the current connection.
     private var isSubscribed = false
 
-    static let connackTimeout = 10.0
+    static let connackTimeout = Defaults.connackTimeout
     /// How long an MQTT 5 attempt waits for its CONNACK while a fallback remains: a broker that
     /// knows only MQTT 3 may not answer at all (amqtt 0.12), and the run waits for the verifier.
-    static let mqtt5TrialTimeout = 2.0
+    static let mqtt5TrialTimeout = Duration.seconds(2)
 
     init(
         options: ClientOptions, fallback: ProtocolVersion?, reconnect: ReconnectSettings,
@@ -84,7 +84,7 @@ extension VerifierConnection: ConnectionDriverDelegate {
     /// A broker of MQTT 3 only may take the connection and answer an MQTT 5 CONNECT with
     /// silence; one not up yet (a SYN unanswered) proves nothing, and gets the rest of the usual
     /// time.
-    func driverConnackIsLate() -> Double? {
+    func driverConnackIsLate() -> Duration? {
         guard onTrial else { return nil }
         onTrial = false
         guard client.isTCPConnected else { return Self.connackTimeout - Self.mqtt5TrialTimeout }

@@ -220,7 +220,7 @@ enum ArgumentParser {
         },
         Option(flag: "--duration", variable: "DEVSIM_DURATION", valueName: "DURATION", help: "stop after this long: 30s, 5m, 1h") {
             o, v, label throws(UsageError) in
-            o.duration = try seconds(v, label, allowZero: false)
+            o.duration = try duration(v, label, allowZero: false)
         },
         Option(flag: "--messages", variable: "DEVSIM_MESSAGES", valueName: "N", help: "stop after N messages over the whole fleet") {
             o, v, label throws(UsageError) in
@@ -277,28 +277,29 @@ enum ArgumentParser {
         },
         Option(
             flag: "--connect-timeout", variable: "DEVSIM_CONNECT_TIMEOUT", valueName: "DURATION",
-            help: "give up (exit 3) if no connection is accepted within this (default \(Int(Defaults.connectTimeout))s)"
+            help: "give up (exit 3) if no connection is accepted within this (default \(Defaults.connectTimeout.components.seconds)s)"
         ) { o, v, label throws(UsageError) in
-            o.connectTimeout = try seconds(v, label, allowZero: false)
+            o.connectTimeout = try duration(v, label, allowZero: false)
         },
         Option(
             flag: "--connack-timeout", variable: "DEVSIM_CONNACK_TIMEOUT", valueName: "DURATION",
-            help: "give up on one connection attempt without a CONNACK after this, and retry (default \(Int(Defaults.connackTimeout))s)"
+            help:
+                "give up on one connection attempt without a CONNACK after this, and retry (default \(Defaults.connackTimeout.components.seconds)s)"
         ) { o, v, label throws(UsageError) in
-            o.connackTimeout = try seconds(v, label, allowZero: false)
+            o.connackTimeout = try duration(v, label, allowZero: false)
         },
         Option(
             flag: "--drain-timeout", variable: "DEVSIM_DRAIN_TIMEOUT", valueName: "DURATION",
-            help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default \(Int(Defaults.drainTimeout))s)"
+            help: "time in-flight QoS 1/2 messages get to be acknowledged at the end (default \(Defaults.drainTimeout.components.seconds)s)"
         ) { o, v, label throws(UsageError) in
-            o.drainTimeout = try seconds(v, label, allowZero: true)
+            o.drainTimeout = try duration(v, label, allowZero: true)
         },
         Option(
             flag: "--stats-interval", variable: "DEVSIM_STATS_INTERVAL", valueName: "DURATION",
-            help: "time between status lines (default \(Int(Defaults.statsInterval))s, 0 for none)"
+            help: "time between status lines (default \(Defaults.statsInterval.components.seconds)s, 0 for none)"
         ) { o, v, label throws(UsageError) in
-            let interval = try seconds(v, label, allowZero: true)
-            o.statsInterval = interval > 0 ? interval : nil
+            let interval = try duration(v, label, allowZero: true)
+            o.statsInterval = interval > .zero ? interval : nil
         },
         Option(flag: "--loops", variable: "DEVSIM_LOOPS", valueName: "N", help: "event-loop threads (default: one per core)") {
             o, v, label throws(UsageError) in
@@ -340,9 +341,9 @@ enum ArgumentParser {
         }
     }
 
-    static func seconds(_ value: String, _ label: String, allowZero: Bool) throws(UsageError) -> Double {
+    static func duration(_ value: String, _ label: String, allowZero: Bool) throws(UsageError) -> Duration {
         do {
-            return allowZero ? try Durations.parse(value) : try Durations.parsePositive(value)
+            return .seconds(allowZero ? try Durations.parse(value) : try Durations.parsePositive(value))
         } catch {
             throw UsageError("\(label): \(error)")
         }

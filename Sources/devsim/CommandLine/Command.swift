@@ -24,7 +24,7 @@ struct RunOptions: Equatable {
     /// `--protocol`: the MQTT version, over the scenario's.
     var mqttProtocol: ProtocolVersion?
     var passwordFile: String?
-    var duration: Double?
+    var duration: Duration?
     var messages: Int?
     var seed: UInt64?
     var report: String?
@@ -33,7 +33,7 @@ struct RunOptions: Equatable {
     var connectTimeout = Defaults.connectTimeout
     var connackTimeout = Defaults.connackTimeout
     var drainTimeout = Defaults.drainTimeout
-    var statsInterval: Double? = Defaults.statsInterval
+    var statsInterval: Duration? = Defaults.statsInterval
     var loops: Int?
     var maxInFlight = Defaults.maxInFlight
     var quiet = false

@@ -155,7 +155,7 @@ struct RunCommand {
     private func dryRun(_ plan: FleetPlan, seed: UInt64) -> ExitCode {
         var duration = options.duration
         if duration == nil, options.messages == nil {
-            duration = 10
+            duration = .seconds(10)
             logger.info("dry run without --duration or --messages: showing the first 10 seconds")
         }
         if options.seed == nil {
