@@ -1,13 +1,13 @@
 /// Everything a connection needs before its first CONNECT: what the simulator decides and a
 /// client (libmosquitto's, in `Mosquitto`) carries out.
 public struct ClientOptions: Sendable, Equatable {
-    public struct Will: Sendable, Equatable {
-        public var topic: String
-        public var payload: [UInt8]
-        public var qos: QoS
-        public var retain: Bool
+    package struct Will: Sendable, Equatable {
+        package var topic: String
+        package var payload: [UInt8]
+        package var qos: QoS
+        package var retain: Bool
 
-        public init(topic: String, payload: [UInt8], qos: QoS = .atMostOnce, retain: Bool = false) {
+        package init(topic: String, payload: [UInt8], qos: QoS = .atMostOnce, retain: Bool = false) {
             self.topic = topic
             self.payload = payload
             self.qos = qos
@@ -15,14 +15,14 @@ public struct ClientOptions: Sendable, Equatable {
         }
     }
 
-    public struct TLS: Sendable, Equatable {
-        public var caFile: String?
-        public var certificateFile: String?
-        public var keyFile: String?
+    package struct TLS: Sendable, Equatable {
+        package var caFile: String?
+        package var certificateFile: String?
+        package var keyFile: String?
         /// Accept any certificate, for self-signed test brokers: no verification at all.
-        public var insecure: Bool
+        package var insecure: Bool
 
-        public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
+        package init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
             self.caFile = caFile
             self.certificateFile = certificateFile
             self.keyFile = keyFile
@@ -33,26 +33,26 @@ public struct ClientOptions: Sendable, Equatable {
     public var host: String
     public var port: Int32
     /// `nil` lets libmosquitto make a random one (MQTT 3) or the broker assign one (MQTT 5).
-    public var clientID: String?
-    public var cleanSession: Bool
+    package var clientID: String?
+    package var cleanSession: Bool
     /// Whole seconds, 0 for none; libmosquitto refuses values from 1 to 4 s.
-    public var keepalive: Duration
-    public var protocolVersion: ProtocolVersion
+    package var keepalive: Duration
+    package var protocolVersion: ProtocolVersion
     public var username: String?
     public var password: String?
-    public var will: Will?
-    public var tls: TLS?
+    package var will: Will?
+    package var tls: TLS?
     /// Unacknowledged QoS 1/2 messages libmosquitto may have at once.
     public var maxInFlight: Int32
     /// Whether `didPublish` reports each message: a PUBACK or PUBCOMP for QoS 1/2, only the
     /// write for QoS 0, whose publishers can go without.
-    public var reportsPublishes = true
+    package var reportsPublishes = true
     /// MQTT 5: unacknowledged QoS 1/2 messages the broker may send us at once (the CONNECT's
     /// Receive Maximum, which libmosquitto sends as 20 unless told); ignored by MQTT 3, for
     /// which the broker decides alone.
-    public var receiveMaximum: Int32 = 20
+    package var receiveMaximum: Int32 = 20
 
-    public init(
+    package init(
         host: String, port: Int32, clientID: String? = nil,
         cleanSession: Bool, keepalive: Duration, protocolVersion: ProtocolVersion,
         username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,

@@ -9,7 +9,7 @@ public enum QoS: Int32, Sendable, CaseIterable, Comparable {
 
     /// Whether the broker acknowledges it (QoS 1 and 2). Inlinable: the publish path asks it of
     /// every message (not inlined, it cost 29 instructions a message: callgrind, publish: max).
-    @inlinable public var isAcknowledged: Bool { self != .atMostOnce }
+    @inlinable package var isAcknowledged: Bool { self != .atMostOnce }
 
     public static func < (lhs: QoS, rhs: QoS) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -2,14 +2,14 @@
 /// payload point into libmosquitto's own buffers and are valid only during the
 /// `client(_:didReceive:)` call that receives this value; `topicBytes`/`payload` may be read
 /// there without allocating, `topic` makes a `String` (one copy) for those who need one.
-public struct ReceivedMessage {
+package struct ReceivedMessage {
     /// The topic's bytes, without the terminating NUL.
-    public let topicBytes: UnsafeRawBufferPointer
-    public let payload: UnsafeRawBufferPointer
-    public let qos: QoS
+    package let topicBytes: UnsafeRawBufferPointer
+    package let payload: UnsafeRawBufferPointer
+    package let qos: QoS
     /// Set by the broker for a retained message sent because of a new subscription; clear for a
     /// message forwarded as it is published.
-    public let retain: Bool
+    package let retain: Bool
 
     package init(topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) {
         self.topicBytes = topicBytes
@@ -19,5 +19,5 @@ public struct ReceivedMessage {
     }
 
     /// The topic as a `String` (a copy).
-    public var topic: String { String(decoding: topicBytes, as: UTF8.self) }
+    package var topic: String { String(decoding: topicBytes, as: UTF8.self) }
 }

@@ -9,15 +9,15 @@ import Synchronization
 /// Everything a loop owns (its sources, their timers, what they drive) is touched on its thread
 /// only, so the hot path takes no locks; the entry points that say "loop thread only" check it in
 /// debug builds (`preconditionInEventLoop`). Other threads reach it through `execute(_:)`.
-public final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
     /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
     /// `deregister`.
-    public struct Registration: Hashable, Sendable {
+    package struct Registration: Hashable, Sendable {
         let slot: Int
         let generation: UInt32
     }
 
-    public let name: String
+    package let name: String
     private let selector: Selector
     private let wakeup: Int32
     private var thread: pthread_t?
@@ -34,7 +34,7 @@ public final class EventLoop: @unchecked Sendable {
     private static let housekeepingInterval: UInt64 = 1_000_000_000
 
     /// Makes the epoll set and the eventfd; nothing runs until `start()`.
-    public init(name: String) throws(SystemError) {
+    package init(name: String) throws(SystemError) {
         self.name = name
         selector = try Selector()
         guard let wakeup = try systemCall("eventfd", { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }) else {
@@ -57,7 +57,7 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Any thread
 
     /// Starts the loop's thread: `pthread_create`.
-    public func start() throws(SystemError) {
+    package func start() throws(SystemError) {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(
@@ -75,7 +75,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `job` on the loop's thread, soon, after the jobs handed to it before.
-    public func execute(_ job: @escaping @Sendable () -> Void) {
+    package func execute(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         var one: UInt64 = 1
         // EAGAIN: the counter is already far from zero, so the loop wakes anyway.
@@ -83,7 +83,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Ends the loop after the jobs already handed to it, and waits for its thread.
-    public func stop() {
+    package func stop() {
         execute { [self] in stopping.store(true, ordering: .relaxed) }
         if let thread {
             pthread_join(thread, nil)
@@ -92,27 +92,27 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether the caller is on this loop's thread.
-    public var inEventLoop: Bool {
+    package var inEventLoop: Bool {
         loopThread.load(ordering: .relaxed) == UInt(pthread_self())
     }
 
     /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
     /// that only the loop's thread may use.
     @inline(__always)
-    public func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+    package func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)
     }
 
     // MARK: Loop thread only
 
     /// Watches `source`'s descriptor from the next turn on, across its changes.
-    public func register(_ source: EventSource) -> Registration {
+    package func register(_ source: EventSource) -> Registration {
         preconditionInEventLoop()
         return selector.add(source)
     }
 
     /// Stops watching the source; events already queued for it are dropped.
-    public func deregister(_ registration: Registration) {
+    package func deregister(_ registration: Registration) {
         preconditionInEventLoop()
         selector.remove(registration)
     }
@@ -120,14 +120,14 @@ public final class EventLoop: @unchecked Sendable {
     /// The source's descriptor, or its wish to write, may have changed: brought up to date
     /// before the loop waits again. A descriptor it no longer reports, still open, leaves the set.
     @inline(__always)
-    public func update(_ registration: Registration) {
+    package func update(_ registration: Registration) {
         preconditionInEventLoop()
         selector.update(registration)
     }
 
     /// The source's descriptor was closed: its number is never named to epoll again, as it may
     /// already be another source's.
-    public func descriptorClosed(_ registration: Registration) {
+    package func descriptorClosed(_ registration: Registration) {
         preconditionInEventLoop()
         selector.descriptorClosed(registration)
     }
@@ -137,7 +137,7 @@ public final class EventLoop: @unchecked Sendable {
     /// How late the kernel may wake the loop so that it can serve several deadlines with one
     /// wake-up: a fleet whose ticks are spread evenly otherwise costs a context switch per tick.
     /// Lateness stays well under the 2 ms a tick may take before it counts as late.
-    public static let timerSlackNanoseconds = 500_000
+    package static let timerSlackNanoseconds = 500_000
 
     /// Timers fired before the loop looks at its descriptors again, so that a schedule running
     /// behind cannot starve reads, acknowledgements and keepalives.

@@ -5,7 +5,7 @@
 /// The descriptor may change (a client reconnects with a new socket) or go (-1): the source says
 /// so with `EventLoop.update(_:)`, or `descriptorClosed(_:)` when the old one was closed, whose
 /// number may already belong to someone else.
-public protocol EventSource: AnyObject {
+package protocol EventSource: AnyObject {
     /// The descriptor to watch now, or -1 for none.
     var descriptor: Int32 { get }
     /// Whether to be told when the descriptor can be written.
@@ -23,6 +23,6 @@ public protocol EventSource: AnyObject {
 }
 
 extension EventSource {
-    public func writable() {}
-    public func housekeeping(now: UInt64) {}
+    package func writable() {}
+    package func housekeeping(now: UInt64) {}
 }

@@ -9,11 +9,11 @@ import Glibc
 /// on state touched only under the lock; a quiet run: none). ThreadSanitizer intercepts
 /// `pthread_mutex_lock`, so with this type its reports mean something again. Not for the hot
 /// path: what a loop owns is confined to its thread and takes no lock at all.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    public init(_ initialValue: consuming sending Value) {
+    package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
@@ -27,7 +27,7 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, the lock held: `pthread_mutex_lock`, `pthread_mutex_unlock`.
     /// Not reentrant: taking the lock again inside `body` deadlocks.
-    public func withLock<Result, E: Error>(
+    package func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         precondition(pthread_mutex_lock(mutex) == 0, "pthread_mutex_lock failed")

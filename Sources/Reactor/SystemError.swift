@@ -2,16 +2,16 @@ import Glibc
 
 /// A failed system call (`epoll_ctl`, `eventfd`, `read`, `pthread_create`…): its name and the raw
 /// `errno`, kept as it is so that codes this file does not name survive with the system's text.
-public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let call: String
-    public let errno: Int32
+package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let call: String
+    package let errno: Int32
 
-    public init(call: String, errno: Int32) {
+    package init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }
 
-    public var description: String {
+    package var description: String {
         "\(call): \(String(cString: strerror(errno)))"
     }
 }

@@ -1,5 +1,5 @@
 /// What a `Timer` calls when its deadline comes.
-public protocol TimerTarget: AnyObject {
+package protocol TimerTarget: AnyObject {
     /// `timer` is due; `now` is the loop's clock (monotonic nanoseconds) as it fires it.
     func timerFired(_ timer: Timer, now: UInt64)
 }
@@ -12,29 +12,29 @@ public protocol TimerTarget: AnyObject {
 /// reference count changing (the profile before this type: 25 % of the publish path's CPU in
 /// `swift_retain`/`swift_release`, much of it the loop's timers). A timer must be cancelled, or
 /// have fired, or its loop have stopped, before it goes away; debug builds check it.
-public final class Timer {
+package final class Timer {
     /// Set once, right after the owner is made, when the owner is the target: see `init(on:)`.
-    public unowned(unsafe) var target: TimerTarget
+    package unowned(unsafe) var target: TimerTarget
     /// The loop whose heap it goes in; `nil` for a timer on a heap of its own (the dry run's).
     /// Strong, which costs nothing (the loop holds its timers unretained, so there is no cycle):
     /// held `unowned(unsafe)`, every `schedule(at:)` retained and released it.
-    public let loop: EventLoop?
+    package let loop: EventLoop?
     /// When it is due, while scheduled.
-    public internal(set) var deadline: UInt64 = 0
+    package internal(set) var deadline: UInt64 = 0
     /// Among equal deadlines, the order of scheduling.
     var sequence: UInt64 = 0
     /// Its place in its heap, or -1 when not scheduled.
     var heapIndex = -1
 
     /// A timer of `loop`'s, calling `target`; not scheduled yet.
-    public init(on loop: EventLoop, target: TimerTarget) {
+    package init(on loop: EventLoop, target: TimerTarget) {
         self.loop = loop
         self.target = target
     }
 
     /// A timer of `loop`'s whose target is set before it is first scheduled: an owner keeps it
     /// in a `let` that way (a `var` costs a retain at each use) and makes it before `self` is.
-    public init(on loop: EventLoop) {
+    package init(on loop: EventLoop) {
         self.loop = loop
         target = Timer.unset
     }
@@ -48,7 +48,7 @@ public final class Timer {
     }
 
     /// A timer for a `TimerHeap` of the caller's own (a virtual clock).
-    public init(target: TimerTarget) {
+    package init(target: TimerTarget) {
         loop = nil
         self.target = target
     }
@@ -57,19 +57,19 @@ public final class Timer {
         assert(heapIndex < 0, "a Timer went away while scheduled: its heap would call a dead target")
     }
 
-    public var isScheduled: Bool { heapIndex >= 0 }
+    package var isScheduled: Bool { heapIndex >= 0 }
 
     /// Fires at `deadline` (monotonic nanoseconds) or soon after, instead of when it was to
     /// fire before if it was scheduled. Loop thread only.
     @inline(__always)
-    public func schedule(at deadline: UInt64) {
+    package func schedule(at deadline: UInt64) {
         guard let loop else { preconditionFailure("Timer.schedule(at:) on a timer without a loop: use its TimerHeap") }
         loop.preconditionInEventLoop()
         loop.timers.schedule(self, at: deadline)
     }
 
     /// Will not fire (until scheduled again). Loop thread only.
-    public func cancel() {
+    package func cancel() {
         guard let loop else { preconditionFailure("Timer.cancel() on a timer without a loop: use its TimerHeap") }
         loop.preconditionInEventLoop()
         loop.timers.cancel(self)

@@ -4,7 +4,7 @@
 ///
 /// Entries hold the deadline beside the timer, so that sifting compares without following
 /// pointers, and hold the timer unretained (see `Timer`).
-public struct TimerHeap {
+package struct TimerHeap {
     private struct Entry {
         var deadline: UInt64
         var sequence: UInt64
@@ -19,15 +19,15 @@ public struct TimerHeap {
     private var entries: [Entry] = []
     private var nextSequence: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
+    package var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
     /// The earliest deadline, if any timer is scheduled.
-    public var earliest: UInt64? { entries.first?.deadline }
+    package var earliest: UInt64? { entries.first?.deadline }
 
     /// Schedules `timer` at `deadline`, moving it if it was scheduled already.
-    public mutating func schedule(_ timer: Timer, at deadline: UInt64) {
+    package mutating func schedule(_ timer: Timer, at deadline: UInt64) {
         let sequence = nextSequence
         nextSequence &+= 1
         timer.deadline = deadline
@@ -47,7 +47,7 @@ public struct TimerHeap {
     }
 
     /// Takes `timer` out; nothing if it is not scheduled.
-    public mutating func cancel(_ timer: Timer) {
+    package mutating func cancel(_ timer: Timer) {
         let index = timer.heapIndex
         guard index >= 0 else { return }
         timer.heapIndex = -1
@@ -61,7 +61,7 @@ public struct TimerHeap {
 
     /// Removes and returns the earliest timer if it is due at `now`, unretained: the caller
     /// reaches it with `_withUnsafeGuaranteedRef` or `takeUnretainedValue()`.
-    public mutating func popDue(now: UInt64) -> Unmanaged<Timer>? {
+    package mutating func popDue(now: UInt64) -> Unmanaged<Timer>? {
         guard let first = entries.first, first.deadline <= now else { return nil }
         first.timer._withUnsafeGuaranteedRef { $0.heapIndex = -1 }
         let last = entries.removeLast()
@@ -74,7 +74,7 @@ public struct TimerHeap {
     }
 
     /// Unschedules every timer.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         for entry in entries { entry.timer._withUnsafeGuaranteedRef { $0.heapIndex = -1 } }
         entries.removeAll()
     }

@@ -8,7 +8,7 @@
 /// Every value is a pure function of the run's seed, the device id and the sample or publish
 /// index: the sensor models are advanced through every sample due, whether or not a publish came
 /// in between, so the bytes do not depend on when `encode` happened to be called.
-public final class DeviceSignals: @unchecked Sendable {
+package final class DeviceSignals: @unchecked Sendable {
     /// The most samples one `encode` advances the models through. After a longer gap the models
     /// skip to the last this many samples before `elapsed` instead of spending seconds catching
     /// up. The scenario loader refuses sample rates this many times the publish rate, so only a
@@ -18,13 +18,13 @@ public final class DeviceSignals: @unchecked Sendable {
     ///
     /// Models whose samples do not depend on earlier ones (`SampledModel.dependsOnHistory`) are
     /// only advanced to the latest sample: the result is the same, for a fraction of the work.
-    public static let maximumCatchUpSamples = 100_000
+    package static let maximumCatchUpSamples = 100_000
 
     /// Allowance for floating-point error when deciding whether sample k is due: elapsed 0.3 at
     /// 10 Hz must take sample 3 even though 0.3 / 0.1 is 2.9999999999999996.
     static let sampleTolerance = 1e-9
 
-    public let deviceID: String
+    package let deviceID: String
     let frame: PayloadFrame
     let fields: FieldList
     /// Set for the `template` style: it writes the payload instead of `frame` and `fields`.
@@ -32,7 +32,7 @@ public final class DeviceSignals: @unchecked Sendable {
     private let faultTally = FaultTally()
     private var faultsTaken = FaultCounts()
     /// Whether any field declares faults; when none does, the counts stay zero.
-    public let hasFaults: Bool
+    package let hasFaults: Bool
     /// Models advanced through every sample, in order.
     let historyModels: [any SampledModel]
     /// Models whose samples stand alone, advanced only to the latest sample due.
@@ -49,7 +49,7 @@ public final class DeviceSignals: @unchecked Sendable {
     ///   - index: the device's 1-based index in its group.
     ///   - seed: the run's seed; with the device id it fixes every value the device produces.
     ///   - sampleInterval: seconds between sensor samples; `nil` samples once per publish.
-    public init(payload: PayloadSpec, deviceID: String, index: Int, seed: UInt64, sampleInterval: Double?) {
+    package init(payload: PayloadSpec, deviceID: String, index: Int, seed: UInt64, sampleInterval: Double?) {
         let interval = sampleInterval.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let context = GeneratorContext(deviceID: deviceID, index: index, runSeed: seed, sampleInterval: interval)
         var fields: [FieldEncoder] = []
@@ -77,7 +77,7 @@ public final class DeviceSignals: @unchecked Sendable {
     /// Appends the payload of a publish made `elapsed` seconds after the device's clock started
     /// (its connection's CONNACK), at `wallClock` seconds since the Unix epoch, to `buffer`.
     /// The sensor models are advanced through every sample due by `elapsed` first.
-    public func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
+    package func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
         let instant = PublishInstant(
             index: publishIndex, sample: takeSamples(upTo: elapsed),
             elapsed: elapsed, wallClock: wallClock)
@@ -92,13 +92,13 @@ public final class DeviceSignals: @unchecked Sendable {
     }
 
     /// The faults that fired in every payload encoded so far.
-    public var faultCounts: FaultCounts {
+    package var faultCounts: FaultCounts {
         faultTally.counts
     }
 
     /// The faults that fired since the last call (or since the device was made): what the
     /// simulator adds to its loop's counters after each encode.
-    public func takeFaultCounts() -> FaultCounts {
+    package func takeFaultCounts() -> FaultCounts {
         let counts = faultTally.counts
         let fired = FaultCounts(
             spike: counts.spike - faultsTaken.spike, stuck: counts.stuck - faultsTaken.stuck,

@@ -9,21 +9,21 @@ import Reactor
 extension Client: EventSource {
     /// Joins `loop`, which watches the client's socket from now on, across reconnections.
     /// Loop thread only.
-    public func attach(to loop: EventLoop) {
+    package func attach(to loop: EventLoop) {
         precondition(self.loop == nil, "a Client joins one loop, once")
         self.loop = loop
         registration = loop.register(self)
     }
 
-    public var descriptor: Int32 { isDetached ? -1 : socket }
+    package var descriptor: Int32 { isDetached ? -1 : socket }
 
-    public func readable(hungUp: Bool) {
+    package func readable(hungUp: Bool) {
         let backlog = Backlog(self)
         loopRead(hungUp: hungUp)
         backlog.tellIfDrained()
     }
 
-    public func writable() {
+    package func writable() {
         let backlog = Backlog(self)
         let reported = disconnectsReported
         // A TLS handshake that waits for room to write (a TCP connect still under way when it
@@ -37,14 +37,14 @@ extension Client: EventSource {
 
     /// Keepalive PINGREQs, and the disconnect of a broker silent for twice the keepalive:
     /// `mosquitto_loop_misc`.
-    public func housekeeping(now: UInt64) {
+    package func housekeeping(now: UInt64) {
         guard socket >= 0, !isDetached else { return }
         let backlog = Backlog(self)
         _ = mosquitto_loop_misc(handle)
         backlog.tellIfDrained()
     }
 
-    public func registrationFailed(_ error: SystemError) {
+    package func registrationFailed(_ error: SystemError) {
         abandon(reporting: MosquittoError(rawValue: MosquittoError.errno.rawValue, systemErrno: error.errno))
     }
 

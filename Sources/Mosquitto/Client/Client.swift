@@ -6,7 +6,7 @@ import Reactor
 /// What a `Client` reports. Called on the client's event-loop thread from inside libmosquitto, so
 /// an implementation may publish (the packet is queued) but must not connect, reconnect or
 /// destroy the client there.
-public protocol ClientDelegate: AnyObject {
+package protocol ClientDelegate: AnyObject {
     /// The broker answered CONNECT.
     func client(_ client: Client, didReceiveConnack code: ConnackCode)
     /// The connection is gone; `error` is `nil` when we asked for it with `disconnect()`.
@@ -26,9 +26,9 @@ public protocol ClientDelegate: AnyObject {
 /// Publishers need not hear of room to write, messages or subscriptions: each defaults to doing
 /// nothing.
 extension ClientDelegate {
-    public func clientCanWrite(_ client: Client) {}
-    public func client(_ client: Client, didReceive message: ReceivedMessage) {}
-    public func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {}
+    package func clientCanWrite(_ client: Client) {}
+    package func client(_ client: Client, didReceive message: ReceivedMessage) {}
+    package func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {}
 }
 
 /// One MQTT connection, a `struct mosquitto` underneath.
@@ -37,23 +37,23 @@ extension ClientDelegate {
 /// every call on it is made on that loop's thread. That is why it is `@unchecked Sendable` and
 /// has no locks. It keeps its registration up to date itself: the socket libmosquitto replaces
 /// at each attempt and closes at each loss, and its wish to write after each call.
-public final class Client: @unchecked Sendable {
+package final class Client: @unchecked Sendable {
     let handle: OpaquePointer
-    public private(set) var options: ClientOptions
+    package private(set) var options: ClientOptions
     /// Not retained: the delegate owns the client (a retain cycle otherwise) and must outlive
     /// it. `unowned(unsafe)` because a weak load on every callback showed in the publish path.
-    public unowned(unsafe) var delegate: ClientDelegate?
+    package unowned(unsafe) var delegate: ClientDelegate?
 
     /// The loop that drives it, once attached, and its place there.
     unowned(unsafe) var loop: EventLoop?
     var registration: EventLoop.Registration?
     /// When the broker was last heard from (monotonic nanoseconds): the last time the socket
     /// had something to read, or the start of the current attempt.
-    public internal(set) var lastHeard: UInt64 = 0
+    package internal(set) var lastHeard: UInt64 = 0
     /// The error the next `didDisconnect` reports instead of libmosquitto's, set by `abandon`.
     var abandonedBecause: MosquittoError?
     /// From each attempt until its CONNACK: the time a TLS handshake is under way.
-    public private(set) var awaitsConnack = false
+    package private(set) var awaitsConnack = false
     /// `didDisconnect` calls so far, libmosquitto's and ours: tells a failure it reported from
     /// one it returned without reporting.
     var disconnectsReported = 0
@@ -67,7 +67,7 @@ public final class Client: @unchecked Sendable {
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
     /// the library refuses is named in the error. (`deinit` destroys the handle then too.)
-    public init(options: ClientOptions) throws(ClientSetupError) {
+    package init(options: ClientOptions) throws(ClientSetupError) {
         MosquittoLibrary.initialize()
         guard let handle = Client.makeHandle(options) else {
             throw ClientSetupError(option: "client", error: MosquittoError(rawValue: MosquittoError.noMemory.rawValue, systemErrno: errno))
@@ -146,7 +146,7 @@ public final class Client: @unchecked Sendable {
     /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
     /// attempt after the first (it closes the previous socket). The host name is resolved here,
     /// blocking, which is quick for addresses and local names.
-    public func connect() throws(MosquittoError) {
+    package func connect() throws(MosquittoError) {
         startAttempt()
         errno = 0
         let rc = mosquitto_connect_async(handle, options.host, options.port, Int32(options.keepalive.components.seconds))
@@ -172,7 +172,7 @@ public final class Client: @unchecked Sendable {
     /// silent: `shutdown(2)` on the socket, then `mosquitto_loop_read`, which reads end-of-file,
     /// closes the socket and reports `didDisconnect(error)`. Nothing is sent: the network that
     /// swallowed the broker's replies would swallow a DISCONNECT too.
-    public func abandon(reporting error: MosquittoError) {
+    package func abandon(reporting error: MosquittoError) {
         let socket = self.socket
         guard socket >= 0, !isDetached else { return }
         abandonedBecause = error
@@ -181,7 +181,7 @@ public final class Client: @unchecked Sendable {
     }
 
     /// Speaks `version` from the next attempt on: `MOSQ_OPT_PROTOCOL_VERSION`.
-    public func use(_ version: ProtocolVersion) throws(ClientSetupError) {
+    package func use(_ version: ProtocolVersion) throws(ClientSetupError) {
         do { try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version.rawValue)) } catch {
             throw ClientSetupError(option: "protocol", error: error)
         }
@@ -191,7 +191,7 @@ public final class Client: @unchecked Sendable {
     /// Forgets every message libmosquitto holds (QoS 1/2 awaiting acknowledgement, which it
     /// would resend at the next connect) by making the client anew with the same options:
     /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.
-    public func discardQueuedMessages() throws(ClientSetupError) {
+    package func discardQueuedMessages() throws(ClientSetupError) {
         let rc = mosquitto_reinitialise(handle, options.clientID, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
         guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
         socketClosed()
@@ -201,7 +201,7 @@ public final class Client: @unchecked Sendable {
     }
 
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
-    public func disconnect() throws(MosquittoError) {
+    package func disconnect() throws(MosquittoError) {
         defer { registrationMayChange() }
         try check(mosquitto_disconnect(handle))
     }
@@ -211,7 +211,7 @@ public final class Client: @unchecked Sendable {
     /// The id is returned either way: libmosquitto queues a QoS 1/2 message before it tries to
     /// write it, so one whose write failed is still resent after a reconnect.
     @inline(__always)
-    public func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) -> (
+    package func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) -> (
         messageID: Int32, error: MosquittoError?
     ) {
         var messageID: Int32 = 0
@@ -226,7 +226,7 @@ public final class Client: @unchecked Sendable {
     /// Subscribes to `topic`: `mosquitto_subscribe`. Returns the message id that
     /// `didSubscribe` will report with the broker's SUBACK.
     @discardableResult
-    public func subscribe(_ topic: String, qos: QoS) throws(MosquittoError) -> Int32 {
+    package func subscribe(_ topic: String, qos: QoS) throws(MosquittoError) -> Int32 {
         var messageID: Int32 = 0
         defer { registrationMayChange() }
         try check(mosquitto_subscribe(handle, &messageID, topic, qos.rawValue))
@@ -235,7 +235,7 @@ public final class Client: @unchecked Sendable {
 
     /// Subscribes to every filter of `topics`, `perPacket` in each SUBSCRIBE:
     /// `mosquitto_subscribe_multiple`. Returns the message ids `didSubscribe` will report.
-    public func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
+    package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
         defer { registrationMayChange() }
         var messageIDs: [Int32] = []
         for start in stride(from: 0, to: topics.count, by: perPacket) {
@@ -255,7 +255,7 @@ public final class Client: @unchecked Sendable {
 
     /// Whether the TCP connection is up (`getpeername` succeeds): a CONNECT has reached the
     /// broker's socket, whatever it does with it.
-    public var isTCPConnected: Bool {
+    package var isTCPConnected: Bool {
         let socket = self.socket
         guard socket >= 0 else { return false }
         var address = sockaddr_storage()
@@ -269,7 +269,7 @@ public final class Client: @unchecked Sendable {
     /// loop with unless it can go without. Counted on a client made and destroyed for the
     /// purpose, with the options every client gets: built against libmosquitto 2.1.2, the
     /// pair was still made in `mosquitto_new`, before any option can be set, so 3 it is there too.
-    public static let descriptorsPerClient: Int = {
+    package static let descriptorsPerClient: Int = {
         MosquittoLibrary.initialize()
         let before = openDescriptors()
         guard let probe = mosquitto_new(nil, true, nil) else { return 3 }
@@ -289,9 +289,9 @@ public final class Client: @unchecked Sendable {
     }
 
     /// The connection's socket, or -1: `mosquitto_socket`.
-    public var socket: Int32 { mosquitto_socket(handle) }
+    package var socket: Int32 { mosquitto_socket(handle) }
 
     /// Whether libmosquitto has bytes waiting to be written (the socket is full, or it was in a
     /// callback): `mosquitto_want_write`. The back-pressure of a QoS 0 stream.
-    public var wantsWrite: Bool { mosquitto_want_write(handle) }
+    package var wantsWrite: Bool { mosquitto_want_write(handle) }
 }

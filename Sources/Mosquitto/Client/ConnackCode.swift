@@ -2,24 +2,24 @@ import CMosquitto
 
 /// The broker's answer to CONNECT: 0 accepts, anything else refuses. MQTT 3.1/3.1.1 return codes
 /// (1–5) and MQTT 5 reason codes (128 and up) share this type; the raw value is kept either way.
-public struct ConnackCode: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: Int32
+package struct ConnackCode: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) {
+    package init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 
-    public static let accepted = ConnackCode(rawValue: 0)
+    package static let accepted = ConnackCode(rawValue: 0)
     /// MQTT 3.1.1 "bad user name or password".
-    public static let badCredentials = ConnackCode(rawValue: 4)
+    package static let badCredentials = ConnackCode(rawValue: 4)
     /// MQTT 3.1.1 "not authorised".
-    public static let notAuthorized = ConnackCode(rawValue: 5)
+    package static let notAuthorized = ConnackCode(rawValue: 5)
 
-    public var isAccepted: Bool { rawValue == 0 }
+    package var isAccepted: Bool { rawValue == 0 }
 
     /// The reason in words: `mosquitto_connack_string` for MQTT 3 codes,
     /// `mosquitto_reason_string` for MQTT 5 reason codes.
-    public var description: String {
+    package var description: String {
         if rawValue >= 128 {
             return String(cString: mosquitto_reason_string(rawValue))
         }

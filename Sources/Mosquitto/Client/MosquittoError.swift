@@ -6,7 +6,7 @@ import Glibc
 public struct MosquittoError: Error, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
     /// `errno` at the time of the failure, kept for `MOSQ_ERR_ERRNO`, whose meaning lives there.
-    public let systemErrno: Int32
+    package let systemErrno: Int32
 
     public init(rawValue: Int32, systemErrno: Int32 = 0) {
         self.rawValue = rawValue
@@ -24,17 +24,17 @@ public struct MosquittoError: Error, Hashable, Sendable, CustomStringConvertible
     public static func == (lhs: MosquittoError, rhs: MosquittoError) -> Bool { lhs.rawValue == rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    public static let noMemory = MosquittoError(rawValue: Int32(MOSQ_ERR_NOMEM.rawValue))
+    package static let noMemory = MosquittoError(rawValue: Int32(MOSQ_ERR_NOMEM.rawValue))
     public static let `protocol` = MosquittoError(rawValue: Int32(MOSQ_ERR_PROTOCOL.rawValue))
     public static let invalid = MosquittoError(rawValue: Int32(MOSQ_ERR_INVAL.rawValue))
     public static let noConnection = MosquittoError(rawValue: Int32(MOSQ_ERR_NO_CONN.rawValue))
-    public static let connectionRefused = MosquittoError(rawValue: Int32(MOSQ_ERR_CONN_REFUSED.rawValue))
-    public static let connectionLost = MosquittoError(rawValue: Int32(MOSQ_ERR_CONN_LOST.rawValue))
-    public static let tls = MosquittoError(rawValue: Int32(MOSQ_ERR_TLS.rawValue))
-    public static let payloadSize = MosquittoError(rawValue: Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue))
-    public static let errno = MosquittoError(rawValue: Int32(MOSQ_ERR_ERRNO.rawValue))
-    public static let lookup = MosquittoError(rawValue: Int32(MOSQ_ERR_EAI.rawValue))
-    public static let keepalive = MosquittoError(rawValue: Int32(MOSQ_ERR_KEEPALIVE.rawValue))
+    package static let connectionRefused = MosquittoError(rawValue: Int32(MOSQ_ERR_CONN_REFUSED.rawValue))
+    package static let connectionLost = MosquittoError(rawValue: Int32(MOSQ_ERR_CONN_LOST.rawValue))
+    package static let tls = MosquittoError(rawValue: Int32(MOSQ_ERR_TLS.rawValue))
+    package static let payloadSize = MosquittoError(rawValue: Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue))
+    package static let errno = MosquittoError(rawValue: Int32(MOSQ_ERR_ERRNO.rawValue))
+    package static let lookup = MosquittoError(rawValue: Int32(MOSQ_ERR_EAI.rawValue))
+    package static let keepalive = MosquittoError(rawValue: Int32(MOSQ_ERR_KEEPALIVE.rawValue))
 }
 
 /// Turns a libmosquitto return code into a thrown `MosquittoError`; every wrapper goes through it.

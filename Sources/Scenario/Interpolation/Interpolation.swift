@@ -2,19 +2,19 @@
 ///
 /// `${VAR:-default}` uses the default when `VAR` is unset or empty, as the shell does. A `$` not
 /// followed by `{` stays as it is, and so does `$$`: `$${VAR}` is the literal text `$${VAR}`.
-public enum Interpolation {
+package enum Interpolation {
     /// A `${...}` that cannot be filled.
-    public struct Failure: Error, Sendable, Equatable {
+    package struct Failure: Error, Sendable, Equatable {
         /// What is wrong, naming the variable: "environment variable 'HOST' is not set; ...".
-        public var message: String
+        package var message: String
 
-        public init(message: String) {
+        package init(message: String) {
             self.message = message
         }
     }
 
     /// `text` with every `${...}` replaced from `environment`.
-    public static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
+    package static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
         guard text.contains("$") else { return text }
         var result = ""
         var rest = Substring(text)

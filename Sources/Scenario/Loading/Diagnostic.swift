@@ -4,7 +4,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based.
     public var line: Int
     /// 1-based.
-    public var column: Int
+    package var column: Int
     public var message: String
 
     public init(file: String, line: Int, column: Int, message: String) {

@@ -7,10 +7,10 @@ public struct Scenario: Sendable {
     /// The file it was loaded from, as given on the command line.
     public var file: String
     public var broker: BrokerSettings
-    public var offline: OfflinePolicy
+    package var offline: OfflinePolicy
     public var groups: [DeviceGroup]
 
-    public init(
+    package init(
         name: String, file: String, broker: BrokerSettings = .init(),
         offline: OfflinePolicy = .drop, groups: [DeviceGroup]
     ) {
@@ -28,15 +28,15 @@ public struct BrokerSettings: Sendable, Equatable {
     public var host: String?
     public var port: Int?
     public var `protocol`: ProtocolVersion?
-    public var keepalive: Duration?
-    public var cleanSession: Bool?
+    package var keepalive: Duration?
+    package var cleanSession: Bool?
     public var username: String?
     public var password: String?
-    public var tls: TLSSettings?
-    public var will: Will?
-    public var reconnect: ReconnectSettings?
+    package var tls: TLSSettings?
+    package var will: Will?
+    package var reconnect: ReconnectSettings?
 
-    public init(
+    package init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,
         keepalive: Duration? = nil, cleanSession: Bool? = nil, username: String? = nil,
         password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
@@ -55,17 +55,17 @@ public struct BrokerSettings: Sendable, Equatable {
     }
 }
 
-public struct TLSSettings: Sendable, Equatable {
+package struct TLSSettings: Sendable, Equatable {
     /// CA certificate file, resolved relative to the scenario file; without one, the system's
     /// trusted certificates.
-    public var ca: String?
+    package var ca: String?
     /// Client certificate and key files, for brokers that require them.
-    public var certificate: String?
-    public var key: String?
+    package var certificate: String?
+    package var key: String?
     /// Accept any certificate, unverified: for self-signed test brokers.
-    public var insecure: Bool
+    package var insecure: Bool
 
-    public init(ca: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {
+    package init(ca: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {
         self.ca = ca
         self.certificate = certificate
         self.key = key
@@ -73,13 +73,13 @@ public struct TLSSettings: Sendable, Equatable {
     }
 }
 
-public struct Will: Sendable, Equatable {
-    public var topic: String
-    public var message: String
-    public var qos: QoS
-    public var retain: Bool
+package struct Will: Sendable, Equatable {
+    package var topic: String
+    package var message: String
+    package var qos: QoS
+    package var retain: Bool
 
-    public init(topic: String, message: String, qos: QoS = .atMostOnce, retain: Bool = false) {
+    package init(topic: String, message: String, qos: QoS = .atMostOnce, retain: Bool = false) {
         self.topic = topic
         self.message = message
         self.qos = qos
@@ -88,25 +88,25 @@ public struct Will: Sendable, Equatable {
 }
 
 /// Backoff between reconnection attempts: `initial` doubling up to `max`.
-public struct ReconnectSettings: Sendable, Equatable {
-    public var initial: Duration
-    public var max: Duration
+package struct ReconnectSettings: Sendable, Equatable {
+    package var initial: Duration
+    package var max: Duration
 
-    public init(initial: Duration = .seconds(1), max: Duration = .seconds(64)) {
+    package init(initial: Duration = .seconds(1), max: Duration = .seconds(64)) {
         self.initial = initial
         self.max = max
     }
 }
 
 /// What happens to the ticks that fall while a device's connection is down.
-public enum OfflinePolicy: Sendable, Equatable {
+package enum OfflinePolicy: Sendable, Equatable {
     /// Skipped and counted.
     case drop
     /// Kept in order up to the bounds, oldest dropped first, flushed after the next CONNACK.
     case buffer(maxMessages: Int, maxBytes: Int)
 
-    public static let defaultMaxMessages = 1024
-    public static let defaultMaxBytes = 64 * 1024 * 1024
+    package static let defaultMaxMessages = 1024
+    package static let defaultMaxBytes = 64 * 1024 * 1024
 }
 
 /// One `devices:` entry: `count` devices that share a description.
@@ -116,7 +116,7 @@ public struct DeviceGroup: Sendable {
     /// Filled per device with `{name}`, `{index}` (1-based).
     public var id: Template
     /// Filled per device with `{name}`, `{index}`, `{id}`.
-    public var clientID: Template
+    package var clientID: Template
     public var topic: Template
     /// How often the sensor models advance; `nil` means once per publish.
     public var sample: Rate?
@@ -125,8 +125,8 @@ public struct DeviceGroup: Sendable {
     public var retain: Bool
     public var connection: ConnectionMode
     /// How fast the group's connections are opened; `nil` means all at once.
-    public var rampUp: Rate?
-    public var payload: PayloadSpec
+    package var rampUp: Rate?
+    package var payload: PayloadSpec
     /// How far each device's first tick may be put off after its connection's CONNACK, so the
     /// group does not publish in lock-step; `nil` means not at all.
     public var jitter: StartJitter?
@@ -137,7 +137,7 @@ public struct DeviceGroup: Sendable {
     /// defaults, `seq` and `ts`, are then looked for).
     public var verify: VerifyFields?
 
-    public init(
+    package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
@@ -166,8 +166,8 @@ public struct DeviceGroup: Sendable {
 /// of when each was made. A field may sit in a nested object; the first field of that name in
 /// the payload is the one read.
 public struct VerifyFields: Sendable, Equatable {
-    public var sequence: String
-    public var timestamp: String
+    package var sequence: String
+    package var timestamp: String
 
     public static let defaultSequence = "seq"
     public static let defaultTimestamp = "ts"
@@ -179,7 +179,7 @@ public struct VerifyFields: Sendable, Equatable {
 
     /// The first field called `name`, depth first in payload order, nested objects included:
     /// the one whose `"name":` comes first in the encoded payload.
-    public static func field(named name: String, in fields: [FieldSpec]) -> FieldSpec? {
+    package static func field(named name: String, in fields: [FieldSpec]) -> FieldSpec? {
         for field in fields {
             if field.name == name, field.generator != nil { return field }
             if let members = field.fields, let found = Self.field(named: name, in: members) { return found }
@@ -211,7 +211,7 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     /// 1-based.
     public var line: Int
     /// 1-based.
-    public var column: Int
+    package var column: Int
 
     public init(file: String, line: Int, column: Int) {
         self.file = file

@@ -21,15 +21,15 @@ public struct Template: Sendable, Equatable {
     }
 
     /// The names of every `{word}` in the text, known or not, in order: `["name", "nmae"]`.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         Self.placeholders(in: source).map(\.name)
     }
 
     /// The placeholders a template may use; `id` is not allowed in the id template itself.
-    public static let knownPlaceholders = ["name", "index", "id"]
+    package static let knownPlaceholders = ["name", "index", "id"]
 
     /// The text with every placeholder replaced; `id` is `nil` while the id itself is being made.
-    public func render(name: String, index: Int, id: String?) -> String {
+    package func render(name: String, index: Int, id: String?) -> String {
         var result = ""
         for part in parts {
             switch part {

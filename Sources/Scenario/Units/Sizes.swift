@@ -2,7 +2,7 @@
 ///
 /// `KB`, `MB` and `GB` are 1024 multiples, as memory is counted; `KiB`, `MiB` and `GiB` mean the
 /// same and are accepted too. Units are case-insensitive (`64mb`).
-public enum Sizes {
+package enum Sizes {
     static let expected = "a size such as 512KB, 64MB or 1GB"
 
     private static let units: [String: Double] = [
@@ -13,7 +13,7 @@ public enum Sizes {
     ]
 
     /// The size in whole bytes (fractions round down); zero is allowed, negative is not.
-    public static func parse(_ text: String) throws(QuantityError) -> Int {
+    package static func parse(_ text: String) throws(QuantityError) -> Int {
         guard let (number, unit) = DecimalText.split(Substring(text)),
             let scale = units[unit.lowercased()]
         else {

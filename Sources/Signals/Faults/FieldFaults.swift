@@ -5,35 +5,35 @@
 /// with `--seed` a run's faults replay exactly like its values. They are applied after the field's
 /// noise and clamps, in this order: drift, stuck, spike; dropout is decided first and, when it
 /// fires, the value is not made at all.
-public struct FieldFaults: Sendable, Equatable {
+package struct FieldFaults: Sendable, Equatable {
     /// A value jumps by `magnitude`, up or down at random, in one publish.
-    public struct Spike: Sendable, Equatable {
+    package struct Spike: Sendable, Equatable {
         /// Chance per publish, 0…1.
-        public var probability: Double
-        public var magnitude: Double
+        package var probability: Double
+        package var magnitude: Double
 
-        public init(probability: Double, magnitude: Double) {
+        package init(probability: Double, magnitude: Double) {
             self.probability = probability
             self.magnitude = magnitude
         }
     }
 
     /// The value freezes at the last one published, for `duration` seconds of the device's clock.
-    public struct Stuck: Sendable, Equatable {
+    package struct Stuck: Sendable, Equatable {
         /// Chance per publish, while not stuck, that the value sticks.
-        public var probability: Double
+        package var probability: Double
         /// Seconds the value stays frozen.
-        public var duration: Double
+        package var duration: Double
 
-        public init(probability: Double, duration: Double) {
+        package init(probability: Double, duration: Double) {
             self.probability = probability
             self.duration = duration
         }
     }
 
     /// The field goes missing from a publish.
-    public struct Dropout: Sendable, Equatable {
-        public enum Mode: String, Sendable, CaseIterable {
+    package struct Dropout: Sendable, Equatable {
+        package enum Mode: String, Sendable, CaseIterable {
             /// The field is left out of the payload (and a template placeholder writes nothing).
             case omit
             /// The field is written as `null`.
@@ -41,70 +41,70 @@ public struct FieldFaults: Sendable, Equatable {
         }
 
         /// Chance per publish, 0…1.
-        public var probability: Double
-        public var mode: Mode
+        package var probability: Double
+        package var mode: Mode
 
-        public init(probability: Double, mode: Mode = .omit) {
+        package init(probability: Double, mode: Mode = .omit) {
             self.probability = probability
             self.mode = mode
         }
     }
 
     /// The value wanders off steadily: `perHour` units are added per hour of the device's clock.
-    public struct Drift: Sendable, Equatable {
-        public var perHour: Double
+    package struct Drift: Sendable, Equatable {
+        package var perHour: Double
 
-        public init(perHour: Double) {
+        package init(perHour: Double) {
             self.perHour = perHour
         }
     }
 
-    public var spike: Spike?
-    public var stuck: Stuck?
-    public var dropout: Dropout?
-    public var drift: Drift?
+    package var spike: Spike?
+    package var stuck: Stuck?
+    package var dropout: Dropout?
+    package var drift: Drift?
 
     /// The names a scenario uses under `faults:`.
-    public static let kinds = ["spike", "stuck", "dropout", "drift"]
+    package static let kinds = ["spike", "stuck", "dropout", "drift"]
 
-    public init(spike: Spike? = nil, stuck: Stuck? = nil, dropout: Dropout? = nil, drift: Drift? = nil) {
+    package init(spike: Spike? = nil, stuck: Stuck? = nil, dropout: Dropout? = nil, drift: Drift? = nil) {
         self.spike = spike
         self.stuck = stuck
         self.dropout = dropout
         self.drift = drift
     }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         spike == nil && stuck == nil && dropout == nil && drift == nil
     }
 }
 
 /// How many times each fault fired. A spike, a dropout and a drift count once per publish they
 /// change; a stuck value counts once per episode, when it sticks (not once per frozen publish).
-public struct FaultCounts: Sendable, Equatable, Codable {
-    public var spike = 0
-    public var stuck = 0
-    public var dropout = 0
-    public var drift = 0
+package struct FaultCounts: Sendable, Equatable, Codable {
+    package var spike = 0
+    package var stuck = 0
+    package var dropout = 0
+    package var drift = 0
 
-    public init(spike: Int = 0, stuck: Int = 0, dropout: Int = 0, drift: Int = 0) {
+    package init(spike: Int = 0, stuck: Int = 0, dropout: Int = 0, drift: Int = 0) {
         self.spike = spike
         self.stuck = stuck
         self.dropout = dropout
         self.drift = drift
     }
 
-    public var isZero: Bool {
+    package var isZero: Bool {
         spike == 0 && stuck == 0 && dropout == 0 && drift == 0
     }
 
-    public static func + (a: FaultCounts, b: FaultCounts) -> FaultCounts {
+    package static func + (a: FaultCounts, b: FaultCounts) -> FaultCounts {
         FaultCounts(
             spike: a.spike + b.spike, stuck: a.stuck + b.stuck,
             dropout: a.dropout + b.dropout, drift: a.drift + b.drift)
     }
 
-    public static func += (a: inout FaultCounts, b: FaultCounts) {
+    package static func += (a: inout FaultCounts, b: FaultCounts) {
         a = a + b
     }
 }

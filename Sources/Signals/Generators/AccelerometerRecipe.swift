@@ -5,10 +5,10 @@
 /// Fields with the same motion, orientation, noise and gravity share one `AccelerometerModel`
 /// per device, so their axes are correlated; `aggregate` belongs to the field, so the mean of x
 /// and the latest y can come from one model.
-public struct AccelerometerRecipe: GeneratorRecipe {
-    public static let key = "accelerometer"
+package struct AccelerometerRecipe: GeneratorRecipe {
+    package static let key = "accelerometer"
 
-    public enum Axis: String, Sendable, CaseIterable {
+    package enum Axis: String, Sendable, CaseIterable {
         case x, y, z
         /// √(x² + y² + z²) of the same sample: about 1 g at rest, whatever the orientation.
         case magnitude
@@ -24,7 +24,7 @@ public struct AccelerometerRecipe: GeneratorRecipe {
     }
 
     /// What a publish carries of the samples taken since the one before.
-    public enum Aggregate: String, Sendable, CaseIterable {
+    package enum Aggregate: String, Sendable, CaseIterable {
         /// The latest sample.
         case latest
         /// The mean of the samples.
@@ -34,16 +34,16 @@ public struct AccelerometerRecipe: GeneratorRecipe {
         case max
     }
 
-    public var axis: Axis
-    public var motion: Motion
-    public var orientation: Orientation
+    package var axis: Axis
+    package var motion: Motion
+    package var orientation: Orientation
     /// Standard deviation of the sensor noise, in g.
-    public var noise: Double
+    package var noise: Double
     /// Magnitude of gravity, in g.
-    public var gravity: Double
-    public var aggregate: Aggregate
+    package var gravity: Double
+    package var aggregate: Aggregate
 
-    public init(
+    package init(
         axis: Axis, motion: Motion = .still, orientation: Orientation = .flat, noise: Double = 0.004,
         gravity: Double = 1, aggregate: Aggregate = .latest
     ) {
@@ -55,7 +55,7 @@ public struct AccelerometerRecipe: GeneratorRecipe {
         self.aggregate = aggregate
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             guard let axis = Axis(rawValue: shorthand) else {
                 throw ParameterError(key: nil, "axis must be one of \(Self.names(Axis.self)), found '\(shorthand)'")
@@ -98,7 +98,7 @@ public struct AccelerometerRecipe: GeneratorRecipe {
         Choice.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let key = "\(motion.rawValue)/\(orientation.rawValue)/\(noise)/\(gravity)"
         let model = context.sharedModel(key: key) { seed in
             AccelerometerModel(

@@ -1,14 +1,14 @@
 /// `bool: 0.2` or `bool: { probability: 0.2 }`: `true` with that probability for each sample,
 /// else `false`. The probability defaults to 0.5.
-public struct BoolRecipe: GeneratorRecipe {
-    public static let key = "bool"
-    public var probability: Double
+package struct BoolRecipe: GeneratorRecipe {
+    package static let key = "bool"
+    package var probability: Double
 
-    public init(probability: Double = 0.5) {
+    package init(probability: Double = 0.5) {
         self.probability = probability
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             guard let probability = Double(shorthand), (0...1).contains(probability) else {
                 throw ParameterError(key: nil, "bool takes its probability of true, from 0 to 1, found '\(shorthand)'")
@@ -19,7 +19,7 @@ public struct BoolRecipe: GeneratorRecipe {
         self.init(probability: try parameters.probability("probability") ?? 0.5)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         Generator(probability: probability, seed: context.fieldSeed)
     }
 

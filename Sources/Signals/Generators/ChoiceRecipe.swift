@@ -1,18 +1,18 @@
 /// `choice: { values: [idle, busy, error], weights: [70, 25, 5] }`: one of the values, drawn for
 /// each sample, with chances in proportion to the weights (equal without them). Values keep their
 /// type: `[1, 2.5, on, true]` gives numbers, a string and a boolean.
-public struct ChoiceRecipe: GeneratorRecipe {
-    public static let key = "choice"
-    public var values: [SignalValue]
+package struct ChoiceRecipe: GeneratorRecipe {
+    package static let key = "choice"
+    package var values: [SignalValue]
     /// One non-negative weight per value, not all zero.
-    public var weights: [Double]
+    package var weights: [Double]
 
-    public init(values: [SignalValue], weights: [Double]? = nil) {
+    package init(values: [SignalValue], weights: [Double]? = nil) {
         self.values = values
         self.weights = weights ?? Array(repeating: 1, count: values.count)
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         try parameters.rejectShorthand(Self.key, expecting: "values (a list) and optional weights")
         let values = try parameters.requiredValues("values")
         guard let weights = try parameters.numbers("weights") else {
@@ -31,7 +31,7 @@ public struct ChoiceRecipe: GeneratorRecipe {
         self.init(values: values, weights: weights)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         var cumulative: [Double] = []
         cumulative.reserveCapacity(weights.count)
         var total = 0.0

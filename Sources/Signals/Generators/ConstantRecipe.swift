@@ -1,14 +1,14 @@
 /// `constant: 5`, `constant: hello`, `constant: { value: true }`: the same value in every publish.
 /// A string's `{id}` and `{index}` are filled per device (`constant: "{id}"`, `"sensor {index}"`).
-public struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
-    public static let key = "constant"
-    public var value: SignalValue
+package struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
+    package static let key = "constant"
+    package var value: SignalValue
 
-    public init(value: SignalValue) {
+    package init(value: SignalValue) {
         self.value = value
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             value = Self.interpret(shorthand)
             return
@@ -41,14 +41,14 @@ public struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
         }
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         guard case .string(let text) = value, text.contains("{") else { return self }
         let filled = text.replacingPlaceholder("{id}", with: context.deviceID)
             .replacingPlaceholder("{index}", with: String(context.index))
         return ConstantRecipe(value: .string(filled))
     }
 
-    public func value(at instant: PublishInstant) -> SignalValue {
+    package func value(at instant: PublishInstant) -> SignalValue {
         value
     }
 }

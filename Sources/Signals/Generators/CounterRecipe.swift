@@ -1,16 +1,16 @@
 /// `counter: 0` or `counter: { start: 100, step: 5 }`: `start + step × n` in the n-th publish
 /// (n from 0). Integer start and step give integers; otherwise numbers.
-public struct CounterRecipe: GeneratorRecipe, FieldGenerator {
-    public static let key = "counter"
-    public var start: Double
-    public var step: Double
+package struct CounterRecipe: GeneratorRecipe, FieldGenerator {
+    package static let key = "counter"
+    package var start: Double
+    package var step: Double
 
-    public init(start: Double = 0, step: Double = 1) {
+    package init(start: Double = 0, step: Double = 1) {
         self.start = start
         self.step = step
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             guard let start = Double(shorthand), start.isFinite else {
                 throw ParameterError(key: nil, "counter takes its start number, found '\(shorthand)'")
@@ -29,11 +29,11 @@ public struct CounterRecipe: GeneratorRecipe, FieldGenerator {
             && Swift.abs(start) < JSONWriter.exactIntegerLimit && Swift.abs(step) < JSONWriter.exactIntegerLimit
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         self
     }
 
-    public func value(at instant: PublishInstant) -> SignalValue {
+    package func value(at instant: PublishInstant) -> SignalValue {
         if isIntegral {
             // Wrapping arithmetic: a counter run long enough to overflow must not crash the daemon.
             return .integer(Int64(start) &+ Int64(step) &* Int64(instant.index))

@@ -3,7 +3,7 @@
 /// Values must be a pure function of the instant and of what was fixed when the generator was
 /// made (seeds, shared models), so that a run replays byte for byte. Anything that evolves sample
 /// by sample lives in a `SampledModel`, which `DeviceSignals` advances before asking for values.
-public protocol FieldGenerator {
+package protocol FieldGenerator {
     func value(at instant: PublishInstant) -> SignalValue
 }
 
@@ -12,7 +12,7 @@ public protocol FieldGenerator {
 /// `DeviceSignals` calls `advance(to:)` once for each sample, in order of index. A model should
 /// draw its randomness from a seed derived from the sample's index (`Seed.derive(_: Int)`), so
 /// that a sample's noise does not depend on history.
-public protocol SampledModel: AnyObject {
+package protocol SampledModel: AnyObject {
     func advance(to sample: SampleInstant)
     /// Whether a sample's value depends on the samples before it. When it does not, catching up
     /// can skip straight to the latest sample: at 10 Hz sampling and 1 Hz publishing that is a
@@ -21,11 +21,11 @@ public protocol SampledModel: AnyObject {
 }
 
 extension SampledModel {
-    public var dependsOnHistory: Bool { true }
+    package var dependsOnHistory: Bool { true }
 }
 
 /// A model that several fields of a device read (`GeneratorContext.sharedModel`).
-public protocol SharedModel: SampledModel {
+package protocol SharedModel: SampledModel {
     /// The label its seed is derived from, with the key it is shared by: written out, never a
     /// type's name, so that renaming a type cannot change a single seeded value. A label, once
     /// shipped, stays as it is.

@@ -1,17 +1,17 @@
 /// `gaussian: { mean: 20, stddev: 0.5 }`: a value drawn from a normal distribution for each
 /// sample. The shorthand `gaussian: 20` is the mean, with a standard deviation of 1. `mean`
 /// defaults to 0 and `stddev` to 1; a `stddev` of 0 gives the mean every time.
-public struct GaussianRecipe: GeneratorRecipe {
-    public static let key = "gaussian"
-    public var mean: Double
-    public var standardDeviation: Double
+package struct GaussianRecipe: GeneratorRecipe {
+    package static let key = "gaussian"
+    package var mean: Double
+    package var standardDeviation: Double
 
-    public init(mean: Double = 0, standardDeviation: Double = 1) {
+    package init(mean: Double = 0, standardDeviation: Double = 1) {
         self.mean = mean
         self.standardDeviation = standardDeviation
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             guard let mean = Double(shorthand), mean.isFinite else {
                 throw ParameterError(key: nil, "gaussian takes its mean, a number, found '\(shorthand)'")
@@ -25,7 +25,7 @@ public struct GaussianRecipe: GeneratorRecipe {
         self.init(mean: mean, standardDeviation: deviation)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         Generator(mean: mean, standardDeviation: standardDeviation, seed: context.fieldSeed)
     }
 

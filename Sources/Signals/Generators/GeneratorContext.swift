@@ -2,22 +2,22 @@
 /// seeds, its sample rate, and the models its fields share.
 ///
 /// Lives only while `DeviceSignals` is being built, on one thread.
-public final class GeneratorContext {
-    public let deviceID: String
+package final class GeneratorContext {
+    package let deviceID: String
     /// The device's 1-based index in its group.
-    public let index: Int
+    package let index: Int
     /// Derived from the run's seed and the device id: every value of the device descends from it.
-    public let deviceSeed: Seed
+    package let deviceSeed: Seed
     /// Seconds between sensor samples; `nil` when the device samples once per publish.
-    public let sampleInterval: Double?
+    package let sampleInterval: Double?
     /// The field being made.
-    public internal(set) var fieldName: String = ""
+    package internal(set) var fieldName: String = ""
 
     /// The models in the order they were first asked for, which is the order they advance in.
-    public private(set) var models: [any SampledModel] = []
+    package private(set) var models: [any SampledModel] = []
     private var modelsByKey: [String: any SampledModel] = [:]
 
-    public init(deviceID: String, index: Int, runSeed: UInt64, sampleInterval: Double?) {
+    package init(deviceID: String, index: Int, runSeed: UInt64, sampleInterval: Double?) {
         self.deviceID = deviceID
         self.index = index
         self.deviceSeed = Seed(runSeed).derive(deviceID)
@@ -26,14 +26,14 @@ public final class GeneratorContext {
 
     /// The field's own seed: named after the field, so adding or reordering fields does not
     /// change the values of the others.
-    public var fieldSeed: Seed {
+    package var fieldSeed: Seed {
         deviceSeed.derive("field/" + fieldName)
     }
 
     /// The device's model for `key`, made on first request with a seed derived from `key`. Fields
     /// asking with the same key read the same model: that is how the axes of one accelerometer
     /// stay correlated.
-    public func sharedModel<Model: SharedModel>(key: String, make: (Seed) -> Model) -> Model {
+    package func sharedModel<Model: SharedModel>(key: String, make: (Seed) -> Model) -> Model {
         let fullKey = "\(Model.seedLabel)/\(key)"
         if let model = modelsByKey[fullKey] as? Model {
             return model
@@ -45,7 +45,7 @@ public final class GeneratorContext {
     }
 
     /// Adds a model only this field uses, so that it advances with the others.
-    public func register(_ model: any SampledModel) {
+    package func register(_ model: any SampledModel) {
         models.append(model)
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// Adding a generator is one file with a type conforming to this protocol, plus its line in
 /// `Generators.all`.
-public protocol GeneratorRecipe: Sendable {
+package protocol GeneratorRecipe: Sendable {
     /// The key that names this generator in a field (`sine`, `accelerometer`).
     static var key: String { get }
     /// Reads and validates the parameters; throws naming the offending key.
@@ -13,9 +13,9 @@ public protocol GeneratorRecipe: Sendable {
     func makeGenerator(context: GeneratorContext) -> any FieldGenerator
 }
 
-public enum Generators {
+package enum Generators {
     /// Every generator a scenario may name.
-    public static let all: [any GeneratorRecipe.Type] = [
+    package static let all: [any GeneratorRecipe.Type] = [
         ConstantRecipe.self,
         CounterRecipe.self,
         UniformRecipe.self,
@@ -32,10 +32,10 @@ public enum Generators {
         LocationRecipe.self,
     ]
 
-    public static var keys: [String] { all.map { $0.key } }
+    package static var keys: [String] { all.map { $0.key } }
 
     /// The recipe for `key` built from `parameters`, or `nil` when no generator has that key.
-    public static func recipe(named key: String, parameters: any ParameterSource) throws(ParameterError) -> (any GeneratorRecipe)? {
+    package static func recipe(named key: String, parameters: any ParameterSource) throws(ParameterError) -> (any GeneratorRecipe)? {
         guard let type = all.first(where: { $0.key == key }) else { return nil }
         return try type.init(parameters: parameters)
     }

@@ -1,10 +1,10 @@
 /// A sensor sample: the `index`-th since the device's clock started, taken `time` seconds after it.
 /// Without a sample rate there is one sample per publish, taken at the publish.
-public struct SampleInstant: Sendable, Equatable {
-    public var index: Int
-    public var time: Double
+package struct SampleInstant: Sendable, Equatable {
+    package var index: Int
+    package var time: Double
 
-    public init(index: Int, time: Double) {
+    package init(index: Int, time: Double) {
         self.index = index
         self.time = time
     }
@@ -12,13 +12,13 @@ public struct SampleInstant: Sendable, Equatable {
 
 /// A publish: its index (0 for the device's first), the latest sample it carries, and when it
 /// happens, in seconds since the device's clock started and since the Unix epoch.
-public struct PublishInstant: Sendable, Equatable {
-    public var index: Int
-    public var sample: SampleInstant
-    public var elapsed: Double
-    public var wallClock: Double
+package struct PublishInstant: Sendable, Equatable {
+    package var index: Int
+    package var sample: SampleInstant
+    package var elapsed: Double
+    package var wallClock: Double
 
-    public init(index: Int, sample: SampleInstant, elapsed: Double, wallClock: Double) {
+    package init(index: Int, sample: SampleInstant, elapsed: Double, wallClock: Double) {
         self.index = index
         self.sample = sample
         self.elapsed = elapsed

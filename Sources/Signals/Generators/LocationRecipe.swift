@@ -11,24 +11,24 @@
 /// - `spread`: each device starts at a random point within this many metres; default 0.
 ///
 /// Coordinates come with full precision; the field's `decimals` rounds them (6 is about 10 cm).
-public struct LocationRecipe: GeneratorRecipe {
-    public static let key = "location"
+package struct LocationRecipe: GeneratorRecipe {
+    package static let key = "location"
 
-    public enum Coordinate: String, Sendable, CaseIterable {
+    package enum Coordinate: String, Sendable, CaseIterable {
         case latitude, longitude, heading
     }
 
-    public var coordinate: Coordinate
-    public var latitude: Double
-    public var longitude: Double
-    public var speed: Double
-    public var heading: Double?
-    public var turn: Double
-    public var spread: Double
+    package var coordinate: Coordinate
+    package var latitude: Double
+    package var longitude: Double
+    package var speed: Double
+    package var heading: Double?
+    package var turn: Double
+    package var spread: Double
 
-    public static let defaultStart = (latitude: 35.6812, longitude: 139.7671)
+    package static let defaultStart = (latitude: 35.6812, longitude: 139.7671)
 
-    public init(
+    package init(
         coordinate: Coordinate, latitude: Double = defaultStart.latitude,
         longitude: Double = defaultStart.longitude, speed: Double = 10, heading: Double? = nil,
         turn: Double = 5, spread: Double = 0
@@ -42,7 +42,7 @@ public struct LocationRecipe: GeneratorRecipe {
         self.spread = spread
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             self.init(coordinate: try Self.coordinate(shorthand, key: nil))
             return
@@ -97,7 +97,7 @@ public struct LocationRecipe: GeneratorRecipe {
         }
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let key = "\(latitude)/\(longitude)/\(speed)/\(heading.map { "\($0)" } ?? "random")/\(turn)/\(spread)"
         let model = context.sharedModel(key: key) { seed in
             LocationModel(

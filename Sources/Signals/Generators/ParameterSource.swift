@@ -4,7 +4,7 @@
 /// Each accessor returns `nil` when the key is absent and throws `ParameterError` naming the key
 /// when the value has the wrong type. Keys a generator never asks for are reported as unknown by
 /// the loader.
-public protocol ParameterSource {
+package protocol ParameterSource {
     /// The scalar given instead of a map (`accelerometer: x`, `constant: 5`), if any.
     var shorthand: String? { get }
     func number(_ key: String) throws(ParameterError) -> Double?
@@ -26,23 +26,23 @@ public protocol ParameterSource {
 extension ParameterSource {
     /// For sources that cannot tell quoted from plain text: each item is read the way a scalar
     /// shorthand is (`ConstantRecipe.interpret`).
-    public func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? {
+    package func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? {
         try strings(key).map { $0.map(ConstantRecipe.interpret) }
     }
 
     /// For sources with no file behind them: the path as given.
-    public func path(_ key: String) throws(ParameterError) -> String? {
+    package func path(_ key: String) throws(ParameterError) -> String? {
         try string(key)
     }
 }
 
 /// A generator parameter that is missing, of the wrong type or out of range.
-public struct ParameterError: Error, Sendable, Equatable {
+package struct ParameterError: Error, Sendable, Equatable {
     /// The parameter's key; `nil` when the error is about the generator's value as a whole.
-    public var key: String?
-    public var message: String
+    package var key: String?
+    package var message: String
 
-    public init(key: String?, _ message: String) {
+    package init(key: String?, _ message: String) {
         self.key = key
         self.message = message
     }

@@ -11,23 +11,23 @@
 /// and wanders on its way there.
 ///
 /// One `Model` per device and field holds the walk: each value depends on the one before.
-public struct RandomWalkRecipe: GeneratorRecipe {
-    public static let key = "randomWalk"
-    public var start: Double
+package struct RandomWalkRecipe: GeneratorRecipe {
+    package static let key = "randomWalk"
+    package var start: Double
     /// σ of a sample's step.
-    public var step: Double
-    public var min: Double?
-    public var max: Double?
+    package var step: Double
+    package var min: Double?
+    package var max: Double?
     /// The fraction of the distance to the mean recovered each sample, 0…1.
-    public var meanReversion: Double
-    public var mean: Double
+    package var meanReversion: Double
+    package var mean: Double
     /// Half the swing of the mean's wave; 0 for a fixed mean.
-    public var amplitude: Double
+    package var amplitude: Double
     /// Seconds; the mean's wave period.
-    public var period: Double
-    public var peak: WallClockPeak?
+    package var period: Double
+    package var peak: WallClockPeak?
 
-    public init(
+    package init(
         start: Double, step: Double, min: Double? = nil, max: Double? = nil, meanReversion: Double = 0,
         mean: Double? = nil, amplitude: Double = 0, period: Double = 86_400, peak: WallClockPeak? = nil
     ) {
@@ -42,7 +42,7 @@ public struct RandomWalkRecipe: GeneratorRecipe {
         self.peak = peak
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         try parameters.rejectShorthand(Self.key, expecting: "start, step, min, max and meanReversion")
         guard let step = try parameters.finiteNumber("step") else {
             throw ParameterError(key: "step", "step is required: the standard deviation of each sample's step")
@@ -82,7 +82,7 @@ public struct RandomWalkRecipe: GeneratorRecipe {
             amplitude: amplitude, period: wavePeriod, peak: peak)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let model = Model(
             seed: context.fieldSeed.derive("walk"), initial: start - mean, step: step,
             retained: 1 - meanReversion)

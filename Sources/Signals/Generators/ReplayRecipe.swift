@@ -5,16 +5,16 @@
 /// `column` is the header's name for it or its 0-based index; `header: false` says the first row
 /// is data, and then `column` must be an index. A cell that reads as a number is a number, an
 /// empty cell (or a row too short to reach the column) is `null`, and anything else is text.
-public struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
-    public static let key = "replay"
+package struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
+    package static let key = "replay"
     /// The column's values, in file order; never empty.
-    public var values: [SignalValue]
+    package var values: [SignalValue]
 
-    public init(values: [SignalValue]) {
+    package init(values: [SignalValue]) {
         self.values = values
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         try parameters.rejectShorthand(Self.key, expecting: "file and column")
         guard let path = try parameters.path("file") else {
             throw ParameterError(key: "file", "file is required: the CSV file to replay")
@@ -64,11 +64,11 @@ public struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
         self.init(values: rows.map { $0.count > column ? CSVFile.value($0[column]) : .null })
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         self
     }
 
-    public func value(at instant: PublishInstant) -> SignalValue {
+    package func value(at instant: PublishInstant) -> SignalValue {
         let position = instant.index % values.count
         return values[position < 0 ? position + values.count : position]
     }

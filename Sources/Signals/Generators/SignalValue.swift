@@ -1,5 +1,5 @@
 /// One value a generator produces for a publish, before the field's modifiers and encoding.
-public enum SignalValue: Sendable, Equatable {
+package enum SignalValue: Sendable, Equatable {
     case number(Double)
     /// Printed as an integer: counters and epoch timestamps must not turn into `1.7e+12`.
     case integer(Int64)

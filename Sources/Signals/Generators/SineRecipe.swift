@@ -9,20 +9,20 @@
 /// `sine: { min: 18, max: 26, period: 24h, peakAt: "14:00", timezone: "+01:00" }` is warmest at
 /// 14:00 local time every day, and `period: 7d, peakAt: "Wed 14:00"` makes a weekly shape (see
 /// `WallClockPeak`). A `phase` then shifts the wave from that peak.
-public struct SineRecipe: GeneratorRecipe, FieldGenerator {
-    public static let key = "sine"
-    public var min: Double
-    public var max: Double
+package struct SineRecipe: GeneratorRecipe, FieldGenerator {
+    package static let key = "sine"
+    package var min: Double
+    package var max: Double
     /// Seconds.
-    public var period: Double
+    package var period: Double
     /// Fraction of a cycle.
-    public var phase: Double
+    package var phase: Double
     /// Whether each device adds its own random fraction in [0, 1) to `phase`.
-    public var randomPhase: Bool
+    package var randomPhase: Bool
     /// When set, the wave peaks at this wall-clock time and ignores the device's elapsed time.
-    public var peak: WallClockPeak?
+    package var peak: WallClockPeak?
 
-    public init(
+    package init(
         min: Double, max: Double, period: Double, phase: Double = 0, randomPhase: Bool = false,
         peak: WallClockPeak? = nil
     ) {
@@ -34,7 +34,7 @@ public struct SineRecipe: GeneratorRecipe, FieldGenerator {
         self.peak = peak
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         try parameters.rejectShorthand(Self.key, expecting: "min, max and period")
         let (min, max) = try parameters.requiredRange()
         guard let period = try parameters.duration("period") else {
@@ -58,7 +58,7 @@ public struct SineRecipe: GeneratorRecipe, FieldGenerator {
         self.init(min: min, max: max, period: period, phase: phase, randomPhase: randomPhase, peak: peak)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         guard randomPhase else { return self }
         var generator = self
         var random = context.fieldSeed.derive("phase").generator()
@@ -67,7 +67,7 @@ public struct SineRecipe: GeneratorRecipe, FieldGenerator {
         return generator
     }
 
-    public func value(at instant: PublishInstant) -> SignalValue {
+    package func value(at instant: PublishInstant) -> SignalValue {
         if let peak {
             let cycles = peak.fraction(wallClock: instant.sampleWallClock, period: period) + phase
             return .number(value(cycles: cycles))

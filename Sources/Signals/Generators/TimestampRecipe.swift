@@ -2,10 +2,10 @@
 /// milliseconds (`ms`), integer microseconds (`us`, or `µs`), integer nanoseconds (`ns`, as
 /// InfluxDB's line protocol wants them; the clock's double keeps about a quarter microsecond) or
 /// an ISO 8601 UTC string with milliseconds (`iso8601`).
-public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
-    public static let key = "timestamp"
+package struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
+    package static let key = "timestamp"
 
-    public enum Unit: String, Sendable, CaseIterable {
+    package enum Unit: String, Sendable, CaseIterable {
         case seconds = "s"
         case milliseconds = "ms"
         case microseconds = "us"
@@ -13,13 +13,13 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
         case iso8601
     }
 
-    public var unit: Unit
+    package var unit: Unit
 
-    public init(unit: Unit = .seconds) {
+    package init(unit: Unit = .seconds) {
         self.unit = unit
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         let key: String?
         let text: String
         if let shorthand = parameters.shorthand {
@@ -36,11 +36,11 @@ public struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
         self.init(unit: unit)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         self
     }
 
-    public func value(at instant: PublishInstant) -> SignalValue {
+    package func value(at instant: PublishInstant) -> SignalValue {
         let scale =
             switch unit {
             case .seconds: 1.0

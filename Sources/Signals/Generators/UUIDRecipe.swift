@@ -1,20 +1,20 @@
 /// `uuid: {}` (or `uuid:` with nothing after it): an RFC 4122 version-4 UUID in lowercase text,
 /// a new one for each publish; `uuid: { perDevice: true }` gives each device one UUID for all its
 /// publishes. Random in form, but drawn from the field's seed: a run replays them exactly.
-public struct UUIDRecipe: GeneratorRecipe {
-    public static let key = "uuid"
-    public var perDevice: Bool
+package struct UUIDRecipe: GeneratorRecipe {
+    package static let key = "uuid"
+    package var perDevice: Bool
 
-    public init(perDevice: Bool = false) {
+    package init(perDevice: Bool = false) {
         self.perDevice = perDevice
     }
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         try parameters.rejectShorthand(Self.key, expecting: "perDevice (true or false)")
         self.init(perDevice: try parameters.bool("perDevice") ?? false)
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         let seed = context.fieldSeed
         if perDevice {
             return ConstantRecipe(value: .string(Self.text(seed: seed.derive("device"))))

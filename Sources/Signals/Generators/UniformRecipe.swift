@@ -1,15 +1,15 @@
 /// `uniform: { min: 0, max: 1 }`: a value drawn uniformly from [min, max) for each sample.
-public struct UniformRecipe: GeneratorRecipe {
-    public static let key = "uniform"
-    public var min: Double
-    public var max: Double
+package struct UniformRecipe: GeneratorRecipe {
+    package static let key = "uniform"
+    package var min: Double
+    package var max: Double
 
-    public init(parameters: any ParameterSource) throws(ParameterError) {
+    package init(parameters: any ParameterSource) throws(ParameterError) {
         try parameters.rejectShorthand(Self.key, expecting: "min and max")
         (min, max) = try parameters.requiredRange()
     }
 
-    public func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
+    package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         Generator(min: min, span: max - min, seed: context.fieldSeed)
     }
 

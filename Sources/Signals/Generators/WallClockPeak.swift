@@ -4,11 +4,11 @@
 ///
 /// Anchored shapes follow the time of day rather than the time since the device connected, so a
 /// dashboard shows the warmest hour at the same time whenever the run started.
-public struct WallClockPeak: Sendable, Equatable {
+package struct WallClockPeak: Sendable, Equatable {
     /// Seconds since the Unix epoch of one peak, reduced to [0, period).
-    public var epochOffset: Double
+    package var epochOffset: Double
 
-    public init(epochOffset: Double) {
+    package init(epochOffset: Double) {
         self.epochOffset = epochOffset
     }
 

@@ -8,13 +8,13 @@
 /// for the mean or maximum of the samples since the last publish (`enableAggregation()`), the
 /// model also keeps running sums and maxima, per axis and for the magnitude, for the window that
 /// the last read closed; the next sample opens a new one.
-public final class AccelerometerModel: SharedModel {
+package final class AccelerometerModel: SharedModel {
     /// The type's name when seeds were first derived from it: the values of every seeded run
     /// since depend on these bytes.
-    public static let seedLabel = "AccelerometerModel"
+    package static let seedLabel = "AccelerometerModel"
 
     /// The latest sample.
-    public private(set) var reading: SIMD3<Double>
+    package private(set) var reading: SIMD3<Double>
 
     let gravity: SIMD3<Double>
     let bias: SIMD3<Double>
@@ -24,7 +24,7 @@ public final class AccelerometerModel: SharedModel {
     let sampleSeed: Seed
 
     /// Whether some field reads the mean or maximum: every sample must then be visited.
-    public private(set) var aggregating = false
+    package private(set) var aggregating = false
     /// The samples in the current window and their sums and maxima, as (x, y, z, magnitude).
     private var windowCount = 0
     private var windowSum = SIMD4<Double>.zero
@@ -38,7 +38,7 @@ public final class AccelerometerModel: SharedModel {
     ///   - noise: standard deviation of the sensor noise on each axis, in g.
     ///   - sampleInterval: seconds between samples, `nil` for one sample per publish; profiles
     ///     leave out vibrations the rate cannot carry.
-    public init(
+    package init(
         seed: Seed, motion: Motion, orientation: Orientation = .flat, gravity: Double = 1,
         noise: Double = 0.004, sampleInterval: Double? = nil
     ) {
@@ -57,11 +57,11 @@ public final class AccelerometerModel: SharedModel {
         reading = self.gravity + bias
     }
 
-    public var dependsOnHistory: Bool {
+    package var dependsOnHistory: Bool {
         aggregating || motion.profile.dependsOnHistory
     }
 
-    public func advance(to sample: SampleInstant) {
+    package func advance(to sample: SampleInstant) {
         var random = sampleSeed.derive(sample.index).generator()
         let moving = motion.acceleration(at: sample.time, random: &random)
         var value = gravity + bias + frame.deviceVector(moving)
@@ -76,13 +76,13 @@ public final class AccelerometerModel: SharedModel {
     }
 
     /// The magnitude of the latest sample: √(x² + y² + z²).
-    public var magnitude: Double {
+    package var magnitude: Double {
         (reading * reading).sum().squareRoot()
     }
 
     /// From now on, keep the mean and maximum of the samples between reads. Call before the
     /// device's models are sorted by `dependsOnHistory`, that is while its generators are made.
-    public func enableAggregation() {
+    package func enableAggregation() {
         aggregating = true
     }
 

@@ -7,20 +7,20 @@
 /// turns the heading by a gaussian angle of σ `turn × √dt`, a heading that drifts like a driver's
 /// rather than jitters. Crossing a pole comes out on the other side, heading back south (or
 /// north); longitude stays in [-180, 180).
-public final class LocationModel: SharedModel {
+package final class LocationModel: SharedModel {
     /// The type's name when seeds were first derived from it: the values of every seeded run
     /// since depend on these bytes.
-    public static let seedLabel = "LocationModel"
+    package static let seedLabel = "LocationModel"
 
     /// The Earth's mean radius, in metres.
-    public static let earthRadius = 6_371_008.8
+    package static let earthRadius = 6_371_008.8
 
     /// Degrees, north positive.
-    public var latitude: Double { latitudeRadians * 180 / .pi }
+    package var latitude: Double { latitudeRadians * 180 / .pi }
     /// Degrees, east positive, in [-180, 180).
-    public var longitude: Double { longitudeRadians * 180 / .pi }
+    package var longitude: Double { longitudeRadians * 180 / .pi }
     /// Degrees clockwise from north, in [0, 360).
-    public var heading: Double {
+    package var heading: Double {
         let degrees = headingRadians * 180 / .pi
         let reduced = degrees.truncatingRemainder(dividingBy: 360)
         return reduced < 0 ? reduced + 360 : reduced
@@ -42,7 +42,7 @@ public final class LocationModel: SharedModel {
     ///   - heading: degrees clockwise from north; `nil` draws one per device from `seed`.
     ///   - turn: σ of the heading's change over one second, in degrees.
     ///   - spread: the device starts at a random point within this many metres of the start.
-    public init(
+    package init(
         seed: Seed, latitude: Double, longitude: Double, speed: Double, heading: Double?, turn: Double,
         spread: Double = 0
     ) {
@@ -61,7 +61,7 @@ public final class LocationModel: SharedModel {
         }
     }
 
-    public func advance(to sample: SampleInstant) {
+    package func advance(to sample: SampleInstant) {
         guard let lastTime else {
             // The first sample is the start.
             self.lastTime = sample.time

@@ -29,7 +29,7 @@ extension MotionProfile {
 
 /// The motion profiles a scenario may name. Adding one is a case here, its lines in `MotionState`
 /// and a file with its `MotionProfile`.
-public enum Motion: String, Sendable, CaseIterable {
+package enum Motion: String, Sendable, CaseIterable {
     /// Resting: gravity, bias and sensor noise only.
     case still
     /// Carried by someone walking: steps at about 2 Hz, ±0.2–0.3 g vertically.

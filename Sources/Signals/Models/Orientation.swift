@@ -3,7 +3,7 @@
 /// the axis pointing up reads about −1 g.
 ///
 /// No one holds a phone perfectly square: each device gets a small fixed tilt of its own.
-public enum Orientation: String, Sendable, CaseIterable {
+package enum Orientation: String, Sendable, CaseIterable {
     /// On a table, screen up: z ≈ −1 g. Tilted by up to 5° each way.
     case flat
     /// Upright in a hand, portrait, screen towards the face: y ≈ −1 g, leaning back 5–20° so that

@@ -11,7 +11,7 @@ extension JSONWriter {
 
     /// The most digits after the point `decimals` may ask for; more cannot be meaningful for a
     /// `Double` and would overflow the fixed-point path.
-    public static let maximumDecimals = 17
+    package static let maximumDecimals = 17
 
     /// Writes `value` as a JSON number; `null` when it is NaN or infinite, which JSON cannot hold.
     ///
@@ -20,7 +20,7 @@ extension JSONWriter {
     /// integral values print as integers (`5`, not `5.0`) and others with the fewest decimals that
     /// read back as the same `Double`. Magnitudes too large (or, without `decimals`, too small)
     /// for fixed point fall back to Swift's shortest round-trip form with an exponent (`1e+20`).
-    public static func writeNumber(_ value: Double, decimals: Int?, into buffer: inout PayloadBuffer) {
+    package static func writeNumber(_ value: Double, decimals: Int?, into buffer: inout PayloadBuffer) {
         guard value.isFinite else {
             writeNull(into: &buffer)
             return
@@ -54,7 +54,7 @@ extension JSONWriter {
 
     /// Writes an integer, optionally followed by `decimals` zeros after a point, so that an
     /// integer field asked for decimals looks like its neighbours.
-    public static func writeInteger(_ value: Int64, decimals: Int? = nil, into buffer: inout PayloadBuffer) {
+    package static func writeInteger(_ value: Int64, decimals: Int? = nil, into buffer: inout PayloadBuffer) {
         let digits = Swift.min(Swift.max(decimals ?? 0, 0), maximumDecimals)
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
         writeDigits(value.magnitude, decimals: 0, into: &buffer)

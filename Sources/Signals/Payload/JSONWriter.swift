@@ -1,11 +1,11 @@
 /// Writes JSON values straight into a byte buffer: no `String` is built per value and, once the
 /// buffer has grown to a payload's size, nothing is allocated.
-public enum JSONWriter {
+package enum JSONWriter {
     /// `string` as a JSON string: quotes and backslashes escaped, control characters as `\u00XX`,
     /// and U+FEFF as `\ufeff`, since some parsers (Foundation's among them) drop a byte order mark
     /// that follows an escape. Other bytes are copied as they are, since Swift strings are valid
     /// UTF-8.
-    public static func writeString(_ string: String, into buffer: inout PayloadBuffer) {
+    package static func writeString(_ string: String, into buffer: inout PayloadBuffer) {
         buffer.append(UInt8(ascii: "\""))
         let utf8 = string.utf8
         var index = utf8.startIndex
@@ -30,11 +30,11 @@ public enum JSONWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    public static func writeBool(_ value: Bool, into buffer: inout PayloadBuffer) {
+    package static func writeBool(_ value: Bool, into buffer: inout PayloadBuffer) {
         buffer.append(contentsOf: value ? trueBytes : falseBytes)
     }
 
-    public static func writeNull(into buffer: inout PayloadBuffer) {
+    package static func writeNull(into buffer: inout PayloadBuffer) {
         buffer.append(contentsOf: nullBytes)
     }
 

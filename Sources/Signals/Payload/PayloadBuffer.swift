@@ -3,12 +3,12 @@
 /// `append(contentsOf:)` was about 90 instructions, a payload a dozen of them: callgrind,
 /// publish: max). Not copyable, so it never shares its memory; the loop reuses one for every
 /// payload it makes, and nothing is allocated once it has grown to a payload's size.
-public struct PayloadBuffer: ~Copyable {
+package struct PayloadBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    public private(set) var count = 0
+    package private(set) var count = 0
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = Swift.max(16, capacity)
         base = .allocate(capacity: self.capacity)
     }
@@ -17,23 +17,23 @@ public struct PayloadBuffer: ~Copyable {
         base.deallocate()
     }
 
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Forgets the bytes, keeping the memory.
     @inline(__always)
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         count = 0
     }
 
     @inline(__always)
-    public mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    package mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
@@ -41,11 +41,11 @@ public struct PayloadBuffer: ~Copyable {
     }
 
     @inline(__always)
-    public mutating func append(contentsOf bytes: [UInt8]) {
+    package mutating func append(contentsOf bytes: [UInt8]) {
         bytes.withUnsafeBytes { append(contentsOf: $0) }
     }
 
-    public mutating func append(contentsOf utf8: String.UTF8View) {
+    package mutating func append(contentsOf utf8: String.UTF8View) {
         if let done: Void = utf8.withContiguousStorageIfAvailable({ append(contentsOf: UnsafeRawBufferPointer($0)) }) {
             return done
         }
@@ -55,22 +55,22 @@ public struct PayloadBuffer: ~Copyable {
     /// `length` bytes that `body` writes into the room it is given, in any order (digits come
     /// out least significant first); it must write every one.
     @inline(__always)
-    public mutating func append(length: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    package mutating func append(length: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         if count + length > capacity { grow(to: count + length) }
         body(UnsafeMutableBufferPointer(start: base + count, count: length))
         count += length
     }
 
     /// The bytes so far, for the length of `body`.
-    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// The bytes so far, copied.
-    public var bytes: [UInt8] { withBytes { Array($0) } }
+    package var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// The bytes so far as UTF-8 text.
-    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
     private mutating func grow(to needed: Int) {
         var capacity = self.capacity

@@ -5,31 +5,31 @@
 /// name. Spaces inside the braces are ignored: `{{ temperature }}`. Everything else is literal
 /// text, written byte for byte; a single brace is literal too, and in a run of three or more
 /// opening braces the last two open the placeholder, so `{"t":{{t}}}` is a JSON object.
-public struct PayloadTemplate: Sendable, Equatable {
-    public enum Segment: Sendable, Equatable {
+package struct PayloadTemplate: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         case text(String)
         case placeholder(String)
     }
 
     /// A template that cannot be split: `message` says why; `offset` counts characters from the
     /// start of the text (0-based) to the offending `{{`.
-    public struct SyntaxError: Error, Sendable, Equatable {
-        public var message: String
-        public var offset: Int
+    package struct SyntaxError: Error, Sendable, Equatable {
+        package var message: String
+        package var offset: Int
 
-        public init(message: String, offset: Int) {
+        package init(message: String, offset: Int) {
             self.message = message
             self.offset = offset
         }
     }
 
     /// Placeholders that name the device rather than a field.
-    public static let devicePlaceholders = ["id", "index"]
+    package static let devicePlaceholders = ["id", "index"]
 
-    public let source: String
-    public let segments: [Segment]
+    package let source: String
+    package let segments: [Segment]
 
-    public init(_ source: String) throws(SyntaxError) {
+    package init(_ source: String) throws(SyntaxError) {
         self.source = source
         let characters = Array(source)
         var segments: [Segment] = []
@@ -70,7 +70,7 @@ public struct PayloadTemplate: Sendable, Equatable {
     }
 
     /// The placeholder names in order of appearance, repeats included.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         segments.compactMap { segment in
             if case .placeholder(let name) = segment { return name }
             return nil

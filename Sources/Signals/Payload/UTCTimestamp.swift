@@ -1,9 +1,9 @@
 /// ISO 8601 UTC timestamps computed from milliseconds since the Unix epoch, without Foundation:
 /// the calendar arithmetic is Howard Hinnant's `civil_from_days`, exact for the proleptic
 /// Gregorian calendar.
-public enum UTCTimestamp {
+package enum UTCTimestamp {
     /// The civil date of `days` since 1970-01-01.
-    public static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int, day: Int) {
+    package static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -19,7 +19,7 @@ public enum UTCTimestamp {
     /// Writes `"2026-11-29T12:00:00.123Z"` (quotes included unless `quoted` is false) for
     /// `milliseconds` since the epoch; `null` outside years 0…9999, which the four-digit form
     /// cannot hold.
-    public static func writeISO8601(milliseconds: Int64, quoted: Bool = true, into buffer: inout PayloadBuffer) {
+    package static func writeISO8601(milliseconds: Int64, quoted: Bool = true, into buffer: inout PayloadBuffer) {
         let msPerDay: Int64 = 86_400_000
         let days = milliseconds >= 0 ? milliseconds / msPerDay : (milliseconds + 1) / msPerDay - 1
         let msOfDay = Int(milliseconds - days * msPerDay)

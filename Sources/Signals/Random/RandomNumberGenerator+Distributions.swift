@@ -2,7 +2,7 @@ extension RandomNumberGenerator {
     /// A double uniformly distributed in [0, 1), from the top 53 bits: every value is a multiple
     /// of 2⁻⁵³, so the result is exact and the same on every platform.
     @inlinable
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 
@@ -10,14 +10,14 @@ extension RandomNumberGenerator {
     /// a generator carries no hidden spare between calls, which keeps streams easy to reason
     /// about; use `nextGaussianPair()` when two are needed.
     @inlinable
-    public mutating func nextGaussian() -> Double {
+    package mutating func nextGaussian() -> Double {
         nextGaussianPair().0
     }
 
     /// Two independent standard normal deviates by Marsaglia's polar method: only `sqrt` and
     /// `log`, no trigonometry.
     @inlinable
-    public mutating func nextGaussianPair() -> (Double, Double) {
+    package mutating func nextGaussianPair() -> (Double, Double) {
         while true {
             let u = 2 * nextUnit() - 1
             let v = 2 * nextUnit() - 1

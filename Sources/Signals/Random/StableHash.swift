@@ -1,8 +1,8 @@
 /// Hashes that are the same in every process. Swift's `hashValue` is randomly seeded per process,
 /// so it cannot derive reproducible seeds from device ids.
-public enum StableHash {
+package enum StableHash {
     /// FNV-1a, 64 bits, over the UTF-8 bytes of `string`.
-    public static func fnv1a64(_ string: String) -> UInt64 {
+    package static func fnv1a64(_ string: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in string.utf8 {
             hash ^= UInt64(byte)

@@ -1,7 +1,7 @@
 /// xoshiro256** (Blackman, Vigna 2018): fast, small and statistically strong. Ours rather than
 /// `SystemRandomNumberGenerator` because a run must replay exactly from its seed, on every platform
 /// and Swift version.
-public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
+package struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     @usableFromInline var s0: UInt64
     @usableFromInline var s1: UInt64
     @usableFromInline var s2: UInt64
@@ -10,7 +10,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     /// Expands `seed` through SplitMix64, as the xoshiro authors recommend, so that the state is
     /// never all zero and nearby seeds give unrelated streams.
     @inlinable
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var expander = SplitMix64(seed: seed)
         s0 = expander.next()
         s1 = expander.next()
@@ -19,7 +19,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     }
 
     @inlinable
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = rotateLeft(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0

@@ -3,8 +3,8 @@
 ///
 ///     idle → connecting → connected → waiting → connecting → connected …
 ///                 ↘ (refused / failed) ↗
-public struct ConnectionStateMachine: Sendable {
-    public enum State: Equatable, Sendable {
+package struct ConnectionStateMachine: Sendable {
+    package enum State: Equatable, Sendable {
         case idle
         case connecting
         case connected
@@ -15,7 +15,7 @@ public struct ConnectionStateMachine: Sendable {
         case stopped
     }
 
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         case none
         /// Open the connection (first time or again).
         case connect
@@ -31,25 +31,25 @@ public struct ConnectionStateMachine: Sendable {
         case finished
     }
 
-    public private(set) var state: State = .idle
-    public private(set) var backoff: Backoff
+    package private(set) var state: State = .idle
+    package private(set) var backoff: Backoff
     /// Whether a CONNACK has ever accepted this connection.
-    public private(set) var hasConnected = false
+    package private(set) var hasConnected = false
     /// Seconds a connection must stay up before its backoff starts again from the beginning: a
     /// broker that accepts and drops at once (a client id taken over by another run, an ACL
     /// kick) must see the delays grow, not a reconnection every second forever.
-    public let stableAfter: Double
+    package let stableAfter: Double
     private var connectedAt = 0.0
 
-    public init(backoff: Backoff = Backoff(), stableAfter: Double = 10) {
+    package init(backoff: Backoff = Backoff(), stableAfter: Double = 10) {
         self.backoff = backoff
         self.stableAfter = stableAfter
     }
 
-    public var isConnected: Bool { state == .connected }
+    package var isConnected: Bool { state == .connected }
 
     /// The connection should be opened.
-    public mutating func start() -> Action {
+    package mutating func start() -> Action {
         guard state == .idle else { return .none }
         state = .connecting
         return .connect
@@ -57,7 +57,7 @@ public struct ConnectionStateMachine: Sendable {
 
     /// The broker answered CONNECT. A refusal is followed by the socket closing, which
     /// `disconnected(random:)` turns into a retry.
-    public mutating func connack(accepted: Bool, now: Double) -> Action {
+    package mutating func connack(accepted: Bool, now: Double) -> Action {
         guard state == .connecting, accepted else { return .none }
         state = .connected
         connectedAt = now
@@ -67,21 +67,21 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// Opening the connection failed at once (the connect call itself returned an error).
-    public mutating func connectFailed(random unit: Double) -> Action {
+    package mutating func connectFailed(random unit: Double) -> Action {
         guard state == .connecting else { return .none }
         state = .waiting
         return .retry(after: backoff.nextDelay(unit: unit))
     }
 
     /// No CONNACK came within the time allowed for one: give up on this attempt and retry.
-    public mutating func connackTimedOut(random unit: Double) -> Action {
+    package mutating func connackTimedOut(random unit: Double) -> Action {
         connectFailed(random: unit)
     }
 
     /// The socket closed, for whatever reason. `stable: false` says the connection did not
     /// really work however long it was up (the broker dropped it for what was sent), so the
     /// backoff goes on growing.
-    public mutating func disconnected(random unit: Double, now: Double, stable: Bool = true) -> Action {
+    package mutating func disconnected(random unit: Double, now: Double, stable: Bool = true) -> Action {
         switch state {
         case .connected:
             state = .waiting
@@ -99,14 +99,14 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// The backoff delay has passed.
-    public mutating func retryDue() -> Action {
+    package mutating func retryDue() -> Action {
         guard state == .waiting else { return .none }
         state = .connecting
         return .connect
     }
 
     /// The run is ending: leave cleanly if connected, otherwise just stop trying.
-    public mutating func stop() -> Action {
+    package mutating func stop() -> Action {
         switch state {
         case .connected:
             state = .disconnecting

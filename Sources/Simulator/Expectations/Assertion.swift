@@ -12,10 +12,10 @@ public struct AssertionError: Error, Equatable, CustomStringConvertible {
 /// a figure (see ``ReportMetrics``), a comparison and a limit with the unit the figure needs
 /// (`%` for percentages, `ms`, `s` or `us` for durations, none for counts).
 public struct Assertion: Sendable, Equatable, CustomStringConvertible {
-    public enum Comparison: String, Sendable, CaseIterable {
+    package enum Comparison: String, Sendable, CaseIterable {
         case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=", equal = "==", notEqual = "!="
 
-        public func holds(_ actual: Double, _ limit: Double) -> Bool {
+        package func holds(_ actual: Double, _ limit: Double) -> Bool {
             switch self {
             case .less: actual < limit
             case .lessOrEqual: actual <= limit
@@ -42,10 +42,10 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
 
     /// The assertion as given, without spaces: `rate>=99.5%`.
     public let text: String
-    public let metric: Metric
-    public let comparison: Comparison
+    package let metric: Metric
+    package let comparison: Comparison
     /// The limit in the metric's base unit (percent, milliseconds or a plain number).
-    public let limit: Double
+    package let limit: Double
     /// The unit the assertion was written in; actual values are shown in it.
     public let unit: Unit
 

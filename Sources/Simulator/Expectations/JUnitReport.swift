@@ -85,7 +85,7 @@ public enum JUnitReport {
     /// data): markup characters as entities, carriage returns (and in attributes line feeds and
     /// tabs) as character references so parsers keep them, and characters XML cannot hold at all
     /// (other control characters, U+FFFE, U+FFFF) as U+FFFD.
-    public static func escaped(_ text: String, attribute: Bool = true) -> String {
+    package static func escaped(_ text: String, attribute: Bool = true) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

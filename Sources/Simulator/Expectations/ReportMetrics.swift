@@ -4,7 +4,7 @@
 /// milliseconds (the report's unit), counts as they are. `value` returns `nil` when the report
 /// has no such figure, and `unavailable` then says why.
 public struct Metric: Sendable {
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A ratio in percent; assertions must give `%`.
         case percentage
         /// A time in milliseconds; assertions must give `ms`, `s` or `us`.
@@ -15,12 +15,12 @@ public struct Metric: Sendable {
 
     /// The canonical name, as `devsim run --help` lists it (`rate`, `latency.p99`, `failed`).
     public let name: String
-    public let kind: Kind
+    package let kind: Kind
     public let value: @Sendable (RunReport) -> Double?
     /// Why `value` is `nil` for this report: `not available: run with --verify`.
-    public let unavailable: @Sendable (RunReport) -> String
+    package let unavailable: @Sendable (RunReport) -> String
 
-    public init(
+    package init(
         _ name: String, _ kind: Kind,
         unavailable: @escaping @Sendable (RunReport) -> String = { _ in "not available in this report" },
         value: @escaping @Sendable (RunReport) -> Double?
@@ -36,7 +36,7 @@ public struct Metric: Sendable {
 public enum ReportMetrics {
     /// The metric called `name` (or one of its aliases: `p99` is `latency.p99`, `verify.lost` is
     /// `lost`, `e2eLatency.p99` is `e2e.p99`), or `nil`.
-    public static func named(_ name: String) -> Metric? {
+    package static func named(_ name: String) -> Metric? {
         byName[aliases[name] ?? name]
     }
 

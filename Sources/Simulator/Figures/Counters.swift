@@ -47,10 +47,10 @@ public final class Counters: @unchecked Sendable {
     }
 
     /// The loop's connections up now.
-    public var connectionsUpNow: Int { connectionsUp.load(ordering: .relaxed) }
+    package var connectionsUpNow: Int { connectionsUp.load(ordering: .relaxed) }
 
     /// Adds the faults that fired in one payload.
-    public func add(faults: FaultCounts) {
+    package func add(faults: FaultCounts) {
         if faults.spike != 0 { faultSpike.wrappingAdd(faults.spike, ordering: .relaxed) }
         if faults.stuck != 0 { faultStuck.wrappingAdd(faults.stuck, ordering: .relaxed) }
         if faults.dropout != 0 { faultDropout.wrappingAdd(faults.dropout, ordering: .relaxed) }
@@ -58,7 +58,7 @@ public final class Counters: @unchecked Sendable {
     }
 
     /// The faults counted so far.
-    public var faults: FaultCounts {
+    package var faults: FaultCounts {
         FaultCounts(
             spike: faultSpike.load(ordering: .relaxed), stuck: faultStuck.load(ordering: .relaxed),
             dropout: faultDropout.load(ordering: .relaxed), drift: faultDrift.load(ordering: .relaxed))
@@ -70,7 +70,7 @@ public struct Totals: Sendable, Equatable {
     public var figures = Figures()
     public var connectionsUp = 0
     /// Sensor faults that fired, over all loops.
-    public var faults = FaultCounts()
+    package var faults = FaultCounts()
 
     public init() {}
 

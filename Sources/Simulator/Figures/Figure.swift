@@ -74,13 +74,13 @@ public struct Figures: Sendable, Equatable, Codable {
         set { values[figure.rawValue] = newValue }
     }
 
-    public static func + (lhs: Figures, rhs: Figures) -> Figures {
+    package static func + (lhs: Figures, rhs: Figures) -> Figures {
         var sum = lhs
         sum += rhs
         return sum
     }
 
-    public static func += (lhs: inout Figures, rhs: Figures) {
+    package static func += (lhs: inout Figures, rhs: Figures) {
         for index in lhs.values.indices { lhs.values[index] += rhs.values[index] }
     }
 

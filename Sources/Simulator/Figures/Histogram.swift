@@ -9,7 +9,7 @@ public struct Histogram: Sendable, Equatable {
 
     private var counts: [UInt64]
     public private(set) var count: UInt64 = 0
-    public private(set) var min: UInt64 = .max
+    package private(set) var min: UInt64 = .max
     public private(set) var max: UInt64 = 0
 
     public init() {
@@ -19,7 +19,7 @@ public struct Histogram: Sendable, Equatable {
     public var isEmpty: Bool { count == 0 }
 
     @inline(__always)
-    public mutating func record(_ value: UInt64) {
+    package mutating func record(_ value: UInt64) {
         counts[Self.bucket(of: value)] &+= 1
         count &+= 1
         if value < min { min = value }
@@ -36,7 +36,7 @@ public struct Histogram: Sendable, Equatable {
 
     /// The value at percentile `p` (0…100): the highest value of the bucket holding the sample of
     /// rank ⌈p/100 × count⌉, never above the largest value recorded. 0 when empty.
-    public func percentile(_ p: Double) -> UInt64 {
+    package func percentile(_ p: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         let rank = Swift.max(1, UInt64((Double(count) * Swift.min(Swift.max(p, 0), 100) / 100).rounded(.up)))
         var seen: UInt64 = 0
@@ -49,7 +49,7 @@ public struct Histogram: Sendable, Equatable {
 
     /// The buckets that hold values, in order: each one's index and how many values it holds.
     /// With `count`, `min` and `max` this is the whole histogram (`init(buckets:min:max:)`).
-    public var buckets: [(index: Int, count: UInt64)] {
+    package var buckets: [(index: Int, count: UInt64)] {
         counts.indices.compactMap { counts[$0] > 0 ? ($0, counts[$0]) : nil }
     }
 
@@ -90,7 +90,7 @@ public struct Histogram: Sendable, Equatable {
     }
 
     /// The highest value that falls in the same bucket as `value`.
-    public static func highestEquivalent(_ value: UInt64) -> UInt64 {
+    package static func highestEquivalent(_ value: UInt64) -> UInt64 {
         highest(inBucket: bucket(of: value))
     }
 

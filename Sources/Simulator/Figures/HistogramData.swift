@@ -6,12 +6,12 @@
 /// `significantBits` names so a report of another layout is refused rather than misread.
 public struct HistogramData: Codable, Sendable, Equatable {
     public var unit = "ns"
-    public var significantBits = Histogram.significantBits
+    package var significantBits = Histogram.significantBits
     public var count: UInt64
     /// The smallest and largest value recorded; absent when empty.
-    public var min: UInt64?
+    package var min: UInt64?
     public var max: UInt64?
-    public var buckets: [String: UInt64]
+    package var buckets: [String: UInt64]
 
     public init(_ histogram: Histogram) {
         count = histogram.count
@@ -21,7 +21,7 @@ public struct HistogramData: Codable, Sendable, Equatable {
     }
 
     /// The histogram again; the error says what does not fit.
-    public func histogram() throws(HistogramDataError) -> Histogram {
+    package func histogram() throws(HistogramDataError) -> Histogram {
         guard unit == "ns" else { throw HistogramDataError("unit is '\(unit)', expected 'ns'") }
         guard significantBits == Histogram.significantBits else {
             throw HistogramDataError("significantBits is \(significantBits), this devsim uses \(Histogram.significantBits)")
@@ -55,8 +55,8 @@ public struct ReportHistograms: Codable, Sendable, Equatable {
     }
 }
 
-public struct HistogramDataError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct HistogramDataError: Error, Equatable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

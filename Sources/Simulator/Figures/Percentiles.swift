@@ -3,10 +3,10 @@
 public struct Percentiles: Codable, Sendable, Equatable {
     public var unit = "ms"
     public var count: UInt64
-    public var p50: Double
-    public var p90: Double
+    package var p50: Double
+    package var p90: Double
     public var p99: Double
-    public var p999: Double
+    package var p999: Double
     public var max: Double
 
     public init(_ histogram: Histogram) {

@@ -8,7 +8,7 @@ import Signals
 @dynamicMemberLookup
 public struct RunReport: Codable, Sendable, Equatable {
     public var figures: Figures
-    public var details: Details
+    package var details: Details
 
     public subscript(figure: Figure) -> Int {
         get { figures[figure] }
@@ -36,7 +36,7 @@ extension RunReport {
     public struct Details: Codable, Sendable, Equatable {
         public var scenarios: [String]
         public var seed: UInt64
-        public var outcome: String
+        package var outcome: String
         public var connectionsUp: Int
         public var connections: Int
         public var durationSeconds: Double
@@ -45,7 +45,7 @@ extension RunReport {
         /// Sensor faults that fired in the payloads made: `{"spike":n,"stuck":n,"dropout":n,"drift":n}`.
         /// Spikes, dropouts and drifts count publishes they changed; stuck counts episodes. Payloads
         /// made while offline count too, since their values were made.
-        public var faults: FaultCounts
+        package var faults: FaultCounts
         /// QoS 1/2 publish-to-acknowledgement latency; absent when nothing was acknowledged.
         public var latency: Percentiles?
         /// How late messages were published after their ticks' deadlines, time spent queued included.
@@ -53,9 +53,9 @@ extension RunReport {
         /// Each device group's figures, in scenario order.
         public var groups: [GroupFigures]
         /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
-        public var connectionErrors: [String: Int]
+        package var connectionErrors: [String: Int]
         /// Seconds from the start until every connection had been accepted once.
-        public var allConnectedSeconds: Double?
+        package var allConnectedSeconds: Double?
         /// The closed-loop check's figures with `run --verify`; absent without it.
         public var verify: VerifySummary? = nil
         /// The `--expect` verdicts, in the order given; absent when none were asked for.

@@ -7,7 +7,7 @@ public struct VerifySummary: Codable, Sendable, Equatable {
     public var duplicated: Int
     public var outOfOrder: Int
     /// Publish-to-receipt latency from the send timestamp in the payloads; absent when nothing was received.
-    public var e2eLatency: Percentiles?
+    package var e2eLatency: Percentiles?
     /// Over the seconds in which every connection was up: what the devices published and what
     /// the subscribers received, per second.
     public var publishedPerSecond: Double = 0

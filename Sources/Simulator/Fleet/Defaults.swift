@@ -7,8 +7,8 @@ public enum Defaults {
     /// MQTT's registered port.
     public static let port = 1883
     /// Between PINGREQs when the connection is otherwise idle.
-    public static let keepalive = Duration.seconds(60)
-    public static let cleanSession = true
+    package static let keepalive = Duration.seconds(60)
+    package static let cleanSession = true
     public static let mqttProtocol = ProtocolVersion.v311
     /// After which a run that never got a CONNACK gives up (exit 3).
     public static let connectTimeout = Duration.seconds(30)

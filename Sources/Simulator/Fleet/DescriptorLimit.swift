@@ -3,13 +3,13 @@ import Glibc
 /// The open-file limit a fleet needs: libmosquitto uses three descriptors per connection (the
 /// socket and a socket pair to wake its own loop; one, from 2.1 on, which lets devsim go without
 /// the pair), and each event loop two more.
-public enum DescriptorLimit {
-    public struct Shortage: Error, CustomStringConvertible {
-        public let needed: Int
-        public let limit: Int
-        public let perConnection: Int
+package enum DescriptorLimit {
+    package struct Shortage: Error, CustomStringConvertible {
+        package let needed: Int
+        package let limit: Int
+        package let perConnection: Int
 
-        public var description: String {
+        package var description: String {
             "the fleet needs about \(needed) open files (\(perConnection) per connection) but the limit is \(limit); "
                 + "raise it (ulimit -n \(needed), or podman/docker --ulimit nofile=\(needed):\(needed)) or run fewer connections"
         }
@@ -17,14 +17,14 @@ public enum DescriptorLimit {
 
     /// Descriptors for `connections` connections of `perConnection` each on `loops` loops, with
     /// room for the rest.
-    public static func needed(connections: Int, perConnection: Int, loops: Int) -> Int {
+    package static func needed(connections: Int, perConnection: Int, loops: Int) -> Int {
         connections * perConnection + loops * 2 + 64
     }
 
     /// Raises the soft limit to the hard limit, and the hard limit too when `needed` is above it
     /// and the process may (root). Returns the limit now in force; throws when it is too low.
     @discardableResult
-    public static func raise(toFit needed: Int, perConnection: Int) throws(Shortage) -> Int {
+    package static func raise(toFit needed: Int, perConnection: Int) throws(Shortage) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return needed }
         let wanted = rlim_t(needed)

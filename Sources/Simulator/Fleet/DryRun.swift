@@ -86,20 +86,20 @@ private final class VirtualDevice: TimerTarget {
 /// virtual clock, so a user sees the data before pointing it at a broker.
 public struct Sample: Sendable {
     /// One device's ticks.
-    public struct Device: Sendable {
-        public var plan: DevicePlan
-        public var ticks: [Tick]
+    package struct Device: Sendable {
+        package var plan: DevicePlan
+        package var ticks: [Tick]
     }
 
-    public struct Tick: Sendable, Equatable {
+    package struct Tick: Sendable, Equatable {
         /// Seconds after the device's first CONNACK (its start delay included).
-        public var seconds: Double
-        public var payload: String
+        package var seconds: Double
+        package var payload: String
     }
 
     /// The first device of each group, in the plan's order, with its first `count` ticks: the
     /// same payloads a run with `seed` publishes for that device.
-    public static func firstDevices(
+    package static func firstDevices(
         of plan: FleetPlan, seed: UInt64, count: Int,
         wallStart: Double = WallTime.now().secondsSinceEpoch
     ) -> [Device] {
@@ -113,7 +113,7 @@ public struct Sample: Sendable {
     }
 
     /// The first `count` ticks of `device`.
-    public static func ticks(
+    package static func ticks(
         of device: DevicePlan, seed: UInt64, count: Int,
         wallStart: Double = WallTime.now().secondsSinceEpoch
     ) -> [Tick] {

@@ -17,7 +17,7 @@ public final class Fleet: Sendable {
     public struct Result: Sendable {
         public var totals: Totals
         /// Connections up when the run ended, before the final DISCONNECT.
-        public var connectionsUpAtEnd: Int
+        package var connectionsUpAtEnd: Int
         public var connections: Int
         public var durationSeconds: Double
         public var reason: StopReason
@@ -27,12 +27,12 @@ public final class Fleet: Sendable {
         /// Each device group's figures.
         public var groups: [(name: String, totals: Totals)]
         /// Connection problems by reason: refusals, failures to connect, lost connections.
-        public var connectionErrors: [String: Int]
+        package var connectionErrors: [String: Int]
         /// Seconds from the start until every connection had been accepted once; `nil` if some never were.
-        public var allConnectedSeconds: Double?
+        package var allConnectedSeconds: Double?
         /// With `settings.verify`: the closed-loop check, in all and per topic.
         public var verify: VerifySummary? = nil
-        public var verifiedTopics: [Verifier.Stream] = []
+        package var verifiedTopics: [Verifier.Stream] = []
     }
 
     private let settings: RunSettings
@@ -94,7 +94,7 @@ public final class Fleet: Sendable {
     public var totals: Totals { Totals(contexts.flatMap(\.counters)) }
 
     /// Each device group's figures, in the order of `FleetPlan.groups`.
-    public var groupTotals: [(name: String, totals: Totals)] {
+    package var groupTotals: [(name: String, totals: Totals)] {
         groupNames.enumerated().map { index, name in (name, Totals(contexts.map { $0.counters[index] })) }
     }
 

@@ -12,17 +12,17 @@ public struct DevicePlan: Sendable {
     public var retain: Bool
     public var perSecond: Double
     /// Seconds between sensor samples, `nil` for one sample per publish.
-    public var sampleInterval: Double?
-    public var payload: PayloadSpec
+    package var sampleInterval: Double?
+    package var payload: PayloadSpec
     /// Seconds from the connection's first CONNACK to the device's first tick: the group's
     /// `jitter`, 0 without one.
-    public var startDelay: Double
+    package var startDelay: Double
     /// What `run --verify` reads of the device's messages; the same for its whole group.
     public var verify: VerifyPlan
 
     /// An offset in [0, `jitter`) that depends on the run's seed and the device's id alone, so
     /// a run with the same seed starts each device at the same point after its CONNACK.
-    public static func startDelay(jitter: Double, seed: UInt64, deviceID: String) -> Double {
+    package static func startDelay(jitter: Double, seed: UInt64, deviceID: String) -> Double {
         guard jitter > 0, jitter.isFinite else { return 0 }
         var random = Seed(seed).derive("devsim.start-jitter").derive(deviceID).generator()
         return random.nextUnit() * jitter
@@ -33,10 +33,10 @@ public struct DevicePlan: Sendable {
 public struct ConnectionPlan: Sendable {
     public var options: ClientOptions
     public var devices: [DevicePlan]
-    public var offline: OfflinePolicy
-    public var reconnect: ReconnectSettings
+    package var offline: OfflinePolicy
+    package var reconnect: ReconnectSettings
     /// Seconds after the run's start at which the connection is opened (the group's ramp-up).
-    public var startOffset: Double
+    package var startOffset: Double
     /// The connection's device group: an index into `FleetPlan.groups`.
     public var group = 0
 }

@@ -13,7 +13,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     public var count: Int
 
     /// The most shards a fleet can be cut into.
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// `nil` unless `0 <= index < count <= maximumCount`.
     public init?(index: Int, count: Int) {
@@ -63,7 +63,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The shard, of `count`, that the device with this id belongs to.
-    public static func bucket(of deviceID: String, count: Int) -> Int {
+    package static func bucket(of deviceID: String, count: Int) -> Int {
         // FNV-1a alone changes little but the low bits between ids that differ in their last
         // character ("dev-1", "dev-2"); the SplitMix64 finalizer spreads that over all 64 bits.
         jumpConsistentHash(SplitMix64.mix(StableHash.fnv1a64(deviceID)), buckets: count)
@@ -71,7 +71,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Lamping & Veach's jump consistent hash: a bucket in `0..<buckets` for `key`, such that
     /// growing `buckets` by one moves a key only into the new bucket, with probability 1/(n+1).
-    public static func jumpConsistentHash(_ key: UInt64, buckets: Int) -> Int {
+    package static func jumpConsistentHash(_ key: UInt64, buckets: Int) -> Int {
         precondition(buckets > 0, "jump consistent hash needs at least one bucket")
         var key = key
         var bucket: Int64 = -1

@@ -11,7 +11,7 @@ public struct WallTime: Sendable {
     }
 
     /// `2026-11-29T12:00:00.123Z`.
-    public var iso8601: String {
+    package var iso8601: String {
         let millis = Int64((secondsSinceEpoch * 1000).rounded(.down))
         var seconds = time_t(millis / 1000)
         var parts = tm()

@@ -1,24 +1,24 @@
 /// A FIFO bounded by a count and a byte total: the messages a connection keeps while it cannot
 /// send them. Pushing into a full queue evicts the oldest first and reports how many went.
-public struct BoundedQueue<Element> {
-    public let maxMessages: Int
-    public let maxBytes: Int
-    public private(set) var bytes = 0
+package struct BoundedQueue<Element> {
+    package let maxMessages: Int
+    package let maxBytes: Int
+    package private(set) var bytes = 0
 
     private(set) var storage: [(element: Element, bytes: Int)?] = []
     private var head = 0
 
-    public init(maxMessages: Int, maxBytes: Int) {
+    package init(maxMessages: Int, maxBytes: Int) {
         self.maxMessages = maxMessages
         self.maxBytes = maxBytes
     }
 
-    public var count: Int { storage.count - head }
-    public var isEmpty: Bool { count == 0 }
+    package var count: Int { storage.count - head }
+    package var isEmpty: Bool { count == 0 }
 
     /// Adds `element` at the back, evicting from the front until both bounds hold. Returns the
     /// number evicted; an element larger than `maxBytes` on its own is refused and counts as one.
-    public mutating func push(_ element: Element, bytes size: Int) -> Int {
+    package mutating func push(_ element: Element, bytes size: Int) -> Int {
         guard size <= maxBytes, maxMessages > 0 else { return 1 }
         var evicted = 0
         while count >= maxMessages || bytes + size > maxBytes {
@@ -31,7 +31,7 @@ public struct BoundedQueue<Element> {
     }
 
     /// Removes and returns the oldest element.
-    public mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < storage.count, let first = storage[head] else { return nil }
         storage[head] = nil
         head += 1

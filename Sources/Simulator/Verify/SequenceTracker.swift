@@ -4,35 +4,35 @@
 /// Memory is bounded: the numbers seen are kept in a ring bitmap of the last `window` numbers
 /// below the highest seen (256 bytes a device). A number further back than that cannot be told
 /// from a duplicate; it is counted as new and out of order, and in `beyondWindow`.
-public struct SequenceTracker: Sendable {
-    public static let window = 2048
+package struct SequenceTracker: Sendable {
+    package static let window = 2048
     private static let words = window / 64
 
     /// Distinct sequence numbers received.
-    public private(set) var received = 0
+    package private(set) var received = 0
     /// Copies of a number already received.
-    public private(set) var duplicated = 0
+    package private(set) var duplicated = 0
     /// New numbers that came after a higher one.
-    public private(set) var outOfOrder = 0
+    package private(set) var outOfOrder = 0
     /// Numbers too far below the highest to be checked against the bitmap.
-    public private(set) var beyondWindow = 0
-    public private(set) var highest: Int64 = 0
-    public private(set) var lowest: Int64 = 0
+    package private(set) var beyondWindow = 0
+    package private(set) var highest: Int64 = 0
+    package private(set) var lowest: Int64 = 0
     /// Made on the first number, so a topic that never receives costs nothing.
     private var bits: [UInt64] = []
 
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         case new, duplicate, outOfOrder
     }
 
-    public init() {}
+    package init() {}
 
     /// Numbers between the lowest and the highest received that never arrived (ticks skipped
     /// while offline included).
-    public var gaps: Int64 { received == 0 ? 0 : highest - lowest + 1 - Int64(received) }
+    package var gaps: Int64 { received == 0 ? 0 : highest - lowest + 1 - Int64(received) }
 
     @discardableResult
-    public mutating func record(_ sequence: Int64) -> Outcome {
+    package mutating func record(_ sequence: Int64) -> Outcome {
         if bits.isEmpty {
             bits = Array(repeating: 0, count: Self.words)
             highest = sequence

@@ -23,26 +23,26 @@ import Synchronization
 /// dropping beyond it. So the topics of each broker are dealt over as many subscriber connections
 /// as the run has event loops (fewer for fewer topics or publishing connections), each connection
 /// subscribing to its own topics by name; one connection subscribes to the groups' filters.
-public final class Verifier: @unchecked Sendable {
+package final class Verifier: @unchecked Sendable {
     /// Figures of one topic: normally one device's.
-    public struct Stream: Sendable {
-        public var topic: String
+    package struct Stream: Sendable {
+        package var topic: String
         /// Devices publishing on the topic; with more than one, their sequence numbers mix, so
         /// every message counts as distinct and no duplicate or order is judged.
-        public var devices = 0
-        public var published = 0
+        package var devices = 0
+        package var published = 0
         /// Every message received, copies included.
-        public var deliveries = 0
-        public var tracker = SequenceTracker()
+        package var deliveries = 0
+        package var tracker = SequenceTracker()
         /// Messages with no readable sequence number.
-        public var unnumbered = 0
+        package var unnumbered = 0
         let plan: VerifyPlan
 
         /// Distinct messages received.
-        public var received: Int { plan.readsSequence && devices <= 1 ? tracker.received + unnumbered : deliveries }
-        public var duplicated: Int { plan.readsSequence && devices <= 1 ? tracker.duplicated : 0 }
-        public var outOfOrder: Int { plan.readsSequence && devices <= 1 ? tracker.outOfOrder : 0 }
-        public var lost: Int { max(0, published - received) }
+        package var received: Int { plan.readsSequence && devices <= 1 ? tracker.received + unnumbered : deliveries }
+        package var duplicated: Int { plan.readsSequence && devices <= 1 ? tracker.duplicated : 0 }
+        package var outOfOrder: Int { plan.readsSequence && devices <= 1 ? tracker.outOfOrder : 0 }
+        package var lost: Int { max(0, published - received) }
     }
 
     let logger: Logger
@@ -63,7 +63,7 @@ public final class Verifier: @unchecked Sendable {
     private var pace = VerifyPace()
 
     /// The subscribers of every broker the fleet publishes to, on at most `loops` event loops.
-    public init(plan: FleetPlan, loops: Int = 1, logger: Logger) throws {
+    package init(plan: FleetPlan, loops: Int = 1, logger: Logger) throws {
         self.logger = logger
         struct Endpoint {
             var options: ClientOptions
@@ -162,7 +162,7 @@ public final class Verifier: @unchecked Sendable {
     /// Starts the loops and the subscriptions, and waits (at most `timeout` seconds) until every
     /// connection's subscriptions are acknowledged. Returns whether they were.
     @discardableResult
-    public func start(timeout: Duration) throws -> Bool {
+    package func start(timeout: Duration) throws -> Bool {
         for loop in loops { try loop.start() }
         for connection in connections {
             connection.loop.execute { connection.open() }
@@ -180,7 +180,7 @@ public final class Verifier: @unchecked Sendable {
 
     /// Waits for the last messages: until nothing has arrived for `quiet` seconds, or every
     /// message published has been received, at most `limit` seconds.
-    public func settle(published: Int, quiet: Double = 0.2, limit: Double = 2) {
+    package func settle(published: Int, quiet: Double = 0.2, limit: Double = 2) {
         let start = MonotonicClock.now()
         var last = receivedCount.load(ordering: .relaxed)
         var lastChange = start
@@ -198,7 +198,7 @@ public final class Verifier: @unchecked Sendable {
     }
 
     /// Disconnects (at most a second) and stops the loops; the figures can be read from here.
-    public func stop() {
+    package func stop() {
         for connection in connections {
             connection.loop.execute { connection.stop() }
         }
@@ -211,7 +211,7 @@ public final class Verifier: @unchecked Sendable {
 
     /// Judges the last second: `published` so far, and publishing connections lost or back so
     /// far. Called about once a second by the thread that watches the run, and by no other.
-    public func notePace(published: Int, publisherChanges: Int) {
+    package func notePace(published: Int, publisherChanges: Int) {
         let allSubscribed = subscribedNow.load(ordering: .relaxed) == connections.count
         pace.record(
             .init(
@@ -222,7 +222,7 @@ public final class Verifier: @unchecked Sendable {
 
     /// The summary, with each device's published count (by its connection's options and its
     /// topic) added to its topic's figures. Call after `stop()`.
-    public func summary(published: [(options: ClientOptions, topic: String, count: Int)]) -> VerifySummary {
+    package func summary(published: [(options: ClientOptions, topic: String, count: Int)]) -> VerifySummary {
         for device in published {
             if let owner = owners[Verifier.endpoint(device.options) + "\u{0}" + device.topic] {
                 connections[owner.connection].streams.streams[owner.stream].published += device.count
@@ -252,5 +252,5 @@ public final class Verifier: @unchecked Sendable {
     }
 
     /// The figures per topic; complete after `summary(published:)`.
-    public var topics: [Stream] { connections.flatMap(\.streams.streams) }
+    package var topics: [Stream] { connections.flatMap(\.streams.streams) }
 }

@@ -12,24 +12,24 @@
 /// in flight. Summed over those seconds, the in-flight parts cancel out but for the first and the
 /// last, and the last sample is taken once everything in flight has arrived: without a
 /// disturbance the sum is exact; around one it is within what was in flight there.
-public struct VerifyPace: Sendable, Equatable {
-    public private(set) var missingWhileConnected = 0
+package struct VerifyPace: Sendable, Equatable {
+    package private(set) var missingWhileConnected = 0
     /// What was published and received in the seconds that count, for the rates.
-    public private(set) var published = 0
-    public private(set) var received = 0
-    public private(set) var seconds = 0.0
+    package private(set) var published = 0
+    package private(set) var received = 0
+    package private(set) var seconds = 0.0
     private var last: Sample?
 
-    public struct Sample: Sendable, Equatable {
-        public var published: Int
-        public var received: Int
+    package struct Sample: Sendable, Equatable {
+        package var published: Int
+        package var received: Int
         /// Connections lost or back so far, publishers' and subscribers'.
-        public var losses: Int
-        public var allSubscribed: Bool
+        package var losses: Int
+        package var allSubscribed: Bool
         /// Monotonic nanoseconds.
-        public var time: UInt64
+        package var time: UInt64
 
-        public init(published: Int, received: Int, losses: Int, allSubscribed: Bool = true, time: UInt64 = 0) {
+        package init(published: Int, received: Int, losses: Int, allSubscribed: Bool = true, time: UInt64 = 0) {
             self.published = published
             self.received = received
             self.losses = losses
@@ -38,10 +38,10 @@ public struct VerifyPace: Sendable, Equatable {
         }
     }
 
-    public init() {}
+    package init() {}
 
     /// Adds the figures as of now; call about once a second, and once at the end.
-    public mutating func record(_ sample: Sample) {
+    package mutating func record(_ sample: Sample) {
         defer { last = sample }
         guard let last, sample.losses == last.losses, sample.allSubscribed, last.allSubscribed else { return }
         let sent = sample.published - last.published

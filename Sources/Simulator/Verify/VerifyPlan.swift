@@ -12,7 +12,7 @@ import Signals
 /// cannot be read), and reads the integer after it. No allocation per message.
 public struct VerifyPlan: Sendable {
     /// The group's topic template with every level holding a placeholder replaced by `+`.
-    public var topicFilter: String
+    package var topicFilter: String
     public var qos: QoS
     /// `"seq":` (or `seq=`), `nil` when the payload has no counter of that name.
     var sequenceKey: [UInt8]?
@@ -24,8 +24,8 @@ public struct VerifyPlan: Sendable {
     /// Nanoseconds per unit of the timestamp.
     var timestampScale: Int64 = 1
 
-    public var readsSequence: Bool { sequenceKey != nil }
-    public var readsTimestamp: Bool { timestampKey != nil }
+    package var readsSequence: Bool { sequenceKey != nil }
+    package var readsTimestamp: Bool { timestampKey != nil }
 
     public init(group: DeviceGroup) {
         topicFilter = VerifyPlan.topicFilter(group.topic.source)
@@ -56,7 +56,7 @@ public struct VerifyPlan: Sendable {
     }
 
     /// `app/{id}/push` → `app/+/push`: each level holding a `{…}` placeholder becomes `+`.
-    public static func topicFilter(_ template: String) -> String {
+    package static func topicFilter(_ template: String) -> String {
         template.split(separator: "/", omittingEmptySubsequences: false).map { level in
             guard let open = level.firstIndex(of: "{"), level[open...].contains("}") else { return String(level) }
             return "+"
