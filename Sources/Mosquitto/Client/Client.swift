@@ -37,7 +37,7 @@ extension ClientDelegate {
 /// every call on it is made on that loop's thread. That is why it is `@unchecked Sendable` and
 /// has no locks. It keeps its registration up to date itself: the socket libmosquitto replaces
 /// at each attempt and closes at each loss, and its wish to write after each call.
-package final class Client: @unchecked Sendable {
+public final class Client: @unchecked Sendable {
     let handle: OpaquePointer
     package private(set) var options: ClientOptions
     /// Not retained: the delegate owns the client (a retain cycle otherwise) and must outlive
@@ -292,6 +292,8 @@ package final class Client: @unchecked Sendable {
     package var socket: Int32 { mosquitto_socket(handle) }
 
     /// Whether libmosquitto has bytes waiting to be written (the socket is full, or it was in a
-    /// callback): `mosquitto_want_write`. The back-pressure of a QoS 0 stream.
-    package var wantsWrite: Bool { mosquitto_want_write(handle) }
+    /// callback): `mosquitto_want_write`. The back-pressure of a QoS 0 stream, asked before every
+    /// publish: public, as `Client` is, so that other modules inline it (see
+    /// `PayloadBuffer.withBytes`).
+    public var wantsWrite: Bool { mosquitto_want_write(handle) }
 }

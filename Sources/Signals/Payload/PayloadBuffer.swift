@@ -3,7 +3,7 @@
 /// `append(contentsOf:)` was about 90 instructions, a payload a dozen of them: callgrind,
 /// publish: max). Not copyable, so it never shares its memory; the loop reuses one for every
 /// payload it makes, and nothing is allocated once it has grown to a payload's size.
-package struct PayloadBuffer: ~Copyable {
+public struct PayloadBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     package private(set) var count = 0
@@ -61,8 +61,11 @@ package struct PayloadBuffer: ~Copyable {
         count += length
     }
 
-    /// The bytes so far, for the length of `body`.
-    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    /// The bytes so far, for the length of `body`. Public, as `PayloadBuffer` is, though only
+    /// the package uses them: the optimizer offers other modules the bodies of public functions
+    /// alone, and called instead of inlined, with its caller's closure, this cost 80 instructions
+    /// a message (callgrind, publish: max; `@inlinable package` did not bring it back).
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
