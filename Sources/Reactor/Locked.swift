@@ -16,7 +16,8 @@ package final class Locked<Value>: @unchecked Sendable {
     package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+        let initialized = pthread_mutex_init(mutex, nil)
+        precondition(initialized == 0, "pthread_mutex_init failed")
         value = initialValue
     }
 
@@ -30,8 +31,13 @@ package final class Locked<Value>: @unchecked Sendable {
     package func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        precondition(pthread_mutex_lock(mutex) == 0, "pthread_mutex_lock failed")
-        defer { precondition(pthread_mutex_unlock(mutex) == 0, "pthread_mutex_unlock failed") }
+        // Called outside `precondition`, whose condition -Ounchecked would not evaluate.
+        let locked = pthread_mutex_lock(mutex)
+        precondition(locked == 0, "pthread_mutex_lock failed")
+        defer {
+            let unlocked = pthread_mutex_unlock(mutex)
+            precondition(unlocked == 0, "pthread_mutex_unlock failed")
+        }
         return try body(&value)
     }
 }

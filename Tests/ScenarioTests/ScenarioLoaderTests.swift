@@ -138,6 +138,11 @@ import Signals
                 == .buffer(maxMessages: 10, maxBytes: 67_108_864))
     }
 
+    @Test func anAbsurdReconnectBackoffIsHeldNotACrash() throws {
+        let broker = try load("broker: { reconnect: { max: 300000000000000000000 } }\n" + minimalDevices).broker
+        #expect(broker.reconnect?.max == .seconds(1_000_000_000))
+    }
+
     @Test func keepaliveZeroMeansNone() throws {
         #expect(try load("broker: { keepalive: 0 }\n" + minimalDevices).broker.keepalive == .zero)
         #expect(try load("broker: { keepalive: 1m }\n" + minimalDevices).broker.keepalive == .seconds(60))

@@ -53,6 +53,21 @@ import Testing
         }
     }
 
+    /// `report merge` names where a report is wrong by the coding path: a figure is a name
+    /// there, never its number.
+    @Test func aFigureOfTheWrongTypeIsNamedByItsKey() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
+        object["published"] = "x"
+        let data = try JSONSerialization.data(withJSONObject: object)
+        do {
+            _ = try JSONDecoder().decode(RunReport.self, from: data)
+            Issue.record("a report with a text for a figure decoded")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.last?.stringValue == "published")
+            #expect(context.codingPath.last?.intValue == nil)
+        }
+    }
+
     @Test func figuresAddUpFigureByFigure() {
         let sum = Self.distinctFigures() + Self.distinctFigures()
         for (index, figure) in Figure.allCases.enumerated() { #expect(sum[figure] == 2 * (index + 1)) }

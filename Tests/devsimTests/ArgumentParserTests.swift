@@ -54,6 +54,12 @@ import Testing
         #expect(throws: UsageError("run: unknown option '--duraton'; did you mean --duration?")) { try run(["--duraton", "1s", "s.yaml"]) }
     }
 
+    /// `Duration.seconds(_:)` traps above about 1.7e20 s: an absurd length is held at 32 years.
+    @Test func anAbsurdDurationIsHeldNotACrash() throws {
+        #expect(try run(["--duration", "300000000000000000000", "s.yaml"]).duration == .seconds(1_000_000_000))
+        #expect(try run(["--connect-timeout", "3000000000000000d", "s.yaml"]).connectTimeout == .seconds(1_000_000_000))
+    }
+
     @Test func missingValuesAndScenariosAreErrors() {
         #expect(throws: UsageError("--host needs a value (HOST)")) { try run(["s.yaml", "--host"]) }
         #expect(throws: UsageError("run: name at least one scenario file")) { try run(["--dry-run"]) }

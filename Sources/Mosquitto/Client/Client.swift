@@ -117,6 +117,12 @@ public final class Client: @unchecked Sendable {
         }
     }
 
+    /// The directory of the system's trusted certificates: `SSL_CERT_DIR` when set, as OpenSSL
+    /// reads it, otherwise Debian's.
+    static var systemCertificateDirectory: String {
+        getenv("SSL_CERT_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/ssl/certs"
+    }
+
     /// TLS: the CA given, or the system's trusted certificates when none is. `insecure` accepts
     /// any certificate (self-signed test brokers): no chain verification, no host name check.
     ///
@@ -125,12 +131,6 @@ public final class Client: @unchecked Sendable {
     /// libmosquitto 2.0.11 refuses to reconnect (`MOSQ_ERR_INVAL`) a client whose only trust
     /// source is the option, since its TLS context from the first connection then counts as
     /// made "with defaults" and no CA file, CA path or PSK.
-    /// The directory of the system's trusted certificates: `SSL_CERT_DIR` when set, as OpenSSL
-    /// reads it, otherwise Debian's.
-    static var systemCertificateDirectory: String {
-        getenv("SSL_CERT_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/ssl/certs"
-    }
-
     private func applyTLS(_ tls: ClientOptions.TLS, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
         if tls.caFile == nil {
             try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1))

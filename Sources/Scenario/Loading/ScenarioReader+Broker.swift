@@ -69,8 +69,8 @@ extension ScenarioReader {
     private func reconnect(_ node: Node) -> ReconnectSettings? {
         guard let entries = entries(node, of: "'reconnect'", known: ["initial", "max"]) else { return nil }
         let defaults = ReconnectSettings()
-        let initial = duration(entries["initial"], "initial", positive: true).map(Duration.seconds)
-        let max = duration(entries["max"], "max", positive: true).map(Duration.seconds)
+        let initial = duration(entries["initial"], "initial", positive: true).map(Durations.duration(seconds:))
+        let max = duration(entries["max"], "max", positive: true).map(Durations.duration(seconds:))
         let settings = ReconnectSettings(initial: initial ?? defaults.initial, max: max ?? defaults.max)
         if settings.initial > settings.max {
             report(

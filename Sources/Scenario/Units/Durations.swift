@@ -25,6 +25,13 @@ public enum Durations {
         return seconds
     }
 
+    /// `seconds` as a `Duration`, at most a billion seconds (32 years): `Duration.seconds(_:)`
+    /// traps above about 1.7e20 s, and a duration of a million days is a user's choice, not a
+    /// crash.
+    public static func duration(seconds: Double) -> Duration {
+        .seconds(min(seconds, 1e9))
+    }
+
     static func seconds(_ text: Substring) -> Double? {
         guard let (number, unit) = DecimalText.split(text), let scale = units[unit] else { return nil }
         let seconds = number * scale

@@ -15,8 +15,8 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverAttemptFailed(reason: String, refusal: ConnackCode?)
     /// The next attempt is `delay` seconds away.
     func driverWillRetry(after delay: Double)
-    /// No CONNACK within the time allowed: give up on the attempt (`nil`), or wait this many
-    /// seconds more.
+    /// No CONNACK within the time allowed: give up on the attempt (`nil`), or wait this much
+    /// longer.
     func driverConnackIsLate() -> Duration?
     /// Nothing more will happen on this connection.
     func driverDidFinish()
@@ -38,7 +38,7 @@ final class ConnectionDriver: TimerTarget {
     /// The connection it drives, which owns it: set right after both are made.
     unowned(unsafe) var delegate: ConnectionDriverDelegate!
     private(set) var machine: ConnectionStateMachine
-    /// Seconds an attempt may wait for its CONNACK before it is given up and retried; the
+    /// How long an attempt may wait for its CONNACK before it is given up and retried; the
     /// delegate may change it for the next attempt in `driverWillConnect`.
     var connackTimeout: Duration
     /// Nanoseconds without a byte from the broker after which a connection counts as dead:

@@ -29,6 +29,11 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Times a connection came back after being lost.
     case reconnects
 
+    /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
+    /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
+    public var intValue: Int? { nil }
+    public init?(intValue: Int) { nil }
+
     /// How the status and finished lines name it: "skipped offline 3".
     var words: String {
         switch self {

@@ -3,13 +3,13 @@ import MQTT
 /// What a run uses where neither a scenario nor the command line says: each default is defined
 /// here once, for the plan, the run's settings and the command line's options and help.
 public enum Defaults {
-    public static let host = "localhost"
+    package static let host = "localhost"
     /// MQTT's registered port.
-    public static let port = 1883
+    package static let port = 1883
     /// Between PINGREQs when the connection is otherwise idle.
     package static let keepalive = Duration.seconds(60)
     package static let cleanSession = true
-    public static let mqttProtocol = ProtocolVersion.v311
+    package static let mqttProtocol = ProtocolVersion.v311
     /// After which a run that never got a CONNACK gives up (exit 3).
     public static let connectTimeout = Duration.seconds(30)
     /// How long one connection attempt waits for its CONNACK.

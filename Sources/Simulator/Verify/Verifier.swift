@@ -159,7 +159,7 @@ package final class Verifier: @unchecked Sendable {
         "\(options.host)\u{0}\(options.port)\u{0}\(options.username ?? "")"
     }
 
-    /// Starts the loops and the subscriptions, and waits (at most `timeout` seconds) until every
+    /// Starts the loops and the subscriptions, and waits (at most `timeout`) until every
     /// connection's subscriptions are acknowledged. Returns whether they were.
     @discardableResult
     package func start(timeout: Duration) throws -> Bool {

@@ -343,7 +343,7 @@ enum ArgumentParser {
 
     static func duration(_ value: String, _ label: String, allowZero: Bool) throws(UsageError) -> Duration {
         do {
-            return .seconds(allowZero ? try Durations.parse(value) : try Durations.parsePositive(value))
+            return Durations.duration(seconds: allowZero ? try Durations.parse(value) : try Durations.parsePositive(value))
         } catch {
             throw UsageError("\(label): \(error)")
         }
