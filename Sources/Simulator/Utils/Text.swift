@@ -12,6 +12,12 @@ public enum Text {
         return String(text[first...last])
     }
 
+    /// `count` and `noun`, the noun in the plural unless `count` is 1: "1 device group",
+    /// "3 device groups". `plural` for a noun that takes more than an s.
+    public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
+    }
+
     /// `value` with exactly `decimals` digits after the point, as `String(format: "%.3f")` would
     /// write it (rounding half away from zero; never `-0.000`).
     public static func fixed(_ value: Double, decimals: Int) -> String {

@@ -5,6 +5,10 @@ import Simulator
 /// the report of the whole fleet, written to standard output or `--output FILE`.
 enum ReportCommand {
     static func merge(_ options: ReportMergeOptions, output: (String) -> Void, errors: (String) -> Void) -> ExitCode {
+        if let path = options.output, let problem = OutputFile.problem(path) {
+            errors("devsim report merge: --output \(path): \(problem)\n")
+            return .usage
+        }
         var inputs: [ReportMerge.Input] = []
         let decoder = JSONDecoder()
         for file in options.reports {
@@ -30,12 +34,15 @@ enum ReportCommand {
         do {
             let json = try merged.report.json()
             if let path = options.output {
-                try json.write(to: URL(fileURLWithPath: path))
+                try OutputFile.write(json, to: path)
             } else {
                 output(String(decoding: json, as: UTF8.self))
             }
+        } catch let error as RuntimeError {
+            errors("devsim report merge: \(error)\n")
+            return .failure
         } catch {
-            errors("devsim report merge: cannot write '\(options.output ?? "-")': \(error)\n")
+            errors("devsim report merge: cannot encode the report: \(error)\n")
             return .failure
         }
         return .success

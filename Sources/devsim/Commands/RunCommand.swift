@@ -32,6 +32,10 @@ struct RunCommand {
     }
 
     private func execute(_ scenarios: [Scenario]) throws -> ExitCode {
+        // Found now, not after the run it would have reported.
+        if !options.dryRun, let path = options.report, let problem = OutputFile.problem(path) {
+            throw UsageError("--report \(path): \(problem)")
+        }
         let settings = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
@@ -58,7 +62,7 @@ struct RunCommand {
         if options.dryRun {
             if !options.expectations.isEmpty {
                 logger.warning(
-                    "dry run: --expect ignored, nothing is measured without a broker (\(options.expectations.count) assertion\(options.expectations.count == 1 ? "" : "s"))"
+                    "dry run: --expect ignored, nothing is measured without a broker (\(Text.counted(options.expectations.count, "assertion")))"
                 )
             }
             return dryRun(plan, seed: settings.seed)
@@ -183,17 +187,13 @@ struct RunCommand {
     }
 
     private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {
-        do {
-            let json = try report.json()
-            switch options.reportFormat {
-            case .json:
-                try json.write(to: URL(fileURLWithPath: path))
-            case .junit:
-                let xml = JUnitReport.xml(report, exitCode: exitCode.rawValue, json: String(decoding: json, as: UTF8.self))
-                try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
-            }
-        } catch {
-            throw RuntimeError("cannot write the report to '\(path)': \(error)")
+        let json = try report.json()
+        switch options.reportFormat {
+        case .json:
+            try OutputFile.write(json, to: path)
+        case .junit:
+            let xml = JUnitReport.xml(report, exitCode: exitCode.rawValue, json: String(decoding: json, as: UTF8.self))
+            try OutputFile.write(Array(xml.utf8), to: path)
         }
     }
 }

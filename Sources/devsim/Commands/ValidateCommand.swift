@@ -14,7 +14,7 @@ enum ValidateCommand {
                     continue
                 }
                 let devices = scenario.groups.reduce(0) { $0 + $1.count }
-                output("\(file): ok (\(scenario.groups.count) device groups, \(devices) devices)\n")
+                output("\(file): ok (\(Text.counted(scenario.groups.count, "device group")), \(Text.counted(devices, "device")))\n")
             } catch {
                 valid = false
                 for diagnostic in error.diagnostics { errors("\(diagnostic)\n") }

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--report` and `report merge --output`: a path that cannot be written is found before the
+/// work, and a write that fails at the end says why in a sentence, never as a Swift value.
+@Suite(.tags(.integration), .notUnitOnly) struct OutputFileTests {
+    private static let scenario = """
+        devices:
+          - name: phone
+            topic: t
+            publish: 10/s
+            payload: { fields: { n: { counter: 0 } } }
+        """
+
+    @Test func aReportInADirectoryThatDoesNotExistIsRefusedBeforeConnecting() throws {
+        let file = try RunFiles.scenario("report.yaml", Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let missing = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("nodir").path
+        // No broker listens on the port: a run that got as far as connecting would wait for the
+        // connect timeout and exit 3.
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(try Loopback.freePort()),
+                "--report", missing + "/devsim.xml", "--report-format", "junit",
+            ],
+            timeout: 20)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--report \(missing)/devsim.xml: directory '\(missing)' does not exist"), "\(result.stderr)")
+        #expect(!result.stderr.contains("starting"), "refused before the run: \(result.stderr)")
+    }
+
+    @Test func aReportPathThatIsADirectoryIsRefused() throws {
+        let file = try RunFiles.scenario("report.yaml", Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--port", String(try Loopback.freePort()), "--report", directory], timeout: 20)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--report \(directory): '\(directory)' is a directory"), "\(result.stderr)")
+    }
+
+    @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInASentence() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("report.yaml", Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        // /dev/full takes the open and refuses the write: the end of the run is where it fails.
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3",
+                "--stats-interval", "0", "--report", "/dev/full",
+            ],
+            timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot write '/dev/full': No space left on device"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Error("), "no Swift value in a message: \(result.stderr)")
+    }
+
+    @Test func aMergeOutputInADirectoryThatDoesNotExistIsRefusedBeforeReading() throws {
+        let file = try RunFiles.scenario("a.json", "{}")
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["report", "merge", "--output", "/nonexistent-devsim-dir/merged.json", file], timeout: 20)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--output /nonexistent-devsim-dir/merged.json: directory '/nonexistent-devsim-dir' does not exist"),
+            "\(result.stderr)")
+    }
+}
