@@ -20,6 +20,9 @@ do {
     case .help(let topic):
         write(Help.text(topic: topic), to: .standardOutput)
         code = .success
+    case .missingCommand:
+        write(Help.text(topic: nil), to: .standardError)
+        code = .usage
     case .version:
         write(Help.version + "\n", to: .standardOutput)
         code = .success
@@ -48,7 +51,7 @@ do {
         code = RunCommand(options: options, environment: environment, logger: logger).execute()
     }
 } catch {
-    write("devsim: \(error.message)\nTry 'devsim --help'.\n", to: .standardError)
+    write("devsim: \(error.message)\n\(error.hint)\n", to: .standardError)
     code = .usage
 }
 exit(code.rawValue)

@@ -54,6 +54,21 @@ import Testing
         #expect(throws: UsageError("run: unknown option '--duraton'; did you mean --duration?")) { try run(["--duraton", "1s", "s.yaml"]) }
     }
 
+    @Test func aMistakePointsToTheHelpOfItsCommand() {
+        func hint(_ arguments: [String]) -> String? {
+            do {
+                _ = try ArgumentParser.parse(arguments, environment: [:])
+                return nil
+            } catch {
+                return error.hint
+            }
+        }
+        #expect(hint(["run", "--port", "x", "s.yaml"]) == "Try 'devsim run --help'.")
+        #expect(hint(["sample", "--count", "0", "s.yaml"]) == "Try 'devsim sample --help'.")
+        #expect(hint(["report", "merge"]) == "Try 'devsim report --help'.")
+        #expect(hint(["launch"]) == "Try 'devsim --help'.")
+    }
+
     /// `Duration.seconds(_:)` traps above about 1.7e20 s: an absurd length is held at 32 years.
     @Test func anAbsurdDurationIsHeldNotACrash() throws {
         #expect(try run(["--duration", "300000000000000000000", "s.yaml"]).duration == .seconds(1_000_000_000))
@@ -72,7 +87,7 @@ import Testing
     }
 
     @Test func commandsHelpAndVersion() throws {
-        #expect(try ArgumentParser.parse([], environment: [:]) == .help(topic: nil))
+        #expect(try ArgumentParser.parse([], environment: [:]) == .missingCommand)
         #expect(try ArgumentParser.parse(["--version"], environment: [:]) == .version)
         #expect(try ArgumentParser.parse(["run", "--help"], environment: [:]) == .help(topic: "run"))
         #expect(try ArgumentParser.parse(["validate", "a.yaml"], environment: [:]) == .validate(["a.yaml"]))

@@ -28,6 +28,22 @@ import TestSupport
         #expect(result.stderr.contains("\(file):6:10: "), "\(result.stderr)")
     }
 
+    @Test func validateCountsInWords() throws {
+        let file = try RunFiles.scenario(
+            "one.yaml",
+            """
+            devices:
+              - name: phone
+                topic: t
+                publish: 1/s
+                payload: { fields: { x: { accelerometer: x } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(file): ok (1 device group, 1 device)\n")
+    }
+
     @Test func everyShippedScenarioValidates() throws {
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("scenarios").path)
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }
@@ -148,6 +164,11 @@ import TestSupport
         let bad = try DevsimProcess.runToCompletion(args: ["run", "--port", "http", "x.yaml"], timeout: 30)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--port"))
+        #expect(bad.stderr.hasSuffix("Try 'devsim run --help'.\n"), "run's options are in run's help: \(bad.stderr)")
+        let nothing = try DevsimProcess.runToCompletion(args: [], timeout: 30)
+        #expect(nothing.status == 2, "no command is a usage error")
+        #expect(nothing.stdout.isEmpty)
+        #expect(nothing.stderr.contains("devsim run"), "the help, on standard error: \(nothing.stderr)")
         let missing = try DevsimProcess.runToCompletion(args: ["run", "/nonexistent/scenario.yaml", "--dry-run"], timeout: 30)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/scenario.yaml"))

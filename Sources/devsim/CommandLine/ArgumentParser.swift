@@ -28,7 +28,7 @@ enum ArgumentParser {
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Command {
-        guard let first = arguments.first else { return .help(topic: nil) }
+        guard let first = arguments.first else { return .missingCommand }
         let rest = Array(arguments.dropFirst())
         switch first {
         case "--help", "-h", "help":
@@ -44,16 +44,16 @@ enum ArgumentParser {
             return .validate(rest)
         case "run":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "run") }
-            return .run(try parseRun(rest, environment: environment))
+            return .run(try pointing(to: "run") { () throws(UsageError) in try parseRun(rest, environment: environment) })
         case "sample":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "sample") }
-            return .sample(try parseSample(rest))
+            return .sample(try pointing(to: "sample") { () throws(UsageError) in try parseSample(rest) })
         case "report":
             if rest.isEmpty || rest.contains("--help") || rest.contains("-h") { return .help(topic: "report") }
             guard rest[0] == "merge" else {
                 throw UsageError("report: unknown subcommand '\(rest[0])'; the one there is is 'report merge REPORT...'")
             }
-            return .reportMerge(try parseReportMerge(Array(rest.dropFirst())))
+            return .reportMerge(try pointing(to: "report") { () throws(UsageError) in try parseReportMerge(Array(rest.dropFirst())) })
         default:
             let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
             throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, sample and validate"))
@@ -63,6 +63,17 @@ enum ArgumentParser {
     static let commands = ["run", "sample", "validate", "report", "help", "version"]
 
     /// `report merge [--output FILE] REPORT...`.
+    /// `parse()`'s result, its mistakes pointing to `devsim COMMAND --help`.
+    private static func pointing<T>(to command: String, _ parse: () throws(UsageError) -> T) throws(UsageError) -> T {
+        do {
+            return try parse()
+        } catch {
+            var error = error
+            error.command = error.command ?? command
+            throw error
+        }
+    }
+
     static func parseReportMerge(_ arguments: [String]) throws(UsageError) -> ReportMergeOptions {
         let (values, reports) = try split(arguments, command: "report merge", flags: [("--output", "FILE")])
         guard !reports.isEmpty else { throw UsageError("report merge: name at least one report file") }

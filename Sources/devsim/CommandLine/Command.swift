@@ -9,6 +9,8 @@ enum Command: Equatable {
     case sample(SampleOptions)
     case reportMerge(ReportMergeOptions)
     case help(topic: String?)
+    /// `devsim` alone: the help, on standard error, and exit 2, as for any usage error.
+    case missingCommand
     case version
 }
 

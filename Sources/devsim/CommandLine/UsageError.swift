@@ -2,10 +2,20 @@
 /// followed by a pointer to `--help`, and exit code 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
+    /// The command whose `--help` lists what the mistake concerns (`run`); `nil` for the
+    /// command line as a whole.
+    var command: String?
 
-    init(_ message: String) {
+    init(_ message: String, command: String? = nil) {
         self.message = message
+        self.command = command
     }
+
+    /// The same mistake, whichever help it points to.
+    static func == (lhs: UsageError, rhs: UsageError) -> Bool { lhs.message == rhs.message }
+
+    /// Where to look: `Try 'devsim run --help'.`
+    var hint: String { "Try 'devsim \(command.map { "\($0) " } ?? "")--help'." }
 
     var description: String { message }
 }
