@@ -19,14 +19,27 @@ public struct Metric: Sendable {
     public let value: @Sendable (RunReport) -> Double?
     /// Why `value` is `nil` for this report: `not available: run with --verify`.
     package let unavailable: @Sendable (RunReport) -> String
+    /// What a run must have for the figure to be measured at all, known before it starts.
+    package let needs: Need?
+
+    /// What a figure is measured from.
+    package enum Need: Sendable {
+        /// The closed-loop check: `run --verify`.
+        case verify
+        /// Messages the broker acknowledges: a device at QoS 1 or 2.
+        case acknowledgements
+        /// Deadlines to be late for: a device with a rate, not `publish: max`.
+        case schedule
+    }
 
     package init(
-        _ name: String, _ kind: Kind,
+        _ name: String, _ kind: Kind, needs: Need? = nil,
         unavailable: @escaping @Sendable (RunReport) -> String = { _ in "not available in this report" },
         value: @escaping @Sendable (RunReport) -> Double?
     ) {
         self.name = name
         self.kind = kind
+        self.needs = needs
         self.value = value
         self.unavailable = unavailable
     }
@@ -43,8 +56,8 @@ public enum ReportMetrics {
     /// Every metric, in the order help lists them.
     public static let all: [Metric] =
         ratios + counts
-        + percentiles("latency", unavailable: noAcknowledgements) { $0.latency }
-        + percentiles("lateness", unavailable: { _ in "not available: nothing was scheduled" }) { $0.lateness }
+        + percentiles("latency", needs: .acknowledgements, unavailable: noAcknowledgements) { $0.latency }
+        + percentiles("lateness", needs: .schedule, unavailable: { _ in "not available: nothing was scheduled" }) { $0.lateness }
         + [Metric("durationSeconds", .number) { $0.durationSeconds }]
         + verify
 
@@ -53,13 +66,13 @@ public enum ReportMetrics {
     static let verify: [Metric] = {
         let notVerified: @Sendable (RunReport) -> String = { _ in "not available: run with --verify" }
         return [
-            Metric("received", .number, unavailable: notVerified) { $0.verify.map { Double($0.received) } },
-            Metric("lost", .number, unavailable: notVerified) { $0.verify.map { Double($0.lost) } },
-            Metric("duplicated", .number, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
-            Metric("outOfOrder", .number, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
+            Metric("received", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.received) } },
+            Metric("lost", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.lost) } },
+            Metric("duplicated", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
+            Metric("outOfOrder", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
         ]
             + percentiles(
-                "e2e",
+                "e2e", needs: .verify,
                 unavailable: { report in
                     report.verify == nil ? "not available: run with --verify" : "not available: nothing was received"
                 }
@@ -88,15 +101,15 @@ public enum ReportMetrics {
 
     /// `PREFIX.p50`, `.p90`, `.p99`, `.p999`, `.max` (durations) and `.count` of a percentile figure.
     static func percentiles(
-        _ prefix: String, unavailable: @escaping @Sendable (RunReport) -> String,
+        _ prefix: String, needs: Metric.Need, unavailable: @escaping @Sendable (RunReport) -> String,
         _ read: @escaping @Sendable (RunReport) -> Percentiles?
     ) -> [Metric] {
         let fields: [(String, @Sendable (Percentiles) -> Double)] = [
             ("p50", { $0.p50 }), ("p90", { $0.p90 }), ("p99", { $0.p99 }), ("p999", { $0.p999 }), ("max", { $0.max }),
         ]
         return fields.map { field, get in
-            Metric("\(prefix).\(field)", .duration, unavailable: unavailable) { read($0).map(get) }
-        } + [Metric("\(prefix).count", .number, unavailable: unavailable) { read($0).map { Double($0.count) } }]
+            Metric("\(prefix).\(field)", .duration, needs: needs, unavailable: unavailable) { read($0).map(get) }
+        } + [Metric("\(prefix).count", .number, needs: needs, unavailable: unavailable) { read($0).map { Double($0.count) } }]
     }
 
     private static let noAcknowledgements: @Sendable (RunReport) -> String = { _ in

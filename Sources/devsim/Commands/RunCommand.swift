@@ -67,6 +67,10 @@ struct RunCommand {
             }
             return dryRun(plan, seed: settings.seed)
         }
+        let unjudgeable = options.expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
+        guard unjudgeable.isEmpty else {
+            throw UsageError("--expect: " + unjudgeable.joined(separator: "; "))
+        }
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }

@@ -1,0 +1,21 @@
+import MQTT
+
+extension Assertion {
+    /// Why this assertion cannot be judged by a run of `plan`, as a sentence, or `nil` when it
+    /// can: a figure measured by `--verify` without it, latency with every device at QoS 0,
+    /// lateness with every device at `publish: max`. Known before anything connects, so such a
+    /// run is refused (exit 2) rather than failed, or passed on a figure never measured, after it.
+    package func unjudgeableReason(plan: FleetPlan, verify: Bool) -> String? {
+        let devices = plan.connections.lazy.flatMap(\.devices)
+        switch metric.needs {
+        case .verify where !verify:
+            return "\(text): \(metric.name) is measured by the closed-loop check; add --verify"
+        case .acknowledgements where !devices.contains(where: { $0.qos.isAcknowledged }):
+            return "\(text): latency is measured for QoS 1 and 2 acknowledgements, and every device publishes at QoS 0"
+        case .schedule where !devices.contains(where: { $0.perSecond.isFinite }):
+            return "\(text): lateness is measured against a schedule, and every device publishes at max"
+        default:
+            return nil
+        }
+    }
+}
