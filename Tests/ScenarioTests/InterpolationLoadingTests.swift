@@ -30,6 +30,14 @@ import Testing
             ])
     }
 
+    @Test func whatTheCommandLineGivesIsLeftOutUnread() throws {
+        let scenario = try ScenarioLoader.load(
+            bytes: Array(text.utf8), file: "test.yaml", environment: [:], overridden: ["broker.host", "broker.port"],
+            generators: .test)
+        #expect(scenario.broker.host == nil && scenario.broker.port == nil)
+        #expect(scenario.broker.password == "", "what no flag gives is still read")
+    }
+
     @Test func keysAreNotInterpolated() {
         #expect(
             problems("${X}: 1\n" + minimalDevices, environment: ["X": "name"]).first?

@@ -44,4 +44,34 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.connections.compactMap(\.connect?.protocolLevel) == [5])
     }
+
+    /// Issue 16, item 9: a field the command line replaces needs no interpolation, so the
+    /// docs' own `host: ${BROKER_HOST}` runs under `--host` without BROKER_HOST.
+    @Test func aFieldTheCommandLineReplacesNeedsNoVariable() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "env.yaml",
+            """
+            broker:
+              host: ${BROKER_HOST}
+              port: ${BROKER_PORT}
+              username: ${BROKER_USER}
+            devices:
+              - name: d
+                topic: t
+                publish: 20/s
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--messages", "3", "--anonymous"],
+            env: ["DEVSIM_PORT": String(broker.port)], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        // What no flag replaces is still read, and its variable still needed.
+        let unset = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--messages", "3"], env: ["DEVSIM_PORT": String(broker.port)], timeout: 30)
+        #expect(unset.status == 2)
+        #expect(unset.stderr.contains("environment variable 'BROKER_USER' is not set"), "\(unset.stderr)")
+        #expect(!unset.stderr.contains("BROKER_HOST"), "\(unset.stderr)")
+    }
 }

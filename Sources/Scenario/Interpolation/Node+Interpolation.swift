@@ -2,8 +2,12 @@ extension Node {
     /// The tree with `${...}` filled in every scalar value. Keys are left alone: they name schema
     /// entries, and a key that changed with the environment would change the schema.
     /// A scalar keeps its style, so a plain `${PORT}` can still be read as a number.
+    ///
+    /// The entries at the dotted paths of `overridden` (`broker.host`) are left out, unread: the
+    /// command line gives their values, so a `${BROKER_HOST}` there need not be set. `path` is
+    /// this node's.
     func interpolated(
-        _ environment: [String: String],
+        _ environment: [String: String], leavingOut overridden: Set<String> = [], at path: String = "",
         problems: inout [(mark: Mark, message: String)]
     ) -> Node {
         switch kind {
@@ -16,10 +20,14 @@ extension Node {
                 return self
             }
         case .sequence(let items):
-            return Node(kind: .sequence(items.map { $0.interpolated(environment, problems: &problems) }), mark: mark)
+            let items = items.map { $0.interpolated(environment, leavingOut: overridden, at: path + "[]", problems: &problems) }
+            return Node(kind: .sequence(items), mark: mark)
         case .mapping(let pairs):
-            let filled = pairs.map {
-                Node.Pair(key: $0.key, value: $0.value.interpolated(environment, problems: &problems))
+            let filled = pairs.compactMap { pair -> Node.Pair? in
+                let key = pair.key.scalarText.map { path.isEmpty ? $0 : path + "." + $0 }
+                if let key, overridden.contains(key) { return nil }
+                let value = pair.value.interpolated(environment, leavingOut: overridden, at: key ?? path, problems: &problems)
+                return Node.Pair(key: pair.key, value: value)
             }
             return Node(kind: .mapping(filled), mark: mark)
         }

@@ -14,6 +14,8 @@ final class LoadSession {
     }
 
     let environment: [String: String]
+    /// Dotted paths (`broker.host`) the command line gives, left out of every file unread.
+    let overridden: Set<String>
     let generators: GeneratorRegistry
     let readFile: FileReader
     /// Every file read, in the order first read.
@@ -21,8 +23,12 @@ final class LoadSession {
     /// The files being read, outermost first: standardized paths, and the paths as given.
     private var chain: [(key: String, path: String)] = []
 
-    init(environment: [String: String], generators: GeneratorRegistry, readFile: @escaping FileReader) {
+    init(
+        environment: [String: String], overridden: Set<String> = [], generators: GeneratorRegistry,
+        readFile: @escaping FileReader
+    ) {
         self.environment = environment
+        self.overridden = overridden
         self.generators = generators
         self.readFile = readFile
     }
@@ -71,7 +77,9 @@ final class LoadSession {
         defer { chain.removeLast() }
         let parsed = YAMLParser(bytes: bytes)
         var problems = parsed.problems
-        let result = parsed.root.flatMap { root in read(reader, root.interpolated(environment, problems: &problems)) }
+        let result = parsed.root.flatMap { root in
+            read(reader, root.interpolated(environment, leavingOut: overridden, problems: &problems))
+        }
         for problem in problems { reader.report(problem.mark, problem.message) }
         return result
     }

@@ -48,6 +48,20 @@ struct RunOptions: Equatable {
     var shard: Shard?
 }
 
+extension RunOptions {
+    /// The scenario keys the command line gives values for, as dotted paths: left out of the
+    /// files unread, so `host: ${BROKER_HOST}` needs no BROKER_HOST under `--host`.
+    var overriddenBrokerKeys: Set<String> {
+        var keys: Set<String> = []
+        if host != nil { keys.insert("broker.host") }
+        if port != nil { keys.insert("broker.port") }
+        if mqttProtocol != nil { keys.insert("broker.protocol") }
+        if username != nil || anonymous { keys.insert("broker.username") }
+        if password != nil || passwordFile != nil || anonymous { keys.insert("broker.password") }
+        return keys
+    }
+}
+
 /// `devsim report merge`'s options.
 struct ReportMergeOptions: Equatable {
     var reports: [String] = []

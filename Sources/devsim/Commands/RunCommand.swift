@@ -14,7 +14,7 @@ struct RunCommand {
     func execute() -> ExitCode {
         guard
             let scenarios = ScenarioFiles.load(
-                options.scenarios, environment: environment,
+                options.scenarios, environment: environment, overridden: options.overriddenBrokerKeys,
                 errors: Logger.standardError)
         else { return .usage }
         do {

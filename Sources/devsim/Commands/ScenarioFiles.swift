@@ -4,12 +4,15 @@ import Simulator
 /// Loading the scenarios a command names, the same way for every command.
 enum ScenarioFiles {
     /// Every file loaded, or `nil` after every problem of every file was handed to `errors`.
-    static func load(_ files: [String], environment: [String: String], errors: (String) -> Void) -> [Scenario]? {
+    /// `overridden`: the dotted paths the command line gives values for (`broker.host`).
+    static func load(
+        _ files: [String], environment: [String: String], overridden: Set<String> = [], errors: (String) -> Void
+    ) -> [Scenario]? {
         var scenarios: [Scenario] = []
         var invalid = false
         for file in files {
             do {
-                scenarios.append(try ScenarioLoader.load(file: file, environment: environment))
+                scenarios.append(try ScenarioLoader.load(file: file, environment: environment, overridden: overridden))
             } catch {
                 invalid = true
                 for diagnostic in error.diagnostics { errors("\(diagnostic)\n") }
