@@ -38,6 +38,22 @@ import Testing
         #expect(scenario.broker.password == "", "what no flag gives is still read")
     }
 
+    /// One cause, one error: not also "expected a whole number for 'count'" at the same place.
+    @Test func anUnsetVariableIsOneErrorWhateverItsKeyExpects() {
+        let text = """
+            devices:
+              - name: d
+                count: ${DEVICES}
+                topic: t
+                publish: 1/s
+                payload: { fields: { x: { accelerometer: x } } }
+            """
+        #expect(
+            problems(text, environment: [:]) == [
+                "test.yaml:3:12: environment variable 'DEVICES' is not set; set it or write ${DEVICES:-default}"
+            ])
+    }
+
     @Test func keysAreNotInterpolated() {
         #expect(
             problems("${X}: 1\n" + minimalDevices, environment: ["X": "name"]).first?

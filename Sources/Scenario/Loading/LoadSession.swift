@@ -80,6 +80,7 @@ final class LoadSession {
         let result = parsed.root.flatMap { root in
             read(reader, root.interpolated(environment, leavingOut: overridden, problems: &problems))
         }
+        reader.withdrawReports(at: Set(problems.map(\.mark)))
         for problem in problems { reader.report(problem.mark, problem.message) }
         return result
     }

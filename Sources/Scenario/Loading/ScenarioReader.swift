@@ -23,6 +23,12 @@ final class ScenarioReader {
         }
     }
 
+    /// Takes back what was reported at `marks`: what the reader said of values it could not have
+    /// read, since interpolating them failed (one cause, one error).
+    func withdrawReports(at marks: Set<Mark>) {
+        diagnostics.removeAll { marks.contains(Mark(line: $0.line, column: $0.column)) }
+    }
+
     func report(_ mark: Mark, _ message: String) {
         diagnostics.append(Diagnostic(file: file, line: mark.line, column: mark.column, message: message))
     }

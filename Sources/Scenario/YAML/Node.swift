@@ -1,5 +1,5 @@
 /// A place in a scenario file; 1-based, as editors count.
-struct Mark: Sendable, Equatable, Comparable {
+struct Mark: Sendable, Hashable, Comparable {
     var line: Int
     var column: Int
 
