@@ -30,12 +30,30 @@ import TestSupport
         #expect(result.totals[.skippedOffline] == 0)
     }
 
-    @Test func aRefusedConnectionEndsTheRunWithTheReasonAndIsRetriedOnlyWithBackoff() throws {
-        let server = try ScriptedMQTTServer(script: .init(connackCode: 4))
+    /// Refused credentials cannot get better by trying again: with every connection refused so,
+    /// the run ends at the first refusal, naming the settings to check.
+    @Test func refusedCredentialsOfEveryConnectionEndTheRunAtOnce() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: 5))
         let result = try #require(
             try FleetHarness.run(
                 device, port: server.port,
-                settings: RunSettings(connectTimeout: .seconds(3), statsInterval: nil)))
+                settings: RunSettings(connectTimeout: .seconds(30), statsInterval: nil)))
+        guard case .noConnection(let why) = result.reason else {
+            Issue.record("expected no connection, got \(result.reason)")
+            return
+        }
+        #expect(why.hasPrefix("every connection was refused: connection refused: ") && why.contains("not authorised"), "\(why)")
+        #expect(why.contains("check the user name and password: --username, --password-file or DEVSIM_PASSWORD"), "\(why)")
+        #expect(server.connections.count == 1, "no second attempt, no wait for the connect timeout")
+    }
+
+    /// With `--retry-refused` (an auth back end that starts late) refusals are retried, with the
+    /// backoff, until the connect timeout.
+    @Test func aRefusedConnectionEndsTheRunWithTheReasonAndIsRetriedOnlyWithBackoff() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackCode: 4))
+        var settings = RunSettings(connectTimeout: .seconds(3), statsInterval: nil)
+        settings.retryRefused = true
+        let result = try #require(try FleetHarness.run(device, port: server.port, settings: settings))
         guard case .noConnection(let why) = result.reason else {
             Issue.record("expected no connection, got \(result.reason)")
             return

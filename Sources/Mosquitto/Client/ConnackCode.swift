@@ -17,6 +17,10 @@ package struct ConnackCode: Hashable, Sendable, CustomStringConvertible {
 
     package var isAccepted: Bool { rawValue == 0 }
 
+    /// A refusal of the client's credentials: MQTT 3.1.1's 4 (bad user name or password) and 5
+    /// (not authorised), MQTT 5's 0x86 and 0x87.
+    package var refusesCredentials: Bool { [4, 5, 0x86, 0x87].contains(rawValue) }
+
     /// The reason in words: `mosquitto_connack_string` for MQTT 3 codes,
     /// `mosquitto_reason_string` for MQTT 5 reason codes.
     package var description: String {

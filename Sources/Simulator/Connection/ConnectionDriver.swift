@@ -82,7 +82,8 @@ final class ConnectionDriver: TimerTarget {
     func connackArrived(_ code: ConnackCode) {
         if !code.isAccepted {
             refusedThisAttempt = true
-            delegate.driverAttemptFailed(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))", refusal: code)
+            let hint = code.refusesCredentials ? "; check the user name and password: --username, --password-file or DEVSIM_PASSWORD" : ""
+            delegate.driverAttemptFailed(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))\(hint)", refusal: code)
         }
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
     }
@@ -98,9 +99,15 @@ final class ConnectionDriver: TimerTarget {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
             // MQTT 5) says less.
-            delegate.driverAttemptFailed(reason: "cannot connect: \(error)", refusal: nil)
+            delegate.driverAttemptFailed(reason: cannotConnect(error), refusal: nil)
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
+    }
+
+    /// Why an attempt failed, in words: libmosquitto's, but a name that does not resolve says so
+    /// and which (its own text is "Lookup error.").
+    private func cannotConnect(_ error: MosquittoError) -> String {
+        error == .lookup ? "cannot connect: cannot resolve host '\(client.options.host)'" : "cannot connect: \(error)"
     }
 
     private func perform(_ action: ConnectionStateMachine.Action) {
@@ -114,7 +121,8 @@ final class ConnectionDriver: TimerTarget {
                 try client.connect()
                 connackTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(connackTimeout))
             } catch {
-                delegate.driverAttemptFailed(reason: "cannot connect: \(error)", refusal: nil)
+                let reason = (error as? MosquittoError).map(cannotConnect) ?? "cannot connect: \(error)"
+                delegate.driverAttemptFailed(reason: reason, refusal: nil)
                 perform(machine.connectFailed(random: Double.random(in: 0..<1)))
             }
         case .resume(let firstTime):

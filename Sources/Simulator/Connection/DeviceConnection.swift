@@ -29,6 +29,8 @@ final class DeviceConnection: @unchecked Sendable {
     /// The broker was found not to handle QoS 2: this connection's QoS 2 messages fail at once
     /// instead of being resent into a connection the broker drops each time.
     private var brokerBreaksQoS2 = false
+    /// Whether the broker has refused this connection's credentials once (RunControl counts it).
+    private var credentialsRefused = false
     /// libmosquitto still holds QoS 2 messages that it would resend at the next connect: the
     /// client is reset first.
     private var mustDiscardLibraryQueue = false
@@ -246,6 +248,10 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
     func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
         failed(reason)
+        if let refusal, refusal.refusesCredentials, !credentialsRefused {
+            credentialsRefused = true
+            context.control.noteCredentialsRefused(reason, of: context.connectionCount)
+        }
     }
 
     func driverWillRetry(after delay: Double) {

@@ -46,7 +46,7 @@ public final class Fleet: Sendable {
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
     public init(plan: FleetPlan, settings: RunSettings, logger: Logger) throws {
         self.settings = settings
-        control = RunControl(messages: settings.messages, logger: logger)
+        control = RunControl(messages: settings.messages, retriesRefusedCredentials: settings.retryRefused, logger: logger)
         let loopCount = max(1, min(settings.loops, plan.connections.count))
         let perConnection = DeviceConnection.descriptorsPerConnection
         try DescriptorLimit.raise(

@@ -25,9 +25,25 @@ final class RunControl: Sendable {
     private let failure = Locked<String?>(nil)
     private let errorCounts = Locked<[String: Int]>([:])
 
-    init(messages: Int?, logger: Logger) {
+    /// Whether a run whose every connection had its credentials refused goes on trying
+    /// (`--retry-refused`: an auth back end that starts late) instead of ending at once.
+    private let retriesRefusedCredentials: Bool
+    private let credentialRefusals = Atomic<Int>(0)
+
+    init(messages: Int?, retriesRefusedCredentials: Bool = false, logger: Logger) {
         remaining = Atomic(messages ?? Int.max)
+        self.retriesRefusedCredentials = retriesRefusedCredentials
         self.logger = logger
+    }
+
+    /// One more connection whose credentials the broker refused (each counts once): when that is
+    /// every one of `connections` and none was ever accepted, no attempt can do better, so the
+    /// run ends now (exit 3) rather than at the connect timeout.
+    func noteCredentialsRefused(_ reason: String, of connections: Int) {
+        guard credentialRefusals.add(1, ordering: .relaxed).newValue == connections, !hasEverConnected,
+            !retriesRefusedCredentials
+        else { return }
+        stop(.noConnection("every connection was refused: \(reason) (--retry-refused keeps trying)"))
     }
 
     /// Sets the run's end; ticks due at or after it do not happen, however late the loop

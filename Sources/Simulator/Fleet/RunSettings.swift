@@ -10,6 +10,9 @@ public struct RunSettings: Sendable {
     public var password: String?
     /// Connect without any user name or password, the scenario's included.
     public var anonymous = false
+    /// Keep trying when the broker refuses every connection's credentials (an auth back end
+    /// that starts late), instead of ending the run at once.
+    public var retryRefused = false
     /// The MQTT version of every connection, over the scenarios'.
     public var mqttProtocol: ProtocolVersion? = nil
     /// `nil` runs until stopped or `messages` is reached.

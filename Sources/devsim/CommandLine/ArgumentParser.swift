@@ -220,6 +220,12 @@ enum ArgumentParser {
             o.anonymous = try flag(v, label)
         },
         Option(
+            flag: "--retry-refused", variable: "DEVSIM_RETRY_REFUSED", valueName: nil,
+            help: "keep trying when the broker refuses every connection's credentials (default: exit 3 at once)"
+        ) { o, v, label throws(UsageError) in
+            o.retryRefused = try flag(v, label)
+        },
+        Option(
             flag: "--password-file", variable: "DEVSIM_PASSWORD_FILE", valueName: "FILE",
             help: "file holding the password (DEVSIM_PASSWORD holds the password itself)"
         ) { o, v, _ in o.passwordFile = v },

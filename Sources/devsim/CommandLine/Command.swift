@@ -23,6 +23,8 @@ struct RunOptions: Equatable {
     var password: String?
     /// `--anonymous`: leave out the scenario's user name and password.
     var anonymous = false
+    /// `--retry-refused`: go on when every connection's credentials were refused.
+    var retryRefused = false
     /// `--protocol`: the MQTT version, over the scenario's.
     var mqttProtocol: ProtocolVersion?
     var passwordFile: String?

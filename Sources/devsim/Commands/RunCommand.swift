@@ -39,6 +39,13 @@ struct RunCommand {
         let settings = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
+        if let connection = plan.connections.first(where: { $0.options.password != nil && $0.options.username == nil }) {
+            // libmosquitto refuses it ("Invalid function arguments"): MQTT sends a password only
+            // beside a user name.
+            throw UsageError(
+                "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
+                    + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
+        }
         if options.dryRun, options.messages == nil,
             let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite })
         {
@@ -132,8 +139,12 @@ struct RunCommand {
     private func settings() throws -> RunSettings {
         var password = options.password
         if let file = options.passwordFile {
-            guard let contents = FileManager.default.contents(atPath: file), let text = String(data: contents, encoding: .utf8) else {
-                throw UsageError("--password-file: cannot read '\(file)'")
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                let reason = access(file, R_OK) == 0 ? "it cannot be read" : String(cString: strerror(errno))
+                throw UsageError("--password-file: cannot read '\(file)': \(reason)")
+            }
+            guard let text = String(data: contents, encoding: .utf8) else {
+                throw UsageError("--password-file: '\(file)' is not UTF-8 text")
             }
             password = String(text.reversed().drop(while: { $0.isNewline }).reversed())
         }
@@ -148,6 +159,7 @@ struct RunCommand {
         if Self.redrawsStatus(options) { settings.liveStatus = Logger.standardError }
         settings.verify = options.verify
         settings.anonymous = options.anonymous
+        settings.retryRefused = options.retryRefused
         settings.mqttProtocol = options.mqttProtocol
         settings.shard = options.shard
         return settings
