@@ -269,7 +269,12 @@ extension DeviceConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        let suspect = driver.isConnected && suspectQoS2(error)
+        // Once the pattern has begun, an attempt lost before its CONNACK counts too: libmosquitto
+        // 2.1 reads the socket in bulk and keeps what it read past the PUBACK it choked on, so
+        // each reconnect chokes on one of those left over before the CONNACK (2.0.11 reads
+        // packet by packet, and the leftovers die with the socket). Not counted, the three
+        // losses came only after many attempts, seconds later.
+        let suspect = (driver.isConnected || qos2ProtocolLosses > 0) && suspectQoS2(error)
         driver.closed(error, stable: !suspect)
     }
 
