@@ -7,6 +7,12 @@ import Testing
 /// The verifier's parts that need no broker: the per-topic sequence tracker, topic filters and
 /// the payload scan.
 struct VerifyTrackerTests {
+    @Test func aLostSubscriberIsOneSentence() {
+        #expect(
+            VerifierConnection.lossWarning("connection lost: The connection was lost.")
+                == "verify: subscriber connection lost: The connection was lost; messages published meanwhile count as lost")
+    }
+
     @Test func inOrderNumbersAreAllNew() {
         var tracker = SequenceTracker()
         for n in 0..<100 { #expect(tracker.record(Int64(n)) == .new) }

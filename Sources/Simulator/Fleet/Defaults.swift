@@ -3,9 +3,9 @@ import MQTT
 /// What a run uses where neither a scenario nor the command line says: each default is defined
 /// here once, for the plan, the run's settings and the command line's options and help.
 public enum Defaults {
-    package static let host = "localhost"
+    public static let host = "localhost"
     /// MQTT's registered port.
-    package static let port = 1883
+    public static let port = 1883
     /// Between PINGREQs when the connection is otherwise idle.
     package static let keepalive = Duration.seconds(60)
     package static let cleanSession = true

@@ -106,7 +106,14 @@ extension VerifierConnection: ConnectionDriverDelegate {
     }
 
     func driverDidLoseConnection(reason: String) {
-        verifier.logger.warning("verify: subscriber \(reason); messages published meanwhile count as lost")
+        verifier.logger.warning(Self.lossWarning(reason))
+    }
+
+    /// `verify: subscriber connection lost: The connection was lost; messages published
+    /// meanwhile count as lost`: libmosquitto's sentence loses its period inside ours.
+    static func lossWarning(_ reason: String) -> String {
+        let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+        return "verify: subscriber \(reason); messages published meanwhile count as lost"
     }
 
     func driverAttemptFailed(reason: String, refusal: ConnackCode?) {

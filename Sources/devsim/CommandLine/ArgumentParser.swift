@@ -239,7 +239,7 @@ enum ArgumentParser {
             o, v, label throws(UsageError) in
             o.duration = try duration(v, label, allowZero: false)
         },
-        Option(flag: "--messages", variable: "DEVSIM_MESSAGES", valueName: "N", help: "stop after N messages over the whole fleet") {
+        Option(flag: "--messages", variable: "DEVSIM_MESSAGES", valueName: "N", help: "stop after N ticks over the whole fleet") {
             o, v, label throws(UsageError) in
             guard let n = Int(v), n > 0 else { throw UsageError("\(label): expected a whole number above 0, found '\(v)'") }
             o.messages = n

@@ -75,6 +75,11 @@ enum Help {
         var text = """
             Usage: devsim run [options] SCENARIO...
 
+            Runs until stopped (a signal), --duration or --messages, against the scenario's
+            broker, else \(Defaults.host):\(Defaults.port). For example:
+
+              devsim run scenarios/sensor-room.yaml --host 127.0.0.1 --duration 30s --expect 'lateness.p99<5ms'
+
             Options (each also settable by the environment variable beside it; the flag wins):
 
             """
