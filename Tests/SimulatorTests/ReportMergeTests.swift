@@ -166,6 +166,23 @@ import Testing
         #expect(twice.warnings.contains("c and a are both shard 0/2; its devices are counted twice"))
     }
 
+    /// Two runs one after the other are not shards of one: their sum is a rate that never was.
+    @Test func reportsOfWholeRunsAreRefusedUnlessForced() throws {
+        var (first, second, _) = try shardReports()
+        second.shard = nil
+        #expect {
+            try ReportMerge.merge([.init(name: "a.json", report: first), .init(name: "monday.json", report: second)])
+        } throws: { error in
+            (error as? ReportMergeError)?.file == "monday.json"
+                && (error as? ReportMergeError)?.message.contains("is the report of a whole run, not of a shard") == true
+        }
+        let forced = try ReportMerge.merge([.init(name: "a.json", report: first), .init(name: "monday.json", report: second)], force: true)
+        #expect(forced.warnings.contains { $0.hasPrefix("merged with --force") })
+        #expect(forced.report[.published] == first[.published] + second[.published])
+        // One report alone is its own sum, shard or not.
+        #expect(try ReportMerge.merge([.init(name: "monday.json", report: second)]).report == second)
+    }
+
     @Test func aReportWithoutHistogramsIsRefusedByName() throws {
         var (first, second, _) = try shardReports()
         second.histograms = nil

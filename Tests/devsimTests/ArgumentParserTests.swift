@@ -89,6 +89,9 @@ import Testing
     @Test func commandsHelpAndVersion() throws {
         #expect(try ArgumentParser.parse([], environment: [:]) == .missingCommand)
         #expect(try ArgumentParser.parse(["--version"], environment: [:]) == .version)
+        #expect(
+            try ArgumentParser.parse(["report", "merge", "--force", "a.json", "b.json"], environment: [:])
+                == .reportMerge(ReportMergeOptions(reports: ["a.json", "b.json"], output: nil, force: true)))
         #expect(try ArgumentParser.parse(["run", "--help"], environment: [:]) == .help(topic: "run"))
         #expect(try ArgumentParser.parse(["validate", "a.yaml"], environment: [:]) == .validate(["a.yaml"]))
     }

@@ -27,10 +27,20 @@ public enum ReportMerge {
     /// merged report names no shard and carries no `--expect` verdicts (each shard judged its
     /// own); its `verify.e2eLatency` is dropped when several reports have one, since the report
     /// does not keep that histogram. Throws, naming the input, when one has no raw histograms
-    /// or they do not decode.
-    public static func merge(_ inputs: [Input]) throws(ReportMergeError) -> Merged {
+    /// or they do not decode, and, unless `force`, when one of several is not a shard's: runs
+    /// that were not side by side would add up to a rate and percentiles that never happened.
+    public static func merge(_ inputs: [Input], force: Bool = false) throws(ReportMergeError) -> Merged {
         guard let first = inputs.first else { throw ReportMergeError(file: nil, "no reports to merge") }
         var warnings: [String] = []
+        if inputs.count > 1, let whole = inputs.first(where: { $0.report.shard == nil }) {
+            guard force else {
+                throw ReportMergeError(
+                    file: whole.name,
+                    "is the report of a whole run, not of a shard (run --shard K/N): runs that were not side by side "
+                        + "would add up to a rate that never happened; --force merges them anyway")
+            }
+            warnings.append("merged with --force: not every report is a shard's, so the rate and percentiles are of no one run")
+        }
         var latency = Histogram(), lateness = Histogram()
         for input in inputs {
             guard let histograms = input.report.histograms else {

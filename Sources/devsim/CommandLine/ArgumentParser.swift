@@ -75,9 +75,9 @@ enum ArgumentParser {
     }
 
     static func parseReportMerge(_ arguments: [String]) throws(UsageError) -> ReportMergeOptions {
-        let (values, reports) = try split(arguments, command: "report merge", flags: [("--output", "FILE")])
+        let (values, reports) = try split(arguments, command: "report merge", flags: [("--output", "FILE"), ("--force", nil)])
         guard !reports.isEmpty else { throw UsageError("report merge: name at least one report file") }
-        return ReportMergeOptions(reports: reports, output: values["--output"]?.last)
+        return ReportMergeOptions(reports: reports, output: values["--output"]?.last, force: values["--force"] != nil)
     }
 
     /// `sample [--count N] [--seed N] SCENARIO...`.

@@ -69,6 +69,8 @@ struct ReportMergeOptions: Equatable {
     var reports: [String] = []
     /// `nil`: standard output.
     var output: String?
+    /// `--force`: merge reports that are not all shards' too.
+    var force = false
 }
 
 /// What `--report` writes.

@@ -22,7 +22,7 @@ enum Help {
           devsim validate SCENARIO...        check scenarios; exit 0, or print every error and exit 2
           devsim sample [--count N] [--seed N] SCENARIO...
                                              print the first ticks of every device group
-          devsim report merge [--output FILE] REPORT...
+          devsim report merge [--output FILE] [--force] REPORT...
                                              add up shard reports (run --shard) into one
           devsim --version | --help
           devsim run --help                  the run options
@@ -57,7 +57,7 @@ enum Help {
         """
 
     static let report = """
-        Usage: devsim report merge [--output FILE] REPORT...
+        Usage: devsim report merge [--output FILE] [--force] REPORT...
 
         Adds up the JSON reports of the shards of one fleet (run --shard K/N --report FILE)
         into the report of the whole fleet, on standard output or in FILE: counts summed
@@ -65,9 +65,11 @@ enum Help {
         the longest, ratePerSecond recomputed from them, and latency and lateness percentiles
         computed from the sum of the reports' raw histograms, never averaged. Warns when the
         reports' seeds or scenarios differ or shards are missing or repeated. Exits 2, naming
-        the file, when a report cannot be read or has no histograms.
+        the file, when a report cannot be read or has no histograms, or is of a whole run
+        rather than a shard: whole runs were not side by side, and their sum never happened.
 
           --output FILE    write the merged report here instead of standard output
+          --force          merge reports that are not all shards' all the same, with a warning
 
         """
 

@@ -25,7 +25,7 @@ enum ReportCommand {
         }
         let merged: ReportMerge.Merged
         do throws(ReportMergeError) {
-            merged = try ReportMerge.merge(inputs)
+            merged = try ReportMerge.merge(inputs, force: options.force)
         } catch {
             errors("devsim report merge: \(error.file.map { "'\($0)' " } ?? "")\(error.message)\n")
             return .usage
