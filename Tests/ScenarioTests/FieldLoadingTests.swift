@@ -42,6 +42,14 @@ import Signals
             ])
     }
 
+    @Test func anUnknownKeyBesideAGeneratorIsNoGenerator() {
+        #expect(
+            problems(device(fields: "        T: { sine: {}, unit: \"%\" }")) == [
+                "test.yaml:7:24: unknown key 'unit' in field 'T'; besides its generator a field takes only the modifiers "
+                    + "decimals, noise, min, max, faults"
+            ])
+    }
+
     @Test func unknownParameterGetsAHintFromTheAskedKeys() {
         #expect(
             problems(device(fields: "        T: { sine: { perod: 1h, min: 0 } }")) == [

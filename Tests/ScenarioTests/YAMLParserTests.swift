@@ -31,6 +31,20 @@ import Testing
         #expect(parsed.problems.first?.message.hasPrefix("YAML syntax error: ") == true)
     }
 
+    /// libyaml says "did not find expected key"; a person needs to hear "indentation".
+    @Test(arguments: ["devices:\n  - name: a\n    topic: t\n   publish: 1/s\n", "a:\n  b: 1\n    c: 2\n"])
+    func aLineIndentedWronglyIsSaidToBe(text: String) {
+        let parsed = parse(text)
+        #expect(
+            parsed.problems.first?.message.hasSuffix(
+                "; check the indentation: the keys of one mapping start in one column, with spaces, not tabs") == true,
+            "\(parsed.problems)")
+    }
+
+    @Test func syntaxErrorsOfAnotherKindGetNoIndentationHint() {
+        #expect(parse("a: [1, 2\n").problems.first?.message.contains("indentation") == false)
+    }
+
     @Test func duplicateKeyIsReportedAtTheSecond() {
         let parsed = parse("host: a\nport: 1\nhost: b\n")
         #expect(parsed.problems.map(\.mark) == [Mark(line: 3, column: 1)])

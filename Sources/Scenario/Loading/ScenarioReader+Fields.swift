@@ -235,7 +235,8 @@ extension ScenarioReader {
 
     private func reportUnknown(_ key: Node, in field: String, afterGenerator: Bool) {
         let text = key.scalarText ?? ""
-        let hint = Suggestion.closest(to: text, among: generators.keys + Self.modifiers)
+        // Beside a generator only a modifier can stand: 'unit' is not a misspelt 'uuid'.
+        let hint = Suggestion.closest(to: text, among: afterGenerator ? Self.modifiers : generators.keys + Self.modifiers)
         if let hint, Self.modifiers.contains(hint) {
             report(key.mark, "unknown modifier '\(text)' in field '\(field)'; did you mean '\(hint)'?")
         } else if let hint {

@@ -247,6 +247,13 @@ private struct TreeBuilder {
             let at = parser.context_mark
             message += " (\(context) at line \(at.line + 1), column \(at.column + 1))"
         }
+        // libyaml's words for a line indented more or less than its neighbours.
+        let indentation = [
+            "did not find expected key", "mapping values are not allowed in this context", "did not find expected '-' indicator",
+        ]
+        if let problem = optionalCString(parser.problem), indentation.contains(problem) {
+            message += "; check the indentation: the keys of one mapping start in one column, with spaces, not tabs"
+        }
         return (mark, message)
     }
 
