@@ -5,17 +5,9 @@ import TestSupport
 /// Issue 16, item 8: what a user who got the broker settings wrong is told, as a sentence that
 /// names what to check, and how soon.
 @Suite(.tags(.integration), .notUnitOnly) struct ConnectErrorTests {
-    private static let scenario = """
-        devices:
-          - name: d
-            topic: t
-            publish: 10/s
-            payload: { fields: { n: { counter: 0 } } }
-        """
-
     @Test func refusedCredentialsNameWhatToCheckAndEndTheRunAtOnce() throws {
         let server = try ScriptedMQTTServer(script: .init(connackCode: 5))
-        let file = try RunFiles.scenario("auth.yaml", Self.scenario)
+        let file = try RunFiles.scenario("auth.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
             args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--username", "u"],
@@ -30,7 +22,7 @@ import TestSupport
     @Test func retryRefusedKeepsTryingUntilTheBrokerAccepts() throws {
         // An auth back end that starts late: refused twice, then accepted.
         let server = try ScriptedMQTTServer(scripts: [.init(connackCode: 5), .init(connackCode: 5), .init()])
-        let file = try RunFiles.scenario("auth.yaml", "broker: { reconnect: { initial: 100ms, max: 200ms } }\n" + Self.scenario)
+        let file = try RunFiles.scenario("auth.yaml", "broker: { reconnect: { initial: 100ms, max: 200ms } }\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
             args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--messages", "3", "--retry-refused"],
@@ -40,7 +32,7 @@ import TestSupport
     }
 
     @Test func aPasswordWithoutAUserNameSaysSo() throws {
-        let file = try RunFiles.scenario("nouser.yaml", "broker: { password: secret }\n" + Self.scenario)
+        let file = try RunFiles.scenario("nouser.yaml", "broker: { password: secret }\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
             args: ["run", file, "--host", "127.0.0.1", "--port", String(try Loopback.freePort())], timeout: 30)
@@ -51,7 +43,7 @@ import TestSupport
     }
 
     @Test func aPasswordFileThatCannotBeReadSaysWhy() throws {
-        let file = try RunFiles.scenario("pf.yaml", Self.scenario)
+        let file = try RunFiles.scenario("pf.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
             args: ["run", file, "--username", "u", "--password-file", "nope.txt"], timeout: 30)
@@ -61,7 +53,7 @@ import TestSupport
 
     /// A name with an empty label fails in the resolver itself, whatever DNS this machine has.
     @Test func aHostThatDoesNotResolveIsNamed() throws {
-        let file = try RunFiles.scenario("dns.yaml", Self.scenario)
+        let file = try RunFiles.scenario("dns.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(
             args: ["run", file, "--host", "bad..name", "--port", "1883", "--connect-timeout", "1s"], timeout: 30)

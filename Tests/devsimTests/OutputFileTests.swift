@@ -5,16 +5,8 @@ import TestSupport
 /// `--report` and `report merge --output`: a path that cannot be written is found before the
 /// work, and a write that fails at the end says why in a sentence, never as a Swift value.
 @Suite(.tags(.integration), .notUnitOnly) struct OutputFileTests {
-    private static let scenario = """
-        devices:
-          - name: phone
-            topic: t
-            publish: 10/s
-            payload: { fields: { n: { counter: 0 } } }
-        """
-
     @Test func aReportInADirectoryThatDoesNotExistIsRefusedBeforeConnecting() throws {
-        let file = try RunFiles.scenario("report.yaml", Self.scenario)
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let missing = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("nodir").path
         // No broker listens on the port: a run that got as far as connecting would wait for the
@@ -31,7 +23,7 @@ import TestSupport
     }
 
     @Test func aReportPathThatIsADirectoryIsRefused() throws {
-        let file = try RunFiles.scenario("report.yaml", Self.scenario)
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let result = try DevsimProcess.runToCompletion(
@@ -42,7 +34,7 @@ import TestSupport
 
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInASentence() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario("report.yaml", Self.scenario)
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         // /dev/full takes the open and refuses the write: the end of the run is where it fails.
         let result = try DevsimProcess.runToCompletion(

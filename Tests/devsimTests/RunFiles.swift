@@ -4,6 +4,15 @@ import Testing
 /// The files of a process test: a scenario written to a fresh temporary folder, and the
 /// `--report` JSON devsim writes beside it.
 enum RunFiles {
+    /// One device at 10/s, QoS 0, a counter: the scenario of tests about anything but it.
+    static let oneDevice = """
+        devices:
+          - name: d
+            topic: t
+            publish: 10/s
+            payload: { fields: { n: { counter: 0 } } }
+        """
+
     /// Writes `contents` as `name` in a new temporary folder; returns the file's path.
     static func scenario(_ name: String, _ contents: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-test-\(UUID().uuidString)")
