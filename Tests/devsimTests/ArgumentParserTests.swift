@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import devsim
 
@@ -138,5 +139,28 @@ import Testing
     @Test func statsIntervalZeroTurnsStatusLinesOff() throws {
         #expect(try run(["--stats-interval", "0", "s.yaml"]).statsInterval == nil)
         #expect(try run(["--stats-interval", "2s", "s.yaml"]).statsInterval == .seconds(2))
+    }
+}
+
+/// Issue 16, item 11: the README's option table and `devsim run`'s flags cannot drift apart.
+@Suite struct OptionTableTests {
+    @Test func everyRunFlagIsInTheReadmesOptionTableWithItsVariableAndTheReverse() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"),
+            encoding: .utf8)
+        // "| `--messages N` | `DEVSIM_MESSAGES` | …": the flag without its value, and the variable.
+        var documented: [String: String] = [:]
+        for row in readme.split(separator: "\n") where row.hasPrefix("| `--") {
+            // An escaped \| (`mqtt31\|mqtt5`) is inside a cell, not between two.
+            let cells = row.replacingOccurrences(of: "\\|", with: "/").split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, let flag = cells[0].dropFirst().split(separator: " ").first else { continue }
+            documented[String(flag).replacingOccurrences(of: "`", with: "")] = cells[1].replacingOccurrences(of: "`", with: "")
+        }
+        let options = ArgumentParser.runOptions.filter { !$0.help.isEmpty }
+        for option in options {
+            #expect(documented[option.flag] == option.variable, "README's option table: \(option.flag) \(option.variable)")
+        }
+        #expect(Set(documented.keys).subtracting(options.map(\.flag)).isEmpty, "rows for flags run does not take")
     }
 }
