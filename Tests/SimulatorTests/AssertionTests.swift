@@ -73,8 +73,8 @@ func makeReport(_ changes: [String: Any] = [:]) throws -> RunReport {
         ("rate>=99.5", "rate is a percentage; write it with %, such as rate>=99.5%"),
         ("connected==100ms", "connected is a percentage; write it with %, such as connected==99.5%"),
         ("p99<50", "p99 is a duration; give a unit, ms, s or us, such as p99<50ms"),
-        ("p99<5%", "p99 is a duration; its unit is ms, s or us, not % (% is only for rate and connected)"),
-        ("p99<5min", "unknown unit 'min'; expected % (rate, connected), ms, s or us (durations), or none (counts)"),
+        ("p99<5%", "p99 is a duration; its unit is ms, s or us, not % (% is for rate, acked, connected and lost)"),
+        ("p99<5min", "unknown unit 'min'; expected % (rate, acked, connected, lost), ms, s or us (durations), or none (counts)"),
         ("failed==0%", "failed is a plain number and takes no unit, found '%'"),
         ("published>=10ms", "published is a plain number and takes no unit, found 'ms'"),
     ])
@@ -87,7 +87,8 @@ func makeReport(_ changes: [String: Any] = [:]) throws -> RunReport {
             _ = try Assertion("publshed>=10")
             Issue.record("accepted")
         } catch {
-            #expect(error.message.hasPrefix("unknown figure 'publshed' (did you mean published?); the figures are rate, connected, "))
+            #expect(
+                error.message.hasPrefix("unknown figure 'publshed' (did you mean published?); the figures are rate, acked, connected, "))
             for name in ["skippedOffline", "lost", "outOfOrder", "latency.*", "e2e.*", ".p999"] {
                 #expect(error.message.contains(name), "\(name)")
             }
@@ -116,6 +117,24 @@ func makeReport(_ changes: [String: Any] = [:]) throws -> RunReport {
 @Suite struct AssertionEvaluationTests {
     private func verdict(_ text: String, _ report: RunReport) throws -> Verdict {
         try Assertion(text).evaluate(report)
+    }
+
+    /// Issue 16, item 3: rate stays at 100 % while a broker saturates; acknowledged over sent and
+    /// loss as a share show it.
+    @Test func saturationShowsInAckedAndInLossAsAShare() throws {
+        // 9,700 acknowledged of 9,712 sent at QoS 1: 99.876 %.
+        let report = try makeReport()
+        #expect(try verdict("acked>=99.8%", report).passed)
+        let short = try verdict("acked>=99.9%", report).message
+        #expect(short == "99.876% (0.024 points short)")
+        var verified = report
+        verified.verify = VerifySummary(received: 9_700, lost: 12, duplicated: 0, outOfOrder: 0, e2eLatency: nil)
+        // 12 of 9,712 published: 0.124 %.
+        #expect(try verdict("lost<=0.2%", verified).passed)
+        let over = try verdict("lost<=0.1%", verified).message
+        #expect(over == "0.124% (0.024 points over)")
+        #expect(try verdict("lost<=12", verified).passed, "without % it is still the count")
+        #expect(throws: AssertionError("failed is a plain number and takes no unit, found '%'")) { try Assertion("failed<=1%") }
     }
 
     @Test func everyComparisonAtTheLimitAndBesideIt() throws {

@@ -79,7 +79,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         guard !name.isEmpty else {
             throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
         }
-        guard let metric = ReportMetrics.named(name) else {
+        guard var metric = ReportMetrics.named(name) else {
             let candidates = ReportMetrics.all.map(\.name) + ReportMetrics.aliases.keys.sorted()
             let hint = Suggestion.closest(to: name, among: candidates).map { " (did you mean \($0)?)" } ?? ""
             throw AssertionError("unknown figure '\(name)'\(hint); the figures are \(ReportMetrics.summary)")
@@ -96,7 +96,12 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         }
         let unitText = Text.trimmed(right[numberEnd...])
         guard let unit = Unit(rawValue: unitText == "µs" ? "us" : unitText) else {
-            throw AssertionError("unknown unit '\(unitText)'; expected % (rate, connected), ms, s or us (durations), or none (counts)")
+            throw AssertionError(
+                "unknown unit '\(unitText)'; expected % (rate, acked, connected, lost), ms, s or us (durations), or none (counts)")
+        }
+        if metric.kind == Metric.Kind.number, unit == .percent, let share = metric.share {
+            // A count as a share: `lost<=0.1%`.
+            metric = Metric(metric.name, .percentage, needs: metric.needs, unavailable: metric.unavailable, value: share)
         }
         switch (metric.kind, unit) {
         case (.percentage, .percent), (.duration, .milliseconds), (.duration, .seconds), (.duration, .microseconds), (.number, .none):
@@ -106,7 +111,8 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         case (.duration, .none):
             throw AssertionError("\(name) is a duration; give a unit, ms, s or us, such as \(name)\(opText)50ms")
         case (.duration, _):
-            throw AssertionError("\(name) is a duration; its unit is ms, s or us, not \(unitText) (% is only for rate and connected)")
+            throw AssertionError(
+                "\(name) is a duration; its unit is ms, s or us, not \(unitText) (% is for rate, acked, connected and lost)")
         case (.number, _):
             throw AssertionError("\(name) is a plain number and takes no unit, found '\(unitText)'")
         }

@@ -21,6 +21,9 @@ public struct Metric: Sendable {
     package let unavailable: @Sendable (RunReport) -> String
     /// What a run must have for the figure to be measured at all, known before it starts.
     package let needs: Need?
+    /// A count's share of the messages it is a part of, in percent, for an assertion that gives
+    /// `%` (`lost<=0.1%`); `nil` for a count that has none.
+    package let share: (@Sendable (RunReport) -> Double?)?
 
     /// What a figure is measured from.
     package enum Need: Sendable {
@@ -35,11 +38,13 @@ public struct Metric: Sendable {
     package init(
         _ name: String, _ kind: Kind, needs: Need? = nil,
         unavailable: @escaping @Sendable (RunReport) -> String = { _ in "not available in this report" },
+        share: (@Sendable (RunReport) -> Double?)? = nil,
         value: @escaping @Sendable (RunReport) -> Double?
     ) {
         self.name = name
         self.kind = kind
         self.needs = needs
+        self.share = share
         self.value = value
         self.unavailable = unavailable
     }
@@ -67,7 +72,13 @@ public enum ReportMetrics {
         let notVerified: @Sendable (RunReport) -> String = { _ in "not available: run with --verify" }
         return [
             Metric("received", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.received) } },
-            Metric("lost", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.lost) } },
+            Metric(
+                "lost", .number, needs: .verify, unavailable: notVerified,
+                share: { report in
+                    guard let verify = report.verify, report[.published] > 0 else { return nil }
+                    return Double(verify.lost) * 100 / Double(report[.published])
+                }
+            ) { $0.verify.map { Double($0.lost) } },
             Metric("duplicated", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
             Metric("outOfOrder", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
         ]
@@ -82,6 +93,12 @@ public enum ReportMetrics {
     static let ratios: [Metric] = [
         Metric("rate", .percentage, unavailable: { _ in "not available: nothing was scheduled" }) { report in
             report[.scheduled] > 0 ? Double(report[.published]) * 100 / Double(report[.scheduled]) : nil
+        },
+        // Saturation shows here while rate stays at 100 %: handed over is not acknowledged.
+        Metric("acked", .percentage, needs: .acknowledgements, unavailable: { _ in "not available: no QoS 1/2 message was published" }) {
+            report in
+            let sent = report[.acknowledged] + report[.inFlight]
+            return sent > 0 ? Double(report[.acknowledged]) * 100 / Double(sent) : nil
         },
         Metric("connected", .percentage, unavailable: { _ in "not available: no connections" }) { report in
             report.connections > 0 ? Double(report.connectionsUp) * 100 / Double(report.connections) : nil

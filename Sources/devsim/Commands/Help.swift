@@ -92,8 +92,11 @@ enum Help {
         text += """
 
             --expect FIGURE OP VALUE, OP one of <, <=, >, >=, ==, !=; VALUE with % for rate
-            (published/scheduled) and connected (connectionsUp/connections), ms, s or us for
-            durations, no unit for counts. Several in one value separate with commas. Figures:
+            (published/scheduled), acked (acknowledged/sent at QoS 1/2), connected
+            (connectionsUp/connections) and lost (a share of published, with --verify), ms, s or
+            us for durations, no unit for counts. Several in one value separate with commas. An
+            assertion no run of the scenarios can judge (lost without --verify, latency at QoS 0,
+            lateness at publish: max) exits 2 before connecting. Figures:
             \(wrapped(ReportMetrics.summary + ".", width: 84))
             A run that breaks one exits 4 (exit 3, no connection, wins); each is logged with its
             actual value and by how much it missed, and the report's "expectations" lists them.
