@@ -273,7 +273,7 @@ enum ArgumentParser {
         },
         Option(
             flag: "--expect", variable: "DEVSIM_EXPECT", valueName: "ASSERTION",
-            help: "fail the run (exit 4) unless this holds: rate>=99.5%, p99<50ms, failed==0 (repeatable)", repeatable: true
+            help: "fail the run (exit 4) unless this holds: p99<50ms, lateness.p99<5ms, acked>=99.9% (repeatable)", repeatable: true
         ) { o, v, label throws(UsageError) in
             do throws(AssertionError) {
                 o.expectations += try Assertion.list(v)
