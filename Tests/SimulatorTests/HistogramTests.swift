@@ -1,8 +1,40 @@
 import Foundation
+import Reactor
 import Testing
 @testable import Simulator
 
 @Suite struct HistogramTests {
+    @Test func whatWasRecordedSinceACopyIsTheDifference() {
+        var whole = Histogram()
+        for value in 1...100 { whole.record(UInt64(value) * 1_000_000) }
+        let earlier = whole
+        for _ in 0..<10 { whole.record(900_000_000) }
+        let recent = whole.since(earlier)
+        #expect(recent.count == 10)
+        #expect(abs(Double(recent.percentile(99)) - 900_000_000) <= 900_000_000 * 0.016)
+        #expect(recent.max <= whole.max && recent.min >= 800_000_000)
+        #expect(whole.since(whole).isEmpty)
+    }
+
+    /// Issue 16, item 4: the status line's ack p99 is the last interval's, labelled so; the
+    /// whole run's would hide a knee behind the earlier quiet seconds.
+    @Test func theStatusLineGivesTheLastIntervalsP99AndSaysSo() {
+        let lines = Locked<[String]>([])
+        let logger = Logger(minimumLevel: .info) { line in lines.withLock { $0.append(line) } }
+        let status = StatusReporter(logger: logger, connections: 1, start: 0)
+        var latency = Histogram()
+        for _ in 0..<1000 { latency.record(2_000_000) }  // a quiet first interval at 2 ms
+        status.report(Totals(), latency: latency, errors: 0, at: 5_000_000_000)
+        for _ in 0..<5 { latency.record(300_000_000) }  // a knee: 300 ms, 0.5 % of the run
+        status.report(Totals(), latency: latency, errors: 0, at: 10_000_000_000)
+        let reported = lines.withLock { $0 }
+        #expect(reported.count == 2)
+        #expect(reported.first?.contains("ack p99 2.0 ms over the last 5.0 s") == true, "\(reported)")
+        // The whole run's p99 is still 2 ms; the interval's is the knee's.
+        #expect(latency.percentile(99) < 3_000_000)
+        #expect(reported.last?.contains("ack p99 30") == true && reported.last?.contains("ms over the last 5.0 s") == true, "\(reported)")
+    }
+
     /// A small fixed-seed generator, so a failure reproduces.
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64

@@ -34,6 +34,22 @@ public struct Histogram: Sendable, Equatable {
         max = Swift.max(max, other.max)
     }
 
+    /// What was recorded after `earlier`, a copy of this histogram taken before: the counts'
+    /// difference, bucket by bucket. Its `max` is the highest value of its top bucket (never
+    /// above the whole histogram's), its `min` the lowest of its bottom one: the values
+    /// themselves were not kept.
+    package func since(_ earlier: Histogram) -> Histogram {
+        var interval = Histogram()
+        for index in counts.indices where counts[index] > earlier.counts[index] {
+            let added = counts[index] - earlier.counts[index]
+            interval.counts[index] = added
+            interval.count &+= added
+            interval.min = Swift.min(interval.min, Swift.max(Self.lowest(inBucket: index), min))
+            interval.max = Swift.max(interval.max, Swift.min(Self.highest(inBucket: index), max))
+        }
+        return interval
+    }
+
     /// The value at percentile `p` (0…100): the highest value of the bucket holding the sample of
     /// rank ⌈p/100 × count⌉, never above the largest value recorded. 0 when empty.
     package func percentile(_ p: Double) -> UInt64 {

@@ -7,6 +7,7 @@ final class StatusReporter {
     /// Redraws one line on a terminal instead of logging lines.
     private let redraw: (@Sendable (String) -> Void)?
     private var previous = Totals()
+    private var previousLatency = Histogram()
     private var previousTime: UInt64?
 
     init(logger: Logger, connections: Int, start: UInt64, redraw: (@Sendable (String) -> Void)? = nil) {
@@ -16,23 +17,29 @@ final class StatusReporter {
         previousTime = start
     }
 
-    /// `ackP99` is the acknowledgement latency's p99 in nanoseconds so far, if any.
-    func report(_ totals: Totals, ackP99: UInt64?, errors: Int, at now: UInt64) {
+    /// `latency` is the acknowledgement latency recorded so far; the line gives the p99 of what
+    /// was acknowledged since the previous line, and says so: the whole run's would smooth a knee
+    /// away.
+    func report(_ totals: Totals, latency: Histogram, errors: Int, at now: UInt64) {
         var rates = ""
+        var interval = ""
         if let previousTime, now > previousTime {
             let seconds = Double(now - previousTime) / 1e9
+            interval = " over the last \(formatRate(seconds)) s"
             let achieved = Double(totals[.published] - previous[.published]) / seconds
             let scheduled = Double(totals[.scheduled] - previous[.scheduled]) / seconds
             rates = ", \(formatRate(achieved)) msg/s of \(formatRate(scheduled)) scheduled"
         }
-        let latency = ackP99.map { ", ack p99 \(formatRate(Double($0) / 1e6)) ms" } ?? ""
-        let line = StatusReporter.line(totals, connections: connections) + rates + latency + ", errors \(errors)"
+        let recent = latency.since(previousLatency)
+        let ack = recent.isEmpty ? "" : ", ack p99 \(formatRate(Double(recent.percentile(99)) / 1e6)) ms\(interval)"
+        let line = StatusReporter.line(totals, connections: connections) + rates + ack + ", errors \(errors)"
         if let redraw {
             redraw("\r\u{1B}[K" + line)
         } else {
             logger.info(line)
         }
         previous = totals
+        previousLatency = latency
         previousTime = now
     }
 

@@ -183,9 +183,8 @@ public final class Fleet: Sendable {
                 return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
             }
             if let due = nextStatus, now >= due, let interval {
-                let latency = liveLatency()
                 status.report(
-                    totals, ackP99: latency.isEmpty ? nil : latency.percentile(99),
+                    totals, latency: liveLatency(),
                     errors: control.connectionErrors.values.reduce(0, +) + totals[.failed], at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
