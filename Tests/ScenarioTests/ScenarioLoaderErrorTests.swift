@@ -144,6 +144,21 @@ import Testing
             ])
     }
 
+    @Test func ackTimeoutErrors() {
+        #expect(
+            problems("broker: { ackTimeout: 0s }\n" + minimalDevices) == [
+                "test.yaml:1:23: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d above zero for 'ackTimeout', found '0s'"
+            ])
+        #expect(
+            problems("broker: { ackTimeout: 1s, onAckTimeout: retry }\n" + minimalDevices) == [
+                "test.yaml:1:41: expected count or reconnect for 'onAckTimeout', found 'retry'"
+            ])
+        #expect(
+            problems("broker: { onAckTimeout: reconnect }\n" + minimalDevices) == [
+                "test.yaml:1:25: 'onAckTimeout' says what a message waiting longer than 'ackTimeout' does; give 'ackTimeout' too"
+            ])
+    }
+
     @Test func unreadableFile() {
         #expect(throws: ScenarioError.self) {
             try ScenarioLoader.load(file: "/nonexistent/devsim.yaml", environment: [:])

@@ -42,6 +42,8 @@ import Signals
               tls: { ca: ca.pem, insecure: false }
               will: { topic: devices/gone, message: bye, qos: 1, retain: true }
               reconnect: { initial: 500ms, max: 30s }
+              ackTimeout: 2.5s
+              onAckTimeout: reconnect
             offline: { policy: buffer, maxMessages: 500, maxBytes: 1MB }
             devices:
               - name: phone
@@ -69,7 +71,8 @@ import Signals
                     host: "localhost", port: 1883, protocol: .v311, keepalive: .seconds(60), cleanSession: true,
                     username: "sdammy", password: "app123", tls: TLSSettings(ca: "/etc/devsim/ca.pem", insecure: false),
                     will: Will(topic: "devices/gone", message: "bye", qos: .atLeastOnce, retain: true),
-                    reconnect: ReconnectSettings(initial: .milliseconds(500), max: .seconds(30))))
+                    reconnect: ReconnectSettings(initial: .milliseconds(500), max: .seconds(30)),
+                    ackTimeout: .milliseconds(2500), onAckTimeout: .reconnect))
         #expect(scenario.offline == .buffer(maxMessages: 500, maxBytes: 1_048_576))
         let group = try #require(scenario.groups.first)
         #expect(group.count == 3)

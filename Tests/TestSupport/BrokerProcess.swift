@@ -103,6 +103,11 @@ public final class BrokerProcess: Sendable {
         child?.terminate(grace: grace)
     }
 
+    /// Sends `signal` to the broker, if it runs.
+    func signal(_ signal: Int32) {
+        process.withLock { $0 }?.sendSignal(signal)
+    }
+
     /// `SIGKILL` at once, as a crash would, and waits for the process to be gone.
     func kill() {
         let child = process.withLock { current in
@@ -209,4 +214,11 @@ extension BrokerFixture {
 
     /// Kills the broker with `SIGKILL` at once, as a crash would, and waits for it to be gone.
     public func kill() { process.kill() }
+
+    /// Freezes the broker (`SIGSTOP`): its sockets stay open and the kernel still takes bytes and
+    /// connections for it, but nothing is answered until `resume()`.
+    public func pause() { process.signal(SIGSTOP) }
+
+    /// Lets a paused broker run again (`SIGCONT`).
+    public func resume() { process.signal(SIGCONT) }
 }

@@ -141,6 +141,11 @@ import TestSupport
             "qos: 1\n    publish: max", "lateness.p99<5ms",
             "lateness.p99<5ms: lateness is measured against a schedule, and every device publishes at max"
         ),
+        (
+            "qos: 1\n    publish: 20/s", "ackTimeouts==0",
+            "ackTimeouts==0: ackTimeouts counts QoS 1/2 messages not acknowledged within --ack-timeout (broker.ackTimeout), "
+                + "and no QoS 1/2 device has one"
+        ),
     ])
     func anAssertionNoRunCanJudgeExits2BeforeConnecting(group: String, assertion: String, reason: String) throws {
         let file = try RunFiles.scenario(

@@ -8,6 +8,7 @@ extension ScenarioReader {
                 node, of: "'broker'",
                 known: [
                     "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
+                    "ackTimeout", "onAckTimeout",
                 ])
         else { return settings }
 
@@ -26,6 +27,12 @@ extension ScenarioReader {
         settings.tls = entries["tls"].flatMap(tls)
         settings.will = entries["will"].flatMap(will)
         settings.reconnect = entries["reconnect"].flatMap(reconnect)
+        settings.ackTimeout = duration(entries["ackTimeout"], "ackTimeout", positive: true).map(Durations.duration(seconds:))
+        settings.onAckTimeout = choice(entries["onAckTimeout"], "onAckTimeout", AckTimeoutAction.allCases.map(\.rawValue))
+            .flatMap(AckTimeoutAction.init(rawValue:))
+        if let node = entries["onAckTimeout"], entries["ackTimeout"] == nil {
+            report(node.mark, "'onAckTimeout' says what a message waiting longer than 'ackTimeout' does; give 'ackTimeout' too")
+        }
         return settings
     }
 

@@ -35,12 +35,17 @@ public struct BrokerSettings: Sendable, Equatable {
     package var tls: TLSSettings?
     package var will: Will?
     package var reconnect: ReconnectSettings?
+    /// How long a QoS 1/2 message may wait for its PUBACK or PUBCOMP before it counts as timed
+    /// out; `nil` for no limit.
+    package var ackTimeout: Duration?
+    /// What a timed-out message does to its connection; `nil` means `.count`.
+    package var onAckTimeout: AckTimeoutAction?
 
     package init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,
         keepalive: Duration? = nil, cleanSession: Bool? = nil, username: String? = nil,
         password: String? = nil, tls: TLSSettings? = nil, will: Will? = nil,
-        reconnect: ReconnectSettings? = nil
+        reconnect: ReconnectSettings? = nil, ackTimeout: Duration? = nil, onAckTimeout: AckTimeoutAction? = nil
     ) {
         self.host = host
         self.port = port
@@ -52,6 +57,8 @@ public struct BrokerSettings: Sendable, Equatable {
         self.tls = tls
         self.will = will
         self.reconnect = reconnect
+        self.ackTimeout = ackTimeout
+        self.onAckTimeout = onAckTimeout
     }
 }
 
@@ -96,6 +103,16 @@ package struct ReconnectSettings: Sendable, Equatable {
         self.initial = initial
         self.max = max
     }
+}
+
+/// `broker.onAckTimeout`: what a QoS 1/2 message that waited longer than `ackTimeout` for its
+/// acknowledgement does to its connection.
+package enum AckTimeoutAction: String, Sendable, CaseIterable {
+    /// Counted (`ackTimeouts`) and logged; the connection waits on.
+    case count
+    /// Counted, and the connection is dropped and made again, so that libmosquitto resends the
+    /// message: the only resend MQTT allows within a session.
+    case reconnect
 }
 
 /// What happens to the ticks that fall while a device's connection is down.

@@ -47,6 +47,8 @@ final class ConnectionDriver: TimerTarget {
     let silenceLimit: UInt64
     /// The CONNACK of the current attempt refused us; its reason is already reported.
     private var refusedThisAttempt = false
+    /// Why the connection is being dropped (`abandon(because:)`), for the close that follows.
+    private var abandonReason: String?
     private let startTimer: Timer
     private let retryTimer: Timer
     private let connackTimer: Timer
@@ -88,13 +90,21 @@ final class ConnectionDriver: TimerTarget {
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
     }
 
+    /// Drops the connection that is up at once, for `reason` (words for a lost connection:
+    /// "connection lost: …"): the close that follows reports it, with libmosquitto's `error`
+    /// for the delegate, and the connection is made again as after any loss.
+    func abandon(because reason: String, error: MosquittoError = .connectionLost) {
+        guard machine.isConnected else { return }
+        abandonReason = reason
+        client.abandon(reporting: error)
+    }
+
     /// The socket closed; `stable: false` keeps the backoff growing however long it was up.
     func closed(_ error: MosquittoError?, stable: Bool = true) {
+        let abandoned = abandonReason
+        abandonReason = nil
         if let error, machine.state == .connected {
-            delegate.driverDidLoseConnection(
-                reason: error == .keepalive
-                    ? "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)"
-                    : "connection lost: \(error)")
+            delegate.driverDidLoseConnection(reason: abandoned ?? "connection lost: \(error)")
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
@@ -162,7 +172,9 @@ final class ConnectionDriver: TimerTarget {
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else if timer === silenceTimer, machine.isConnected {
             if now >= client.lastHeard &+ silenceLimit {
-                client.abandon(reporting: .keepalive)
+                abandon(
+                    because: "connection lost: nothing from the broker for \(formatSeconds(Double(silenceLimit) / 1e9)) (1.5 × keepalive)",
+                    error: .keepalive)
             } else {
                 silenceTimer.schedule(at: client.lastHeard &+ silenceLimit)
             }

@@ -41,7 +41,18 @@ final class DeviceConnection: @unchecked Sendable {
     struct InFlight {
         unowned(unsafe) let device: Device
         let publishedAt: UInt64
+        /// Since when its acknowledgement has been awaited on the connection that is up: its
+        /// publish, or the CONNACK after which libmosquitto resent it.
+        var awaitedSince: UInt64
+        /// Counted among `ackTimeouts` (once, however long it goes on waiting).
+        var timedOut = false
     }
+
+    /// `broker.ackTimeout`, and its watch: a timer at the earliest moment a message in
+    /// `outstanding` can time out.
+    private let ackTimeout: AckTimeout?
+    private let ackTimeoutNanoseconds: UInt64
+    private let ackTimer: Timer
 
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
@@ -70,6 +81,9 @@ final class DeviceConnection: @unchecked Sendable {
         self.context = context
         counters = context.counters[plan.group]
         maxInFlight = max(1, Int(plan.options.maxInFlight))
+        ackTimeout = plan.ackTimeout
+        ackTimeoutNanoseconds = plan.ackTimeout.map { MonotonicClock.nanoseconds($0.limit) } ?? .max
+        ackTimer = Timer(on: context.loop)
         self.logsEvents = logsEvents
         qos = plan.devices.first?.qos ?? .atMostOnce
         switch plan.offline {
@@ -85,6 +99,7 @@ final class DeviceConnection: @unchecked Sendable {
             loop: context.loop)
         client.delegate = self
         driver.delegate = self
+        ackTimer.target = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
     }
 
@@ -203,8 +218,47 @@ final class DeviceConnection: @unchecked Sendable {
     }
 
     private func markInFlight(_ messageID: Int32, device: Device) {
-        outstanding[messageID] = InFlight(device: device, publishedAt: MonotonicClock.now())
+        let now = MonotonicClock.now()
+        outstanding[messageID] = InFlight(device: device, publishedAt: now, awaitedSince: now)
         counters.add(.inFlight)
+        if ackTimeout != nil, !ackTimer.isScheduled { ackTimer.schedule(at: now &+ ackTimeoutNanoseconds) }
+    }
+
+    /// Counts the messages that have waited `ackTimeout` since their publish, each once, and
+    /// with `onAckTimeout: reconnect` drops a connection on which one has waited that long
+    /// since it was sent on it; then watches for the next that can time out. An acknowledgement
+    /// cancels nothing: the watch finds the message gone.
+    private func checkAcknowledgements(now: UInt64) {
+        guard let ackTimeout else { return }
+        let limit = ackTimeoutNanoseconds
+        let reconnects = ackTimeout.action == .reconnect && isConnected
+        var timedOut = 0
+        var overdue = false
+        var next = UInt64.max
+        for index in outstanding.values.indices {
+            let message = outstanding.values[index]
+            if !message.timedOut {
+                if now &- message.publishedAt >= limit {
+                    outstanding.values[index].timedOut = true
+                    timedOut += 1
+                } else {
+                    next = min(next, message.publishedAt &+ limit)
+                }
+            }
+            if reconnects {
+                if now &- message.awaitedSince >= limit { overdue = true } else { next = min(next, message.awaitedSince &+ limit) }
+            }
+        }
+        if timedOut > 0 {
+            counters.add(.ackTimeouts, timedOut)
+            context.control.noteAckTimeouts(timedOut)
+        }
+        if overdue {
+            driver.abandon(
+                because: "connection lost: no acknowledgement within \(formatSeconds(ackTimeout.limit)) (onAckTimeout: reconnect)")
+        } else if next != .max {
+            ackTimer.schedule(at: next)
+        }
     }
 
     /// Errors with which `mosquitto_publish` still keeps a QoS 1/2 message for resending.
@@ -235,6 +289,11 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if !firstTime { counters.add(.reconnects) }
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
         let now = MonotonicClock.now()
+        if ackTimeout != nil, !outstanding.isEmpty {
+            // libmosquitto resends them now: the wait on this connection starts again.
+            for index in outstanding.values.indices { outstanding.values[index].awaitedSince = now }
+            checkAcknowledgements(now: now)
+        }
         for device in devices where !device.hasStarted { device.start(now: now) }
         flush()
         wakeSleepers()
@@ -259,7 +318,14 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     func driverDidFinish() {
+        ackTimer.cancel()
         context.control.connectionFinished()
+    }
+}
+
+extension DeviceConnection: TimerTarget {
+    func timerFired(_ timer: Timer, now: UInt64) {
+        checkAcknowledgements(now: now)
     }
 }
 

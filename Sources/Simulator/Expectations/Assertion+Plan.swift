@@ -14,6 +14,10 @@ extension Assertion {
             return "\(text): latency is measured for QoS 1 and 2 acknowledgements, and every device publishes at QoS 0"
         case .schedule where !devices.contains(where: { $0.perSecond.isFinite }):
             return "\(text): lateness is measured against a schedule, and every device publishes at max"
+        case .ackTimeout
+        where !plan.connections.contains(where: { $0.ackTimeout != nil && $0.devices.contains { $0.qos.isAcknowledged } }):
+            return "\(text): ackTimeouts counts QoS 1/2 messages not acknowledged within --ack-timeout (broker.ackTimeout), "
+                + "and no QoS 1/2 device has one"
         default:
             return nil
         }

@@ -33,6 +33,9 @@ public struct Metric: Sendable {
         case acknowledgements
         /// Deadlines to be late for: a device with a rate, not `publish: max`.
         case schedule
+        /// A limit on the wait for acknowledgements (`--ack-timeout`, `broker.ackTimeout`) on
+        /// a connection whose devices publish at QoS 1 or 2.
+        case ackTimeout
     }
 
     package init(
@@ -112,7 +115,9 @@ public enum ReportMetrics {
             ("faults.dropout", { $0.faults.dropout }), ("faults.drift", { $0.faults.drift }),
         ]
         let fields = Figure.allCases.map { figure in (figure.stringValue, { @Sendable in $0[figure] }) } + others
-        return fields.map { name, get in Metric(name, .number) { Double(get($0)) } }
+        return fields.map { name, get in
+            Metric(name, .number, needs: name == Figure.ackTimeouts.stringValue ? .ackTimeout : nil) { Double(get($0)) }
+        }
             + [Metric("ratePerSecond", .number) { $0.ratePerSecond }]
     }()
 

@@ -28,6 +28,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     case late
     /// Times a connection came back after being lost.
     case reconnects
+    /// QoS 1/2 messages not acknowledged within `broker.ackTimeout` of their publish, each
+    /// counted once, whether or not the acknowledgement came later.
+    case ackTimeouts
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -47,6 +50,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .failed: "failed"
         case .late: "late"
         case .reconnects: "reconnects"
+        case .ackTimeouts: "ack timeouts"
         }
     }
 
@@ -54,7 +58,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// counts `failed` among its errors.
     var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late: false
+        case .scheduled, .failed, .late, .ackTimeouts: false
         default: true
         }
     }

@@ -199,8 +199,15 @@ public final class Fleet: Sendable {
 
     /// One line for the connections lost since the last such line, by reason: a fleet too big to
     /// log each one (see `RunSettings.logConnectionEvents`) still says that it is losing them,
-    /// in a few lines however many go.
+    /// in a few lines however many go. Before it, one for the messages that timed out waiting
+    /// for their acknowledgement.
     private func logLosses() {
+        let timedOut = control.takeUnloggedAckTimeouts()
+        if timedOut > 0 {
+            control.logger.warning(
+                "\(Text.counted(timedOut, "QoS 1/2 message")) waited longer than the ack timeout for an acknowledgement "
+                    + "(counted as ackTimeouts)")
+        }
         let losses = control.takeUnloggedLosses()
         guard !losses.isEmpty else { return }
         let total = losses.values.reduce(0, +)

@@ -35,10 +35,20 @@ public struct ConnectionPlan: Sendable {
     public var devices: [DevicePlan]
     package var offline: OfflinePolicy
     package var reconnect: ReconnectSettings
+    /// The wait for a QoS 1/2 acknowledgement after which a message counts as timed out, and
+    /// what that does; `nil` for no limit.
+    package var ackTimeout: AckTimeout? = nil
     /// Seconds after the run's start at which the connection is opened (the group's ramp-up).
     package var startOffset: Double
     /// The connection's device group: an index into `FleetPlan.groups`.
     public var group = 0
+}
+
+/// How long a connection's QoS 1/2 messages may wait for their acknowledgement, and what one
+/// that waited longer does.
+package struct AckTimeout: Sendable, Equatable {
+    package var limit: Duration
+    package var action: AckTimeoutAction
 }
 
 /// The whole fleet of a run: every scenario's groups expanded into connections and devices.
@@ -207,6 +217,7 @@ public struct FleetPlan: Sendable {
             ConnectionPlan(
                 options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
+                ackTimeout: (settings.ackTimeout ?? broker.ackTimeout).map { AckTimeout(limit: $0, action: broker.onAckTimeout ?? .count) },
                 startOffset: rampPerSecond.isFinite ? Double(positions[slot]) / rampPerSecond : 0)
         }
     }

@@ -133,6 +133,20 @@ final class RunControl: Sendable {
     /// Connections lost so far, whatever the reason.
     let losses = Atomic<Int>(0)
 
+    /// Messages counted among `ackTimeouts` since the last line that said so.
+    private let unloggedAckTimeouts = Atomic<Int>(0)
+
+    /// `count` more messages waited longer than `broker.ackTimeout` for their acknowledgement;
+    /// the next summary line says so (`takeUnloggedAckTimeouts`).
+    func noteAckTimeouts(_ count: Int) {
+        unloggedAckTimeouts.add(count, ordering: .relaxed)
+    }
+
+    /// The timed-out messages since the last call.
+    func takeUnloggedAckTimeouts() -> Int {
+        unloggedAckTimeouts.exchange(0, ordering: .relaxed)
+    }
+
     /// Lost connections not logged one by one (big fleets), by reason, since the last summary.
     private let unloggedLosses = Locked<[String: Int]>([:])
 

@@ -32,6 +32,9 @@ public struct RunSettings: Sendable {
     public var statsInterval: Duration?
     /// Unacknowledged QoS 1/2 messages a connection may have at once.
     public var maxInFlight: Int
+    /// How long a QoS 1/2 message may wait for its acknowledgement, over the scenarios'
+    /// `broker.ackTimeout`.
+    public var ackTimeout: Duration? = nil
     /// Log every connection's comings and goings, however big the fleet.
     public var logConnectionEvents: Bool
     /// Where to redraw the status line in place (a terminal), instead of logging it every

@@ -335,6 +335,12 @@ enum ArgumentParser {
             o.maxInFlight = n
         },
         Option(
+            flag: "--ack-timeout", variable: "DEVSIM_ACK_TIMEOUT", valueName: "DURATION",
+            help: "count a QoS 1/2 message not acknowledged within this as an ackTimeout (default: the scenario's, else none)"
+        ) { o, v, label throws(UsageError) in
+            o.ackTimeout = try duration(v, label, allowZero: false)
+        },
+        Option(
             flag: "--verify", variable: "DEVSIM_VERIFY", valueName: nil,
             help: "subscribe to what is published and report lost, duplicated and out-of-order messages and end-to-end latency"
         ) { o, v, label throws(UsageError) in

@@ -40,6 +40,8 @@ struct RunOptions: Equatable {
     var statsInterval: Duration? = Defaults.statsInterval
     var loops: Int?
     var maxInFlight = Defaults.maxInFlight
+    /// `--ack-timeout`: over the scenario's `broker.ackTimeout`.
+    var ackTimeout: Duration?
     var quiet = false
     var verify = false
     var verbose = false
@@ -58,6 +60,7 @@ extension RunOptions {
         if host != nil { keys.insert("broker.host") }
         if port != nil { keys.insert("broker.port") }
         if mqttProtocol != nil { keys.insert("broker.protocol") }
+        if ackTimeout != nil { keys.insert("broker.ackTimeout") }
         if username != nil || anonymous { keys.insert("broker.username") }
         if password != nil || passwordFile != nil || anonymous { keys.insert("broker.password") }
         return keys

@@ -162,6 +162,7 @@ struct RunCommand {
         settings.retryRefused = options.retryRefused
         settings.mqttProtocol = options.mqttProtocol
         settings.shard = options.shard
+        settings.ackTimeout = options.ackTimeout
         return settings
     }
 
