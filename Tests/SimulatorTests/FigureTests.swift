@@ -42,6 +42,30 @@ import Testing
         #expect(try JSONDecoder().decode(RunReport.self, from: try report.json()) == report)
     }
 
+    /// Issue 16, item 3: the shares that show saturation are in the report, not only in
+    /// `--expect`, and made from its figures.
+    @Test func theReportGivesTheAcknowledgedAndLostShares() throws {
+        var report = Self.report()
+        report[.published] = 200
+        report[.acknowledged] = 150
+        report[.inFlight] = 50
+        let object = { (report: RunReport) in try #require(try JSONSerialization.jsonObject(with: try report.json()) as? [String: Any]) }
+        #expect(try object(report)["ackedPercent"] as? Double == 75)
+        #expect(try object(report)["lostPercent"] == nil, "no --verify, no lost share")
+        report.verify = VerifySummary(received: 199, lost: 1, duplicated: 0, outOfOrder: 0)
+        #expect(try object(report)["lostPercent"] as? Double == 0.5)
+        report[.acknowledged] = 0
+        report[.inFlight] = 0
+        #expect(try object(report)["ackedPercent"] == nil, "no QoS 1/2 message, no share")
+    }
+
+    @Test func aReportOfAnOlderDevsimHasNoAckTimeoutsAndIsRead() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
+        object["ackTimeouts"] = nil
+        let report = try JSONDecoder().decode(RunReport.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(report[.ackTimeouts] == 0 && report[.late] == Self.report()[.late])
+    }
+
     @Test func aReportWithoutAFigureIsRefusedNamingIt() throws {
         var object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
         object["late"] = nil

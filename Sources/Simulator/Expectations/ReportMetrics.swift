@@ -77,10 +77,7 @@ public enum ReportMetrics {
             Metric("received", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.received) } },
             Metric(
                 "lost", .number, needs: .verify, unavailable: notVerified,
-                share: { report in
-                    guard let verify = report.verify, report[.published] > 0 else { return nil }
-                    return Double(verify.lost) * 100 / Double(report[.published])
-                }
+                share: { $0.lostPercent }
             ) { $0.verify.map { Double($0.lost) } },
             Metric("duplicated", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
             Metric("outOfOrder", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
@@ -99,9 +96,7 @@ public enum ReportMetrics {
         },
         // Saturation shows here while rate stays at 100 %: handed over is not acknowledged.
         Metric("acked", .percentage, needs: .acknowledgements, unavailable: { _ in "not available: no QoS 1/2 message was published" }) {
-            report in
-            let sent = report[.acknowledged] + report[.inFlight]
-            return sent > 0 ? Double(report[.acknowledged]) * 100 / Double(sent) : nil
+            $0.ackedPercent
         },
         Metric("connected", .percentage, unavailable: { _ in "not available: no connections" }) { report in
             report.connections > 0 ? Double(report.connectionsUp) * 100 / Double(report.connections) : nil

@@ -54,6 +54,10 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         }
     }
 
+    /// Whether a report must have it to be read: a figure added after reports were first
+    /// written is 0 in an older one, so `report merge` still takes those.
+    var isInEveryReport: Bool { self != .ackTimeouts }
+
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     var isInStatusLine: Bool {
@@ -95,7 +99,11 @@ public struct Figures: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Figure.self)
-        for figure in Figure.allCases { self[figure] = try container.decode(Int.self, forKey: figure) }
+        for figure in Figure.allCases {
+            self[figure] =
+                figure.isInEveryReport
+                ? try container.decode(Int.self, forKey: figure) : try container.decodeIfPresent(Int.self, forKey: figure) ?? 0
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

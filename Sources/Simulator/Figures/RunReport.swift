@@ -28,6 +28,30 @@ public struct RunReport: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         try figures.encode(to: encoder)
         try details.encode(to: encoder)
+        var shares = encoder.container(keyedBy: ShareKey.self)
+        try shares.encodeIfPresent(ackedPercent, forKey: .ackedPercent)
+        try shares.encodeIfPresent(lostPercent, forKey: .lostPercent)
+    }
+
+    /// The shares, written for people and tools that read the report; made from its figures,
+    /// so a report read back (or merged) makes them anew rather than reading them.
+    private enum ShareKey: String, CodingKey {
+        case ackedPercent, lostPercent
+    }
+
+    /// QoS 1/2 messages acknowledged, in percent of those published (acknowledged + still in
+    /// flight; QoS 0 messages have no part in it): where a saturated broker shows while `rate`,
+    /// handed over on schedule, stays at 100 %. `nil` when no QoS 1/2 message was published.
+    public var ackedPercent: Double? {
+        let sent = self[.acknowledged] + self[.inFlight]
+        return sent > 0 ? Double(self[.acknowledged]) * 100 / Double(sent) : nil
+    }
+
+    /// Messages `--verify` found lost, in percent of those published; `nil` without `--verify`
+    /// or when nothing was published.
+    public var lostPercent: Double? {
+        guard let verify = details.verify, self[.published] > 0 else { return nil }
+        return Double(verify.lost) * 100 / Double(self[.published])
     }
 }
 
