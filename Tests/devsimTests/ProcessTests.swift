@@ -80,6 +80,35 @@ import TestSupport
         #expect(again.stdout == result.stdout, "a seed makes a run reproducible")
     }
 
+    /// Issue 16, item 4: with `--log-format json` every line is one JSON object, and the figures
+    /// of the starting and status lines are numbers in fields of their own, not words in `msg`.
+    @Test func jsonLogsGiveTheStatusFiguresAsNumbers() throws {
+        let broker = try MosquittoBroker()
+        let scenario = try RunFiles.scenario("json-log.yaml", RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: scenario) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2.5s",
+                "--stats-interval", "1s", "--log-format", "json",
+            ], timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try result.stderr.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        let starting = try #require(lines.first { $0["msg"] as? String == "starting" })
+        #expect(starting["devices"] as? Int == 1 && starting["connections"] as? Int == 1, "\(starting)")
+        let status = lines.filter { ($0["msg"] as? String)?.hasPrefix("connections ") == true }
+        #expect(status.count >= 2, "\(result.stderr)")
+        let last = try #require(status.last)
+        #expect(last["connectionsUp"] as? Int == 1 && last["connections"] as? Int == 1, "\(last)")
+        for key in ["scheduled", "published", "acknowledged", "inFlight", "late", "ackTimeouts", "errors"] {
+            #expect(last[key] is Int, "\(key) is a number: \(last)")
+        }
+        #expect((last["published"] as? Int ?? 0) >= 10, "\(last)")
+        #expect((last["publishedPerSecond"] as? Double ?? 0) > 5, "\(last)")
+        #expect((last["intervalSeconds"] as? Double ?? 0) > 0.5, "\(last)")
+    }
+
     @Test func sigtermDuringAQoS1RunDrainsAndReportsEverythingAcknowledged() throws {
         let broker = try MosquittoBroker()
         let scenario = try RunFiles.scenario(

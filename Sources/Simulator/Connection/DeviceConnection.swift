@@ -270,8 +270,8 @@ final class DeviceConnection: @unchecked Sendable {
         context.control.connectionFailed(reason, host: plan.options.host, port: plan.options.port)
     }
 
-    private var metadata: KeyValuePairs<String, String> {
-        ["client": plan.options.clientID ?? "-", "broker": "\(plan.options.host):\(plan.options.port)"]
+    private var metadata: KeyValuePairs<String, Logger.Value> {
+        ["client": .string(plan.options.clientID ?? "-"), "broker": "\(plan.options.host):\(plan.options.port)"]
     }
 }
 

@@ -23,18 +23,32 @@ final class StatusReporter {
     func report(_ totals: Totals, latency: Histogram, errors: Int, at now: UInt64) {
         var rates = ""
         var interval = ""
+        var fields: [(key: String, value: Logger.Value)] = [
+            ("connectionsUp", .integer(totals.connectionsUp)), ("connections", .integer(connections)),
+        ]
+        fields += Figure.allCases.map { ($0.stringValue, .integer(totals[$0])) }
         if let previousTime, now > previousTime {
             let seconds = Double(now - previousTime) / 1e9
             interval = " over the last \(formatRate(seconds)) s"
             let achieved = Double(totals[.published] - previous[.published]) / seconds
             let scheduled = Double(totals[.scheduled] - previous[.scheduled]) / seconds
             rates = ", \(formatRate(achieved)) msg/s of \(formatRate(scheduled)) scheduled"
+            fields += [
+                ("intervalSeconds", .number(seconds, decimals: 3)), ("publishedPerSecond", .number(achieved, decimals: 1)),
+                ("scheduledPerSecond", .number(scheduled, decimals: 1)),
+            ]
         }
         let recent = latency.since(previousLatency)
         let ack = recent.isEmpty ? "" : ", ack p99 \(formatRate(Double(recent.percentile(99)) / 1e6)) ms\(interval)"
+        if !recent.isEmpty { fields.append(("ackP99Ms", .number(Double(recent.percentile(99)) / 1e6, decimals: 3))) }
+        fields.append(("errors", .integer(errors)))
         let line = StatusReporter.line(totals, connections: connections) + rates + ack + ", errors \(errors)"
         if let redraw {
             redraw("\r\u{1B}[K" + line)
+        } else if logger.format == .json {
+            // The same figures as the words, as numbers in fields of their own, for whatever
+            // reads the log; a text line keeps to the words.
+            logger.log(.info, line, fields: fields)
         } else {
             logger.info(line)
         }

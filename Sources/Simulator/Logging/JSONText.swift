@@ -8,4 +8,12 @@ enum JSONText {
         JSONWriter.writeString(text, into: &bytes)
         return bytes.text
     }
+
+    /// `value` as a JSON number (`null` if it is not finite), with at most `decimals` digits
+    /// after the point.
+    static func number(_ value: Double, decimals: Int? = nil) -> String {
+        var bytes = PayloadBuffer()
+        JSONWriter.writeNumber(value, decimals: decimals, into: &bytes)
+        return bytes.text
+    }
 }

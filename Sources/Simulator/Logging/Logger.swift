@@ -23,6 +23,33 @@ public struct Logger: Sendable {
         case text, json
     }
 
+    /// A metadata value: text, or a number that a JSON line gives as a number, for tools that
+    /// read the figures of a status line without parsing its words.
+    public enum Value: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+        case string(String)
+        case integer(Int)
+        /// Written with at most `decimals` digits after the point.
+        case number(Double, decimals: Int)
+
+        public init(stringLiteral value: String) { self = .string(value) }
+
+        public var description: String {
+            switch self {
+            case .string(let text): text
+            case .integer(let value): "\(value)"
+            case .number(let value, let decimals): JSONText.number(value, decimals: decimals)
+            }
+        }
+
+        var json: String {
+            switch self {
+            case .string(let text): JSONText.quoted(text)
+            case .integer(let value): "\(value)"
+            case .number(let value, let decimals): JSONText.number(value, decimals: decimals)
+            }
+        }
+    }
+
     public var label: String
     public var format: Format
     public var minimumLevel: Level
@@ -39,17 +66,22 @@ public struct Logger: Sendable {
         self.sink = sink
     }
 
-    public func log(_ level: Level, _ message: String, _ metadata: KeyValuePairs<String, String> = [:]) {
-        guard level >= minimumLevel else { return }
-        sink(line(level, message, metadata, time: WallTime.now()))
+    public func log(_ level: Level, _ message: String, _ metadata: KeyValuePairs<String, Logger.Value> = [:]) {
+        log(level, message, fields: Array(metadata))
     }
 
-    public func debug(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.debug, message, metadata) }
-    public func info(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.info, message, metadata) }
-    public func warning(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.warning, message, metadata) }
-    public func error(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.error, message, metadata) }
+    /// `log` with metadata made at run time, in this order.
+    public func log(_ level: Level, _ message: String, fields: [(key: String, value: Value)]) {
+        guard level >= minimumLevel else { return }
+        sink(line(level, message, fields, time: WallTime.now()))
+    }
 
-    func line(_ level: Level, _ message: String, _ metadata: KeyValuePairs<String, String>, time: WallTime) -> String {
+    public func debug(_ message: String, _ metadata: KeyValuePairs<String, Logger.Value> = [:]) { log(.debug, message, metadata) }
+    public func info(_ message: String, _ metadata: KeyValuePairs<String, Logger.Value> = [:]) { log(.info, message, metadata) }
+    public func warning(_ message: String, _ metadata: KeyValuePairs<String, Logger.Value> = [:]) { log(.warning, message, metadata) }
+    public func error(_ message: String, _ metadata: KeyValuePairs<String, Logger.Value> = [:]) { log(.error, message, metadata) }
+
+    func line(_ level: Level, _ message: String, _ metadata: [(key: String, value: Value)], time: WallTime) -> String {
         switch format {
         case .text:
             var line = "\(time.iso8601) \(level.name) \(label):"
@@ -57,7 +89,7 @@ public struct Logger: Sendable {
             return line + " \(message)\n"
         case .json:
             var line = "{\"ts\":\(JSONText.quoted(time.iso8601)),\"level\":\"\(level.name)\",\"label\":\(JSONText.quoted(label))"
-            for (key, value) in metadata { line += ",\(JSONText.quoted(key)):\(JSONText.quoted(value))" }
+            for (key, value) in metadata { line += ",\(JSONText.quoted(key)):\(value.json)" }
             return line + ",\"msg\":\(JSONText.quoted(message))}\n"
         }
     }

@@ -85,9 +85,10 @@ struct RunCommand {
         logger.info(
             "starting",
             [
-                "scenarios": scenarios.map(\.name).joined(separator: ","),
-                "devices": String(plan.deviceCount), "connections": String(plan.connections.count),
-                "seed": String(settings.seed),
+                "scenarios": .string(scenarios.map(\.name).joined(separator: ",")),
+                "devices": .integer(plan.deviceCount), "connections": .integer(plan.connections.count),
+                // Text: a 64-bit seed is beyond the integers a JSON reader such as JavaScript keeps exactly.
+                "seed": "\(settings.seed)",
             ])
         let signals = SignalHandling.install { fleet.requestStop() }
         let result = try fleet.run()
