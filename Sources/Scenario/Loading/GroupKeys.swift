@@ -5,10 +5,7 @@ import Signals
 /// mapping sets for every group that does not set it itself.
 struct GroupKeys {
     /// Every key a device group takes besides its `name`, in the order messages list them.
-    static let names = [
-        "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-        "connection", "rampUp", "jitter", "payload", "verify",
-    ]
+    static let names = ScenarioKeys.group.keys.filter { $0 != "name" }
 
     /// Keys that were written, valid or not: a group that lacks `topic` is not told it is
     /// missing when `defaults` gives one, even a wrong one (that one has its own message).

@@ -6,10 +6,7 @@ extension ScenarioReader {
         guard
             let entries = entries(
                 node, of: "'broker'",
-                known: [
-                    "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-                    "ackTimeout", "onAckTimeout",
-                ])
+                known: ScenarioKeys.broker.keys)
         else { return settings }
 
         settings.host = string(entries["host"], "host")
@@ -48,7 +45,7 @@ extension ScenarioReader {
     }
 
     private func tls(_ node: Node) -> TLSSettings? {
-        guard let entries = entries(node, of: "'tls'", known: ["ca", "certificate", "key", "insecure"]) else { return nil }
+        guard let entries = entries(node, of: "'tls'", known: ScenarioKeys.tls.keys) else { return nil }
         let certificate = string(entries["certificate"], "certificate")
         let key = string(entries["key"], "key")
         if (certificate == nil) != (key == nil), entries["certificate"] != nil || entries["key"] != nil {
@@ -62,7 +59,7 @@ extension ScenarioReader {
     }
 
     private func will(_ node: Node) -> Will? {
-        guard let entries = entries(node, of: "'will'", known: ["topic", "message", "qos", "retain"]) else { return nil }
+        guard let entries = entries(node, of: "'will'", known: ScenarioKeys.will.keys) else { return nil }
         let topicNode = entries["topic"]
         let topic = self.topic(topicNode, "topic")
         let message = string(entries["message"], "message")
@@ -74,7 +71,7 @@ extension ScenarioReader {
     }
 
     private func reconnect(_ node: Node) -> ReconnectSettings? {
-        guard let entries = entries(node, of: "'reconnect'", known: ["initial", "max"]) else { return nil }
+        guard let entries = entries(node, of: "'reconnect'", known: ScenarioKeys.reconnect.keys) else { return nil }
         let defaults = ReconnectSettings()
         let initial = duration(entries["initial"], "initial", positive: true).map(Durations.duration(seconds:))
         let max = duration(entries["max"], "max", positive: true).map(Durations.duration(seconds:))

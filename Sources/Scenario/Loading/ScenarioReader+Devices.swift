@@ -24,13 +24,13 @@ extension ScenarioReader {
         if case .mapping(let pairs) = node.kind, let name = pairs.first(where: { $0.key.scalarText == "name" }) {
             report(name.key.mark, "'name' cannot be a default: each device group has a name of its own")
         }
-        guard let entries = entries(node, of: "'defaults'", known: ["name"] + GroupKeys.names) else { return GroupKeys() }
+        guard let entries = entries(node, of: "'defaults'", known: ScenarioKeys.group.keys) else { return GroupKeys() }
         return groupKeys(entries, of: "'defaults'")
     }
 
     private func group(_ node: Node, defaults: GroupKeys) -> DeviceGroup? {
         let problemsBefore = diagnostics.count
-        guard let entries = entries(node, of: "a device group", known: ["name"] + GroupKeys.names) else { return nil }
+        guard let entries = entries(node, of: "a device group", known: ScenarioKeys.group.keys) else { return nil }
         var name = string(entries["name"], "name")
         if let nameNode = entries["name"], name?.isEmpty == true {
             report(nameNode.mark, "expected a non-empty name for 'name', found \(nameNode.summary)")
@@ -92,7 +92,7 @@ extension ScenarioReader {
 
     /// `verify: { sequence: seq, timestamp: ts }`, each key optional.
     private func verifyFields(_ node: Node) -> VerifyFields? {
-        guard let entries = entries(node, of: "'verify'", known: ["sequence", "timestamp"]) else { return nil }
+        guard let entries = entries(node, of: "'verify'", known: ScenarioKeys.verify.keys) else { return nil }
         return VerifyFields(
             sequence: string(entries["sequence"], "sequence") ?? VerifyFields.defaultSequence,
             timestamp: string(entries["timestamp"], "timestamp") ?? VerifyFields.defaultTimestamp)
@@ -142,7 +142,7 @@ extension ScenarioReader {
             }
             return .perDevice
         }
-        guard let entries = entries(node, of: "'connection'", known: ["shared"]) else { return nil }
+        guard let entries = entries(node, of: "'connection'", known: ScenarioKeys.connection.keys) else { return nil }
         guard let sharedNode = entries["shared"] else {
             missing("shared", in: entries, of: "'connection' (the number of connections)")
             return nil
@@ -152,7 +152,7 @@ extension ScenarioReader {
 
     private func payload(_ node: Node, of what: String) -> PayloadSpec? {
         let problemsBefore = diagnostics.count
-        guard let entries = entries(node, of: "'payload'", known: ["style", "fields", "template"]) else { return nil }
+        guard let entries = entries(node, of: "'payload'", known: ScenarioKeys.payload.keys) else { return nil }
         let style = choice(entries["style"], "style", PayloadStyle.allCases.map(\.rawValue)).flatMap(PayloadStyle.init(rawValue:))
         guard let fieldsNode = entries["fields"] else {
             missing("fields", in: entries, of: "'payload' of \(what)")

@@ -1,8 +1,6 @@
 import Signals
 
 extension ScenarioReader {
-    static let modifiers = ["decimals", "noise", "min", "max", "faults"]
-
     /// The key that makes a field a group of fields, written as a nested object.
     static let groupKey = "fields"
 
@@ -22,7 +20,7 @@ extension ScenarioReader {
         var modifiers = Entries(mark: node.mark)
         for pair in pairs {
             guard let text = pair.key.scalarText else { continue }
-            if Self.modifiers.contains(text) {
+            if ScenarioKeys.modifiers.keys.contains(text) {
                 modifiers.values[text] = pair.value
             } else {
                 switch generator(text, pair.value) {
@@ -98,7 +96,7 @@ extension ScenarioReader {
             let what = "fault '\(kind)' of field '\(field)'"
             switch kind {
             case "spike":
-                guard let entries = entries(pair.value, of: what, known: ["probability", "magnitude"]) else { continue }
+                guard let entries = entries(pair.value, of: what, known: ScenarioKeys.spike.keys) else { continue }
                 let probability = probability(entries, of: what)
                 let magnitude = required("magnitude", in: entries, of: what, "the size of the jump, added or subtracted") {
                     positive($0, "magnitude")
@@ -107,7 +105,7 @@ extension ScenarioReader {
                     faults.spike = .init(probability: probability, magnitude: magnitude)
                 }
             case "stuck":
-                guard let entries = entries(pair.value, of: what, known: ["probability", "duration"]) else { continue }
+                guard let entries = entries(pair.value, of: what, known: ScenarioKeys.stuck.keys) else { continue }
                 let probability = probability(entries, of: what)
                 let duration = required("duration", in: entries, of: what, "how long the value stays frozen, such as 30s") {
                     self.duration($0, "duration", positive: true)
@@ -116,14 +114,14 @@ extension ScenarioReader {
                     faults.stuck = .init(probability: probability, duration: duration)
                 }
             case "dropout":
-                guard let entries = entries(pair.value, of: what, known: ["probability", "mode"]) else { continue }
+                guard let entries = entries(pair.value, of: what, known: ScenarioKeys.dropout.keys) else { continue }
                 let probability = probability(entries, of: what)
                 let mode = dropoutMode(entries.values["mode"])
                 if let probability, let mode {
                     faults.dropout = .init(probability: probability, mode: mode)
                 }
             case "drift":
-                guard let entries = entries(pair.value, of: what, known: ["perHour"]) else { continue }
+                guard let entries = entries(pair.value, of: what, known: ScenarioKeys.drift.keys) else { continue }
                 let perHour = required("perHour", in: entries, of: what, "units added per hour") {
                     number($0, "perHour")
                 }
@@ -236,8 +234,9 @@ extension ScenarioReader {
     private func reportUnknown(_ key: Node, in field: String, afterGenerator: Bool) {
         let text = key.scalarText ?? ""
         // Beside a generator only a modifier can stand: 'unit' is not a misspelt 'uuid'.
-        let hint = Suggestion.closest(to: text, among: afterGenerator ? Self.modifiers : generators.keys + Self.modifiers)
-        if let hint, Self.modifiers.contains(hint) {
+        let hint = Suggestion.closest(
+            to: text, among: afterGenerator ? ScenarioKeys.modifiers.keys : generators.keys + ScenarioKeys.modifiers.keys)
+        if let hint, ScenarioKeys.modifiers.keys.contains(hint) {
             report(key.mark, "unknown modifier '\(text)' in field '\(field)'; did you mean '\(hint)'?")
         } else if let hint {
             report(
@@ -245,7 +244,7 @@ extension ScenarioReader {
         } else if afterGenerator {
             report(
                 key.mark,
-                "unknown key '\(text)' in field '\(field)'; besides its generator a field takes only the modifiers \(Self.modifiers.joined(separator: ", "))"
+                "unknown key '\(text)' in field '\(field)'; besides its generator a field takes only the modifiers \(ScenarioKeys.modifiers.keys.joined(separator: ", "))"
             )
         } else {
             let known = generators.keys.isEmpty ? "" : "; expected one of: " + generators.keys.joined(separator: ", ")

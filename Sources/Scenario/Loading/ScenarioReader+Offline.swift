@@ -11,7 +11,7 @@ extension ScenarioReader {
             default: return nil
             }
         }
-        guard let entries = entries(node, of: "'offline'", known: ["policy", "maxMessages", "maxBytes"]) else {
+        guard let entries = entries(node, of: "'offline'", known: ScenarioKeys.offline.keys) else {
             return nil
         }
         let maxMessages = integer(entries["maxMessages"], "maxMessages", in: 1...Int.max)

@@ -1,9 +1,7 @@
 extension ScenarioReader {
-    static let topKeys = ["name", "broker", "offline", "defaults", "include", "devices"]
-
     /// The whole scenario; `nil` when anything was reported, here or in a file it includes.
     func scenario(_ root: Node, defaultName: String) -> Scenario? {
-        guard let top = entries(root, of: "the scenario", known: Self.topKeys) else {
+        guard let top = entries(root, of: "the scenario", known: ScenarioKeys.top.keys) else {
             return nil
         }
         let name = string(top["name"], "name")
@@ -18,7 +16,7 @@ extension ScenarioReader {
     /// and then from `defaults`, the including file's. What applies to a whole run (name,
     /// broker, offline) is the including scenario's to say.
     func includedFile(_ root: Node, by includer: String, defaults: GroupKeys) -> [DeviceGroup] {
-        guard let top = entries(root, of: "an included file", known: Self.topKeys) else { return [] }
+        guard let top = entries(root, of: "an included file", known: ScenarioKeys.top.keys) else { return [] }
         for key in ["name", "broker", "offline"] {
             guard let node = top.values[key] else { continue }
             report(node.mark, "'\(key)' cannot be set in an included file; set it in \(includer), which includes this one")

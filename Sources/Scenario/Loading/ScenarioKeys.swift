@@ -1,0 +1,45 @@
+import Signals
+
+/// Every key a scenario file may hold, by the mapping that holds it: the one list of them. The
+/// loader reads each mapping against its list (another key is an error with a hint), and
+/// `ReferenceKeysTests` checks the reference, `docs/scenarios.md`, against the same lists both
+/// ways. A new key is a name here, its reading, and an example of it in the reference.
+package struct ScenarioKeys: Sendable {
+    /// Where the mapping sits, as the reference and messages name it: `broker.tls`.
+    package let path: String
+    package let keys: [String]
+
+    package static let top = ScenarioKeys(path: "the scenario", keys: ["name", "broker", "offline", "defaults", "include", "devices"])
+    package static let broker = ScenarioKeys(
+        path: "broker",
+        keys: [
+            "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
+            "ackTimeout", "onAckTimeout",
+        ])
+    package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure"])
+    package static let will = ScenarioKeys(path: "broker.will", keys: ["topic", "message", "qos", "retain"])
+    package static let reconnect = ScenarioKeys(path: "broker.reconnect", keys: ["initial", "max"])
+    package static let offline = ScenarioKeys(path: "offline", keys: ["policy", "maxMessages", "maxBytes"])
+    /// A device group's keys, and `defaults`' (which sets any of them for the groups after it).
+    package static let group = ScenarioKeys(
+        path: "devices[]",
+        keys: [
+            "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
+            "connection", "rampUp", "jitter", "payload", "verify",
+        ])
+    package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
+    package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
+    package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
+    /// A field's keys besides its generator (one of `Generators.keys`).
+    package static let modifiers = ScenarioKeys(path: "a field", keys: ["decimals", "noise", "min", "max", "faults"])
+    package static let faults = ScenarioKeys(path: "a field's faults", keys: FieldFaults.kinds)
+    package static let spike = ScenarioKeys(path: "faults.spike", keys: ["probability", "magnitude"])
+    package static let stuck = ScenarioKeys(path: "faults.stuck", keys: ["probability", "duration"])
+    package static let dropout = ScenarioKeys(path: "faults.dropout", keys: ["probability", "mode"])
+    package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
+
+    package static let all = [
+        top, broker, tls, will, reconnect, offline, group, verify, connection, payload, modifiers, faults, spike, stuck,
+        dropout, drift,
+    ]
+}
