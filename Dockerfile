@@ -8,7 +8,7 @@
 #
 # The base images are ARGs so they can be swapped for a mirror or a local stand-in
 # (scripts/container-test.sh builds this file unchanged with local images).
-ARG SWIFT_IMAGE=swift:6.1-bookworm
+ARG SWIFT_IMAGE=swift:6.3-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 FROM ${SWIFT_IMAGE} AS build

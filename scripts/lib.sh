@@ -39,6 +39,6 @@ start_mosquitto() {
 
 # The release devsim of this tree, built if need be.
 release_devsim() {
-  swift build -c release --product devsim >/dev/null
-  echo "$(swift build -c release --show-bin-path)/devsim"
+  swift build -c release --static-swift-stdlib --product devsim >/dev/null
+  echo "$(swift build -c release --static-swift-stdlib --show-bin-path)/devsim"
 }

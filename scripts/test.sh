@@ -2,7 +2,8 @@
 # Installs what the tests need and runs them all: the format lint (scripts/lint.sh), unit tests,
 # integration tests against a real mosquitto (and amqtt, a second broker) each test starts on a
 # free loopback port, process tests of the built binary, the release build's smoke test
-# (scripts/release-smoke.sh) and ThreadSanitizer over the multi-threaded code (scripts/tsan.sh).
+# (scripts/release-smoke.sh), the release packages installed and run (scripts/package-test.sh)
+# and ThreadSanitizer over the multi-threaded code (scripts/tsan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -11,4 +12,5 @@ bash scripts/lint.sh
 swift build --build-tests
 swift test --skip-build
 bash scripts/release-smoke.sh
+bash scripts/package-test.sh
 bash scripts/tsan.sh

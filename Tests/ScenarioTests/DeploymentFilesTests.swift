@@ -18,10 +18,11 @@ import Testing
         var testDescription: String { "\(file):\(line)" }
     }
 
-    /// Every `.yaml`/`.yml` under `deploy/` and `examples/`, split into documents on `---` lines.
+    /// Every `.yaml`/`.yml` under `deploy/`, `examples/` and `.github/workflows/`, split into
+    /// documents on `---` lines.
     static var documents: [Document] {
         var documents: [Document] = []
-        for folder in ["deploy", "examples"] {
+        for folder in ["deploy", "examples", ".github/workflows"] {
             let base = root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
             var files: [URL] = []
@@ -72,6 +73,64 @@ import Testing
         #expect(files.contains("examples/docker-compose.yml"))
         #expect(files.contains("examples/github-actions.yml"))
         #expect(files.contains("examples/gitlab-ci.yml"))
+        #expect(files.contains(".github/workflows/release.yml"))
+    }
+
+    static func node(_ file: String) throws -> Node {
+        let document = try #require(documents.first { $0.file == file }, "no \(file)")
+        return try #require(parse(document), "\(file) does not parse")
+    }
+
+    /// The `run:` texts of a job's steps.
+    static func scripts(of job: Node?) -> [String] {
+        job?["steps"]?.items?.compactMap { $0["run"]?.scalarText } ?? []
+    }
+
+    /// Issue 16, item 1: what a broker team copies into its own CI works outside this
+    /// repository: the published image, a maintained mosquitto, and the verdicts shown as test
+    /// results, not only kept as a file.
+    @Test func theCIExamplesUseThePublishedImageAMaintainedBrokerAndShowTheVerdicts() throws {
+        for file in ["examples/github-actions.yml", "examples/gitlab-ci.yml"] {
+            let text = try #require(Self.documents.first { $0.file == file }?.text)
+            #expect(!text.contains("docker build"), "\(file) builds devsim, which only works in devsim's repository")
+            #expect(text.contains("DEVSIM_IMAGE: ghcr.io/devsim/devsim:"), "\(file) does not pin the published image")
+            #expect(text.contains("eclipse-mosquitto:2") && !text.contains("eclipse-mosquitto:1"), "\(file): mosquitto 1.6 is end of life")
+        }
+        let github = try Self.node("examples/github-actions.yml")
+        let steps = try #require(github["jobs"]?["broker-load"]?["steps"]?.items)
+        let run = try #require(Self.scripts(of: github["jobs"]?["broker-load"]).first { $0.contains("devsim/scenarios") })
+        #expect(run.contains("\"$DEVSIM_IMAGE\" run") && run.contains("--report /reports/devsim.xml --report-format junit"))
+        let results = try #require(steps.first { $0["uses"]?.scalarText?.hasPrefix("mikepenz/action-junit-report@") == true })
+        #expect(results["with"]?["report_paths"]?.scalarText == "reports/devsim.xml")
+        #expect(results["if"]?.scalarText == "always()", "a failed verdict is the one to show")
+        #expect(github["permissions"]?["checks"]?.scalarText == "write")
+
+        let gitlab = try Self.node("examples/gitlab-ci.yml")
+        let job = gitlab["broker-load"]
+        #expect(job?["image"]?["name"]?.scalarText == "$DEVSIM_IMAGE")
+        #expect(job?["artifacts"]?["reports"]?["junit"]?.scalarText == "devsim.xml")
+        #expect(job?["artifacts"]?["when"]?.scalarText == "always")
+    }
+
+    /// The release workflow ships what `scripts/package.sh` builds and `scripts/package-test.sh`
+    /// proves, and the image to the repository's own registry path, with the Dockerfile's toolchain.
+    @Test func theReleaseWorkflowShipsTestedPackagesAndTheImage() throws {
+        let workflow = try Self.node(".github/workflows/release.yml")
+        #expect(workflow["on"]?["push"]?["tags"]?.items?.first?.scalarText == "v*")
+        let packages = workflow["jobs"]?["packages"]
+        #expect(Self.scripts(of: packages).contains { $0.contains("bash scripts/package-test.sh dist") })
+        #expect(Self.scripts(of: packages).contains { $0.contains("$GITHUB_REF_NAME") }, "the tag is checked against the version")
+        let attach = packages?["steps"]?.items?.first { $0["uses"]?.scalarText?.hasPrefix("softprops/action-gh-release@") == true }
+        #expect(attach?["with"]?["files"]?.scalarText == "dist/*")
+        let image = try #require(Self.scripts(of: workflow["jobs"]?["image"]).first { $0.contains("docker push") })
+        #expect(image.contains("ghcr.io/${GITHUB_REPOSITORY,,}"))
+        #expect(workflow["permissions"]?["packages"]?.scalarText == "write")
+        for script in ["scripts/package.sh", "scripts/package-test.sh"] {
+            #expect(FileManager.default.isExecutableFile(atPath: Self.root.appendingPathComponent(script).path), "\(script)")
+        }
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let container = try #require(packages?["container"]?.scalarText)
+        #expect(dockerfile.contains("ARG SWIFT_IMAGE=\(container)\n"), "the packages and the image are built with one toolchain")
     }
 
     @Test(arguments: documents) func isValidYAML(_ document: Document) {

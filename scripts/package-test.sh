@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The release packages as a user meets them (as root; part of scripts/test.sh): builds them with
+# scripts/package.sh, installs the .deb on this machine, runs the installed devsim (--version, the
+# man page, every shipped scenario validated, a dry run, a short run against a private
+# mosquitto), removes the package and checks that nothing is left; then unpacks the tarball and
+# runs the devsim in it. Refuses to touch a devsim that was installed before it ran.
+#
+#   scripts/package-test.sh [DIST]   keeps the packages in DIST (the release workflow's files)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+fail() { echo "package test: $*" >&2; exit 1; }
+if dpkg-query -W -f='${Status}' devsim 2>/dev/null | grep -q "install ok installed"; then
+  fail "a devsim package is already installed here; remove it first (dpkg -r devsim)"
+fi
+
+dir=$(mktemp -d)
+broker=
+installed=
+cleanup() {
+  [ -n "$broker" ] && kill "$broker" 2>/dev/null
+  [ -n "$installed" ] && dpkg -r devsim > /dev/null 2>&1
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+mapfile -t files < <(bash scripts/package.sh "${1:-$dir/dist}")
+[ ${#files[@]} -eq 2 ] || fail "scripts/package.sh did not make a tarball and a .deb"
+tarball=${files[0]} deb=${files[1]}
+version=$(dpkg-deb -f "$deb" Version)
+
+installed=yes
+dpkg -i "$deb" > "$dir/dpkg.log" 2>&1 || { cat "$dir/dpkg.log" >&2; fail "dpkg -i $(basename "$deb") failed"; }
+[ "$(command -v devsim)" = /usr/bin/devsim ] || fail "devsim is not /usr/bin/devsim on PATH after the install"
+[ "$(devsim --version)" = "devsim $version" ] || fail "'devsim --version' printed '$(devsim --version)', not 'devsim $version'"
+ldd /usr/bin/devsim | grep -q "not found" && fail "the installed binary lacks a library: $(ldd /usr/bin/devsim | grep 'not found')"
+# Rendered by man where it is installed (the Swift image has none), else read as it is.
+if command -v man > /dev/null; then MANPAGER=cat man -l /usr/share/man/man1/devsim.1.gz 2> /dev/null; else zcat /usr/share/man/man1/devsim.1.gz; fi \
+  | grep -q -- "--ack-timeout" || fail "the man page does not give the run options"
+devsim validate /usr/share/devsim/scenarios/*.yaml > /dev/null
+devsim run /usr/share/devsim/scenarios/sensor-room.yaml --dry-run --messages 5 --seed 1 > "$dir/dry.jsonl"
+[ "$(wc -l < "$dir/dry.jsonl")" -eq 5 ] || fail "the dry run printed $(wc -l < "$dir/dry.jsonl") lines, not 5"
+python3 -c 'import json, sys; [json.loads(line)["payload"] for line in open(sys.argv[1])]' "$dir/dry.jsonl" \
+  || fail "the dry run's lines are not JSON objects with a payload"
+port=$(free_port)
+start_mosquitto "$dir" "$port"
+(cd "$dir" && devsim run /usr/share/devsim/scenarios/sensor-room.yaml --host 127.0.0.1 --port "$port" \
+  --duration 1s --quiet --expect 'published>=1' --report report.json) || fail "a run of the installed devsim failed"
+
+dpkg -r devsim > /dev/null
+installed=
+[ ! -e /usr/bin/devsim ] && [ ! -e /usr/share/devsim ] && [ ! -e /usr/share/man/man1/devsim.1.gz ] \
+  || fail "dpkg -r devsim left files behind"
+
+mkdir "$dir/unpacked"
+tar -C "$dir/unpacked" -xzf "$tarball"
+unpacked="$dir/unpacked/devsim-$version"
+[ "$("$unpacked/bin/devsim" --version)" = "devsim $version" ] || fail "the tarball's devsim does not print its version"
+"$unpacked/bin/devsim" run "$unpacked/share/devsim/scenarios/milkcocoa-accelerometer.yaml" --dry-run --messages 3 > /dev/null 2>&1 \
+  || fail "the tarball's devsim cannot dry-run its own scenario"
+echo "package test: passed ($(basename "$deb"), $(basename "$tarball"))"
