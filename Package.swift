@@ -22,6 +22,13 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // WebSocket framing, with no I/O of its own (Debian ships no pkg-config file for it).
+        .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
@@ -30,12 +37,16 @@ let package = Package(
         .target(name: "MQTT", swiftSettings: hotPath),
         // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors.
         .target(name: "Mosquitto", dependencies: ["CMosquitto", "MQTT", "Reactor"], swiftSettings: hotPath),
+        // What carries MQTT bytes where libmosquitto cannot: the WebSocket bridge (libwslay
+        // framing, OpenSSL TLS), on a Reactor loop.
+        .target(name: "Transport", dependencies: ["CWslay", "COpenSSL", "MQTT", "Reactor"]),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals", swiftSettings: hotPath),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
         .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Signals"]),
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
-        .target(name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals"], swiftSettings: hotPath),
+        .target(
+            name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals", "Transport"], swiftSettings: hotPath),
         .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "MQTT", "Mosquitto"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
@@ -46,6 +57,7 @@ let package = Package(
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
         .target(name: "TestSupport", dependencies: ["Reactor"], path: "Tests/TestSupport"),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),

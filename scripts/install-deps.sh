@@ -5,7 +5,7 @@ set -euo pipefail
 # throttle a broker inside a network namespace of their own. python3 and python3-venv: the
 # integration tests' second broker, amqtt, runs from a virtual environment (install-amqtt.sh).
 # dpkg-dev (dpkg-shlibdeps) and binutils (objdump, strip): scripts/package.sh.
-packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev pkg-config openssl iptables iproute2 util-linux python3 python3-venv
+packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev pkg-config openssl iptables iproute2 util-linux python3 python3-venv
   dpkg-dev binutils)
 missing=()
 for package in "${packages[@]}"; do

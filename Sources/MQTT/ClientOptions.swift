@@ -15,7 +15,7 @@ public struct ClientOptions: Sendable, Equatable {
         }
     }
 
-    package struct TLS: Sendable, Equatable {
+    package struct TLS: Sendable, Hashable {
         package var caFile: String?
         package var certificateFile: String?
         package var keyFile: String?
@@ -42,6 +42,9 @@ public struct ClientOptions: Sendable, Equatable {
     public var password: String?
     package var will: Will?
     package var tls: TLS?
+    /// MQTT over a WebSocket at this path (`broker.transport: websockets`), or nil for plain
+    /// TCP. devsim's bridge then carries libmosquitto's bytes, and TLS is the bridge's.
+    package var webSocketPath: String?
     /// Unacknowledged QoS 1/2 messages libmosquitto may have at once.
     public var maxInFlight: Int32
     /// Whether `didPublish` reports each message: a PUBACK or PUBCOMP for QoS 1/2, only the
@@ -70,4 +73,7 @@ public struct ClientOptions: Sendable, Equatable {
         self.tls = tls
         self.maxInFlight = maxInFlight
     }
+
+    /// The TLS libmosquitto itself makes: none over a WebSocket, whose bridge makes it.
+    package var libraryTLS: TLS? { webSocketPath == nil ? tls : nil }
 }

@@ -10,6 +10,10 @@ package protocol EventSource: AnyObject {
     var descriptor: Int32 { get }
     /// Whether to be told when the descriptor can be written.
     var wantsWrite: Bool { get }
+    /// Whether to be told when the descriptor can be read: false holds back what comes in (a
+    /// bridge whose far side is backed up), as the loop is level-triggered. A hang-up or an
+    /// error is still told, through `readable(hungUp: true)`.
+    var wantsRead: Bool { get }
     /// The descriptor can be read, or hung up or failed (`hungUp`: `EPOLLHUP`, `EPOLLERR`),
     /// which reading shows.
     func readable(hungUp: Bool)
@@ -23,6 +27,7 @@ package protocol EventSource: AnyObject {
 }
 
 extension EventSource {
+    package var wantsRead: Bool { true }
     package func writable() {}
     package func housekeeping(now: UInt64) {}
 }

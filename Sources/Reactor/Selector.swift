@@ -41,6 +41,7 @@ final class Selector {
         /// The descriptor in the epoll set, or -1.
         var descriptor: Int32 = -1
         var watchesWrite = false
+        var watchesRead = true
         /// To be brought up to date before the loop waits again.
         var isPending = false
         /// The registered descriptor was closed: never name it to epoll again (its number may
@@ -106,7 +107,7 @@ final class Selector {
         freeSlots.append(slot)
     }
 
-    /// The source's descriptor or its wish to write may have changed.
+    /// The source's descriptor or its wish to read or write may have changed.
     @inline(__always)
     func update(_ registration: EventLoop.Registration) {
         guard let slot = valid(registration) else { return }
@@ -133,7 +134,7 @@ final class Selector {
         return entry.source
     }
 
-    /// Makes the epoll set match each pending source's descriptor and wish to write.
+    /// Makes the epoll set match each pending source's descriptor and wishes to read and write.
     func applyPending() {
         guard !pending.isEmpty else { return }
         var failures: [(EventSource, SystemError)] = []
@@ -171,6 +172,7 @@ final class Selector {
         defer { registrations[slot] = entry }
         let descriptor = source.descriptor
         let wantsWrite = descriptor >= 0 && source.wantsWrite
+        let wantsRead = descriptor < 0 || source.wantsRead
         do throws(SystemError) {
             if entry.descriptorClosed {
                 entry.descriptor = -1
@@ -184,21 +186,23 @@ final class Selector {
             }
             guard descriptor >= 0 else { return nil }
             if entry.descriptor == descriptor {
-                guard entry.watchesWrite != wantsWrite else { return nil }
-                var event = self.event(slot, entry, wantsWrite)
+                guard entry.watchesWrite != wantsWrite || entry.watchesRead != wantsRead else { return nil }
+                var event = self.event(slot, entry, read: wantsRead, write: wantsWrite)
                 entry.watchesWrite = wantsWrite
+                entry.watchesRead = wantsRead
                 try control(EPOLL_CTL_MOD, descriptor, &event)
                 return nil
             }
             // A new descriptor, or the number of one closed earlier: the kernel dropped the closed
             // one from the set, unless another descriptor still shares its file (then EEXIST).
             entry.epoch &+= 1
-            var event = self.event(slot, entry, wantsWrite)
+            var event = self.event(slot, entry, read: wantsRead, write: wantsWrite)
             if try !control(EPOLL_CTL_ADD, descriptor, &event, tolerating: EEXIST) {
                 try control(EPOLL_CTL_MOD, descriptor, &event)
             }
             entry.descriptor = descriptor
             entry.watchesWrite = wantsWrite
+            entry.watchesRead = wantsRead
             return nil
         } catch {
             entry.descriptor = -1
@@ -206,9 +210,9 @@ final class Selector {
         }
     }
 
-    private func event(_ slot: Int, _ entry: Registration, _ wantsWrite: Bool) -> epoll_event {
+    private func event(_ slot: Int, _ entry: Registration, read: Bool, write: Bool) -> epoll_event {
         epoll_event(
-            events: EPOLLIN.rawValue | (wantsWrite ? EPOLLOUT.rawValue : 0),
+            events: (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0),
             data: Key(slot: UInt32(slot), epoch: entry.epoch).data)
     }
 

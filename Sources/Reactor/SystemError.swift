@@ -20,7 +20,7 @@ package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible 
 /// again; `EAGAIN` (nothing to read, no room to write on a non-blocking descriptor) is `nil`, not
 /// an error; any other failure throws, naming `call`.
 @inline(__always)
-func systemCall<Result: BinaryInteger>(_ call: String, _ body: () -> Result) throws(SystemError) -> Result? {
+package func systemCall<Result: BinaryInteger>(_ call: String, _ body: () -> Result) throws(SystemError) -> Result? {
     while true {
         let result = body()
         if result >= 0 { return result }

@@ -42,8 +42,7 @@ import Testing
         #expect(
             problems("broker:\n  host: mqtts://broker.example:8883\n" + minimalDevices) == [
                 "test.yaml:2:9: expected a host name or address for 'host': 'mqtts://broker.example:8883' is a URL, not a host name: "
-                    + "give the host alone ('broker.example') and the port on its own; devsim speaks MQTT over TCP and TLS (broker.tls), "
-                    + "not yet over WebSockets"
+                    + "give it as a URL (broker.url, --url), or the host alone ('broker.example') and the port on its own"
             ])
     }
 

@@ -102,8 +102,8 @@ import Testing
     @Test func aHostThatIsAURLOrHoldsAPortIsRefusedWithWhatToWrite() throws {
         #expect(
             throws: UsageError(
-                "--host: 'ws://broker:8080/mqtt' is a URL, not a host name: give the host alone ('broker') "
-                    + "and the port on its own; devsim speaks MQTT over TCP and TLS (broker.tls), not yet over WebSockets")
+                "--host: 'ws://broker:8080/mqtt' is a URL, not a host name: give it as a URL (broker.url, --url), "
+                    + "or the host alone ('broker') and the port on its own")
         ) {
             try run(["--host", "ws://broker:8080/mqtt", "s.yaml"])
         }

@@ -29,7 +29,7 @@ extension Client: EventSource {
         // A TLS handshake that waits for room to write (a TCP connect still under way when it
         // began) advances in `mosquitto_loop_read` only: `mosquitto_loop_write` leaves it be,
         // and its want-write would hold EPOLLOUT up, spinning, until the CONNACK timeout.
-        if awaitsConnack, options.tls != nil { loopRead() }
+        if awaitsConnack, options.libraryTLS != nil { loopRead() }
         // A failure is reported through `didDisconnect`.
         if disconnectsReported == reported, !isDetached { _ = mosquitto_loop_write(handle, 1) }
         backlog.tellIfDrained()
@@ -95,7 +95,7 @@ extension Client: EventSource {
         guard disconnectsReported == reported, !isDetached else { return }
         if rc.code != 0 {
             detach(reporting: MosquittoError(rawValue: rc.code, systemErrno: rc.errno))
-        } else if hungUp, awaitsConnack, options.tls != nil, self.socket == socket {
+        } else if hungUp, awaitsConnack, options.libraryTLS != nil, self.socket == socket {
             // Only a handshake leaves a dead socket unreported: otherwise libmosquitto reads the
             // end-of-file or the error itself, and its reason is the better one.
             let failure = [rc.errno, connectErrno].first(where: Client.failsAConnection)

@@ -112,7 +112,7 @@ public final class Client: @unchecked Sendable {
                     mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain)
                 })
         }
-        if let tls = options.tls {
+        if let tls = options.libraryTLS {
             try applyTLS(tls, setting)
         }
     }
@@ -145,11 +145,15 @@ public final class Client: @unchecked Sendable {
 
     /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
     /// attempt after the first (it closes the previous socket). The host name is resolved here,
-    /// blocking, which is quick for addresses and local names.
-    package func connect() throws(MosquittoError) {
+    /// blocking, which is quick for addresses and local names. With `localPath`, to a Unix
+    /// socket there instead (port 0): a WebSocket bridge's, which carries the bytes on.
+    package func connect(through localPath: String? = nil) throws(MosquittoError) {
         startAttempt()
         errno = 0
-        let rc = mosquitto_connect_async(handle, options.host, options.port, Int32(options.keepalive.components.seconds))
+        let keepalive = Int32(options.keepalive.components.seconds)
+        let rc =
+            localPath.map { mosquitto_connect_async(handle, $0, 0, keepalive) }
+            ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
         connectErrno = errno
         try check(rc)
     }

@@ -14,7 +14,7 @@ package struct ScenarioKeys: Sendable {
         path: "broker",
         keys: [
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-            "ackTimeout", "onAckTimeout",
+            "ackTimeout", "onAckTimeout", "url", "transport", "path",
         ])
     package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure"])
     package static let will = ScenarioKeys(path: "broker.will", keys: ["topic", "message", "qos", "retain"])

@@ -30,7 +30,49 @@ extension ScenarioReader {
         if let node = entries["onAckTimeout"], entries["ackTimeout"] == nil {
             report(node.mark, "'onAckTimeout' says what a message waiting longer than 'ackTimeout' does; give 'ackTimeout' too")
         }
+        settings.transport = choice(entries["transport"], "transport", BrokerTransport.allCases.map(\.rawValue))
+            .flatMap(BrokerTransport.init(rawValue:))
+        if let node = entries["path"], let path = string(node, "path") {
+            if !path.hasPrefix("/") {
+                report(node.mark, "expected a path beginning with '/' for 'path', found \(node.summary)")
+            } else if settings.transport != .websockets, entries["url"] == nil {
+                report(node.mark, "'path' is the WebSocket's path: give 'transport: websockets' too")
+            } else {
+                settings.path = path
+            }
+        }
+        if let node = entries["url"] { url(node, entries, into: &settings) }
         return settings
+    }
+
+    /// `url: wss://broker.example/mqtt`: host, port, TLS and transport in one, so none of those
+    /// keys may be beside it.
+    private func url(_ node: Node, _ entries: Entries, into settings: inout BrokerSettings) {
+        guard let text = string(node, "url") else { return }
+        let url: BrokerURL
+        do throws(BrokerURLError) {
+            url = try BrokerURL.parse(text)
+        } catch {
+            return report(node.mark, "expected a broker URL for 'url': \(error.message)")
+        }
+        let beside = ["host", "port", "transport", "path"].filter { entries[$0] != nil }
+        guard beside.isEmpty else {
+            let keys = beside.map { "'\($0)'" }.joined(separator: ", ")
+            return report(node.mark, "'url' gives the host, port, transport and path: leave out \(keys), or 'url'")
+        }
+        if let username = url.username, entries["username"] != nil {
+            return report(node.mark, "'url' gives the user name '\(username)', and so does 'username': keep one")
+        }
+        if !url.scheme.isSecure, let tlsNode = entries["tls"] {
+            return report(
+                tlsNode.mark, "'tls' with a \(url.scheme.rawValue):// URL, which has no TLS: use \(url.scheme == .ws ? "wss" : "mqtts")://")
+        }
+        settings.host = url.host
+        settings.port = url.port
+        settings.transport = url.scheme.transport
+        settings.path = url.path
+        if let username = url.username { settings.username = username }
+        if url.scheme.isSecure, settings.tls == nil { settings.tls = TLSSettings() }
     }
 
     /// libmosquitto refuses a keepalive under 5 s other than 0 (none), and MQTT carries it as a

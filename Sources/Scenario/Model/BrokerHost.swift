@@ -8,8 +8,8 @@ public enum BrokerHost {
         if let schemeEnd {
             let rest = host[host.index(schemeEnd, offsetBy: 3)...].prefix { $0 != "/" && $0 != ":" && $0 != "?" }
             let name = rest.isEmpty ? "HOST" : String(rest)
-            return "'\(host)' is a URL, not a host name: give the host alone ('\(name)') and the port on its own; "
-                + "devsim speaks MQTT over TCP and TLS (broker.tls), not yet over WebSockets"
+            return "'\(host)' is a URL, not a host name: give it as a URL (broker.url, --url), "
+                + "or the host alone ('\(name)') and the port on its own"
         }
         if host.isEmpty { return "the host name is empty" }
         // [::1]:1883, or name:1883 (one colon: an IPv6 address has at least two).

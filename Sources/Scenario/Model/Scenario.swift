@@ -40,6 +40,10 @@ public struct BrokerSettings: Sendable, Equatable {
     package var ackTimeout: Duration?
     /// What a timed-out message does to its connection; `nil` means `.count`.
     package var onAckTimeout: AckTimeoutAction?
+    /// TCP (nil) or WebSockets, from `transport` or a `url`.
+    package var transport: BrokerTransport?
+    /// The WebSocket's path, from `path` or a ws:// `url`.
+    package var path: String?
 
     package init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,

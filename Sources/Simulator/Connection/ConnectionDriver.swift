@@ -1,6 +1,7 @@
 import Mosquitto
 import Reactor
 import Scenario
+import Transport
 
 /// What a `ConnectionDriver` tells the connection it drives, on the loop's thread.
 protocol ConnectionDriverDelegate: AnyObject {
@@ -49,6 +50,17 @@ final class ConnectionDriver: TimerTarget {
     private var refusedThisAttempt = false
     /// Why the connection is being dropped (`abandon(because:)`), for the close that follows.
     private var abandonReason: String?
+    /// The loop, for the WebSocket bridges of the attempts.
+    private let loop: EventLoop
+    /// The attempt's WebSocket bridge, for a client over WebSockets (`options.webSocketPath`).
+    private var bridge: WebSocketBridge?
+    /// Why the bridge gave up, for the close of libmosquitto's connection that follows.
+    private var bridgeFailure: String?
+    /// The run's DISCONNECT was handed to libmosquitto, which then closed its connection.
+    private var disconnectedCleanly = false
+    /// The connection is done but for its bridge, which is carrying the DISCONNECT to the
+    /// broker: `driverDidFinish` once it has closed.
+    private var finishesWithBridge = false
     private let startTimer: Timer
     private let retryTimer: Timer
     private let connackTimer: Timer
@@ -57,6 +69,7 @@ final class ConnectionDriver: TimerTarget {
     init(client: Client, reconnect: ReconnectSettings, connackTimeout: Duration, watchesSilence: Bool, loop: EventLoop) {
         self.client = client
         self.connackTimeout = connackTimeout
+        self.loop = loop
         silenceLimit = watchesSilence ? MonotonicClock.nanoseconds(client.options.keepalive * 1.5) : 0
         machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial / .seconds(1), maximum: reconnect.max / .seconds(1)))
         startTimer = Timer(on: loop)
@@ -102,14 +115,16 @@ final class ConnectionDriver: TimerTarget {
     /// The socket closed; `stable: false` keeps the backoff growing however long it was up.
     func closed(_ error: MosquittoError?, stable: Bool = true) {
         let abandoned = abandonReason
+        let transport = bridgeFailure
         abandonReason = nil
+        bridgeFailure = nil
         if let error, machine.state == .connected {
-            delegate.driverDidLoseConnection(reason: abandoned ?? "connection lost: \(error)")
+            delegate.driverDidLoseConnection(reason: abandoned ?? transport.map { "connection lost: " + $0 } ?? "connection lost: \(error)")
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
             // MQTT 5) says less.
-            delegate.driverAttemptFailed(reason: cannotConnect(error), refusal: nil)
+            delegate.driverAttemptFailed(reason: transport.map(Self.attemptFailure) ?? cannotConnect(error), refusal: nil)
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
     }
@@ -120,6 +135,38 @@ final class ConnectionDriver: TimerTarget {
         error == .lookup ? "cannot connect: cannot resolve host '\(client.options.host)'" : "cannot connect: \(error)"
     }
 
+    /// A transport's failure as an attempt's: "cannot connect: …", said once.
+    private static func attemptFailure(_ reason: String) -> String {
+        reason.hasPrefix("cannot connect: ") ? reason : "cannot connect: " + reason
+    }
+
+    /// Starts the attempt: libmosquitto's connect, to the broker, or over WebSockets to a bridge
+    /// that has begun its own connection to the broker.
+    private func connectClient() throws {
+        bridge?.close()
+        bridge = nil
+        bridgeFailure = nil
+        guard let path = client.options.webSocketPath else { return try client.connect() }
+        let options = client.options
+        let bridge = try WebSocketBridge(
+            endpoint: WebSocketEndpoint(host: options.host, port: options.port, path: path, tls: options.tls),
+            loop: loop)
+        bridge.delegate = self
+        try client.connect(through: bridge.localPath)
+        try bridge.start()
+        self.bridge = bridge
+    }
+
+    /// What an attempt without a CONNACK in time was waiting for.
+    private var lateAnswer: String {
+        switch bridge?.phase {
+        case .connecting: "no TCP connection to the broker within \(formatSeconds(connackTimeout))"
+        case .securing: "no TLS handshake with the broker within \(formatSeconds(connackTimeout))"
+        case .upgrading: "no answer to the WebSocket upgrade within \(formatSeconds(connackTimeout))"
+        default: "no CONNACK within \(formatSeconds(connackTimeout))"
+        }
+    }
+
     private func perform(_ action: ConnectionStateMachine.Action) {
         switch action {
         case .none:
@@ -128,10 +175,14 @@ final class ConnectionDriver: TimerTarget {
             refusedThisAttempt = false
             do {
                 try delegate.driverWillConnect()
-                try client.connect()
+                try connectClient()
                 connackTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(connackTimeout))
             } catch {
-                let reason = (error as? MosquittoError).map(cannotConnect) ?? "cannot connect: \(error)"
+                let reason =
+                    (error as? MosquittoError).map(cannotConnect) ?? (error as? TransportError).map { Self.attemptFailure($0.message) }
+                    ?? "cannot connect: \(error)"
+                bridge?.close()
+                bridge = nil
                 delegate.driverAttemptFailed(reason: reason, refusal: nil)
                 perform(machine.connectFailed(random: Double.random(in: 0..<1)))
             }
@@ -142,10 +193,12 @@ final class ConnectionDriver: TimerTarget {
         case .pauseAndRetry(let delay), .retry(let delay):
             connackTimer.cancel()
             silenceTimer.cancel()
+            bridge?.close()
             delegate.driverWillRetry(after: delay)
             retryTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay))
         case .disconnect:
             silenceTimer.cancel()
+            disconnectedCleanly = true
             do {
                 try client.disconnect()
             } catch {
@@ -153,6 +206,13 @@ final class ConnectionDriver: TimerTarget {
             }
         case .finished:
             for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.cancel() }
+            if disconnectedCleanly, let bridge, bridge.phase != .closed {
+                // The DISCONNECT waits in the bridge's socket; it must reach the broker, or the
+                // broker publishes the will as for a connection lost.
+                finishesWithBridge = true
+                return
+            }
+            bridge?.close()
             delegate.driverDidFinish()
         }
     }
@@ -167,7 +227,7 @@ final class ConnectionDriver: TimerTarget {
                 connackTimer.schedule(at: now &+ MonotonicClock.nanoseconds(more))
                 return
             }
-            delegate.driverAttemptFailed(reason: "no CONNACK within \(formatSeconds(connackTimeout))", refusal: nil)
+            delegate.driverAttemptFailed(reason: lateAnswer, refusal: nil)
             // The next attempt's `mosquitto_connect_async` closes the silent socket.
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else if timer === silenceTimer, machine.isConnected {
@@ -190,4 +250,16 @@ func formatSeconds(_ duration: Duration) -> String {
 func formatSeconds(_ seconds: Double) -> String {
     let tenths = (seconds * 10).rounded()
     return "\(Int(tenths) / 10).\(Int(tenths) % 10)s"
+}
+
+extension ConnectionDriver: WebSocketBridgeDelegate {
+    func bridgeFailed(_ reason: String) {
+        bridgeFailure = reason
+    }
+
+    func bridgeClosed() {
+        guard finishesWithBridge else { return }
+        finishesWithBridge = false
+        delegate.driverDidFinish()
+    }
 }

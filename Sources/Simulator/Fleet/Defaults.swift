@@ -6,6 +6,9 @@ public enum Defaults {
     public static let host = "localhost"
     /// MQTT's registered port.
     public static let port = 1883
+    /// MQTT over WebSockets without a port: HTTP's, and HTTPS's with TLS.
+    public static let webSocketPort = 80
+    public static let secureWebSocketPort = 443
     /// Between PINGREQs when the connection is otherwise idle.
     package static let keepalive = Duration.seconds(60)
     package static let cleanSession = true

@@ -178,22 +178,29 @@ public struct FleetPlan: Sendable {
         let broker = scenario.broker
         /// `device` fills the will topic's placeholders (`devices/{id}/status`); a shared
         /// connection has no one device, so its will names the group.
+        let url = settings.url
+        let transport = url?.scheme.transport ?? broker.transport ?? .tcp
+        // A URL's scheme says whether there is TLS; the file's `tls` still says with what.
+        let tls = url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
+        let defaultPort = transport == .websockets ? (tls == nil ? Defaults.webSocketPort : Defaults.secureWebSocketPort) : Defaults.port
         func options(clientID: String, device: DevicePlan?) -> ClientOptions {
-            ClientOptions(
-                host: settings.host ?? broker.host ?? Defaults.host,
-                port: Int32(settings.port ?? broker.port ?? Defaults.port),
+            var options = ClientOptions(
+                host: url?.host ?? settings.host ?? broker.host ?? Defaults.host,
+                port: Int32(url?.port ?? settings.port ?? broker.port ?? defaultPort),
                 clientID: clientID,
                 cleanSession: broker.cleanSession ?? Defaults.cleanSession,
                 keepalive: broker.keepalive ?? Defaults.keepalive,
                 protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
-                username: settings.anonymous ? nil : settings.username ?? broker.username,
+                username: settings.anonymous ? nil : settings.username ?? url?.username ?? broker.username,
                 password: settings.anonymous ? nil : settings.password ?? broker.password,
                 will: broker.will.map { will in
                     let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
                     return .init(topic: topic, payload: Array(will.message.utf8), qos: will.qos, retain: will.retain)
                 },
-                tls: broker.tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
+                tls: tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
                 maxInFlight: Int32(clamping: settings.maxInFlight))
+            if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
+            return options
         }
         guard !devices.isEmpty else { return [] }
         let groups: [[DevicePlan]]

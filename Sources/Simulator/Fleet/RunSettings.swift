@@ -6,6 +6,8 @@ import Scenario
 public struct RunSettings: Sendable {
     public var host: String?
     public var port: Int?
+    /// `--url`: host, port, transport and TLS in one, over the scenarios'.
+    public var url: BrokerURL? = nil
     public var username: String?
     public var password: String?
     /// Connect without any user name or password, the scenario's included.

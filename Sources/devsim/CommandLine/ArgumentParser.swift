@@ -190,6 +190,16 @@ enum ArgumentParser {
     }
 
     static let runOptions: [Option] = [
+        Option(
+            flag: "--url", variable: "DEVSIM_URL", valueName: "URL",
+            help: "the broker as a URL: mqtt://HOST:PORT, mqtts://…, ws://HOST:PORT/PATH, wss://… (overrides the scenario)"
+        ) { o, v, label throws(UsageError) in
+            do throws(BrokerURLError) {
+                o.url = try BrokerURL.parse(v)
+            } catch {
+                throw UsageError("\(label): \(error.message)")
+            }
+        },
         Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") {
             o, v, label throws(UsageError) in
             if let problem = BrokerHost.problem(with: v) { throw UsageError("\(label): \(problem)") }

@@ -17,6 +17,8 @@ enum Command: Equatable {
 /// `devsim run`'s options after flags and environment are merged (a flag wins over its variable).
 struct RunOptions: Equatable {
     var scenarios: [String] = []
+    /// `--url`: host, port, transport and TLS in one.
+    var url: BrokerURL?
     var host: String?
     var port: Int?
     var username: String?
@@ -59,6 +61,10 @@ extension RunOptions {
         var keys: Set<String> = []
         if host != nil { keys.insert("broker.host") }
         if port != nil { keys.insert("broker.port") }
+        if let url {
+            keys.formUnion(["broker.url", "broker.host", "broker.port", "broker.transport", "broker.path"])
+            if url.username != nil { keys.insert("broker.username") }
+        }
         if mqttProtocol != nil { keys.insert("broker.protocol") }
         if ackTimeout != nil { keys.insert("broker.ackTimeout") }
         if username != nil || anonymous { keys.insert("broker.username") }

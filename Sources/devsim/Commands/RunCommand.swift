@@ -149,6 +149,11 @@ struct RunCommand {
             }
             password = String(text.reversed().drop(while: { $0.isNewline }).reversed())
         }
+        if options.url != nil, options.host != nil || options.port != nil {
+            throw UsageError(
+                "--url gives the host and the port: leave out \(options.host != nil ? "--host" : "--port") "
+                    + "(and DEVSIM_HOST, DEVSIM_PORT), or --url (DEVSIM_URL)")
+        }
         var settings = RunSettings(
             host: options.host, port: options.port, username: options.username, password: password,
             duration: options.duration, messages: options.messages,
@@ -164,6 +169,7 @@ struct RunCommand {
         settings.mqttProtocol = options.mqttProtocol
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout
+        settings.url = options.url
         return settings
     }
 

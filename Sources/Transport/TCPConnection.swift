@@ -1,0 +1,67 @@
+import Glibc
+import Reactor
+
+/// A non-blocking TCP connection to `host:port`, under way or made. The name is resolved with
+/// `getaddrinfo`, which blocks, as libmosquitto's own connect does; the first address a socket
+/// can be started toward is the one tried.
+package struct TCPConnection {
+    package let descriptor: Int32
+
+    /// Starts connecting; the descriptor becomes writable when the connection is made or failed
+    /// (`finishConnect()` says which). Throws a sentence: "cannot resolve host 'x'".
+    package init(host: String, port: Int32) throws(TransportError) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_ADDRCONFIG
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let list else {
+            throw TransportError(
+                "cannot resolve host '\(host)'" + (rc == EAI_NONAME || rc == EAI_AGAIN ? "" : ": " + String(cString: gai_strerror(rc))))
+        }
+        defer { freeaddrinfo(list) }
+        var lastErrno: Int32 = 0
+        var entry: UnsafeMutablePointer<addrinfo>? = list
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let socket = Glibc.socket(
+                address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+                address.pointee.ai_protocol)
+            guard socket >= 0 else {
+                lastErrno = errno
+                continue
+            }
+            var one: Int32 = 1
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            if connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
+                descriptor = socket
+                return
+            }
+            lastErrno = errno
+            close(socket)
+        }
+        throw TransportError("cannot connect: \(String(cString: strerror(lastErrno)))")
+    }
+
+    /// After the descriptor became writable: nil once connected, else why not (`SO_ERROR`).
+    package func finishConnect() -> TransportError? {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else {
+            return TransportError("cannot connect: \(String(cString: strerror(errno)))")
+        }
+        return code == 0 ? nil : TransportError("cannot connect: \(String(cString: strerror(code)))")
+    }
+}
+
+/// A failure of the transport, as a sentence for a person.
+package struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let message: String
+
+    package init(_ message: String) {
+        self.message = message
+    }
+
+    package var description: String { message }
+}

@@ -1,0 +1,398 @@
+import MQTT
+import Glibc
+import Reactor
+
+/// What a `WebSocketBridge` tells the connection that uses it, on the loop's thread.
+package protocol WebSocketBridgeDelegate: AnyObject {
+    /// The WebSocket failed or the broker closed it, for `reason` (a sentence); the local side
+    /// is closed right after, so libmosquitto sees its connection end.
+    func bridgeFailed(_ reason: String)
+    /// Both sides are closed, whoever closed them. The bridge must not be let go in here.
+    func bridgeClosed()
+}
+
+/// Where a bridge takes the MQTT bytes: the broker's WebSocket endpoint.
+package struct WebSocketEndpoint: Sendable, Equatable {
+    package var host: String
+    package var port: Int32
+    package var path: String
+    /// TLS toward the broker (wss://), or nil for ws://.
+    package var tls: ClientOptions.TLS?
+
+    package init(host: String, port: Int32, path: String, tls: ClientOptions.TLS? = nil) {
+        self.host = host
+        self.port = port
+        self.path = path
+        self.tls = tls
+    }
+}
+
+/// One MQTT connection carried over a WebSocket, for libmosquitto 2.0, which has no WebSocket
+/// client: libmosquitto connects to a Unix socket of the bridge's (`LocalListener`), and the
+/// bridge connects to the broker (TCP, then TLS for wss://), makes the upgrade
+/// (`WebSocketHandshake`), and then carries the bytes both ways in binary frames
+/// (`WebSocketFramer`). Everything runs on the connection's loop, non-blocking.
+///
+/// Back-pressure holds both ways: the local side is not read while the frames toward the broker
+/// exceed `bufferLimit` (so libmosquitto's own socket backs up, as a slow broker's would), and
+/// the broker's side is not read while the bytes toward libmosquitto do. Until the upgrade is
+/// accepted the local side is not read at all: libmosquitto's CONNECT waits in its socket.
+///
+/// One bridge serves one connection attempt; the connection makes a new one for the next.
+package final class WebSocketBridge {
+    package enum Phase: Equatable, Sendable {
+        /// The TCP connect is under way.
+        case connecting
+        /// The TLS handshake is under way (wss://).
+        case securing
+        /// The upgrade request is sent or being sent, the answer awaited.
+        case upgrading
+        /// Frames flow.
+        case open
+        /// Both sides are closed.
+        case closed
+    }
+
+    package private(set) var phase: Phase = .connecting
+    package weak var delegate: WebSocketBridgeDelegate?
+    /// The most held toward either side before that side's sender is held back.
+    package static let bufferLimit = 64 * 1024
+
+    private let endpoint: WebSocketEndpoint
+    private let loop: EventLoop
+    private let handshake: WebSocketHandshake
+    private let framer = WebSocketFramer(outboundLimit: WebSocketBridge.bufferLimit)
+    private let listener: LocalListener
+    private var link: BrokerLink?
+    private var local: LocalSide?
+    /// Held here: a loop holds its sources unretained.
+    private var brokerSide: BrokerSide?
+    private var brokerRegistration: EventLoop.Registration?
+    /// The upgrade request not yet written.
+    private var request: [UInt8] = []
+    /// The broker's answer to it so far.
+    private var answer: [UInt8] = []
+    /// Bytes for libmosquitto not yet written to it.
+    private var towardLocal: [UInt8] = []
+    /// A scratch buffer for reads.
+    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+
+    /// Starts the TCP connection to the broker (resolving its name, blocking) and makes the
+    /// local listener, `localPath`, for libmosquitto to connect to next. Throws a sentence.
+    package init(endpoint: WebSocketEndpoint, loop: EventLoop) throws(TransportError) {
+        self.endpoint = endpoint
+        self.loop = loop
+        handshake = WebSocketHandshake(host: endpoint.host, port: endpoint.port, path: endpoint.path)
+        let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls)
+        do {
+            listener = try LocalListener()
+        } catch {
+            link.close()
+            throw TransportError("cannot make the WebSocket bridge's socket: \(error)")
+        }
+        self.link = link
+    }
+
+    /// The owner closes a bridge on its loop before letting it go (`close()`), since the loop
+    /// holds its sides unretained; what is left open here is a bridge never started.
+    deinit {
+        if phase != .closed {
+            link?.close()
+            local.map { _ = Glibc.close($0.descriptor) }
+        }
+    }
+
+    package var localPath: String { listener.path }
+
+    /// After libmosquitto connected to `localPath`: takes that connection, and the bridge's loop
+    /// watches both sides from now on.
+    package func start() throws(TransportError) {
+        loop.preconditionInEventLoop()
+        let accepted: Int32
+        do {
+            accepted = try listener.accept()
+        } catch {
+            close()
+            throw TransportError("cannot take libmosquitto's connection to the WebSocket bridge: \(error)")
+        }
+        local = LocalSide(bridge: self, descriptor: accepted)
+        request = handshake.request(defaultPort: endpoint.tls == nil ? 80 : 443)
+        let brokerSide = BrokerSide(bridge: self)
+        self.brokerSide = brokerSide
+        brokerRegistration = loop.register(brokerSide)
+        local?.registration = loop.register(local!)
+    }
+
+    /// Closes both sides at once, telling no one: the connection is done with this attempt.
+    package func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        if let brokerRegistration { loop.deregister(brokerRegistration) }
+        brokerRegistration = nil
+        brokerSide = nil
+        link?.close()
+        link = nil
+        local?.close(loop: loop)
+        local = nil
+        delegate?.bridgeClosed()
+    }
+
+    /// The WebSocket cannot go on: the delegate hears why, then both sides close.
+    private func fail(_ reason: String) {
+        guard phase != .closed else { return }
+        delegate?.bridgeFailed(reason)
+        close()
+    }
+
+    private func changed() {
+        if let brokerRegistration { loop.update(brokerRegistration) }
+        if let registration = local?.registration { loop.update(registration) }
+    }
+
+    // MARK: The broker's side
+
+    fileprivate var brokerDescriptor: Int32 { link?.descriptor ?? -1 }
+
+    fileprivate var brokerWantsWrite: Bool {
+        switch phase {
+        case .connecting: return true
+        case .securing: return link?.handshakeWantsWrite ?? false
+        case .upgrading: return !request.isEmpty
+        case .open: return !framer.outbound.isEmpty || framer.wantsToProduce || (link?.wantsWriteToRead ?? false)
+        case .closed: return false
+        }
+    }
+
+    fileprivate var brokerWantsRead: Bool {
+        switch phase {
+        case .connecting, .closed: return false
+        case .securing: return !(link?.handshakeWantsWrite ?? false)
+        case .upgrading: return request.isEmpty
+        case .open: return towardLocal.count < Self.bufferLimit
+        }
+    }
+
+    fileprivate func brokerWritable() {
+        switch phase {
+        case .connecting:
+            if let failure = link?.finishConnect() { return fail(failure.message) }
+            phase = endpoint.tls == nil ? .upgrading : .securing
+            if phase == .securing { return secure() }
+            writeRequest()
+        case .securing:
+            secure()
+        case .upgrading:
+            writeRequest()
+        case .open:
+            if link?.wantsWriteToRead == true { brokerReadable() }
+            flushTowardBroker()
+        case .closed:
+            break
+        }
+        changed()
+    }
+
+    fileprivate func brokerReadable() {
+        switch phase {
+        case .securing:
+            secure()
+        case .upgrading:
+            readAnswer()
+        case .open:
+            readFrames()
+        case .connecting, .closed:
+            break
+        }
+        changed()
+    }
+
+    private func secure() {
+        guard let link else { return }
+        switch link.handshake(serverName: endpoint.host) {
+        case .done:
+            phase = .upgrading
+            writeRequest()
+        case .wouldBlock:
+            break
+        case .failed(let reason):
+            fail(reason)
+        }
+        changed()
+    }
+
+    private func writeRequest() {
+        guard let link, !request.isEmpty else { return }
+        switch request.withUnsafeBytes({ link.write($0) }) {
+        case .bytes(let count): request.removeFirst(count)
+        case .wouldBlock: break
+        case .closed: fail("the broker closed the connection during the WebSocket upgrade")
+        case .failed(let reason): fail("the WebSocket upgrade failed: \(reason)")
+        }
+    }
+
+    private func readAnswer() {
+        guard let link else { return }
+        switch readBroker(link) {
+        case .bytes(let count):
+            answer.append(contentsOf: scratch[..<count])
+            switch handshake.verdict(on: answer) {
+            case .incomplete:
+                break
+            case .refused(let reason):
+                fail(reason)
+            case .accepted(let consumed):
+                phase = .open
+                let rest = Array(answer[consumed...])
+                answer = []
+                if !rest.isEmpty { rest.withUnsafeBytes { receiveFrames($0) } }
+                flushTowardBroker()  // anything libmosquitto already wrote waits for a read of the local side
+            }
+        case .wouldBlock:
+            break
+        case .closed:
+            fail("the broker closed the connection without answering the WebSocket upgrade")
+        case .failed(let reason):
+            fail("the WebSocket upgrade failed: \(reason)")
+        }
+    }
+
+    private func readFrames() {
+        guard let link else { return }
+        // Level-triggered: one read a turn is enough, and keeps loops fair.
+        switch readBroker(link) {
+        case .bytes(let count):
+            scratch.withUnsafeBytes { receiveFrames(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        case .wouldBlock:
+            break
+        case .closed:
+            fail(framer.closeReceived.map(Self.closedByBroker) ?? "the broker closed the connection without a WebSocket close frame")
+        case .failed(let reason):
+            fail("connection lost: \(reason)")
+        }
+    }
+
+    private func readBroker(_ link: BrokerLink) -> BrokerLink.Result {
+        scratch.withUnsafeMutableBytes { link.read(into: $0) }
+    }
+
+    private func receiveFrames(_ bytes: UnsafeRawBufferPointer) {
+        let ok = framer.receive(bytes)
+        if !framer.delivered.isEmpty {
+            towardLocal.append(contentsOf: framer.delivered)
+            framer.delivered.removeAll(keepingCapacity: true)
+            flushTowardLocal()
+        }
+        if let close = framer.closeReceived {
+            // libwslay has queued the reply; it goes out before both sides close.
+            flushTowardBroker()
+            return fail(Self.closedByBroker(close))
+        }
+        if !ok { return fail(framer.failure ?? "the WebSocket failed") }
+        flushTowardBroker()  // a pong
+    }
+
+    private static func closedByBroker(_ close: (code: UInt16, reason: String)) -> String {
+        let code = close.code == 0 ? "no status" : "\(close.code)"
+        return "the broker closed the WebSocket (\(code)\(close.reason.isEmpty ? "" : ": " + close.reason))"
+    }
+
+    private func flushTowardBroker() {
+        guard let link, phase == .open else { return }
+        while true {
+            framer.produce()
+            if let failure = framer.failure { return fail(failure) }
+            guard !framer.outbound.isEmpty else { return }
+            switch framer.outbound.withUnsafeBytes({ link.write($0) }) {
+            case .bytes(let count):
+                framer.consumeOutbound(count)
+                if !framer.outbound.isEmpty { return }  // the socket took part: it is full
+            case .wouldBlock:
+                return
+            case .closed:
+                return fail("the broker closed the connection")
+            case .failed(let reason):
+                return fail("connection lost: \(reason)")
+            }
+        }
+    }
+
+    // MARK: libmosquitto's side
+
+    fileprivate var localWantsRead: Bool { phase == .open && framer.queuedBytes + framer.outbound.count < Self.bufferLimit }
+    fileprivate var localWantsWrite: Bool { !towardLocal.isEmpty }
+
+    fileprivate func localReadable() {
+        guard let local else { return }
+        // Before the upgrade the local side is not watched for reading: this is a hang-up,
+        // libmosquitto giving up on the attempt.
+        guard phase == .open else { return close() }
+        let count = scratch.withUnsafeMutableBytes { Glibc.read(local.descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            scratch.withUnsafeBytes { framer.send(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            flushTowardBroker()
+        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            // libmosquitto closed its connection (a DISCONNECT sent, or the connection given up):
+            // say goodbye to the broker with what can go at once, and close.
+            framer.close()
+            flushTowardBroker()
+            close()
+            return
+        }
+        changed()
+    }
+
+    fileprivate func localWritable() {
+        flushTowardLocal()
+        changed()
+    }
+
+    private func flushTowardLocal() {
+        guard let local, !towardLocal.isEmpty else { return }
+        let written = towardLocal.withUnsafeBytes { Glibc.write(local.descriptor, $0.baseAddress, $0.count) }
+        if written > 0 {
+            towardLocal.removeFirst(written)
+        } else if written < 0, errno != EAGAIN, errno != EINTR {
+            close()
+        }
+    }
+}
+
+/// The broker's socket of a bridge, as its loop sees it.
+private final class BrokerSide: EventSource {
+    unowned let bridge: WebSocketBridge
+
+    init(bridge: WebSocketBridge) {
+        self.bridge = bridge
+    }
+
+    var descriptor: Int32 { bridge.brokerDescriptor }
+    var wantsWrite: Bool { bridge.brokerWantsWrite }
+    var wantsRead: Bool { bridge.brokerWantsRead }
+    func readable(hungUp: Bool) { bridge.brokerReadable() }
+    func writable() { bridge.brokerWritable() }
+    func registrationFailed(_ error: SystemError) { bridge.close() }
+}
+
+/// libmosquitto's connection to a bridge, as the bridge's loop sees it.
+private final class LocalSide: EventSource {
+    unowned let bridge: WebSocketBridge
+    let descriptor: Int32
+    var registration: EventLoop.Registration?
+
+    init(bridge: WebSocketBridge, descriptor: Int32) {
+        self.bridge = bridge
+        self.descriptor = descriptor
+    }
+
+    var wantsWrite: Bool { bridge.localWantsWrite }
+    var wantsRead: Bool { bridge.localWantsRead }
+    func readable(hungUp: Bool) { bridge.localReadable() }
+    func writable() { bridge.localWritable() }
+    func registrationFailed(_ error: SystemError) { bridge.close() }
+
+    func close(loop: EventLoop) {
+        if let registration { loop.deregister(registration) }
+        registration = nil
+        Glibc.close(descriptor)
+    }
+}
