@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Issue 12: MQTT over WebSockets against a real mosquitto 2.0 with a WebSocket listener. That
+/// listener binds every interface whatever its line says, so the broker and devsim run in a
+/// network namespace of the test's own, where nothing is reachable but its loopback.
+@Suite(.serialized, .tags(.integration, .root), .notUnitOnly) struct WebSocketTests {
+    /// The WebSocket listener's port, inside the namespace (which has ports to itself).
+    static let webSocketPort = 8080
+
+    /// A broker with its plain listener (which mosquitto 2.0 needs beside a WebSocket one) and a
+    /// WebSocket listener, with `webSocketConfig` lines for it (TLS).
+    private func broker(_ namespace: NetworkNamespace, webSocketConfig: [String] = []) throws -> MosquittoBroker {
+        try MosquittoBroker(
+            extraConfig: ["listener \(Self.webSocketPort)", "protocol websockets"] + webSocketConfig, namespace: namespace)
+    }
+
+    private func run(
+        _ namespace: NetworkNamespace, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 30
+    ) throws -> (status: Int32?, stdout: String, stderr: String) {
+        let command = namespace.command(try DevsimProcess.locateDevsim(), arguments)
+        return try DevsimProcess.runToCompletion(executable: command.executable, args: command.arguments, env: environment, timeout: timeout)
+    }
+
+    private static let qos1 = """
+        devices:
+          - name: meter
+            count: 3
+            topic: "ws/meter/{index}"
+            publish: 20/s
+            qos: 1
+            payload: { fields: { seq: { counter: 0 }, ts: { timestamp: ms } } }
+        """
+
+    @Test func theSeedScenarioAndQoS1GoOverWebSocketsWithNothingLost() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try broker(namespace)
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path
+        let url = "ws://127.0.0.1:\(Self.webSocketPort)/mqtt"
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-ws-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let seedRun = try run(namespace, ["run", seed, "--url", url, "--duration", "3s", "--verify", "--report", report, "--quiet"])
+        #expect(seedRun.status == 0, "\(seedRun.stderr)\n\(broker.log)")
+        let seedFigures = try RunFiles.report(report)
+        #expect((seedFigures["published"] as? Int ?? 0) >= 2, "\(seedFigures)")
+        #expect((seedFigures["verify"] as? [String: Any])?["lost"] as? Int == 0, "\(seedFigures)")
+
+        let file = try RunFiles.scenario("ws.yaml", "broker: { url: \"\(url)\" }\n" + Self.qos1)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(
+            namespace, ["run", file, "--duration", "3s", "--verify", "--report", file + ".json", "--stats-interval", "0"])
+        #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
+        let figures = try RunFiles.report(file + ".json")
+        let published = figures["published"] as? Int ?? 0
+        #expect(published >= 150, "\(figures)")
+        #expect(figures["acknowledged"] as? Int == published && figures["inFlight"] as? Int == 0, "\(figures)")
+        let verify = figures["verify"] as? [String: Any] ?? [:]
+        #expect(verify["lost"] as? Int == 0 && verify["received"] as? Int == published, "\(verify)")
+        #expect((figures["connectionErrors"] as? [String: Int] ?? [:]).isEmpty, "\(figures)")
+    }
+
+    @Test func devicesPauseAndResumeAcrossABrokerRestartOverWebSockets() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try broker(namespace)
+        let file = try RunFiles.scenario(
+            "ws-restart.yaml",
+            """
+            broker:
+              url: "ws://127.0.0.1:\(Self.webSocketPort)/mqtt"
+              reconnect: { initial: 200ms, max: 1s }
+            offline: { policy: buffer, maxMessages: 1000 }
+            """ + "\n" + Self.qos1)
+        defer { RunFiles.removeFolder(of: file) }
+        let command = namespace.command(
+            try DevsimProcess.locateDevsim(), ["run", file, "--duration", "6s", "--report", file + ".json", "--stats-interval", "0"])
+        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        TestClock.sleep(1.5)
+        broker.kill()
+        TestClock.sleep(1)
+        try broker.restart()
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
+        let figures = try RunFiles.report(file + ".json")
+        #expect((figures["reconnects"] as? Int ?? 0) >= 3, "each connection came back: \(figures)\n\(devsim.stderr)")
+        #expect(figures["connectionsUp"] as? Int == 3, "\(figures)")
+        #expect(RunFiles.accountsForEveryTick(figures), "every tick counted once: \(figures)")
+        #expect(figures["inFlight"] as? Int == 0, "what was in flight was resent and acknowledged: \(figures)")
+        let errors = figures["connectionErrors"] as? [String: Int] ?? [:]
+        #expect(errors.keys.contains { $0.hasPrefix("connection lost") }, "\(errors)")
+    }
+
+    @Test func wssWithTheTestsCAConnectsAWrongCAIsRefusedAndInsecureIsAccepted() throws {
+        let namespace = try NetworkNamespace()
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let other = try TestCertificates(host: "127.0.0.1")
+        defer { other.remove() }
+        let broker = try broker(namespace, webSocketConfig: certificates.listenerConfig)
+        let url = "wss://127.0.0.1:\(Self.webSocketPort)/mqtt"
+        func attempt(_ tls: String, _ extra: [String] = []) throws -> (Int32?, String, [String: Any]) {
+            let file = try RunFiles.scenario("wss.yaml", "broker:\n  url: \"\(url)\"\n  tls: \(tls)\n" + Self.qos1)
+            defer { RunFiles.removeFolder(of: file) }
+            let result = try run(
+                namespace, ["run", file, "--duration", "2s", "--report", file + ".json", "--stats-interval", "0"] + extra)
+            return (result.status, result.stderr, (try? RunFiles.report(file + ".json")) ?? [:])
+        }
+        let (trusted, trustedLog, figures) = try attempt("{ ca: \(certificates.ca) }")
+        #expect(trusted == 0, "\(trustedLog)\n\(broker.log)")
+        #expect((figures["acknowledged"] as? Int ?? 0) > 0 && figures["acknowledged"] as? Int == figures["published"] as? Int, "\(figures)")
+
+        let (wrong, wrongLog, _) = try attempt("{ ca: \(other.ca) }", ["--connect-timeout", "3s"])
+        #expect(wrong == 3, "\(wrongLog)")
+        #expect(wrongLog.contains("the broker's certificate is not trusted"), "\(wrongLog)")
+
+        let (insecure, insecureLog, _) = try attempt("{ insecure: true }")
+        #expect(insecure == 0, "\(insecureLog)")
+    }
+}
