@@ -71,10 +71,12 @@ package struct WebSocketHandshake: Sendable {
         guard headers["upgrade"]?.lowercased() == "websocket" else {
             return .refused("the broker's 101 answer does not upgrade to websocket (Upgrade: \(headers["upgrade"] ?? "missing"))")
         }
+        // Its value changes with each attempt's key, so the reason leaves it out: one reason for
+        // every attempt, counted and logged once.
         guard let accept = headers["sec-websocket-accept"], accept == Self.accept(for: key) else {
             return .refused(
-                "the broker's Sec-WebSocket-Accept is \(headers["sec-websocket-accept"].map { "'\($0)'" } ?? "missing"), "
-                    + "not the one the key asks for: not a WebSocket server, or a proxy in the way")
+                "the broker's Sec-WebSocket-Accept is \(headers["sec-websocket-accept"] == nil ? "missing" : "wrong"): "
+                    + "not a WebSocket server, or a proxy in the way")
         }
         let protocols = headers["sec-websocket-protocol"]?.split(separator: ",").map { $0.trimmingSpaces.lowercased() } ?? []
         guard protocols == ["mqtt"] else {

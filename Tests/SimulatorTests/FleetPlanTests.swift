@@ -1,3 +1,4 @@
+import MQTT
 import Foundation
 import Scenario
 import Simulator
@@ -151,5 +152,39 @@ private let otherFile = """
         #expect(DescriptorLimit.needed(connections: 10_000, perConnection: 1, loops: 2) == 10_068, "libmosquitto 2.1, no socketpair")
         #expect(throws: DescriptorLimit.Shortage.self) { try DescriptorLimit.raise(toFit: Int(Int32.max), perConnection: 3) }
         #expect((try? DescriptorLimit.raise(toFit: 100, perConnection: 3)) ?? 0 >= 100)
+    }
+}
+
+/// Issue 12: where a connection goes, from the scenario's `url`, `transport` and `path` and
+/// from `--url`.
+@Suite struct FleetPlanTransportTests {
+    private func options(_ broker: String, url: String? = nil) throws -> ClientOptions {
+        let file = "broker: \(broker)\ndevices:\n  - { name: d, topic: t, publish: 1/s, payload: { fields: { v: { constant: 1 } } } }\n"
+        var settings = RunSettings()
+        settings.url = try url.map(BrokerURL.parse)
+        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: file, file: "s.yaml", environment: [:])], settings: settings)
+        return plan.connections.first?.options
+            ?? ClientOptions(
+                host: "", port: 0, cleanSession: true, keepalive: .zero, protocolVersion: .v311, maxInFlight: 0)
+    }
+
+    @Test func webSocketsTakeHTTPsPortsAndThePathUnlessTold() throws {
+        let plain = try options("{ host: b, transport: websockets }")
+        #expect(plain.port == 80 && plain.webSocketPath == "/mqtt" && plain.tls == nil)
+        let secure = try options("{ host: b, transport: websockets, tls: { insecure: true } }")
+        #expect(secure.port == 443 && secure.libraryTLS == nil, "the bridge makes the TLS, not libmosquitto")
+        let told = try options("{ host: b, port: 9001, transport: websockets, path: /ws }")
+        #expect(told.port == 9001 && told.webSocketPath == "/ws")
+        #expect(try options("{ host: b }").webSocketPath == nil && (try options("{ host: b }")).port == 1883)
+    }
+
+    @Test func theCommandLinesURLWinsAndItsSchemeDecidesTLS() throws {
+        let fromFlag = try options("{ url: \"mqtts://file.example\", tls: { ca: ca.pem } }", url: "ws://flag.example:8080/mqtt")
+        #expect(fromFlag.host == "flag.example" && fromFlag.port == 8080 && fromFlag.webSocketPath == "/mqtt")
+        #expect(fromFlag.tls == nil, "ws:// has no TLS, whatever the file's tls says")
+        let secure = try options("{ host: file.example, tls: { ca: ca.pem } }", url: "wss://flag.example/mqtt")
+        #expect(secure.tls?.caFile?.hasSuffix("ca.pem") == true && secure.port == 443, "the file's tls says with what")
+        let user = try options("{ host: b, username: file }", url: "mqtt://flag@b")
+        #expect(user.username == "flag")
     }
 }

@@ -21,7 +21,8 @@ import TestSupport
         _ namespace: NetworkNamespace, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 30
     ) throws -> (status: Int32?, stdout: String, stderr: String) {
         let command = namespace.command(try DevsimProcess.locateDevsim(), arguments)
-        return try DevsimProcess.runToCompletion(executable: command.executable, args: command.arguments, env: environment, timeout: timeout)
+        return try DevsimProcess.runToCompletion(
+            executable: command.executable, args: command.arguments, env: environment, timeout: timeout)
     }
 
     private static let qos1 = """
