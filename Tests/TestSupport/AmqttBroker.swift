@@ -35,10 +35,12 @@ public final class AmqttBroker: BrokerFixture, Sendable {
     ///   - allowAnonymous: whether clients without a username may connect. With `users`, a client
     ///     that gives a name must be one of them, with its password.
     ///   - startTimeout: how long to wait for the broker to listen before giving up.
+    ///   - webSocketPort: a loopback port for a WebSocket listener beside the TCP one.
     public init(
         users: [String: String] = [:],
         allowAnonymous: Bool = true,
-        startTimeout: Double = 10
+        startTimeout: Double = 10,
+        webSocketPort: UInt16? = nil
     ) throws(TestSupportError) {
         let executable = try Self.locateAmqtt()
         self.executable = executable
@@ -67,7 +69,8 @@ public final class AmqttBroker: BrokerFixture, Sendable {
                 port, logOfThisRun in
                 // Logged once the listening socket is open. A failed start (a bad plugin option)
                 // is logged, yet the process stays up.
-                if logOfThisRun.contains("bind to 127.0.0.1:\(port) ") { return .ready }
+                let webSocketReady = webSocketPort.map { logOfThisRun.contains("bind to 127.0.0.1:\($0) ") } ?? true
+                if logOfThisRun.contains("bind to 127.0.0.1:\(port) "), webSocketReady { return .ready }
                 return logOfThisRun.contains("Broker startup failed") ? .failed : .starting
             }
             process = try BrokerProcess(program: program, logPath: directory + "/amqtt.log", startTimeout: startTimeout) {
@@ -78,7 +81,7 @@ public final class AmqttBroker: BrokerFixture, Sendable {
                         type: tcp
                         bind: 127.0.0.1:\(port)
 
-                    """ + plugins
+                    """ + (webSocketPort.map { "  ws:\n    type: ws\n    bind: 127.0.0.1:\($0)\n\n" } ?? "") + plugins
                 do {
                     try config.write(toFile: configPath, atomically: true, encoding: .utf8)
                 } catch {

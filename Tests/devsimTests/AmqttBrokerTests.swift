@@ -166,3 +166,34 @@ import TestSupport
         #expect(result.stderr.contains("no connection within"), "\(result.stderr)")
     }
 }
+
+/// Issue 12: a second, independent WebSocket server: amqtt's listener (the `websockets` library
+/// of Python), with publishing and acknowledgement over ws://.
+@Suite(.tags(.integration), .notUnitOnly) struct AmqttWebSocketTests {
+    @Test func qos1OverWebSocketsIsPublishedAcknowledgedAndReceived() throws {
+        let webSocketPort = try Loopback.freePort()
+        let broker = try AmqttBroker(webSocketPort: webSocketPort)
+        let file = try RunFiles.scenario(
+            "amqtt-ws.yaml",
+            """
+            broker: { url: "ws://127.0.0.1:\(webSocketPort)/mqtt" }
+            devices:
+              - name: meter
+                count: 3
+                topic: "amqtt/ws/{index}"
+                publish: 20/s
+                qos: 1
+                payload: { fields: { seq: { counter: 0 }, ts: { timestamp: ms } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--duration", "3s", "--verify", "--report", file + ".json", "--stats-interval", "0"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)\nbroker log:\n\(broker.log)")
+        let figures = try RunFiles.report(file + ".json")
+        let published = figures["published"] as? Int ?? 0
+        #expect(published >= 100, "\(figures)")
+        #expect(figures["acknowledged"] as? Int == published, "\(figures)")
+        let verify = figures["verify"] as? [String: Any] ?? [:]
+        #expect(verify["lost"] as? Int == 0 && verify["received"] as? Int == published, "\(verify)")
+    }
+}
