@@ -8,6 +8,8 @@
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
+#   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
+#                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
 # MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them. DEVSIM_BIN runs another
 # devsim binary instead of building this tree's (an old one, to compare in the same session).
@@ -183,6 +185,7 @@ case "$which" in
   payload) payload ;;
   qos1) qos1 ;;
   scale) scale ;;
+  websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, payload or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, websockets, payload or all" >&2; exit 2 ;;
 esac
