@@ -119,4 +119,124 @@ import TestSupport
         let (insecure, insecureLog, _) = try attempt("{ insecure: true }")
         #expect(insecure == 0, "\(insecureLog)")
     }
+
+    /// Item 4: what works over TCP works the same over WebSockets. MQTT 5 CONNECT properties pass
+    /// the bridge untouched; the will rides in the CONNECT; a clean stop's DISCONNECT reaches the
+    /// broker before the bridge closes (so no will), while a killed devsim's connection ends
+    /// without one (so the will).
+    @Test func mqtt5AndTheWillBehaveAsOverTCP() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try broker(namespace)
+        let file = try RunFiles.scenario(
+            "ws-will.yaml",
+            """
+            broker:
+              url: "ws://127.0.0.1:\(Self.webSocketPort)/mqtt"
+              will: { topic: "wills/{id}", message: gone, qos: 1 }
+            """ + "\n" + Self.qos1)
+        defer { RunFiles.removeFolder(of: file) }
+        let watcher = namespace.command("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "wills/#", "-v"])
+        let wills = try DevsimProcess(executable: watcher.executable, arguments: watcher.arguments)
+        defer { wills.terminate(grace: 1) }
+        TestClock.sleep(0.3)
+
+        let clean = try run(
+            namespace, ["run", file, "--protocol", "mqtt5", "--duration", "2s", "--report", file + ".json", "--stats-interval", "0"])
+        #expect(clean.status == 0, "\(clean.stderr)\n\(broker.log)")
+        let figures = try RunFiles.report(file + ".json")
+        #expect((figures["acknowledged"] as? Int ?? 0) > 0 && figures["acknowledged"] as? Int == figures["published"] as? Int, "\(figures)")
+        TestClock.sleep(1)
+        #expect(!wills.stdout.contains("gone"), "a clean stop publishes no will: \(wills.stdout)\n\(broker.log)")
+
+        let command = namespace.command(try DevsimProcess.locateDevsim(), ["run", file, "--stats-interval", "0"])
+        let killed = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        #expect(TestClock.wait(timeout: 10, interval: 0.02) { killed.stderr.components(separatedBy: " connected").count > 3 }, "\(killed.stderr)")
+        killed.sendSignal(SIGKILL)
+        _ = killed.waitUntilExit(timeout: 5)
+        #expect(wills.waitForOutput(containing: "wills/meter-3 gone", timeout: 5), "a lost connection's will: \(wills.stdout)")
+    }
+
+    /// Item 2: back-pressure holds through the bridge. A link of 256 kbit/s (tc tbf) under QoS 0
+    /// at publish: max: the bridge stops reading libmosquitto, libmosquitto's socket backs up,
+    /// and what cannot go waits in the bounded queue; memory stays bounded.
+    @Test func aSlowBrokerBacksTheBridgeUpInsteadOfItsMemory() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try broker(namespace)
+        try namespace.run("ip", "link", "set", "lo", "mtu", "1500")
+        try namespace.run("tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", "256kbit", "burst", "4kb", "latency", "500ms")
+        let file = try RunFiles.scenario(
+            "ws-slow.yaml",
+            """
+            broker: { url: "ws://127.0.0.1:\(Self.webSocketPort)/mqtt" }
+            offline: { policy: buffer, maxMessages: 100 }
+            devices:
+              - name: flood
+                topic: ws/flood
+                publish: 500/s
+                payload: { fields: { n: { counter: 0 }, pad: { constant: "\(String(repeating: "p", count: 1000))" } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let command = namespace.command(
+            try DevsimProcess.locateDevsim(), ["run", file, "--duration", "8s", "--report", file + ".json", "--stats-interval", "0"])
+        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        var peak = 0
+        var atTwo = 0
+        let started = TestClock.now()
+        while devsim.isRunning, TestClock.now() - started < 40 {
+            let rss = Self.residentKilobytes(devsim.pid) ?? 0
+            peak = max(peak, rss)
+            if TestClock.now() - started < 2.5 { atTwo = max(atTwo, rss) }
+            TestClock.sleep(0.25)
+        }
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
+        let figures = try RunFiles.report(file + ".json")
+        #expect(RunFiles.accountsForEveryTick(figures), "\(figures)")
+        #expect((figures["droppedBuffer"] as? Int ?? 0) > 0, "the queue's cap held: \(figures)")
+        // 4 MB of payload were scheduled beyond what the link carried; held in memory, they
+        // would have grown devsim by as much.
+        #expect(peak - atTwo < 2048, "RSS grew \(peak - atTwo) KB after the first seconds: \(figures)")
+        #expect((figures["connectionErrors"] as? [String: Int] ?? [:]).isEmpty, "the connection stayed up: \(figures)")
+        withExtendedLifetime(broker) {}
+    }
+
+    private static func residentKilobytes(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    }
+
+    /// Item 4: keepalive and the silence watch. A network that drops the WebSocket's packets
+    /// without a reset: libmosquitto hears nothing through the bridge, so the watch gives the
+    /// connection up after 1.5 × keepalive, and it comes back once the network does.
+    @Test func aSilentBrokerBehindTheBridgeIsGivenUpAndReconnected() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try broker(namespace)
+        let file = try RunFiles.scenario(
+            "ws-silent.yaml",
+            """
+            broker:
+              url: "ws://127.0.0.1:\(Self.webSocketPort)/mqtt"
+              keepalive: 5s
+              reconnect: { initial: 200ms, max: 1s }
+            """ + "\n" + Self.qos1)
+        defer { RunFiles.removeFolder(of: file) }
+        let command = namespace.command(
+            try DevsimProcess.locateDevsim(),
+            ["run", file, "--connack-timeout", "1500ms", "--report", file + ".json", "--stats-interval", "0"])
+        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        #expect(TestClock.wait(timeout: 10, interval: 0.02) { devsim.stderr.components(separatedBy: " connected\n").count > 3 }, "\(devsim.stderr)")
+        let port = String(Self.webSocketPort)
+        try namespace.run("iptables", "-I", "INPUT", "-p", "tcp", "--dport", port, "-j", "DROP")
+        try namespace.run("iptables", "-I", "INPUT", "-p", "tcp", "--sport", port, "-j", "DROP")
+        let lost = "connection lost: nothing from the broker for 7.5s (1.5 × keepalive)"
+        #expect(TestClock.wait(timeout: 12, interval: 0.05) { devsim.stderr.contains(lost) }, "\(devsim.stderr)")
+        try namespace.run("iptables", "-D", "INPUT", "-p", "tcp", "--dport", port, "-j", "DROP")
+        try namespace.run("iptables", "-D", "INPUT", "-p", "tcp", "--sport", port, "-j", "DROP")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.05) { devsim.stderr.components(separatedBy: " reconnected\n").count > 3 },
+            "every connection came back: \(devsim.stderr)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        #expect(RunFiles.accountsForEveryTick(try RunFiles.report(file + ".json")))
+        withExtendedLifetime(broker) {}
+    }
 }
