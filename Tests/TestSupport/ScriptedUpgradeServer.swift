@@ -17,6 +17,8 @@ public final class ScriptedUpgradeServer: Sendable {
         case wrongAccept
         /// Nothing, ever: a server that took the connection and never answers.
         case silence
+        /// `101` for MQTT, then at once a close frame with this status code and reason.
+        case close(code: UInt16, reason: String)
     }
 
     public let port: UInt16
@@ -93,7 +95,7 @@ public final class ScriptedUpgradeServer: Sendable {
                 connections[index].answered = true
                 state.withLock { $0.requests.append(text) }
                 guard let reply = reply(to: text, answer) else { continue }
-                _ = reply.withCString { write(connections[index].descriptor, $0, strlen($0)) }
+                _ = reply.withUnsafeBytes { write(connections[index].descriptor, $0.baseAddress, $0.count) }
             }
             for index in closed.reversed() {
                 close(connections[index].descriptor)
@@ -102,21 +104,29 @@ public final class ScriptedUpgradeServer: Sendable {
         }
     }
 
-    private static func reply(to request: String, _ answer: Answer) -> String? {
+    private static func reply(to request: String, _ answer: Answer) -> [UInt8]? {
         let key =
             request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
             .map { $0.split(separator: ":", maxSplits: 1)[1].trimmingPrefix(" ") }.map(String.init) ?? ""
         let upgrade = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         switch answer {
         case .status(let status):
-            return "HTTP/1.1 \(status)\r\nContent-Length: 0\r\n\r\n"
+            return Array("HTTP/1.1 \(status)\r\nContent-Length: 0\r\n\r\n".utf8)
         case .switching(let subprotocol):
-            return upgrade + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key))\r\n"
-                + (subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "") + "\r\n"
+            return Array(
+                (upgrade + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key))\r\n"
+                    + (subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "") + "\r\n").utf8)
         case .wrongAccept:
-            return upgrade + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key + "x"))\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n"
+            return Array(
+                (upgrade + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key + "x"))\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n")
+                    .utf8)
         case .silence:
             return nil
+        case .close(let code, let reason):
+            // A server's frame is unmasked: FIN and opcode 8, the length, the code, the reason.
+            let payload = [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8)
+            let header = upgrade + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key))\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n"
+            return Array(header.utf8) + [0x88, UInt8(payload.count)] + payload
         }
     }
 }

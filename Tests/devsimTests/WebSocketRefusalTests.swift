@@ -15,6 +15,7 @@ import TestSupport
         (.switching(subprotocol: "mqttv3.1"), "without the 'mqtt' subprotocol (Sec-WebSocket-Protocol: mqttv3.1)"),
         (.wrongAccept, "the broker's Sec-WebSocket-Accept is wrong: not a WebSocket server, or a proxy in the way"),
         (.silence, "no answer to the WebSocket upgrade within 1.0s"),
+        (.close(code: 1008, reason: "policy violation"), "the broker closed the WebSocket (1008: policy violation)"),
     ])
     func aFailedUpgradeGivesItsReasonAndIsRetriedWithTheBackoff(answer: ScriptedUpgradeServer.Answer, reason: String) throws {
         let server = try ScriptedUpgradeServer(answer: answer)

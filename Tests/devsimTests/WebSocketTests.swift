@@ -120,6 +120,39 @@ import TestSupport
         #expect(insecure == 0, "\(insecureLog)")
     }
 
+    /// The certificate's name is checked against the host: a certificate for another name, from
+    /// a trusted CA, is refused, and `insecure` is what accepts it.
+    @Test func wssRefusesACertificateForAnotherHost() throws {
+        let namespace = try NetworkNamespace()
+        let certificates = try TestCertificates(host: "elsewhere.example")
+        defer { certificates.remove() }
+        let broker = try broker(namespace, webSocketConfig: certificates.listenerConfig)
+        let file = try RunFiles.scenario(
+            "wss-host.yaml",
+            "broker:\n  url: \"wss://127.0.0.1:\(Self.webSocketPort)/mqtt\"\n  tls: { ca: \(certificates.ca) }\n" + Self.qos1)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(namespace, ["run", file, "--duration", "2s", "--connect-timeout", "2s", "--stats-interval", "0"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("the broker's certificate is not trusted: IP address mismatch"), "\(result.stderr)\n\(broker.log)")
+    }
+
+    /// QoS 2's four packets cross the bridge both ways.
+    @Test func qos2OverWebSocketsCompletes() throws {
+        let namespace = try NetworkNamespace()
+        let broker = try broker(namespace)
+        let file = try RunFiles.scenario(
+            "ws-qos2.yaml",
+            "broker: { url: \"ws://127.0.0.1:\(Self.webSocketPort)/mqtt\" }\n"
+                + Self.qos1.replacingOccurrences(of: "qos: 1", with: "qos: 2"))
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(namespace, ["run", file, "--duration", "2s", "--verify", "--report", file + ".json", "--stats-interval", "0"])
+        #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
+        let figures = try RunFiles.report(file + ".json")
+        let published = figures["published"] as? Int ?? 0
+        #expect(published > 50 && figures["acknowledged"] as? Int == published, "\(figures)")
+        #expect((figures["verify"] as? [String: Any])?["duplicated"] as? Int == 0, "\(figures)")
+    }
+
     /// Item 4: what works over TCP works the same over WebSockets. MQTT 5 CONNECT properties pass
     /// the bridge untouched; the will rides in the CONNECT; a clean stop's DISCONNECT reaches the
     /// broker before the bridge closes (so no will), while a killed devsim's connection ends
@@ -150,7 +183,9 @@ import TestSupport
 
         let command = namespace.command(try DevsimProcess.locateDevsim(), ["run", file, "--stats-interval", "0"])
         let killed = try DevsimProcess(executable: command.executable, arguments: command.arguments)
-        #expect(TestClock.wait(timeout: 10, interval: 0.02) { killed.stderr.components(separatedBy: " connected").count > 3 }, "\(killed.stderr)")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.02) { killed.stderr.components(separatedBy: " connected").count > 3 },
+            "\(killed.stderr)")
         killed.sendSignal(SIGKILL)
         _ = killed.waitUntilExit(timeout: 5)
         #expect(wills.waitForOutput(containing: "wills/meter-3 gone", timeout: 5), "a lost connection's will: \(wills.stdout)")
@@ -224,7 +259,9 @@ import TestSupport
             try DevsimProcess.locateDevsim(),
             ["run", file, "--connack-timeout", "1500ms", "--report", file + ".json", "--stats-interval", "0"])
         let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
-        #expect(TestClock.wait(timeout: 10, interval: 0.02) { devsim.stderr.components(separatedBy: " connected\n").count > 3 }, "\(devsim.stderr)")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.02) { devsim.stderr.components(separatedBy: " connected\n").count > 3 },
+            "\(devsim.stderr)")
         let port = String(Self.webSocketPort)
         try namespace.run("iptables", "-I", "INPUT", "-p", "tcp", "--dport", port, "-j", "DROP")
         try namespace.run("iptables", "-I", "INPUT", "-p", "tcp", "--sport", port, "-j", "DROP")
