@@ -11,4 +11,14 @@
 static inline long devsim_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
 }
+
+// A write that waited (SSL_ERROR_WANT_WRITE) is retried with the bytes still to send, which may
+// have moved (a Swift array that grew) and may be more: OpenSSL refuses that unless told.
+static inline long devsim_ssl_ctx_set_retry_modes(SSL_CTX *context) {
+    return SSL_CTX_set_mode(context, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
+}
+// A peer that closes without close_notify reads as an end of stream (SSL_ERROR_ZERO_RETURN).
+static inline uint64_t devsim_ssl_ctx_ignore_unexpected_eof(SSL_CTX *context) {
+    return SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
+}
 #endif

@@ -25,8 +25,10 @@ final class BrokerLink {
     private var ssl: OpaquePointer?
     /// The TLS handshake waits for room to write, not for bytes to read.
     private(set) var handshakeWantsWrite = false
-    /// A TLS read waits for room to write (a renegotiation): read again when writable.
-    private(set) var wantsWriteToRead = false
+    /// A TLS read waits for room to write: read again when writable.
+    private(set) var readWaitsForWrite = false
+    /// A TLS write waits for bytes to read: write again when readable.
+    private(set) var writeWaitsForRead = false
 
     var descriptor: Int32 { tcp.descriptor }
 
@@ -88,10 +90,11 @@ final class BrokerLink {
             return errno == EAGAIN || errno == EINTR ? .wouldBlock : .failed(String(cString: strerror(errno)))
         }
         ERR_clear_error()
-        wantsWriteToRead = false
+        errno = 0
+        readWaitsForWrite = false
         let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
         if count > 0 { return .bytes(Int(count)) }
-        return tlsResult(count, wantWrite: { wantsWriteToRead = true })
+        return tlsResult(count, wantWrite: { readWaitsForWrite = true }, wantRead: {})
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> Result {
@@ -101,15 +104,18 @@ final class BrokerLink {
             return errno == EAGAIN || errno == EINTR ? .wouldBlock : .failed(String(cString: strerror(errno)))
         }
         ERR_clear_error()
+        errno = 0
+        writeWaitsForRead = false
         let count = SSL_write(ssl, bytes.baseAddress, Int32(bytes.count))
         if count > 0 { return .bytes(Int(count)) }
-        return tlsResult(count, wantWrite: {})
+        return tlsResult(count, wantWrite: {}, wantRead: { writeWaitsForRead = true })
     }
 
-    private func tlsResult(_ rc: Int32, wantWrite: () -> Void) -> Result {
+    private func tlsResult(_ rc: Int32, wantWrite: () -> Void, wantRead: () -> Void) -> Result {
         let code = SSL_get_error(ssl, rc)
         switch code {
         case SSL_ERROR_WANT_READ:
+            wantRead()
             return .wouldBlock
         case SSL_ERROR_WANT_WRITE:
             wantWrite()
@@ -123,6 +129,12 @@ final class BrokerLink {
         default:
             return .failed("TLS: " + TLSContexts.lastError())
         }
+    }
+
+    /// No more bytes toward the broker: TLS's close_notify, then a FIN after what is queued.
+    func shutdownWrite() {
+        if let ssl { _ = SSL_shutdown(ssl) }
+        _ = Glibc.shutdown(tcp.descriptor, Int32(SHUT_WR))
     }
 
     func close() {
@@ -177,6 +189,10 @@ enum TLSContexts {
             guard SSL_CTX_check_private_key(context) == 1 else { return failure("the key '\(key)' is not the certificate's") }
         }
         SSL_CTX_set_verify(context, settings.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
+        _ = devsim_ssl_ctx_set_retry_modes(context)
+        // A broker that closes without close_notify, as most do, reads as an end of stream, not
+        // as "unexpected eof while reading".
+        _ = devsim_ssl_ctx_ignore_unexpected_eof(context)
         return .success(context)
     }
 

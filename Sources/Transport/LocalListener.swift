@@ -13,9 +13,12 @@ package final class LocalListener {
     /// `socket`, `bind` and `listen` at a new path.
     package init() throws(SystemError) {
         path = Self.directory + "/\(getpid())-\(Self.nextNumber()).sock"
-        guard
-            let socket = try systemCall("socket", { Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
-        else { throw SystemError(call: "socket", errno: EAGAIN) }
+        // Non-blocking, so that an `accept()` with no connection waiting fails instead of
+        // holding the loop's thread for ever.
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        guard let socket = try systemCall("socket", { Glibc.socket(AF_UNIX, type, 0) }) else {
+            throw SystemError(call: "socket", errno: EAGAIN)
+        }
         descriptor = socket
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -38,6 +38,11 @@ package struct WebSocketEndpoint: Sendable, Equatable {
 /// the broker's side is not read while the bytes toward libmosquitto do. Until the upgrade is
 /// accepted the local side is not read at all: libmosquitto's CONNECT waits in its socket.
 ///
+/// Nothing either side sent is dropped at the end: when libmosquitto closes its connection (a
+/// DISCONNECT written, or the connection given up) the bridge drains toward the broker, then
+/// sends a close frame and a FIN (`draining`); when the broker goes, what it sent still reaches
+/// libmosquitto before its side closes (`finishing`).
+///
 /// One bridge serves one connection attempt; the connection makes a new one for the next.
 package final class WebSocketBridge {
     package enum Phase: Equatable, Sendable {
@@ -49,6 +54,11 @@ package final class WebSocketBridge {
         case upgrading
         /// Frames flow.
         case open
+        /// libmosquitto has closed its side: what it sent, then a close frame and a FIN, go to
+        /// the broker, until the broker closes too or `drainTime` has passed.
+        case draining
+        /// The broker's side is closed: what it sent goes to libmosquitto, then its side closes.
+        case finishing
         /// Both sides are closed.
         case closed
     }
@@ -57,6 +67,9 @@ package final class WebSocketBridge {
     package weak var delegate: WebSocketBridgeDelegate?
     /// The most held toward either side before that side's sender is held back.
     package static let bufferLimit = 64 * 1024
+    /// How long a draining bridge waits for the broker to take what is left and close: the
+    /// time a run's end gives its connections to finish (`Fleet.disconnectAll`).
+    package static let drainTime: Duration = .seconds(2)
 
     private let endpoint: WebSocketEndpoint
     private let loop: EventLoop
@@ -68,6 +81,12 @@ package final class WebSocketBridge {
     /// Held here: a loop holds its sources unretained.
     private var brokerSide: BrokerSide?
     private var brokerRegistration: EventLoop.Registration?
+    /// Ends a drain that the broker does not end.
+    private let drainTimer: Timer
+    /// The delegate has heard why the WebSocket failed: it hears it once.
+    private var failureTold = false
+    /// The FIN toward the broker has been sent (`draining`).
+    private var shutDown = false
     /// The upgrade request not yet written.
     private var request: [UInt8] = []
     /// The broker's answer to it so far.
@@ -85,6 +104,7 @@ package final class WebSocketBridge {
         self.endpoint = endpoint
         self.loop = loop
         handshake = WebSocketHandshake(host: endpoint.host, port: endpoint.port, path: endpoint.path)
+        drainTimer = Timer(on: loop)
         let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls)
         do {
             listener = try LocalListener()
@@ -93,10 +113,12 @@ package final class WebSocketBridge {
             throw TransportError("cannot make the WebSocket bridge's socket: \(error)")
         }
         self.link = link
+        drainTimer.target = self
     }
 
     /// The owner closes a bridge on its loop before letting it go (`close()`), since the loop
-    /// holds its sides unretained; what is left open here is a bridge never started.
+    /// holds its sides unretained; what is left open here is a bridge never started, or one
+    /// whose loop has stopped.
     deinit {
         if phase != .closed {
             link?.close()
@@ -125,25 +147,37 @@ package final class WebSocketBridge {
         local?.registration = loop.register(local!)
     }
 
-    /// Closes both sides at once, telling no one: the connection is done with this attempt.
+    /// Closes both sides at once, telling no one why: the connection is done with this attempt.
     package func close() {
         guard phase != .closed else { return }
         phase = .closed
-        if let brokerRegistration { loop.deregister(brokerRegistration) }
-        brokerRegistration = nil
-        brokerSide = nil
-        link?.close()
-        link = nil
+        drainTimer.cancel()
+        closeBrokerSide()
         local?.close(loop: loop)
         local = nil
         delegate?.bridgeClosed()
     }
 
-    /// The WebSocket cannot go on: the delegate hears why, then both sides close.
+    private func closeBrokerSide() {
+        if let brokerRegistration { loop.deregister(brokerRegistration) }
+        brokerRegistration = nil
+        brokerSide = nil
+        link?.close()
+        link = nil
+    }
+
+    /// The WebSocket cannot go on: the delegate hears why, the broker's side closes, and
+    /// libmosquitto's once it has what the broker sent.
     private func fail(_ reason: String) {
         guard phase != .closed else { return }
-        delegate?.bridgeFailed(reason)
-        close()
+        if !failureTold {
+            failureTold = true
+            delegate?.bridgeFailed(reason)
+        }
+        guard local != nil, !towardLocal.isEmpty, phase != .draining else { return close() }
+        phase = .finishing
+        closeBrokerSide()
+        changed()
     }
 
     private func changed() {
@@ -156,21 +190,24 @@ package final class WebSocketBridge {
     fileprivate var brokerDescriptor: Int32 { link?.descriptor ?? -1 }
 
     fileprivate var brokerWantsWrite: Bool {
+        guard let link else { return false }
         switch phase {
         case .connecting: return true
-        case .securing: return link?.handshakeWantsWrite ?? false
-        case .upgrading: return !request.isEmpty
-        case .open: return !framer.outbound.isEmpty || framer.wantsToProduce || (link?.wantsWriteToRead ?? false)
-        case .closed: return false
+        case .securing: return link.handshakeWantsWrite
+        case .upgrading: return !request.isEmpty && !link.writeWaitsForRead || link.readWaitsForWrite
+        case .open, .draining:
+            return !link.writeWaitsForRead && (!framer.outbound.isEmpty || framer.wantsToProduce) || link.readWaitsForWrite
+        case .finishing, .closed: return false
         }
     }
 
     fileprivate var brokerWantsRead: Bool {
         switch phase {
-        case .connecting, .closed: return false
+        case .connecting, .finishing, .closed: return false
         case .securing: return !(link?.handshakeWantsWrite ?? false)
-        case .upgrading: return request.isEmpty
-        case .open: return towardLocal.count < Self.bufferLimit
+        case .upgrading: return request.isEmpty || (link?.writeWaitsForRead ?? false)
+        case .open: return towardLocal.count < Self.bufferLimit || (link?.writeWaitsForRead ?? false)
+        case .draining: return true  // to see the broker's close, and leave nothing unread for an RST
         }
     }
 
@@ -184,11 +221,12 @@ package final class WebSocketBridge {
         case .securing:
             secure()
         case .upgrading:
+            if link?.readWaitsForWrite == true { readAnswer() }
             writeRequest()
-        case .open:
-            if link?.wantsWriteToRead == true { brokerReadable() }
+        case .open, .draining:
+            if link?.readWaitsForWrite == true { brokerReadable() }
             flushTowardBroker()
-        case .closed:
+        case .finishing, .closed:
             break
         }
         changed()
@@ -196,13 +234,20 @@ package final class WebSocketBridge {
 
     fileprivate func brokerReadable() {
         switch phase {
+        case .connecting:
+            // A connect refused may be told as a hang-up alone, without EPOLLOUT.
+            return brokerWritable()
         case .securing:
             secure()
         case .upgrading:
             readAnswer()
+            if link?.writeWaitsForRead == true { writeRequest() }
         case .open:
             readFrames()
-        case .connecting, .closed:
+            if link?.writeWaitsForRead == true { flushTowardBroker() }
+        case .draining:
+            drainBroker()
+        case .finishing, .closed:
             break
         }
         changed()
@@ -230,6 +275,7 @@ package final class WebSocketBridge {
         case .closed: fail("the broker closed the connection during the WebSocket upgrade")
         case .failed(let reason): fail("the WebSocket upgrade failed: \(reason)")
         }
+        if request.isEmpty { request = [] }
     }
 
     private func readAnswer() {
@@ -246,7 +292,6 @@ package final class WebSocketBridge {
                 let rest = Array(answer[consumed...])
                 answer = []
                 if !rest.isEmpty { rest.withUnsafeBytes { receiveFrames($0) } }
-                flushTowardBroker()  // anything libmosquitto already wrote waits for a read of the local side
             }
         case .wouldBlock:
             break
@@ -261,14 +306,12 @@ package final class WebSocketBridge {
         guard let link else { return }
         // Level-triggered: one read a turn is enough, and keeps loops fair.
         switch readBroker(link, receiveFrames) {
-        case .bytes:
-            break
-        case .wouldBlock:
+        case .bytes, .wouldBlock:
             break
         case .closed:
             fail(framer.closeReceived.map(Self.closedByBroker) ?? "the broker closed the connection without a WebSocket close frame")
         case .failed(let reason):
-            fail("connection lost: \(reason)")
+            fail(reason)
         }
     }
 
@@ -288,13 +331,11 @@ package final class WebSocketBridge {
             framer.delivered.removeAll(keepingCapacity: true)
             flushTowardLocal()
         }
-        if let close = framer.closeReceived {
-            // libwslay has queued the reply; it goes out before both sides close.
-            flushTowardBroker()
-            return fail(Self.closedByBroker(close))
-        }
+        // libwslay queues the reply to a close frame, and a close of its own for a frame that
+        // breaks the protocol: either goes out before the broker's side closes.
+        flushTowardBroker()
+        if let close = framer.closeReceived { return fail(Self.closedByBroker(close)) }
         if !ok { return fail(framer.failure ?? "the WebSocket failed") }
-        flushTowardBroker()  // a pong
     }
 
     private static func closedByBroker(_ close: (code: UInt16, reason: String)) -> String {
@@ -303,11 +344,11 @@ package final class WebSocketBridge {
     }
 
     private func flushTowardBroker() {
-        guard let link, phase == .open else { return }
+        guard let link, phase == .open || phase == .draining else { return }
         while true {
             framer.produce()
-            if let failure = framer.failure { return fail(failure) }
-            guard !framer.outbound.isEmpty else { return }
+            if let failure = framer.failure, phase == .open { return fail(failure) }
+            guard !framer.outbound.isEmpty else { break }
             switch framer.outbound.withUnsafeBytes({ link.write($0) }) {
             case .bytes(let count):
                 framer.consumeOutbound(count)
@@ -317,8 +358,43 @@ package final class WebSocketBridge {
             case .closed:
                 return fail("the broker closed the connection")
             case .failed(let reason):
-                return fail("connection lost: \(reason)")
+                return fail(reason)
             }
+        }
+        if phase == .draining { finishDraining(link) }
+    }
+
+    // MARK: Draining toward the broker
+
+    /// libmosquitto closed its connection: nothing more comes from it, and what it sent goes on.
+    private func beginDraining() {
+        phase = .draining
+        local?.close(loop: loop)
+        local = nil
+        towardLocal = []
+        drainTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(Self.drainTime))
+        flushTowardBroker()
+    }
+
+    /// Everything libmosquitto sent has been written: the close frame, queued only now so that
+    /// libwslay (which sends control frames first) does not put it before them, and then a FIN.
+    private func finishDraining(_ link: BrokerLink) {
+        guard framer.queuedBytes == 0, framer.outbound.isEmpty, !shutDown else { return }
+        if !framer.closeSent {
+            framer.close()
+            return flushTowardBroker()
+        }
+        shutDown = true
+        link.shutdownWrite()
+    }
+
+    /// What the broker sends while the bridge drains has no one to go to; its end of the
+    /// stream ends the drain.
+    private func drainBroker() {
+        guard let link else { return }
+        switch readBroker(link, { _ in }) {
+        case .bytes, .wouldBlock: break
+        case .closed, .failed: close()
         }
     }
 
@@ -329,8 +405,8 @@ package final class WebSocketBridge {
 
     fileprivate func localReadable() {
         guard let local else { return }
-        // Before the upgrade the local side is not watched for reading: this is a hang-up,
-        // libmosquitto giving up on the attempt.
+        // Outside `open` the local side is not watched for reading: this is a hang-up,
+        // libmosquitto giving up on the attempt (or gone while the broker's bytes wait for it).
         guard phase == .open else { return close() }
         let count = withUnsafeTemporaryAllocation(byteCount: Self.readSize, alignment: 1) { buffer in
             let count = Glibc.read(local.descriptor, buffer.baseAddress, buffer.count)
@@ -340,12 +416,7 @@ package final class WebSocketBridge {
         if count > 0 {
             flushTowardBroker()
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-            // libmosquitto closed its connection (a DISCONNECT sent, or the connection given up):
-            // say goodbye to the broker with what can go at once, and close.
-            framer.close()
-            flushTowardBroker()
-            close()
-            return
+            beginDraining()
         }
         changed()
     }
@@ -361,8 +432,16 @@ package final class WebSocketBridge {
         if written > 0 {
             towardLocal.removeFirst(written)
         } else if written < 0, errno != EAGAIN, errno != EINTR {
-            close()
+            return close()
         }
+        if phase == .finishing, towardLocal.isEmpty { close() }
+    }
+}
+
+extension WebSocketBridge: TimerTarget {
+    /// The drain took longer than the broker allows: give up on the rest.
+    package func timerFired(_ timer: Timer, now: UInt64) {
+        close()
     }
 }
 

@@ -17,8 +17,9 @@ public final class ScriptedUpgradeServer: Sendable {
         case wrongAccept
         /// Nothing, ever: a server that took the connection and never answers.
         case silence
-        /// `101` for MQTT, then at once a close frame with this status code and reason.
-        case close(code: UInt16, reason: String)
+        /// `101` for MQTT, then at once a close frame with this status code and reason; with
+        /// `connack`, a CONNACK frame before it, so that the connection is up when it closes.
+        case close(code: UInt16, reason: String, connack: Bool = false)
     }
 
     public let port: UInt16
@@ -122,11 +123,11 @@ public final class ScriptedUpgradeServer: Sendable {
                     .utf8)
         case .silence:
             return nil
-        case .close(let code, let reason):
+        case .close(let code, let reason, let connack):
             // A server's frame is unmasked: FIN and opcode 8, the length, the code, the reason.
             let payload = [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8)
             let header = upgrade + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key))\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n"
-            return Array(header.utf8) + [0x88, UInt8(payload.count)] + payload
+            return Array(header.utf8) + (connack ? [0x82, 0x04, 0x20, 0x02, 0x00, 0x00] : []) + [0x88, UInt8(payload.count)] + payload
         }
     }
 }

@@ -42,6 +42,40 @@ import TestSupport
         #expect(server.requests.first?.contains("\r\nSec-WebSocket-Protocol: mqtt\r\n") == true)
     }
 
+    /// A close frame once the connection is up is a lost connection, with the broker's words.
+    @Test func aCloseFrameAfterTheConnackIsALostConnectionWithItsReason() throws {
+        let server = try ScriptedUpgradeServer(answer: .close(code: 1001, reason: "going away", connack: true))
+        let file = try RunFiles.scenario(
+            "closing.yaml",
+            "broker:\n  url: \"ws://127.0.0.1:\(server.port)/mqtt\"\n  reconnect: { initial: 200ms, max: 400ms }\n" + RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--duration", "2s", "--report", file + ".json", "--stats-interval", "0"], timeout: 20)
+        #expect(result.status == 0, "it did connect: \(result.stderr)")
+        let reason = "connection lost: the broker closed the WebSocket (1001: going away)"
+        let errors = try RunFiles.report(file + ".json")["connectionErrors"] as? [String: Int] ?? [:]
+        #expect((errors[reason] ?? 0) >= 2, "\(errors)\n\(result.stderr)")
+        #expect(result.stderr.contains(" connected") && result.stderr.contains(reason), "\(result.stderr)")
+    }
+
+    @Test func aPortWithNothingListeningIsRefusedAndRetriedWithoutSpinning() throws {
+        let port = try Loopback.freePort()
+        let file = try RunFiles.scenario(
+            "nothing.yaml",
+            "broker:\n  url: \"ws://127.0.0.1:\(port)/mqtt\"\n  reconnect: { initial: 200ms, max: 400ms }\n" + RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--connect-timeout", "3s", "--report", file + ".json", "--stats-interval", "0",
+        ])
+        TestClock.sleep(2.5)
+        let cpu = devsim.process.cpuSeconds ?? .infinity
+        #expect(cpu < 1, "devsim used \(cpu) CPU seconds retrying")
+        #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
+        #expect(devsim.stderr.contains("cannot connect: Connection refused"), "\(devsim.stderr)")
+        let errors = try RunFiles.report(file + ".json")["connectionErrors"] as? [String: Int] ?? [:]
+        #expect((errors["cannot connect: Connection refused"] ?? 0) >= 3, "retried with the backoff: \(errors)")
+    }
+
     @Test func aURLWithAPasswordIsRefusedWithTheReason() throws {
         let result = try DevsimProcess.runToCompletion(
             args: ["run", "s.yaml", "--url", "wss://meter:secret@broker.example/mqtt"], timeout: 20)
