@@ -23,8 +23,6 @@ trap 'kill $broker 2>/dev/null; rm -rf "$dir"' EXIT
 port=1883
 ws=8080
 start_mosquitto "$dir" "$port" "max_queued_messages 0" "listener $ws" "protocol websockets"
-cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.3f", u+s}' "$1"; }
-wall() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); t=0; for(i=1;i<=n;i++) t=t*60+p[i]; printf "%.3f", t}' "$1"; }
 
 cat > "$dir/qos0.yaml" <<'YAML'
 name: ws-bench

@@ -33,10 +33,6 @@ trap 'kill $broker 2>/dev/null; rm -rf "$dir"' EXIT
 port=$(free_port)
 start_mosquitto "$dir" "$port" "max_queued_messages 0"
 
-# CPU seconds (user + system) and wall seconds from /usr/bin/time -v output.
-cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.3f", u+s}' "$1"; }
-wall() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); t=0; for(i=1;i<=n;i++) t=t*60+p[i]; printf "%.3f", t}' "$1"; }
-rss() { awk -F': ' '/Maximum resident/ {print $2}' "$1"; }
 
 throughput() {
   cat > "$dir/throughput.yaml" <<'YAML'

@@ -42,3 +42,8 @@ release_devsim() {
   swift build -c release --static-swift-stdlib --product devsim >/dev/null
   echo "$(swift build -c release --static-swift-stdlib --show-bin-path)/devsim"
 }
+
+# CPU seconds (user + system), wall seconds and maximum RSS (KB) from /usr/bin/time -v output.
+cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.3f", u+s}' "$1"; }
+wall() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); t=0; for(i=1;i<=n;i++) t=t*60+p[i]; printf "%.3f", t}' "$1"; }
+rss() { awk -F': ' '/Maximum resident/ {print $2}' "$1"; }
