@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // An embedded HTTP server, run from a Reactor loop through its epoll descriptor.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
@@ -47,7 +53,10 @@ let package = Package(
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
         .target(
             name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals", "Transport"], swiftSettings: hotPath),
-        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "MQTT", "Mosquitto"]),
+        // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
+        // health and readiness, the live report.
+        .target(name: "Service", dependencies: ["CMicroHTTPD", "Reactor", "Simulator"]),
+        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "MQTT", "Mosquitto", "Service"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
         // Not a test: libFuzzer's target over the scenario loader (scripts/fuzz.sh builds it with
@@ -63,6 +72,7 @@ let package = Package(
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Simulator", "Reactor"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,9 +4,10 @@ set -euo pipefail
 # iptables, iproute2 (ip, tc) and util-linux (unshare, nsenter): the fault tests black-hole and
 # throttle a broker inside a network namespace of their own. python3 and python3-venv: the
 # integration tests' second broker, amqtt, runs from a virtual environment (install-amqtt.sh).
-# dpkg-dev (dpkg-shlibdeps) and binutils (objdump, strip): scripts/package.sh.
-packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev pkg-config openssl iptables iproute2 util-linux python3 python3-venv
-  dpkg-dev binutils)
+# dpkg-dev (dpkg-shlibdeps) and binutils (objdump, strip): scripts/package.sh. prometheus: its
+# promtool checks /metrics.
+packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev pkg-config openssl
+  iptables iproute2 util-linux python3 python3-venv dpkg-dev binutils prometheus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -54,6 +54,26 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         }
     }
 
+    /// A gauge goes down as well as up; every other figure only counts up.
+    package var isGauge: Bool { self == .inFlight || self == .buffered }
+
+    /// What it counts, in a sentence for a reader of `/metrics` (its HELP line).
+    package var help: String {
+        switch self {
+        case .scheduled: "Ticks that fell due."
+        case .published: "Messages handed to libmosquitto while connected."
+        case .acknowledged: "QoS 1/2 messages the broker acknowledged (PUBACK, PUBCOMP)."
+        case .inFlight: "QoS 1/2 messages published and not yet acknowledged."
+        case .skippedOffline: "Ticks that fell while disconnected, under offline: drop."
+        case .buffered: "Ticks waiting in a connection's bounded queue."
+        case .droppedBuffer: "Ticks evicted from a full queue, oldest first."
+        case .failed: "Ticks libmosquitto refused to publish."
+        case .late: "Messages published more than 2 ms after their tick's deadline."
+        case .reconnects: "Times a connection came back after being lost."
+        case .ackTimeouts: "QoS 1/2 messages not acknowledged within the ack timeout."
+        }
+    }
+
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
     var isInEveryReport: Bool { self != .ackTimeouts }

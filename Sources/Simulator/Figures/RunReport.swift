@@ -102,6 +102,7 @@ extension RunReport {
             case .messages: "messages"
             case .requested: "stopped"
             case .noConnection(let why): "no connection: \(why)"
+            case .running: "running"
             }
         figures = t.figures
         details = Details(

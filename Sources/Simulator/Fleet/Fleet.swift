@@ -1,3 +1,4 @@
+import Glibc
 import Dispatch
 import Reactor
 import Synchronization
@@ -12,6 +13,8 @@ public final class Fleet: Sendable {
         case requested
         /// No connection got a CONNACK within the connect timeout; the text says why.
         case noConnection(String)
+        /// Not ended: the run as the service sees it while it goes on.
+        case running
     }
 
     public struct Result: Sendable {
@@ -34,6 +37,29 @@ public final class Fleet: Sendable {
         public var verify: VerifySummary? = nil
         package var verifiedTopics: [Verifier.Stream] = []
     }
+
+    /// What the service shows while the run goes on (`live()`): each loop's histograms as of
+    /// its last probe, and which probes wait for an answer. Brought up to date once a second by
+    /// the thread that waits for the run's end.
+    private let liveState: Locked<LiveState>
+
+    private struct LiveState {
+        var latency: [Histogram]
+        var lateness: [Histogram]
+        /// Per loop, since when a probe has waited for its answer; 0 when none waits.
+        var unansweredSince: [UInt64]
+        var start: UInt64 = 0
+    }
+
+    /// The fleet as of now, for the service.
+    public struct Live: Sendable {
+        public var result: Result
+        /// The loops that have not answered a probe for over `probeLimit`: a stuck loop.
+        public var stuckLoops: [String]
+    }
+
+    /// How long a loop may take to answer a probe before it counts as stuck.
+    public static let probeLimit: UInt64 = 1_000_000_000
 
     private let settings: RunSettings
     private let control: RunControl
@@ -71,6 +97,11 @@ public final class Fleet: Sendable {
         }
         for context in contexts { context.connectionCount = plan.connections.count }
         self.contexts = contexts
+        liveState = Locked(
+            LiveState(
+                latency: Array(repeating: Histogram(), count: contexts.count),
+                lateness: Array(repeating: Histogram(), count: contexts.count),
+                unansweredSince: Array(repeating: 0, count: contexts.count)))
         connectionCount = plan.connections.count
         groupNames = plan.groups
         verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
@@ -103,6 +134,7 @@ public final class Fleet: Sendable {
         // Subscribed before any device connects, so that its first message is seen.
         try verifier?.start(timeout: min(settings.connectTimeout, .seconds(5)))
         let start = MonotonicClock.now()
+        liveState.withLock { $0.start = start }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         for context in contexts {
             try context.loop.start()
@@ -110,6 +142,11 @@ public final class Fleet: Sendable {
                 for connection in context.connections {
                     connection.open(at: start &+ MonotonicClock.nanoseconds(connection.plan.startOffset))
                 }
+            }
+        }
+        if let stall = settings.stallFirstLoop, let first = contexts.first {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                first.loop.execute { usleep(UInt32(clamping: MonotonicClock.nanoseconds(stall) / 1000)) }
             }
         }
         var reason = waitForEnd(start: start)
@@ -170,6 +207,7 @@ public final class Fleet: Sendable {
         while true {
             if let reason = control.stopReason { return StopReason(reason) }
             let now = MonotonicClock.now()
+            probeLoops(now: now)
             logLosses()
             if let verifier, now >= nextPace {
                 let totals = self.totals
@@ -244,6 +282,45 @@ public final class Fleet: Sendable {
         }
     }
 
+    /// Asks each loop, on its own thread, for a copy of its histograms: a loop that answers is
+    /// not stuck (`Live.stuckLoops`), and the service shows what it sent.
+    private func probeLoops(now: UInt64) {
+        liveState.withLock { state in
+            for index in state.unansweredSince.indices where state.unansweredSince[index] == 0 { state.unansweredSince[index] = now }
+        }
+        for (index, context) in contexts.enumerated() {
+            context.loop.execute { [liveState] in
+                let latency = context.latency, lateness = context.lateness
+                liveState.withLock { state in
+                    state.latency[index] = latency
+                    state.lateness[index] = lateness
+                    state.unansweredSince[index] = 0
+                }
+            }
+        }
+    }
+
+    /// The run as of now: its figures, each group's, and the histograms as of the last probe.
+    public func live() -> Live {
+        let now = MonotonicClock.now()
+        let state = liveState.withLock { $0 }
+        var latency = Histogram(), lateness = Histogram()
+        for histogram in state.latency { latency.merge(histogram) }
+        for histogram in state.lateness { lateness.merge(histogram) }
+        let totals = self.totals
+        let allConnected = control.allConnectedAt.load(ordering: .relaxed)
+        let result = Result(
+            totals: totals, connectionsUpAtEnd: totals.connectionsUp, connections: connectionCount,
+            durationSeconds: state.start == 0 ? 0 : Double(now &- state.start) / 1e9, reason: .running, latency: latency,
+            lateness: lateness, groups: groupTotals, connectionErrors: control.connectionErrors,
+            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- state.start) / 1e9)
+        let stuck = contexts.indices.filter { index in
+            let since = state.unansweredSince[index]
+            return since != 0 && now &- since > Self.probeLimit
+        }
+        return Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name })
+    }
+
     /// The acknowledgement latencies so far, each loop's copied on its own thread.
     private func liveLatency() -> Histogram {
         let merged = Locked(Histogram())
@@ -302,6 +379,7 @@ extension Fleet.StopReason {
         case .messages: "ended by --messages"
         case .requested: "stopped"
         case .noConnection: "no connection"
+        case .running: "running"
         }
     }
 

@@ -46,6 +46,9 @@ public struct RunSettings: Sendable {
     public var verify = false
     /// Run only this slice of the fleet's devices (`run --shard K/N`); `nil` runs them all.
     public var shard: Shard? = nil
+    /// A test's hook (`DEVSIM_TEST_STALL_LOOP`): the first event loop blocks this long, a
+    /// second into the run, as a loop stuck in a call would, for `/healthz` to see.
+    package var stallFirstLoop: Duration? = nil
 
     public init(
         host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,

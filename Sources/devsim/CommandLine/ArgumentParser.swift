@@ -1,5 +1,6 @@
 import MQTT
 import Scenario
+import Service
 import Simulator
 
 /// Turns `devsim`'s arguments and environment into a `Command`. Every `run` option can also come
@@ -355,6 +356,30 @@ enum ArgumentParser {
             help: "subscribe to what is published and report lost, duplicated and out-of-order messages and end-to-end latency"
         ) { o, v, label throws(UsageError) in
             o.verify = try flag(v, label)
+        },
+        Option(
+            flag: "--http", variable: "DEVSIM_HTTP", valueName: "ADDR:PORT",
+            help: "serve /metrics, /healthz, /readyz and /api/status here (a port alone: on 127.0.0.1)"
+        ) { o, v, label throws(UsageError) in
+            do throws(HTTPServerError) {
+                o.http = try HTTPAddress.parse(v)
+            } catch {
+                throw UsageError("\(label): \(error.message)")
+            }
+        },
+        Option(
+            flag: "--http-token-file", variable: "DEVSIM_HTTP_TOKEN_FILE", valueName: "FILE",
+            help: "every HTTP request must carry this file's token (Authorization: Bearer); required off loopback"
+        ) { o, v, _ in o.httpTokenFile = v },
+        Option(
+            flag: "--ready", variable: "DEVSIM_READY", valueName: "PERCENT",
+            help: "the share of connections up from which /readyz answers 200 (default \(Int(DevsimService.defaultReadyPercent))%)"
+        ) { o, v, label throws(UsageError) in
+            let number = v.hasSuffix("%") ? String(v.dropLast()) : v
+            guard let percent = Double(number), (0...100).contains(percent), percent > 0 else {
+                throw UsageError("\(label): expected a share above 0% and at most 100%, such as 90%, found '\(v)'")
+            }
+            o.readyPercent = percent
         },
         Option(flag: "--quiet", variable: "DEVSIM_QUIET", valueName: nil, help: "log warnings and errors only, no status lines") {
             o, v, label throws(UsageError) in

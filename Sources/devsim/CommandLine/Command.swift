@@ -1,5 +1,6 @@
 import MQTT
 import Scenario
+import Service
 import Simulator
 
 /// What the command line asks for.
@@ -52,6 +53,11 @@ struct RunOptions: Equatable {
     var reportFormat: ReportFormat = .json
     /// `--shard K/N`: only this slice of the devices.
     var shard: Shard?
+    /// `--http`: where the service listens; nil for no service.
+    var http: HTTPAddress?
+    var httpTokenFile: String?
+    /// `--ready`: the share of connections up, in percent, from which `/readyz` says ready.
+    var readyPercent = DevsimService.defaultReadyPercent
 }
 
 extension RunOptions {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Mosquitto
 import Scenario
+import Service
 import Simulator
 
 /// `devsim run`: loads the scenarios, then either prints a dry run or runs the fleet against the
@@ -81,7 +82,12 @@ struct RunCommand {
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
+        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
+        let service = try serviceSettings.map { serviceSettings throws(UsageError) in
+            try startService(serviceSettings, fleet: fleet, scenarios: scenarios.map(\.name), seed: settings.seed)
+        }
+        defer { service?.stop() }
         logger.info(
             "starting",
             [
@@ -120,6 +126,54 @@ struct RunCommand {
                     + "of the broker losing messages")
         }
         return code
+    }
+
+    /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
+    /// Off loopback the token is required: the endpoint can pause and reshape the fleet.
+    static func serviceSettings(_ options: RunOptions, shard: Shard?) throws(UsageError) -> DevsimService.Settings? {
+        guard let address = options.http else {
+            if options.httpTokenFile != nil { throw UsageError("--http-token-file needs --http ADDR:PORT, which it guards") }
+            return nil
+        }
+        var token: String?
+        if let file = options.httpTokenFile {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw UsageError("--http-token-file: cannot read '\(file)': \(String(cString: strerror(errno)))")
+            }
+            let text = String(
+                String(decoding: contents, as: UTF8.self).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            guard !text.isEmpty else { throw UsageError("--http-token-file: '\(file)' is empty") }
+            token = text
+        } else if !address.isLoopback {
+            throw UsageError(
+                "--http \(address) listens beyond this machine: give --http-token-file FILE, whose token every request must carry "
+                    + "(Authorization: Bearer), or listen on loopback (--http \(address.port))")
+        }
+        return DevsimService.Settings(
+            address: address, token: token, readyPercent: options.readyPercent, version: Help.version, shard: shard,
+            startTime: Date().timeIntervalSince1970)
+    }
+
+    private func startService(_ settings: DevsimService.Settings, fleet: Fleet, scenarios: [String], seed: UInt64) throws(UsageError)
+        -> DevsimService
+    {
+        let shard = settings.shard
+        do {
+            let service = try DevsimService(settings: settings) {
+                let live = fleet.live()
+                return DevsimService.View(live: live) {
+                    var report = RunReport(result: live.result, scenarios: scenarios, seed: seed)
+                    report.shard = shard
+                    return report
+                }
+            }
+            var address = settings.address
+            address.port = service.port
+            logger.info("serving http://\(address)/metrics, /healthz, /readyz and /api/status")
+            return service
+        } catch {
+            throw UsageError("--http: \(error.message)")
+        }
     }
 
     /// Logs each verdict (a failure as an error, so `--quiet` still shows it) and a summary
@@ -170,6 +224,9 @@ struct RunCommand {
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout
         settings.url = options.url
+        if let stall = environment["DEVSIM_TEST_STALL_LOOP"] {
+            settings.stallFirstLoop = try ArgumentParser.duration(stall, "DEVSIM_TEST_STALL_LOOP", allowZero: false)
+        }
         return settings
     }
 

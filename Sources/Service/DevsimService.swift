@@ -1,0 +1,103 @@
+import FoundationEssentials
+import Simulator
+
+/// devsim's HTTP endpoint (`--http`), for the daemon's watchers: `/metrics` for Prometheus,
+/// `/healthz` and `/readyz` for Kubernetes' probes, `/api/status` for the report as of now.
+package final class DevsimService: Sendable {
+    package struct Settings: Sendable {
+        package var address: HTTPAddress
+        /// Every request must carry `Authorization: Bearer TOKEN`; required off loopback.
+        package var token: String?
+        /// The share of connections up, in percent, from which `/readyz` says ready.
+        package var readyPercent: Double
+        package var version: String
+        package var shard: Shard?
+        /// Seconds since the Unix epoch at which the process started.
+        package var startTime: Double
+
+        package init(
+            address: HTTPAddress, token: String? = nil, readyPercent: Double = DevsimService.defaultReadyPercent, version: String,
+            shard: Shard? = nil, startTime: Double
+        ) {
+            self.address = address
+            self.token = token
+            self.readyPercent = readyPercent
+            self.version = version
+            self.shard = shard
+            self.startTime = startTime
+        }
+    }
+
+    /// What the routes read: the fleet as of now, and its report.
+    package struct View: Sendable {
+        package var live: Fleet.Live
+        package var report: @Sendable () -> RunReport
+
+        package init(live: Fleet.Live, report: @escaping @Sendable () -> RunReport) {
+            self.live = live
+            self.report = report
+        }
+    }
+
+    package static let defaultReadyPercent = 90.0
+
+    private let server: HTTPServer
+
+    /// Listens now; `view` is asked for the fleet at each request, on the HTTP loop's thread.
+    package init(settings: Settings, view: @escaping @Sendable () -> View) throws(HTTPServerError) {
+        server = try HTTPServer(address: settings.address) { request in
+            Self.respond(to: request, settings: settings, view: view)
+        }
+    }
+
+    package var port: Int { server.port }
+
+    package func stop() {
+        server.stop()
+    }
+
+    /// The answer to `request`: pure but for `view`, so the routes are tested without a socket.
+    package static func respond(to request: HTTPRequest, settings: Settings, view: () -> View) -> HTTPResponse {
+        if let token = settings.token, request.authorization != "Bearer " + token {
+            return HTTPResponse(
+                status: 401, text: "401 unauthorized: send Authorization: Bearer with the token of --http-token-file",
+                headers: ["WWW-Authenticate": "Bearer"])
+        }
+        let routes = ["/metrics", "/healthz", "/readyz", "/api/status"]
+        guard routes.contains(request.path) else {
+            return HTTPResponse(status: 404, text: "404 not found: devsim serves \(routes.joined(separator: ", "))")
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes GET", headers: ["Allow": "GET, HEAD"])
+        }
+        let view = view()
+        switch request.path {
+        case "/metrics":
+            return HTTPResponse(
+                status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                body: Array(
+                    MetricsText.render(view.live, shard: settings.shard, version: settings.version, startTime: settings.startTime).utf8))
+        case "/healthz":
+            let stuck = view.live.stuckLoops
+            guard stuck.isEmpty else {
+                return HTTPResponse(
+                    status: 503, text: "unhealthy: event loop \(stuck.joined(separator: ", ")) has not answered for over 1 s")
+            }
+            return HTTPResponse(status: 200, text: "ok")
+        case "/readyz":
+            let up = view.live.result.totals.connectionsUp, all = view.live.result.connections
+            let percent = all > 0 ? Double(up) * 100 / Double(all) : 0
+            let figures = "\(up)/\(all) connections up (\(Self.percentText(percent)) %)"
+            return percent >= settings.readyPercent && all > 0
+                ? HTTPResponse(status: 200, text: "ready: " + figures)
+                : HTTPResponse(status: 503, text: "not ready: \(figures), below --ready \(Self.percentText(settings.readyPercent)) %")
+        default:
+            let json = (try? view.report().json()).map { Array($0) } ?? Array("{}\n".utf8)
+            return HTTPResponse(status: 200, contentType: "application/json", body: json)
+        }
+    }
+
+    private static func percentText(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))" : "\((value * 10).rounded() / 10)"
+    }
+}

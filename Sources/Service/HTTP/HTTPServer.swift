@@ -1,0 +1,215 @@
+import CMicroHTTPD
+import Glibc
+import Reactor
+
+/// A request as a handler sees it, whole: libmicrohttpd has read its header and body.
+package struct HTTPRequest: Sendable {
+    package var method: String
+    /// The path, without the query.
+    package var path: String
+    /// `Authorization`, if the request has one.
+    package var authorization: String?
+    package var body: [UInt8]
+
+    package init(method: String, path: String, authorization: String? = nil, body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.authorization = authorization
+        self.body = body
+    }
+}
+
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
+    package var contentType: String
+    package var body: [UInt8]
+    package var headers: [String: String] = [:]
+
+    package init(status: Int, contentType: String = "text/plain; charset=utf-8", body: [UInt8], headers: [String: String] = [:]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+
+    package init(status: Int, text: String, headers: [String: String] = [:]) {
+        self.init(status: status, body: Array((text.hasSuffix("\n") ? text : text + "\n").utf8), headers: headers)
+    }
+}
+
+/// An HTTP server on a Reactor loop of its own ("devsim-http"): libmicrohttpd without a thread
+/// of its own (`MHD_USE_EPOLL`), its epoll descriptor an event source of the loop, `MHD_run` on
+/// readiness and at the timeout it asks for. No thread pool, no HTTP parser of ours. Requests are
+/// answered on the loop's thread, one at a time, by `handler`.
+package final class HTTPServer: @unchecked Sendable {
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// The port it listens on (the one asked for, or the kernel's choice for 0).
+    package let port: Int
+    private let loop: EventLoop
+    private let daemon: OpaquePointer
+    private let handler: Handler
+    /// Lives as long as the server; the loop holds its sources unretained.
+    private var source: DaemonSource?
+    private var timer: Timer?
+
+    /// Listens on `address` and serves with `handler` from now on.
+    package init(address: HTTPAddress, handler: @escaping Handler) throws(HTTPServerError) {
+        self.handler = handler
+        do {
+            loop = try EventLoop(name: "devsim-http")
+        } catch {
+            throw HTTPServerError("cannot start the HTTP loop: \(error)")
+        }
+        let context = Context()
+        var started: OpaquePointer?
+        address.withSocketAddress { address in
+            started = devsim_mhd_start(
+                address,
+                { context, connection, url, method, _, upload, uploadSize, requestContext in
+                    Context.from(context).server?.access(
+                        connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize,
+                        requestContext: requestContext) ?? MHD_Result.NO
+                }, Unmanaged.passUnretained(context).toOpaque(),
+                { _, _, requestContext, _ in
+                    // A request ended, answered or not: its body, if one was being read, goes.
+                    if let body = requestContext?.pointee { Unmanaged<RequestBody>.fromOpaque(body).release() }
+                    requestContext?.pointee = nil
+                })
+        }
+        guard let started else {
+            throw HTTPServerError("cannot listen on \(address): \(String(cString: strerror(errno)))")
+        }
+        daemon = started
+        port = Int(devsim_mhd_port(started))
+        self.context = context
+        context.server = self
+        let descriptor = devsim_mhd_epoll_fd(started)
+        do {
+            try loop.start()
+        } catch {
+            MHD_stop_daemon(started)
+            throw HTTPServerError("cannot start the HTTP loop: \(error)")
+        }
+        loop.execute { [self] in
+            let source = DaemonSource(server: self, descriptor: descriptor)
+            self.source = source
+            source.registration = loop.register(source)
+            let timer = Timer(on: loop)
+            timer.target = source
+            self.timer = timer
+            run()
+        }
+    }
+
+    /// Holds the server for libmicrohttpd's callbacks, which outlive no `stop()`.
+    private let context: Context
+
+    private final class Context: @unchecked Sendable {
+        weak var server: HTTPServer?
+
+        static func from(_ pointer: UnsafeMutableRawPointer?) -> Context {
+            Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
+        }
+    }
+
+    /// A request's body as it arrives, between libmicrohttpd's calls.
+    private final class RequestBody {
+        var bytes: [UInt8] = []
+    }
+
+    /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
+    package func stop() {
+        let done = Locked(false)
+        loop.execute { [self] in
+            timer?.cancel()
+            if let registration = source?.registration { loop.deregister(registration) }
+            source = nil
+            MHD_stop_daemon(daemon)
+            done.withLock { $0 = true }
+        }
+        loop.stop()
+    }
+
+    /// `MHD_run`, then the next deadline libmicrohttpd asks for.
+    fileprivate func run() {
+        _ = MHD_run(daemon)
+        var timeout: UInt64 = 0
+        if MHD_get_timeout(daemon, &timeout) == MHD_Result.YES {
+            timer?.schedule(at: MonotonicClock.now() &+ UInt64(timeout) * 1_000_000)
+        } else {
+            timer?.cancel()
+        }
+    }
+
+    /// libmicrohttpd's access handler: called when a request's header is in, with each piece of
+    /// its body, and once more when the body is whole, which is when `handler` answers.
+    private func access(
+        connection: OpaquePointer?, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>?,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result {
+        guard let connection, let requestContext, let uploadSize else { return MHD_Result.NO }
+        guard let pending = requestContext.pointee else {
+            requestContext.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
+            return MHD_Result.YES
+        }
+        let body = Unmanaged<RequestBody>.fromOpaque(pending).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            if let upload, body.bytes.count < Self.maximumBody {
+                body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee))
+            }
+            uploadSize.pointee = 0
+            return MHD_Result.YES
+        }
+        let path = url.map { String(cString: $0) } ?? "/"
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "GET",
+            path: String(path.prefix { $0 != "?" }),
+            authorization: MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization").map { String(cString: $0) },
+            body: body.bytes)
+        let answer = body.bytes.count >= Self.maximumBody ? HTTPResponse(status: 413, text: "request body too large") : handler(request)
+        return answer.body.withUnsafeBytes { bytes in
+            guard
+                let response = MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            else { return MHD_Result.NO }
+            defer { MHD_destroy_response(response) }
+            _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
+            _ = MHD_add_response_header(response, "Cache-Control", "no-store")
+            for (name, value) in answer.headers { _ = MHD_add_response_header(response, name, value) }
+            return MHD_queue_response(connection, UInt32(answer.status), response)
+        }
+    }
+
+    /// The most of a request body kept: control commands are a few bytes.
+    static let maximumBody = 64 * 1024
+}
+
+/// The daemon's epoll descriptor, as the loop sees it; its timer, for `MHD_get_timeout`.
+private final class DaemonSource: EventSource, TimerTarget {
+    unowned let server: HTTPServer
+    let descriptor: Int32
+    var registration: EventLoop.Registration?
+
+    init(server: HTTPServer, descriptor: Int32) {
+        self.server = server
+        self.descriptor = descriptor
+    }
+
+    var wantsWrite: Bool { false }
+    func readable(hungUp: Bool) { server.run() }
+    func housekeeping(now: UInt64) { server.run() }
+    func registrationFailed(_ error: SystemError) {}
+    func timerFired(_ timer: Timer, now: UInt64) { server.run() }
+}
+
+package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let message: String
+
+    package init(_ message: String) {
+        self.message = message
+    }
+
+    package var description: String { message }
+}

@@ -1,0 +1,93 @@
+import Simulator
+
+/// `/metrics`: the run as of now in Prometheus's text exposition format (version 0.0.4). Every
+/// report figure is a `devsim_…_total` counter (gauges for the two that go down: `in_flight`,
+/// `buffered`) labelled by device group, and by shard with `--shard`; connections up and in all
+/// are gauges; acknowledgement latency and lateness are histograms in seconds, from devsim's own
+/// histograms at their resolution. No label names a device: a fleet of a million devices makes
+/// as many series as one of ten.
+package enum MetricsText {
+    /// The `le` bounds of the histograms, in seconds: half a millisecond to ten seconds.
+    package static let bounds: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10]
+
+    package static func render(_ live: Fleet.Live, shard: Shard?, version: String, startTime: Double) -> String {
+        var text = ""
+        let base = shard.map { [("shard", "\($0.index)/\($0.count)")] } ?? []
+        for figure in Figure.allCases {
+            let name = "devsim_" + snakeCase(figure.stringValue) + (figure.isGauge ? "" : "_total")
+            header(&text, name, figure.help, figure.isGauge ? "gauge" : "counter")
+            for group in live.result.groups {
+                sample(&text, name, base + [("group", group.name)], "\(group.totals[figure])")
+            }
+        }
+        header(&text, "devsim_connections_up", "Connections whose CONNACK accepted them and that are up now.", "gauge")
+        for group in live.result.groups {
+            sample(&text, "devsim_connections_up", base + [("group", group.name)], "\(group.totals.connectionsUp)")
+        }
+        header(&text, "devsim_connections", "Connections of the fleet, up or not.", "gauge")
+        sample(&text, "devsim_connections", base, "\(live.result.connections)")
+        histogram(&text, "devsim_ack_latency_seconds", "QoS 1/2 publish to PUBACK/PUBCOMP.", live.result.latency, base)
+        histogram(
+            &text, "devsim_lateness_seconds", "How late messages were published after their ticks' deadlines.", live.result.lateness, base)
+        header(&text, "devsim_process_start_time_seconds", "When devsim started, in seconds since the Unix epoch.", "gauge")
+        sample(&text, "devsim_process_start_time_seconds", [], format(startTime))
+        header(&text, "devsim_build_info", "devsim's version, as a label; the value is always 1.", "gauge")
+        sample(&text, "devsim_build_info", [("version", version)], "1")
+        return text
+    }
+
+    private static func header(_ text: inout String, _ name: String, _ help: String, _ type: String) {
+        text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    private static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
+        let labelText = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(escaped($0.1))\"" }.joined(separator: ",") + "}"
+        text += "\(name)\(labelText) \(value)\n"
+    }
+
+    private static func histogram(
+        _ text: inout String, _ name: String, _ help: String, _ histogram: Histogram, _ labels: [(String, String)]
+    ) {
+        header(&text, name, help + " Buckets at devsim's histogram resolution (1.6 %).", "histogram")
+        for bound in bounds {
+            let count = histogram.count(atMost: UInt64(bound * 1e9))
+            sample(&text, name + "_bucket", labels + [("le", format(bound))], "\(count)")
+        }
+        sample(&text, name + "_bucket", labels + [("le", "+Inf")], "\(histogram.count)")
+        sample(&text, name + "_sum", labels, format(histogram.approximateSum / 1e9))
+        sample(&text, name + "_count", labels, "\(histogram.count)")
+    }
+
+    /// `skippedOffline` → `skipped_offline`.
+    package static func snakeCase(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            if character.isUppercase {
+                result += "_" + character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A label value as the format writes it: backslash, quote and newline escaped.
+    private static func escaped(_ value: String) -> String {
+        var result = ""
+        for character in value {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A number as Prometheus reads it, without a needless exponent.
+    private static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return "\(Int64(value))" }
+        return "\(value)"
+    }
+}

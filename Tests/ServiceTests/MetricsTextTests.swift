@@ -1,0 +1,48 @@
+import Testing
+@testable import Service
+@testable import Simulator
+
+@Suite struct MetricsTextTests {
+    private func live() -> Fleet.Live {
+        var room = Totals()
+        room.figures[.published] = 7
+        room.figures[.inFlight] = 2
+        room.connectionsUp = 3
+        var latency = Histogram()
+        for _ in 0..<4 { latency.record(3_000_000) }  // 3 ms
+        latency.record(2_000_000_000)  // 2 s
+        let result = Fleet.Result(
+            totals: room, connectionsUpAtEnd: 3, connections: 4, durationSeconds: 1, reason: .running, latency: latency,
+            lateness: Histogram(), groups: [(name: "room \"A\"", totals: room)], connectionErrors: [:], allConnectedSeconds: nil)
+        return Fleet.Live(result: result, stuckLoops: [])
+    }
+
+    @Test func figuresAreCountersOrGaugesLabelledByGroup() {
+        let text = MetricsText.render(live(), shard: nil, version: "devsim 0.1.0", startTime: 1_800_000_000)
+        #expect(text.contains("# TYPE devsim_published_total counter\ndevsim_published_total{group=\"room \\\"A\\\"\"} 7\n"))
+        #expect(text.contains("# TYPE devsim_in_flight gauge\ndevsim_in_flight{group=\"room \\\"A\\\"\"} 2\n"))
+        #expect(text.contains("devsim_skipped_offline_total{"))
+        #expect(text.contains("devsim_connections_up{group=\"room \\\"A\\\"\"} 3\n") && text.contains("devsim_connections 4\n"))
+        #expect(text.contains("devsim_build_info{version=\"devsim 0.1.0\"} 1\n"))
+        #expect(text.contains("devsim_process_start_time_seconds 1800000000\n"))
+    }
+
+    @Test func histogramsAreCumulativeInSeconds() {
+        let text = MetricsText.render(live(), shard: Shard(index: 1, count: 3), version: "v", startTime: 0)
+        #expect(text.contains("devsim_ack_latency_seconds_bucket{shard=\"1/3\",le=\"0.002\"} 0\n"))
+        #expect(text.contains("devsim_ack_latency_seconds_bucket{shard=\"1/3\",le=\"0.005\"} 4\n"))
+        #expect(
+            text.contains("devsim_ack_latency_seconds_bucket{shard=\"1/3\",le=\"2\"} 4\n"), "2 s falls in a bucket whose top is above 2 s")
+        #expect(text.contains("devsim_ack_latency_seconds_bucket{shard=\"1/3\",le=\"5\"} 5\n"))
+        #expect(text.contains("devsim_ack_latency_seconds_bucket{shard=\"1/3\",le=\"+Inf\"} 5\n"))
+        #expect(text.contains("devsim_ack_latency_seconds_count{shard=\"1/3\"} 5\n"))
+        let sum = text.split(separator: "\n").first { $0.hasPrefix("devsim_ack_latency_seconds_sum") }
+        let value = sum.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        #expect(abs(value - 2.012) < 2.012 * 0.016, "\(sum ?? "")")
+    }
+
+    @Test func namesAreSnakeCase() {
+        #expect(MetricsText.snakeCase("skippedOffline") == "skipped_offline")
+        #expect(MetricsText.snakeCase("ackTimeouts") == "ack_timeouts")
+    }
+}

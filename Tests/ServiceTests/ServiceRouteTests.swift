@@ -1,0 +1,62 @@
+import Testing
+@testable import Service
+@testable import Simulator
+
+@Suite struct ServiceRouteTests {
+    private func view(up: Int, of connections: Int, stuck: [String] = []) -> DevsimService.View {
+        var totals = Totals()
+        totals.connectionsUp = up
+        let result = Fleet.Result(
+            totals: totals, connectionsUpAtEnd: up, connections: connections, durationSeconds: 1, reason: .running,
+            latency: Histogram(), lateness: Histogram(), groups: [(name: "g", totals: totals)], connectionErrors: [:],
+            allConnectedSeconds: nil)
+        return DevsimService.View(live: Fleet.Live(result: result, stuckLoops: stuck)) {
+            RunReport(result: result, scenarios: ["s"], seed: 1)
+        }
+    }
+
+    private func answer(_ path: String, method: String = "GET", token: String? = nil, auth: String? = nil, _ view: DevsimService.View)
+        -> HTTPResponse
+    {
+        let settings = DevsimService.Settings(address: HTTPAddress(port: 0), token: token, readyPercent: 90, version: "v", startTime: 0)
+        return DevsimService.respond(to: HTTPRequest(method: method, path: path, authorization: auth), settings: settings) { view }
+    }
+
+    private func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func readinessIsTheShareOfConnectionsUp() {
+        #expect(answer("/readyz", view(up: 9, of: 10)).status == 200)
+        let below = answer("/readyz", view(up: 8, of: 10))
+        #expect(below.status == 503 && text(below) == "not ready: 8/10 connections up (80 %), below --ready 90 %\n")
+        #expect(answer("/readyz", view(up: 0, of: 0)).status == 503, "no connections is not ready")
+    }
+
+    @Test func healthNamesAStuckLoop() {
+        #expect(answer("/healthz", view(up: 1, of: 1)).status == 200)
+        let stuck = answer("/healthz", view(up: 1, of: 1, stuck: ["devsim-loop-1"]))
+        #expect(stuck.status == 503 && text(stuck).contains("event loop devsim-loop-1 has not answered for over 1 s"))
+    }
+
+    @Test func tokensMethodsAndPaths() {
+        let v = view(up: 1, of: 1)
+        #expect(answer("/metrics", token: "t", v).status == 401)
+        #expect(answer("/metrics", token: "t", auth: "Bearer t", v).status == 200)
+        #expect(answer("/metrics", token: "t", auth: "bearer t", v).status == 401)
+        #expect(answer("/metrics", method: "POST", v).status == 405)
+        #expect(answer("/", v).status == 404)
+        let status = answer("/api/status", v)
+        #expect(status.status == 200 && status.contentType == "application/json" && text(status).contains("\"outcome\" : \"running\""))
+    }
+
+    @Test func addressesAreReadAndJudged() throws {
+        #expect(try HTTPAddress.parse("9180") == HTTPAddress(host: "127.0.0.1", port: 9180))
+        #expect(try HTTPAddress.parse("0.0.0.0:80") == HTTPAddress(host: "0.0.0.0", port: 80))
+        #expect(try HTTPAddress.parse("[::1]:9180") == HTTPAddress(host: "::1", port: 9180))
+        #expect(try HTTPAddress.parse(":9180").host == "127.0.0.1")
+        #expect(try HTTPAddress.parse("127.0.0.2:1").isLoopback && !(try HTTPAddress.parse("10.0.0.1:1").isLoopback))
+        #expect(throws: HTTPServerError("'localhost' is not an IP address: give one, such as 127.0.0.1, 0.0.0.0 or [::1]")) {
+            try HTTPAddress.parse("localhost:9180")
+        }
+        #expect(throws: HTTPServerError("expected a port from 0 to 65535, found '99999'")) { try HTTPAddress.parse("99999") }
+    }
+}

@@ -1,0 +1,48 @@
+import Glibc
+
+/// One HTTP/1.1 request to 127.0.0.1, the test's way of asking devsim's endpoint: a socket, the
+/// request with `Connection: close`, and everything read back.
+public enum HTTPGet {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
+    }
+
+    public static func request(
+        port: Int, path: String, method: String = "GET", headers: [String: String] = [:], body: String = "", timeout: Double = 5
+    ) throws(TestSupportError) -> Response {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSupportError("socket: \(Loopback.errnoText())") }
+        defer { close(socket) }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = Loopback.socketAddress(port: UInt16(port))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestSupportError("cannot connect to 127.0.0.1:\(port): \(Loopback.errnoText())") }
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if !body.isEmpty { text += "Content-Length: \(body.utf8.count)\r\n" }
+        text += "\r\n" + body
+        _ = text.withCString { write(socket, $0, strlen($0)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(socket, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        let whole = String(decoding: received, as: UTF8.self)
+        guard let split = whole.firstRange(of: "\r\n\r\n") else { throw TestSupportError("no HTTP answer from port \(port): '\(whole)'") }
+        let lines = whole[..<split.lowerBound].split(separator: "\r\n")
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop { $0 == " " })
+        }
+        return Response(status: status, headers: headers, body: String(whole[split.upperBound...]))
+    }
+}

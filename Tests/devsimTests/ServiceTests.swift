@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Issue 13, items 1 to 3: `--http`, as Prometheus, Kubernetes' probes and a person see it.
+@Suite(.tags(.integration), .notUnitOnly) struct ServiceTests {
+    /// Five QoS 1 devices that tick once at their CONNACK and then not for ten seconds, so the
+    /// figures a scrape sees mid-run are the run's final ones.
+    private static let quiet = """
+        devices:
+          - name: meter
+            count: 5
+            topic: "svc/{index}"
+            publish: 1/10s
+            qos: 1
+            payload: { fields: { seq: { counter: 0 } } }
+        """
+
+    /// The port devsim logged it serves on (it was given port 0).
+    private func servedPort(_ devsim: DevsimProcess) -> Int? {
+        guard TestClock.wait(timeout: 10, interval: 0.02, until: { devsim.stderr.contains("serving http://127.0.0.1:") }) else {
+            return nil
+        }
+        guard let range = devsim.stderr.firstRange(of: "serving http://127.0.0.1:") else { return nil }
+        return Int(devsim.stderr[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test func metricsPassPromtoolAndMatchTheReport() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("svc.yaml", Self.quiet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0",
+            "--report", file + ".json", "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        // The histograms are the loops' copies of the last second; the counters are live.
+        TestClock.sleep(1.5)
+        let metrics = try HTTPGet.request(port: port, path: "/metrics")
+        #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        let status = try HTTPGet.request(port: port, path: "/api/status")
+        #expect(status.status == 200 && status.body.contains("\"outcome\" : \"running\""), "\(status.body)")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+
+        let checked = try Self.promtool(metrics.body)
+        #expect(checked.status == 0, "promtool check metrics: \(checked.stdout)\(checked.stderr)\n\(metrics.body)")
+        let report = try RunFiles.report(file + ".json")
+        for (figure, name) in [("scheduled", "scheduled_total"), ("published", "published_total"), ("acknowledged", "acknowledged_total")] {
+            #expect(Self.value(metrics.body, "devsim_\(name){group=\"meter\"}") == report[figure] as? Int, "\(figure): \(metrics.body)")
+        }
+        #expect(Self.value(metrics.body, "devsim_connections_up{group=\"meter\"}") == 5)
+        #expect(Self.value(metrics.body, "devsim_ack_latency_seconds_count") == (report["latency"] as? [String: Any])?["count"] as? Int)
+    }
+
+    @Test func readinessFollowsTheConnectionsAndHealthTheLoops() throws {
+        let broker = try MosquittoBroker()
+        broker.pause()  // TCP is accepted, no CONNACK comes
+        let file = try RunFiles.scenario("svc-ready.yaml", "broker: { reconnect: { initial: 200ms, max: 400ms } }\n" + Self.quiet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--ready", "100%",
+                "--stats-interval", "0",
+            ], environment: ["DEVSIM_TEST_STALL_LOOP": "2500ms"])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let before = try HTTPGet.request(port: port, path: "/readyz")
+        #expect(before.status == 503 && before.body.contains("not ready: 0/5 connections up (0 %), below --ready 100 %"), "\(before.body)")
+        // A second in, the first loop blocks for 2.5 s: /healthz says so while it does.
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/healthz").status) == 503 },
+            "a stuck loop fails /healthz")
+        let unhealthy = try HTTPGet.request(port: port, path: "/healthz")
+        #expect(unhealthy.status != 503 || unhealthy.body.contains("event loop devsim-loop-0 has not answered"), "\(unhealthy.body)")
+        #expect(TestClock.wait(timeout: 6, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/healthz").status) == 200 })
+        broker.resume()
+        #expect(
+            TestClock.wait(timeout: 15, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 },
+            "\(devsim.stderr)")
+        broker.kill()
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 503 })
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+    }
+
+    @Test func aTokenGuardsEveryRequestAndIsRequiredOffLoopback() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("svc-token.yaml", Self.quiet)
+        defer { RunFiles.removeFolder(of: file) }
+        let tokenFile = file + ".token"
+        try "s3cret-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let refused = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0.0.0.0:0"], timeout: 20)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--http 0.0.0.0:0 listens beyond this machine: give --http-token-file FILE"), "\(refused.stderr)")
+
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--http", "0",
+            "--http-token-file", tokenFile, "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let anonymous = try HTTPGet.request(port: port, path: "/metrics")
+        #expect(anonymous.status == 401 && anonymous.headers["www-authenticate"] == "Bearer", "\(anonymous)")
+        let wrong = try HTTPGet.request(port: port, path: "/metrics", headers: ["Authorization": "Bearer nope"])
+        #expect(wrong.status == 401)
+        let right = try HTTPGet.request(port: port, path: "/metrics", headers: ["Authorization": "Bearer s3cret-token"])
+        #expect(right.status == 200 && right.body.contains("devsim_published_total"))
+        let missing = try HTTPGet.request(port: port, path: "/nothing", headers: ["Authorization": "Bearer s3cret-token"])
+        #expect(missing.status == 404)
+        #expect(devsim.waitUntilExit(timeout: 20) == 0)
+        #expect(!devsim.stderr.contains("s3cret"), "the token never shows in the log")
+    }
+
+    /// `promtool check metrics`, reading the text on its standard input.
+    private static func promtool(_ text: String) throws -> (status: Int32?, stdout: String, stderr: String) {
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-metrics-\(UUID().uuidString).txt").path
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        return try DevsimProcess.runToCompletion(executable: "/bin/sh", args: ["-c", "promtool check metrics < '\(input)'"], timeout: 30)
+    }
+
+    /// The value of the sample `series` (its name and labels, as written).
+    private static func value(_ text: String, _ series: String) -> Int? {
+        let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+        return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+    }
+}
