@@ -39,14 +39,26 @@ package final class DevsimService: Sendable {
         }
     }
 
+    /// A change to the running fleet, asked for over HTTP.
+    package enum Command: String, Sendable, CaseIterable {
+        /// The group's connections leave cleanly and its ticks count as `paused`.
+        case pause
+        /// The group connects again and publishes from its CONNACK on.
+        case resume
+    }
+
+    /// Carries out `command` on the group named; the group's connection count, or nil when the
+    /// fleet has no such group.
+    package typealias Control = @Sendable (_ command: Command, _ group: String) -> Int?
+
     package static let defaultReadyPercent = 90.0
 
     private let server: HTTPServer
 
     /// Listens now; `view` is asked for the fleet at each request, on the HTTP loop's thread.
-    package init(settings: Settings, view: @escaping @Sendable () -> View) throws(HTTPServerError) {
+    package init(settings: Settings, view: @escaping @Sendable () -> View, control: @escaping Control) throws(HTTPServerError) {
         server = try HTTPServer(address: settings.address) { request in
-            Self.respond(to: request, settings: settings, view: view)
+            Self.respond(to: request, settings: settings, view: view, control: control)
         }
     }
 
@@ -57,15 +69,19 @@ package final class DevsimService: Sendable {
     }
 
     /// The answer to `request`: pure but for `view`, so the routes are tested without a socket.
-    package static func respond(to request: HTTPRequest, settings: Settings, view: () -> View) -> HTTPResponse {
+    package static func respond(
+        to request: HTTPRequest, settings: Settings, view: () -> View, control: Control = { _, _ in nil }
+    ) -> HTTPResponse {
         if let token = settings.token, request.authorization != "Bearer " + token {
             return HTTPResponse(
                 status: 401, text: "401 unauthorized: send Authorization: Bearer with the token of --http-token-file",
                 headers: ["WWW-Authenticate": "Bearer"])
         }
+        if request.path.hasPrefix("/api/groups/") { return command(request, control) }
         let routes = ["/metrics", "/healthz", "/readyz", "/api/status"]
         guard routes.contains(request.path) else {
-            return HTTPResponse(status: 404, text: "404 not found: devsim serves \(routes.joined(separator: ", "))")
+            return HTTPResponse(
+                status: 404, text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes GET", headers: ["Allow": "GET, HEAD"])
@@ -95,6 +111,25 @@ package final class DevsimService: Sendable {
             let json = (try? view.report().json()).map { Array($0) } ?? Array("{}\n".utf8)
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
+    }
+
+    /// `POST /api/groups/NAME/pause` and `…/resume`.
+    private static func command(_ request: HTTPRequest, _ control: Control) -> HTTPResponse {
+        let rest = request.path.dropFirst("/api/groups/".count)
+        guard let slash = rest.lastIndex(of: "/"), let command = Command(rawValue: String(rest[rest.index(after: slash)...])),
+            !rest[..<slash].isEmpty
+        else {
+            return HTTPResponse(status: 404, text: "404 not found: POST /api/groups/NAME/pause or /api/groups/NAME/resume")
+        }
+        guard request.method == "POST" else {
+            return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes POST", headers: ["Allow": "POST"])
+        }
+        let group = String(rest[..<slash])
+        guard let connections = control(command, group) else {
+            return HTTPResponse(status: 404, text: "404 not found: no device group '\(group)'")
+        }
+        let json = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.rawValue)\",\"connections\":\(connections)}\n"
+        return HTTPResponse(status: 200, contentType: "application/json", body: Array(json.utf8))
     }
 
     private static func percentText(_ value: Double) -> String {

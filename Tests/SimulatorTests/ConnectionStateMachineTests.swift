@@ -2,6 +2,49 @@ import Testing
 @testable import Simulator
 
 @Suite struct ConnectionStateMachineTests {
+    /// Issue 13, item 4: a pause leaves cleanly, sleeps, and a resume connects from scratch.
+    @Test func aPausedConnectionLeavesCleanlySleepsAndResumes() {
+        var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0))
+        _ = machine.start()
+        _ = machine.connack(accepted: true, now: 0)
+        #expect(machine.pause() == .disconnect)
+        #expect(machine.state == .pausing)
+        #expect(machine.disconnected(random: 0.5, now: 1) == .sleep, "the close completes the pause; no retry")
+        #expect(machine.state == .paused && machine.retryDue() == .none)
+        #expect(machine.resume() == .connect)
+        #expect(machine.connack(accepted: true, now: 2) == .resume(firstTime: false))
+    }
+
+    @Test func aPauseGivesUpAnAttemptOrAWaitAndAResumeDuringItsDisconnectWaits() {
+        var machine = ConnectionStateMachine(backoff: Backoff(initial: 1, maximum: 64, jitter: 0))
+        _ = machine.start()
+        #expect(machine.pause() == .abandonAttempt)
+        #expect(machine.connack(accepted: true, now: 0) == .none, "a CONNACK of the abandoned attempt does not wake it")
+        _ = machine.resume()
+        _ = machine.connack(accepted: true, now: 0)
+        _ = machine.disconnected(random: 0.5, now: 0)
+        #expect(machine.state == .waiting)
+        #expect(machine.pause() == .sleep)
+        #expect(machine.resume() == .connect)
+        _ = machine.connack(accepted: true, now: 0)
+        _ = machine.pause()
+        #expect(machine.resume() == .none, "the DISCONNECT is under way")
+        #expect(machine.disconnected(random: 0.5, now: 0) == .connect, "then it connects again")
+    }
+
+    @Test func aPausedConnectionStopsAtOnceAndAPausingOneOnItsClose() {
+        var paused = ConnectionStateMachine()
+        _ = paused.start()
+        _ = paused.pause()
+        #expect(paused.stop() == .finished)
+        var pausing = ConnectionStateMachine()
+        _ = pausing.start()
+        _ = pausing.connack(accepted: true, now: 0)
+        _ = pausing.pause()
+        #expect(pausing.stop() == .none)
+        #expect(pausing.disconnected(random: 0, now: 0) == .finished)
+    }
+
     @Test func connectsOnStartAndResumesOnAcceptedConnack() {
         var machine = ConnectionStateMachine()
         #expect(machine.start() == .connect)

@@ -124,4 +124,63 @@ import TestSupport
         let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
         return line.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
+
+    /// Item 4: pause and resume over HTTP, the seed's phone going to the background and back.
+    /// A subscriber sees the group go quiet and come back; its ticks while paused are counted as
+    /// `paused`, the other group is not touched, and every tick is counted once.
+    @Test func pauseAndResumeAGroupOverHTTP() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "ctl/#")
+        let file = try RunFiles.scenario(
+            "svc-control.yaml",
+            """
+            devices:
+              - name: phone
+                count: 2
+                topic: "ctl/phone/{index}"
+                publish: 20/s
+                qos: 1
+                payload: { fields: { seq: { counter: 0 } } }
+              - name: meter
+                topic: "ctl/meter"
+                publish: 20/s
+                payload: { fields: { seq: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0",
+            "--report", file + ".json", "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        TestClock.sleep(1)
+        let paused = try HTTPGet.request(port: port, path: "/api/groups/phone/pause", method: "POST")
+        #expect(paused.status == 200 && paused.body == "{\"group\":\"phone\",\"command\":\"pause\",\"connections\":2}\n", "\(paused)")
+        TestClock.sleep(0.5)  // what was on its way arrives
+        let phones = { subscriber.messages.filter { $0.topic.hasPrefix("ctl/phone/") }.count }
+        let meters = { subscriber.messages.filter { $0.topic == "ctl/meter" }.count }
+        let (phonesAtPause, metersAtPause) = (phones(), meters())
+        TestClock.sleep(1.5)
+        #expect(phones() == phonesAtPause, "a paused group publishes nothing")
+        #expect(meters() > metersAtPause + 15, "the other group goes on")
+        let up = try HTTPGet.request(port: port, path: "/readyz")
+        #expect(up.body.contains("1/3 connections up"), "the paused group left cleanly: \(up.body)")
+        let resumed = try HTTPGet.request(port: port, path: "/api/groups/phone/resume", method: "POST")
+        #expect(resumed.status == 200, "\(resumed)")
+        #expect(TestClock.wait(timeout: 5, interval: 0.05) { phones() > phonesAtPause + 10 }, "the group publishes again")
+        let unknown = try HTTPGet.request(port: port, path: "/api/groups/tablet/pause", method: "POST")
+        #expect(unknown.status == 404 && unknown.body.contains("no device group 'tablet'"))
+        #expect(try HTTPGet.request(port: port, path: "/api/groups/phone/pause").status == 405, "a change takes POST")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+
+        let report = try RunFiles.report(file + ".json")
+        #expect(RunFiles.accountsForEveryTick(report), "every tick counted once: \(report)")
+        let groups = report["groups"] as? [[String: Any]] ?? []
+        let phone = groups.first { $0["name"] as? String == "phone" } ?? [:]
+        let meter = groups.first { $0["name"] as? String == "meter" } ?? [:]
+        #expect((phone["paused"] as? Int ?? 0) >= 2 * 20, "about 1.5 s of two devices at 20/s: \(phone)")
+        #expect(phone["reconnects"] as? Int == 0 && phone["skippedOffline"] as? Int == 0, "a pause is neither a loss nor offline: \(phone)")
+        #expect(meter["paused"] as? Int == 0, "\(meter)")
+        #expect(devsim.stderr.contains("device group 'phone' paused (2 connections)"), "every change is logged")
+    }
 }

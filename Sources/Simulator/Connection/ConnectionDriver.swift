@@ -21,9 +21,12 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverConnackIsLate() -> Duration?
     /// Nothing more will happen on this connection.
     func driverDidFinish()
+    /// The connection sleeps, as asked (`pause()`); `wasConnected` if it was up until now.
+    func driverDidPause(wasConnected: Bool)
 }
 
 extension ConnectionDriverDelegate {
+    func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
     func driverConnackIsLate() -> Duration? { nil }
 }
@@ -58,6 +61,8 @@ final class ConnectionDriver: TimerTarget {
     private var bridgeFailure: String?
     /// The run's DISCONNECT was handed to libmosquitto, which then closed its connection.
     private var disconnectedCleanly = false
+    /// The DISCONNECT under way is a pause's, of a connection that was up.
+    private var pausesConnected = false
     /// The connection is done but for its bridge, which is carrying the DISCONNECT to the
     /// broker: `driverDidFinish` once it has closed.
     private var finishesWithBridge = false
@@ -85,6 +90,16 @@ final class ConnectionDriver: TimerTarget {
     /// Opens the connection at `deadline` (a ramp-up's place). Loop thread only.
     func open(at deadline: UInt64) {
         startTimer.schedule(at: deadline)
+    }
+
+    /// Sleep until `resume()`: DISCONNECT if connected, or give up the attempt or the wait.
+    func pause() {
+        perform(machine.pause())
+    }
+
+    /// Wake from a pause: connect now.
+    func resume() {
+        perform(machine.resume())
     }
 
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
@@ -173,6 +188,7 @@ final class ConnectionDriver: TimerTarget {
             break
         case .connect:
             refusedThisAttempt = false
+            disconnectedCleanly = false
             do {
                 try delegate.driverWillConnect()
                 try connectClient()
@@ -199,11 +215,21 @@ final class ConnectionDriver: TimerTarget {
         case .disconnect:
             silenceTimer.cancel()
             disconnectedCleanly = true
+            pausesConnected = machine.state == .pausing
             do {
                 try client.disconnect()
             } catch {
                 perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
             }
+        case .abandonAttempt:
+            connackTimer.cancel()
+            bridge?.close()
+            client.abandon(reporting: .connectionLost)
+            delegate.driverDidPause(wasConnected: false)
+        case .sleep:
+            for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.cancel() }
+            delegate.driverDidPause(wasConnected: pausesConnected)
+            pausesConnected = false
         case .finished:
             for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.cancel() }
             if disconnectedCleanly, let bridge, bridge.phase != .closed {

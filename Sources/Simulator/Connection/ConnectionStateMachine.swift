@@ -3,6 +3,10 @@
 ///
 ///     idle → connecting → connected → waiting → connecting → connected …
 ///                 ↘ (refused / failed) ↗
+///
+/// Asked to, a connection sleeps (`pause()`: the seed's phone going to the background): it
+/// leaves cleanly if connected (`pausing`, then `paused`), gives up an attempt under way, and
+/// connects again on `resume()`.
 package struct ConnectionStateMachine: Sendable {
     package enum State: Equatable, Sendable {
         case idle
@@ -12,6 +16,10 @@ package struct ConnectionStateMachine: Sendable {
         case waiting
         /// DISCONNECT sent, waiting for the socket to close.
         case disconnecting
+        /// DISCONNECT sent for a pause, waiting for the socket to close.
+        case pausing
+        /// Asleep by request: no connection wanted until `resume()`.
+        case paused
         case stopped
     }
 
@@ -27,6 +35,10 @@ package struct ConnectionStateMachine: Sendable {
         case retry(after: Double)
         /// Send DISCONNECT.
         case disconnect
+        /// Paused with an attempt under way: give it up, without a word.
+        case abandonAttempt
+        /// Paused: cancel the planned attempt; the pause is complete.
+        case sleep
         /// Nothing more will happen on this connection.
         case finished
     }
@@ -40,6 +52,8 @@ package struct ConnectionStateMachine: Sendable {
     /// kick) must see the delays grow, not a reconnection every second forever.
     package let stableAfter: Double
     private var connectedAt = 0.0
+    /// `resume()` came while the pause's DISCONNECT was under way: connect once it is done.
+    private var resumesAfterPause = false
 
     package init(backoff: Backoff = Backoff(), stableAfter: Double = 10) {
         self.backoff = backoff
@@ -93,7 +107,48 @@ package struct ConnectionStateMachine: Sendable {
         case .disconnecting:
             state = .stopped
             return .finished
-        case .idle, .waiting, .stopped:
+        case .pausing:
+            state = .paused
+            guard resumesAfterPause else { return .sleep }
+            resumesAfterPause = false
+            state = .connecting
+            return .connect
+        case .idle, .waiting, .paused, .stopped:
+            return .none
+        }
+    }
+
+    /// Sleep until `resume()`: a clean DISCONNECT if connected.
+    package mutating func pause() -> Action {
+        switch state {
+        case .connected:
+            state = .pausing
+            return .disconnect
+        case .connecting:
+            state = .paused
+            return .abandonAttempt
+        case .idle, .waiting:
+            state = .paused
+            return .sleep
+        case .pausing:
+            resumesAfterPause = false
+            return .none
+        case .paused, .disconnecting, .stopped:
+            return .none
+        }
+    }
+
+    /// Wake from a pause: connect now, with the backoff from its start.
+    package mutating func resume() -> Action {
+        switch state {
+        case .paused:
+            backoff.reset()
+            state = .connecting
+            return .connect
+        case .pausing:
+            resumesAfterPause = true
+            return .none
+        default:
             return .none
         }
     }
@@ -113,9 +168,13 @@ package struct ConnectionStateMachine: Sendable {
             return .disconnect
         case .disconnecting:
             return .none
+        case .pausing:
+            // The pause's DISCONNECT is under way; its close finishes the connection.
+            state = .disconnecting
+            return .none
         case .stopped:
             return .none
-        case .idle, .connecting, .waiting:
+        case .idle, .connecting, .waiting, .paused:
             state = .stopped
             return .finished
         }

@@ -37,6 +37,9 @@ final class DeviceConnection: @unchecked Sendable {
     /// Whether each connection's comings and goings are logged; big fleets rely on the status
     /// line and on failures logged once per reason.
     private let logsEvents: Bool
+    /// Paused by request: ticks count as `paused` from the request until the CONNACK of the
+    /// resume.
+    private(set) var isPaused = false
 
     struct InFlight {
         unowned(unsafe) let device: Device
@@ -127,7 +130,9 @@ final class DeviceConnection: @unchecked Sendable {
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
     func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64) {
-        if isConnected, queue.isEmpty, hasRoom {
+        if isPaused {
+            counters.add(.paused)
+        } else if isConnected, queue.isEmpty, hasRoom {
             send(device: device, payload: payload, due: due, now: now)
         } else if isConnected || keepsOfflineTicks {
             enqueue(Queued(device: device, payload: Array(payload), due: due))
@@ -139,6 +144,19 @@ final class DeviceConnection: @unchecked Sendable {
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
         driver.stop()
+    }
+
+    /// Sleep by request (the seed's phone in the background): ticks count as `paused`, the
+    /// connection leaves cleanly. What waits in the queue stays there for the resume.
+    func pause() {
+        isPaused = true
+        sleepers.removeAll()
+        driver.pause()
+    }
+
+    /// Wake: connect again; ticks are published from the CONNACK on.
+    func resume() {
+        driver.resume()
     }
 
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
@@ -286,7 +304,9 @@ extension DeviceConnection: ConnectionDriverDelegate {
     func driverDidConnect(firstTime: Bool) {
         counters.connections(up: 1)
         context.control.noteConnected(firstTime: firstTime, of: context.connectionCount)
-        if !firstTime { counters.add(.reconnects) }
+        // A resume is not a connection coming back after a loss.
+        if !firstTime, !isPaused { counters.add(.reconnects) }
+        isPaused = false
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
         let now = MonotonicClock.now()
         if ackTimeout != nil, !outstanding.isEmpty {
@@ -320,6 +340,11 @@ extension DeviceConnection: ConnectionDriverDelegate {
     func driverDidFinish() {
         ackTimer.cancel()
         context.control.connectionFinished()
+    }
+
+    func driverDidPause(wasConnected: Bool) {
+        if wasConnected { counters.connections(up: -1) }
+        if logsEvents { context.control.logger.info("paused", metadata) }
     }
 }
 

@@ -5,8 +5,8 @@
 /// rename none. Adding a figure is a case here, its words, and its row in the README's report
 /// table (`FigureTests` checks that every case has one).
 ///
-/// Every tick lands in exactly one of `published`, `skippedOffline`, `buffered`, `droppedBuffer`
-/// or `failed`, so `scheduled` is always their sum.
+/// Every tick lands in exactly one of `published`, `skippedOffline`, `buffered`, `droppedBuffer`,
+/// `failed` or `paused`, so `scheduled` is always their sum.
 public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Ticks that fell due.
     case scheduled
@@ -31,6 +31,8 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// QoS 1/2 messages not acknowledged within `broker.ackTimeout` of their publish, each
     /// counted once, whether or not the acknowledgement came later.
     case ackTimeouts
+    /// Ticks that fell while their group was paused by request (the service's control).
+    case paused
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -51,6 +53,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .late: "late"
         case .reconnects: "reconnects"
         case .ackTimeouts: "ack timeouts"
+        case .paused: "paused"
         }
     }
 
@@ -71,18 +74,19 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .late: "Messages published more than 2 ms after their tick's deadline."
         case .reconnects: "Times a connection came back after being lost."
         case .ackTimeouts: "QoS 1/2 messages not acknowledged within the ack timeout."
+        case .paused: "Ticks that fell while their device group was paused by request."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    var isInEveryReport: Bool { self != .ackTimeouts }
+    var isInEveryReport: Bool { self != .ackTimeouts && self != .paused }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts: false
+        case .scheduled, .failed, .late, .ackTimeouts, .paused: false
         default: true
         }
     }

@@ -116,6 +116,34 @@ public final class Fleet: Sendable {
         }
     }
 
+    /// The device groups, in the report's order.
+    public var groups: [String] { groupNames }
+
+    /// Pauses every connection of device group `group` (the seed's phone going to the
+    /// background): its ticks count as `paused`, its connections leave cleanly. Returns how many
+    /// connections it has, or nil when there is no such group. Any thread.
+    public func pause(group: String) -> Int? {
+        forEachConnection(of: group, "paused") { $0.pause() }
+    }
+
+    /// Resumes a paused group: its connections connect again and publish from their CONNACK on.
+    public func resume(group: String) -> Int? {
+        forEachConnection(of: group, "resumed") { $0.resume() }
+    }
+
+    private func forEachConnection(of group: String, _ done: String, _ body: @escaping @Sendable (DeviceConnection) -> Void) -> Int? {
+        guard let index = groupNames.firstIndex(of: group) else { return nil }
+        var count = 0
+        for context in contexts {
+            count += context.connections.count { $0.plan.group == index }
+            context.loop.execute {
+                for connection in context.connections where connection.plan.group == index { body(connection) }
+            }
+        }
+        control.logger.info("device group '\(group)' \(done) (\(Text.counted(count, "connection")))")
+        return count
+    }
+
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).
     public func requestStop() {
         control.stop(.requested)

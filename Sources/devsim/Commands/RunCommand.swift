@@ -159,17 +159,25 @@ struct RunCommand {
     {
         let shard = settings.shard
         do {
-            let service = try DevsimService(settings: settings) {
-                let live = fleet.live()
-                return DevsimService.View(live: live) {
-                    var report = RunReport(result: live.result, scenarios: scenarios, seed: seed)
-                    report.shard = shard
-                    return report
-                }
-            }
+            let service = try DevsimService(
+                settings: settings,
+                view: {
+                    let live = fleet.live()
+                    return DevsimService.View(live: live) {
+                        var report = RunReport(result: live.result, scenarios: scenarios, seed: seed)
+                        report.shard = shard
+                        return report
+                    }
+                },
+                control: { command, group in
+                    switch command {
+                    case .pause: fleet.pause(group: group)
+                    case .resume: fleet.resume(group: group)
+                    }
+                })
             var address = settings.address
             address.port = service.port
-            logger.info("serving http://\(address)/metrics, /healthz, /readyz and /api/status")
+            logger.info("serving http://\(address)/metrics, /healthz, /readyz, /api/status and POST /api/groups/NAME/pause|resume")
             return service
         } catch {
             throw UsageError("--http: \(error.message)")
