@@ -17,7 +17,7 @@ FROM ${SWIFT_IMAGE} AS build
 ENV PATH=/opt/swift/usr/bin:$PATH
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libmosquitto-dev libyaml-dev libwslay-dev libssl-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmosquitto-dev libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev libsystemd-dev pkg-config \
     && apt-get clean && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Every target the manifest declares must exist, so Tests, Benchmarks and Fuzz come too (only devsim is built).
@@ -33,7 +33,7 @@ RUN swift build -c release --static-swift-stdlib --product devsim \
 FROM ${RUNTIME_IMAGE}
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libmosquitto1 libyaml-0-2 libwslay1 libssl3 libstdc++6 ca-certificates \
+    && apt-get install -y --no-install-recommends libmosquitto1 libyaml-0-2 libwslay1 libssl3 libmicrohttpd12 libsystemd0 libstdc++6 ca-certificates \
     && apt-get clean && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 devsim \
     && useradd --system --uid 10001 --gid devsim --home-dir /var/lib/devsim --create-home \

@@ -35,6 +35,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // sd_notify: readiness, status and the watchdog for systemd's Type=notify.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
@@ -55,7 +61,7 @@ let package = Package(
             name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals", "Transport"], swiftSettings: hotPath),
         // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
         // health and readiness, the live report.
-        .target(name: "Service", dependencies: ["CMicroHTTPD", "Reactor", "Simulator"]),
+        .target(name: "Service", dependencies: ["CMicroHTTPD", "CSystemd", "Reactor", "Simulator"]),
         .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "MQTT", "Mosquitto", "Service"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),

@@ -6,7 +6,7 @@ set -euo pipefail
 # integration tests' second broker, amqtt, runs from a virtual environment (install-amqtt.sh).
 # dpkg-dev (dpkg-shlibdeps) and binutils (objdump, strip): scripts/package.sh. prometheus: its
 # promtool checks /metrics.
-packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev pkg-config openssl
+packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev libsystemd-dev pkg-config openssl
   iptables iproute2 util-linux python3 python3-venv dpkg-dev binutils prometheus)
 missing=()
 for package in "${packages[@]}"; do

@@ -36,6 +36,7 @@ ldd /usr/bin/devsim | grep -q "not found" && fail "the installed binary lacks a 
 # Rendered by man where it is installed (the Swift image has none), else read as it is.
 if command -v man > /dev/null; then MANPAGER=cat man -l /usr/share/man/man1/devsim.1.gz 2> /dev/null; else zcat /usr/share/man/man1/devsim.1.gz; fi \
   | grep -q -- "--ack-timeout" || fail "the man page does not give the run options"
+[ -f /lib/systemd/system/devsim.service ] || fail "the package has no systemd unit"
 devsim validate /usr/share/devsim/scenarios/*.yaml > /dev/null
 devsim run /usr/share/devsim/scenarios/sensor-room.yaml --dry-run --messages 5 --seed 1 > "$dir/dry.jsonl"
 [ "$(wc -l < "$dir/dry.jsonl")" -eq 5 ] || fail "the dry run printed $(wc -l < "$dir/dry.jsonl") lines, not 5"
@@ -48,7 +49,7 @@ start_mosquitto "$dir" "$port"
 
 dpkg -r devsim > /dev/null
 installed=
-[ ! -e /usr/bin/devsim ] && [ ! -e /usr/share/devsim ] && [ ! -e /usr/share/man/man1/devsim.1.gz ] \
+[ ! -e /usr/bin/devsim ] && [ ! -e /usr/share/devsim ] && [ ! -e /usr/share/man/man1/devsim.1.gz ] && [ ! -e /lib/systemd/system/devsim.service ] \
   || fail "dpkg -r devsim left files behind"
 
 mkdir "$dir/unpacked"

@@ -57,6 +57,7 @@ install -d "$root/usr/share/devsim/scenarios" "$root/usr/share/man/man1" "$root/
 install -m 0644 scenarios/*.yaml "$root/usr/share/devsim/scenarios/"
 gzip -9n -c "$man" > "$root/usr/share/man/man1/devsim.1.gz"
 gzip -9n -c README.md > "$root/usr/share/doc/devsim/README.md.gz"
+install -D -m 0644 deploy/systemd/devsim.service "$root/lib/systemd/system/devsim.service"
 # The Swift runtime must be inside the binary, not beside it.
 if objdump -p "$root/usr/bin/devsim" | awk '/NEEDED/ {print $2}' | grep -q -i -e swift -e dispatch -e Foundation; then
   echo "package: the binary links the Swift runtime dynamically; it was not built with --static-swift-stdlib" >&2

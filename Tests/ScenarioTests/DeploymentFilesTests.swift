@@ -222,6 +222,32 @@ import Testing
         #expect(devices / completions <= 20_000, "more than 20,000 devices per pod; add shards")
     }
 
+    /// Issue 13, item 7: the long-running feed's probes are devsim's, on the port it serves.
+    @Test func theDeploymentProbesDevsimsEndpointAndIsScraped() throws {
+        let (_, deployment) = try #require(Self.manifests(kind: "Deployment").first { $0.0.file == "deploy/kubernetes/deployment.yaml" })
+        let pod = try #require(deployment["spec"]?["template"])
+        let container = try #require(pod["spec"]?["containers"]?.items?.first)
+        let arguments = container["args"]?.items?.compactMap(\.scalarText) ?? []
+        let http = try #require(arguments.firstIndex(of: "--http").map { arguments[$0 + 1] }, "\(arguments)")
+        #expect(http == "0.0.0.0:9180" && arguments.contains("--http-token-file"), "off loopback with a token: \(arguments)")
+        #expect(container["ports"]?.items?.first?["containerPort"]?.scalarText == "9180")
+        #expect(container["livenessProbe"]?["httpGet"]?["path"]?.scalarText == "/healthz")
+        #expect(container["readinessProbe"]?["httpGet"]?["path"]?.scalarText == "/readyz")
+        let annotations = pod["metadata"]?["annotations"]
+        #expect(annotations?["prometheus.io/scrape"]?.scalarText == "true" && annotations?["prometheus.io/port"]?.scalarText == "9180")
+    }
+
+    @Test func theSystemdUnitIsANotifyServiceHardened() throws {
+        let unit = try String(contentsOf: Self.root.appendingPathComponent("deploy/systemd/devsim.service"), encoding: .utf8)
+        let settings = Set(unit.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains("=") }.map(String.init))
+        for line in [
+            "Type=notify", "WatchdogSec=30s", "DynamicUser=yes", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
+            "ExecStart=/usr/bin/devsim run ${DEVSIM_SCENARIO}",
+        ] {
+            #expect(settings.contains(line), "\(line)")
+        }
+    }
+
     @Test func theDockerfileRunsAsNonRootWithAnExecFormEntrypoint() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         var instructions: [(keyword: String, argument: String)] = []

@@ -40,6 +40,9 @@ import Testing
     @Test func tokensMethodsAndPaths() {
         let v = view(up: 1, of: 1)
         #expect(answer("/metrics", token: "t", v).status == 401)
+        #expect(
+            answer("/healthz", token: "t", v).status == 200 && answer("/readyz", token: "t", v).status == 200,
+            "the kubelet's probes carry no token")
         #expect(answer("/metrics", token: "t", auth: "Bearer t", v).status == 200)
         #expect(answer("/metrics", token: "t", auth: "bearer t", v).status == 401)
         #expect(answer("/metrics", method: "POST", v).status == 405)

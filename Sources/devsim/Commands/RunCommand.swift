@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
 import Mosquitto
@@ -97,7 +98,9 @@ struct RunCommand {
                 "seed": "\(settings.seed)",
             ])
         let signals = SignalHandling.install { fleet.requestStop() }
+        let systemd = Self.notifySystemd(fleet: fleet, readyPercent: options.readyPercent)
         let result = try fleet.run()
+        systemd?.cancel()
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
@@ -126,6 +129,25 @@ struct RunCommand {
                     + "of the broker losing messages")
         }
         return code
+    }
+
+    /// Under systemd (`NOTIFY_SOCKET`), once a second: `READY=1` when `--ready` of the
+    /// connections are first up, `STATUS=`, and `WATCHDOG=1` while every loop answers.
+    private static func notifySystemd(fleet: Fleet, readyPercent: Double) -> DispatchSourceTimer? {
+        let notifier = SystemdNotifier()
+        guard notifier.isActive else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now(), repeating: 1)
+        timer.setEventHandler {
+            let live = fleet.live()
+            let up = live.result.totals.connectionsUp, all = live.result.connections
+            notifier.update(
+                ready: all > 0 && Double(up) * 100 / Double(all) >= readyPercent, healthy: live.stuckLoops.isEmpty,
+                status: "connections \(up)/\(all) up, published \(live.result.totals[.published])")
+        }
+        timer.setCancelHandler { notifier.stopping() }
+        timer.resume()
+        return timer
     }
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
