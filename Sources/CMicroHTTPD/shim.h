@@ -13,7 +13,9 @@
 /// (`devsim_mhd_epoll_fd`), listening at `address`; `completed` is told when a request is done.
 static inline struct MHD_Daemon *devsim_mhd_start(const struct sockaddr *address, MHD_AccessHandlerCallback handler,
                                                   void *context, MHD_RequestCompletedCallback completed) {
-    unsigned int flags = MHD_USE_EPOLL | (address->sa_family == AF_INET6 ? MHD_USE_IPv6 : 0);
+    // Suspend and resume: a stream (Server-Sent Events) that has nothing to send sleeps until
+    // there is, instead of being asked again at every run.
+    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | (address->sa_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,

@@ -57,9 +57,11 @@ package final class DevsimService: Sendable {
 
     /// Listens now; `view` is asked for the fleet at each request, on the HTTP loop's thread.
     package init(settings: Settings, view: @escaping @Sendable () -> View, control: @escaping Control) throws(HTTPServerError) {
+        let events = EventHub()
         server = try HTTPServer(address: settings.address) { request in
-            Self.respond(to: request, settings: settings, view: view, control: control)
+            Self.respond(to: request, settings: settings, view: view, control: control, events: events)
         }
+        server.repeating(every: .seconds(1)) { events.tick(view()) }
     }
 
     package var port: Int { server.port }
@@ -70,7 +72,7 @@ package final class DevsimService: Sendable {
 
     /// The answer to `request`: pure but for `view`, so the routes are tested without a socket.
     package static func respond(
-        to request: HTTPRequest, settings: Settings, view: () -> View, control: Control = { _, _ in nil }
+        to request: HTTPRequest, settings: Settings, view: () -> View, control: Control = { _, _ in nil }, events: EventHub? = nil
     ) -> HTTPResponse {
         // The probes answer without the token: the kubelet sends none, and they tell only
         // whether devsim is alive and ready.
@@ -80,8 +82,14 @@ package final class DevsimService: Sendable {
                 status: 401, text: "401 unauthorized: send Authorization: Bearer with the token of --http-token-file",
                 headers: ["WWW-Authenticate": "Bearer"])
         }
-        if request.path.hasPrefix("/api/groups/") { return command(request, control) }
-        let routes = ["/metrics", "/healthz", "/readyz", "/api/status"]
+        if request.path.hasPrefix("/api/groups/") { return command(request, control, events) }
+        if request.path == "/api/events", let events, request.method == "GET" {
+            let view = view()
+            var response = HTTPResponse(status: 200, contentType: "text/event-stream; charset=utf-8", body: events.opening(view))
+            response.stream = events.subscribe(view)
+            return response
+        }
+        let routes = ["/metrics", "/healthz", "/readyz", "/api/status", "/api/events"]
         guard routes.contains(request.path) else {
             return HTTPResponse(
                 status: 404, text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume")
@@ -110,14 +118,16 @@ package final class DevsimService: Sendable {
             return percent >= settings.readyPercent && all > 0
                 ? HTTPResponse(status: 200, text: "ready: " + figures)
                 : HTTPResponse(status: 503, text: "not ready: \(figures), below --ready \(Self.percentText(settings.readyPercent)) %")
-        default:
+        case "/api/status":
             let json = (try? view.report().json()).map { Array($0) } ?? Array("{}\n".utf8)
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
+        default:
+            return HTTPResponse(status: 404, text: "404 not found: \(request.path)")
         }
     }
 
     /// `POST /api/groups/NAME/pause` and `…/resume`.
-    private static func command(_ request: HTTPRequest, _ control: Control) -> HTTPResponse {
+    private static func command(_ request: HTTPRequest, _ control: Control, _ events: EventHub?) -> HTTPResponse {
         let rest = request.path.dropFirst("/api/groups/".count)
         guard let slash = rest.lastIndex(of: "/"), let command = Command(rawValue: String(rest[rest.index(after: slash)...])),
             !rest[..<slash].isEmpty
@@ -131,6 +141,7 @@ package final class DevsimService: Sendable {
         guard let connections = control(command, group) else {
             return HTTPResponse(status: 404, text: "404 not found: no device group '\(group)'")
         }
+        events?.groupChanged(group, command, connections: connections)
         let json = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.rawValue)\",\"connections\":\(connections)}\n"
         return HTTPResponse(status: 200, contentType: "application/json", body: Array(json.utf8))
     }

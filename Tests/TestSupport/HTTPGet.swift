@@ -9,6 +9,36 @@ public enum HTTPGet {
         public var body: String
     }
 
+    /// What a stream (Server-Sent Events) at `path` sends within `seconds`, as text, chunked
+    /// framing and all; `during` runs once the stream is open.
+    public static func stream(port: Int, path: String, seconds: Double, during: () -> Void = {}) throws(TestSupportError) -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSupportError("socket: \(Loopback.errnoText())") }
+        defer { close(socket) }
+        var time = timeval(tv_sec: 0, tv_usec: 100_000)
+        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = Loopback.socketAddress(port: UInt16(port))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestSupportError("cannot connect to 127.0.0.1:\(port): \(Loopback.errnoText())") }
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
+        _ = request.withCString { write(socket, $0, strlen($0)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let end = TestClock.now() + seconds
+        var ran = false
+        while TestClock.now() < end {
+            let count = read(socket, &buffer, buffer.count)
+            if count > 0 { received += buffer[..<count] } else if count == 0 { break }
+            if !ran, !received.isEmpty {
+                ran = true
+                during()
+            }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     public static func request(
         port: Int, path: String, method: String = "GET", headers: [String: String] = [:], body: String = "", timeout: Double = 5
     ) throws(TestSupportError) -> Response {

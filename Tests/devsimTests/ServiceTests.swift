@@ -183,4 +183,25 @@ import TestSupport
         #expect(meter["paused"] as? Int == 0, "\(meter)")
         #expect(devsim.stderr.contains("device group 'phone' paused (2 connections)"), "every change is logged")
     }
+
+    /// Item 3: /api/events sends a status object a second, and an event per change.
+    @Test func eventsStreamTheStatusEverySecondAndEachChange() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("svc-events.yaml", Self.quiet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0", "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        let text = try HTTPGet.stream(port: port, path: "/api/events", seconds: 3.2) {
+            _ = try? HTTPGet.request(port: port, path: "/api/groups/meter/pause", method: "POST")
+        }
+        #expect(text.hasPrefix("HTTP/1.1 200") && text.contains("Content-Type: text/event-stream"), "\(text.prefix(300))")
+        let statuses = text.components(separatedBy: "event: status\ndata: {").count - 1
+        #expect(statuses >= 3, "one at once, then one a second: \(text)")
+        #expect(text.contains("event: group\ndata: {\"group\":\"meter\",\"command\":\"pause\",\"connections\":5}"), "\(text)")
+        #expect(text.contains("\"connectionsUp\":0"), "the status after the pause: \(text)")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "a stream still open does not hold the end: \(devsim.stderr)")
+    }
 }

@@ -19,11 +19,13 @@ package struct HTTPRequest: Sendable {
     }
 }
 
-package struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable {
     package var status: Int
     package var contentType: String
     package var body: [UInt8]
     package var headers: [String: String] = [:]
+    /// A response that goes on (Server-Sent Events): `body` first, then what the stream is given.
+    package var stream: HTTPStream?
 
     package init(status: Int, contentType: String = "text/plain; charset=utf-8", body: [UInt8], headers: [String: String] = [:]) {
         self.status = status
@@ -123,12 +125,54 @@ package final class HTTPServer: @unchecked Sendable {
         let done = Locked(false)
         loop.execute { [self] in
             timer?.cancel()
+            for ticker in tickers { ticker.timer.cancel() }
+            tickers.removeAll()
             if let registration = source?.registration { loop.deregister(registration) }
             source = nil
             MHD_stop_daemon(daemon)
             done.withLock { $0 = true }
         }
         loop.stop()
+    }
+
+    /// Runs `body` on the server's loop every `interval`, for as long as it serves.
+    package func repeating(every interval: Duration, _ body: @escaping @Sendable () -> Void) {
+        loop.execute { [self] in
+            let ticker = Ticker(interval: MonotonicClock.nanoseconds(interval), body: body, loop: loop)
+            tickers.append(ticker)
+            ticker.timer.schedule(at: MonotonicClock.now() &+ ticker.interval)
+        }
+    }
+
+    private var tickers: [Ticker] = []
+
+    private final class Ticker: TimerTarget {
+        let interval: UInt64
+        let body: @Sendable () -> Void
+        let timer: Timer
+
+        init(interval: UInt64, body: @escaping @Sendable () -> Void, loop: EventLoop) {
+            self.interval = interval
+            self.body = body
+            timer = Timer(on: loop)
+            timer.target = self
+        }
+
+        func timerFired(_ timer: Timer, now: UInt64) {
+            body()
+            timer.schedule(at: now &+ interval)
+        }
+    }
+
+    /// A stream was given something to send: its connection wakes, and the daemon runs soon;
+    /// not at once, since this may be inside one of libmicrohttpd's callbacks, which `MHD_run`
+    /// must not reenter (a request's handler that sends an event would be called again).
+    fileprivate func wake(_ stream: HTTPStream) {
+        if let connection = stream.suspended {
+            stream.suspended = nil
+            MHD_resume_connection(connection)
+        }
+        timer?.schedule(at: MonotonicClock.now())
     }
 
     /// `MHD_run`, then the next deadline libmicrohttpd asks for.
@@ -169,6 +213,7 @@ package final class HTTPServer: @unchecked Sendable {
             authorization: MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization").map { String(cString: $0) },
             body: body.bytes)
         let answer = body.bytes.count >= Self.maximumBody ? HTTPResponse(status: 413, text: "request body too large") : handler(request)
+        if let stream = answer.stream { return queueStream(stream, answer, on: connection) }
         return answer.body.withUnsafeBytes { bytes in
             guard
                 let response = MHD_create_response_from_buffer(
@@ -180,6 +225,48 @@ package final class HTTPServer: @unchecked Sendable {
             for (name, value) in answer.headers { _ = MHD_add_response_header(response, name, value) }
             return MHD_queue_response(connection, UInt32(answer.status), response)
         }
+    }
+
+    /// A response of unknown length whose bytes come from `stream` as it is given them; the
+    /// connection sleeps (`MHD_suspend_connection`) while there is nothing to send.
+    private func queueStream(_ stream: HTTPStream, _ answer: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        stream.server = self
+        stream.connection = connection
+        stream.pending = answer.body
+        let context = Unmanaged.passRetained(stream).toOpaque()
+        guard
+            let response = MHD_create_response_from_callback(
+                UInt64.max, 4096,
+                { context, _, buffer, size in
+                    let stream = Unmanaged<HTTPStream>.fromOpaque(context!).takeUnretainedValue()
+                    guard !stream.isClosed else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+                    guard !stream.pending.isEmpty else {
+                        stream.suspended = stream.connection
+                        MHD_suspend_connection(stream.connection)
+                        return 0
+                    }
+                    let count = min(size, stream.pending.count)
+                    stream.pending.withUnsafeBytes {
+                        buffer!.update(from: $0.baseAddress!.assumingMemoryBound(to: CChar.self), count: count)
+                    }
+                    stream.pending.removeFirst(count)
+                    return count
+                }, context,
+                { context in
+                    // The client went, or the daemon stopped: the stream is done.
+                    let stream = Unmanaged<HTTPStream>.fromOpaque(context!).takeRetainedValue()
+                    stream.isClosed = true
+                    stream.server = nil
+                })
+        else {
+            Unmanaged<HTTPStream>.fromOpaque(context).release()
+            return MHD_Result.NO
+        }
+        defer { MHD_destroy_response(response) }
+        _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
+        _ = MHD_add_response_header(response, "Cache-Control", "no-store")
+        for (name, value) in answer.headers { _ = MHD_add_response_header(response, name, value) }
+        return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 
     /// The most of a request body kept: control commands are a few bytes.
@@ -212,4 +299,28 @@ package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     package var description: String { message }
+}
+
+/// The rest of a response that goes on (Server-Sent Events): `send` hands it bytes on the
+/// server's loop, and the connection wakes to write them. Bounded: a client that reads nothing
+/// loses the oldest bytes past `limit`, not the server its memory.
+package final class HTTPStream: @unchecked Sendable {
+    fileprivate weak var server: HTTPServer?
+    fileprivate var connection: OpaquePointer?
+    fileprivate var suspended: OpaquePointer?
+    fileprivate var pending: [UInt8] = []
+    /// The client went away (or the server stopped): nothing more will be sent.
+    package fileprivate(set) var isClosed = false
+    package static let limit = 256 * 1024
+
+    package init() {}
+
+    /// Sends `bytes` after what is queued; a client that has let `limit` bytes pile up unread
+    /// is let go. On the server's loop only.
+    package func send(_ bytes: [UInt8]) {
+        guard !isClosed else { return }
+        pending += bytes
+        if pending.count > Self.limit { isClosed = true }
+        server?.wake(self)
+    }
 }
