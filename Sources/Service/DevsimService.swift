@@ -89,7 +89,7 @@ package final class DevsimService: Sendable {
             response.stream = events.subscribe(view)
             return response
         }
-        let routes = ["/metrics", "/healthz", "/readyz", "/api/status", "/api/events"]
+        let routes = ["/", "/metrics", "/healthz", "/readyz", "/api/status", "/api/events"]
         guard routes.contains(request.path) else {
             return HTTPResponse(
                 status: 404, text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume")
@@ -99,6 +99,8 @@ package final class DevsimService: Sendable {
         }
         let view = view()
         switch request.path {
+        case "/":
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html.utf8))
         case "/metrics":
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",

@@ -204,4 +204,42 @@ import TestSupport
         #expect(text.contains("\"connectionsUp\":0"), "the status after the pause: \(text)")
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "a stream still open does not hold the end: \(devsim.stderr)")
     }
+
+    /// Item 6: the live page as a person sees it, in headless Chromium. It loads with no console
+    /// message, its charts take a point a second from /api/events, and its pause button (pressed
+    /// by the page's test hand, `#click=pause:NAME`, as a person would press it) pauses the group.
+    @Test func theLivePageWorksInABrowser() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("svc-page.yaml", Self.quiet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0",
+            "--report", file + ".json", "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let page = try HTTPGet.request(port: port, path: "/")
+        #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(!page.body.contains("http://") && !page.body.contains("https://"), "nothing from elsewhere")
+        // Virtual time waits while the page's event stream is open: the dump comes when the run
+        // ends and the stream with it.
+        let browser = try DevsimProcess.runToCompletion(
+            executable: "/usr/bin/chromium",
+            args: [
+                "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=20000",
+                "--dump-dom", "http://127.0.0.1:\(port)/#click=pause:meter",
+            ], timeout: 60)
+        #expect(browser.status == 0, "\(browser.stderr.suffix(2000))")
+        let console = browser.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
+        #expect(console.isEmpty, "the page logs nothing: \(console)")
+        let events =
+            browser.stdout.firstRange(of: "data-events=\"").map { Int(browser.stdout[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } ?? 0
+        #expect(events >= 4, "a status a second reached the page: \(browser.stdout.prefix(400))")
+        #expect(browser.stdout.contains("data-points=\"\(events)\""), "every chart took a point per status")
+        #expect(browser.stdout.contains("<tr data-group=\"meter\">"), "the groups table")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect((report["paused"] as? Int ?? 0) == 0, "the group ticks once in ten seconds, and that tick was before the pause")
+        #expect(devsim.stderr.contains("device group 'meter' paused (5 connections)"), "the button paused the group: \(devsim.stderr)")
+        #expect((report["connectionsUp"] as? Int) == 0, "its connections left: \(report)")
+    }
 }

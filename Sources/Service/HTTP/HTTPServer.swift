@@ -122,15 +122,23 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
     package func stop() {
-        let done = Locked(false)
         loop.execute { [self] in
             timer?.cancel()
             for ticker in tickers { ticker.timer.cancel() }
             tickers.removeAll()
+            for stream in streams {
+                stream.isClosed = true
+                if let connection = stream.suspended {
+                    stream.suspended = nil
+                    MHD_resume_connection(connection)
+                }
+            }
+            streams.removeAll()
+            // The resumed streams read their end, and their connections close.
+            _ = MHD_run(daemon)
             if let registration = source?.registration { loop.deregister(registration) }
             source = nil
             MHD_stop_daemon(daemon)
-            done.withLock { $0 = true }
         }
         loop.stop()
     }
@@ -145,6 +153,9 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     private var tickers: [Ticker] = []
+    /// The streams still open: a stopping daemon must resume the suspended ones first
+    /// (`MHD_stop_daemon` aborts the process while a connection is suspended).
+    private var streams: [HTTPStream] = []
 
     private final class Ticker: TimerTarget {
         let interval: UInt64
@@ -233,6 +244,8 @@ package final class HTTPServer: @unchecked Sendable {
         stream.server = self
         stream.connection = connection
         stream.pending = answer.body
+        streams.removeAll { $0.isClosed }
+        streams.append(stream)
         let context = Unmanaged.passRetained(stream).toOpaque()
         guard
             let response = MHD_create_response_from_callback(
