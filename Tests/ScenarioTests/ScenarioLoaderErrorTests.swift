@@ -109,7 +109,7 @@ import Testing
     @Test func unknownKeyWithoutAHintListsTheKnownOnes() {
         #expect(
             problems("zzz: 1\n" + minimalDevices) == [
-                "test.yaml:1:1: unknown key 'zzz' in the scenario; expected one of: name, broker, offline, defaults, include, devices"
+                "test.yaml:1:1: unknown key 'zzz' in the scenario; expected one of: name, broker, offline, control, defaults, include, devices"
             ])
     }
 
@@ -141,6 +141,15 @@ import Testing
             problems("broker: { reconnect: { initial: 10s, max: 5s } }\n" + minimalDevices) == [
                 "test.yaml:1:43: expected 'initial' (10s) to be at most 'max' (5s) in 'reconnect'"
             ])
+    }
+
+    @Test func controlTopicErrors() throws {
+        #expect(try load("control: { topic: devsim/control }\n" + minimalDevices).controlTopic == "devsim/control")
+        #expect(
+            problems("control: { topic: \"devsim/#\" }\n" + minimalDevices) == [
+                "test.yaml:1:19: expected a topic name, without wildcards, for 'topic', found the string \"devsim/#\""
+            ])
+        #expect(problems("control: {}\n" + minimalDevices).first?.contains("'control'") == true)
     }
 
     @Test func ackTimeoutErrors() {

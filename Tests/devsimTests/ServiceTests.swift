@@ -242,4 +242,49 @@ import TestSupport
         #expect(devsim.stderr.contains("device group 'meter' paused (5 connections)"), "the button paused the group: \(devsim.stderr)")
         #expect((report["connectionsUp"] as? Int) == 0, "its connections left: \(report)")
     }
+
+    /// Item 4: the same commands over MQTT, on the scenario's control topic.
+    @Test func pauseAndResumeOverTheControlTopic() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "mctl/#")
+        let file = try RunFiles.scenario(
+            "svc-mqtt-control.yaml",
+            """
+            control: { topic: devsim/control }
+            devices:
+              - name: phone
+                topic: "mctl/phone"
+                publish: 20/s
+                payload: { fields: { seq: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--report", file + ".json",
+            "--stats-interval", "0",
+        ])
+        #expect(devsim.waitForOutput(containing: "control: listening on 'devsim/control'", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        func send(_ message: String) throws {
+            let result = try DevsimProcess.runToCompletion(
+                executable: "/usr/bin/mosquitto_pub",
+                args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "devsim/control", "-m", message],
+                timeout: 10)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        TestClock.sleep(0.5)
+        try send("{\"group\": \"phone\", \"command\": \"pause\"}")
+        #expect(devsim.waitForOutput(containing: "device group 'phone' paused (1 connection)", inStderr: true, timeout: 5))
+        TestClock.sleep(0.5)
+        let atPause = subscriber.messages.count
+        TestClock.sleep(1.5)
+        #expect(subscriber.messages.count == atPause, "a paused group publishes nothing")
+        try send("not json")
+        try send("{\"group\": \"tablet\", \"command\": \"pause\"}")
+        try send("{\"group\": \"phone\", \"command\": \"resume\"}")
+        #expect(TestClock.wait(timeout: 5, interval: 0.05) { subscriber.messages.count > atPause + 10 }, "it publishes again")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        #expect(devsim.stderr.contains("control: a message on 'devsim/control' that is not {"), "\(devsim.stderr)")
+        #expect(devsim.stderr.contains("control: no device group 'tablet' to pause"), "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect((report["paused"] as? Int ?? 0) >= 20 && RunFiles.accountsForEveryTick(report), "\(report)")
+    }
 }

@@ -9,7 +9,9 @@ package struct ScenarioKeys: Sendable {
     package let path: String
     package let keys: [String]
 
-    package static let top = ScenarioKeys(path: "the scenario", keys: ["name", "broker", "offline", "defaults", "include", "devices"])
+    package static let top = ScenarioKeys(
+        path: "the scenario", keys: ["name", "broker", "offline", "control", "defaults", "include", "devices"])
+    package static let control = ScenarioKeys(path: "control", keys: ["topic"])
     package static let broker = ScenarioKeys(
         path: "broker",
         keys: [
@@ -39,7 +41,7 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, broker, tls, will, reconnect, offline, group, verify, connection, payload, modifiers, faults, spike, stuck,
+        top, broker, tls, will, reconnect, offline, control, group, verify, connection, payload, modifiers, faults, spike, stuck,
         dropout, drift,
     ]
 }

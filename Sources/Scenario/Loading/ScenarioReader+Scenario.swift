@@ -7,9 +7,27 @@ extension ScenarioReader {
         let name = string(top["name"], "name")
         let broker = top["broker"].map(broker) ?? BrokerSettings()
         let offline = top["offline"].map(offline) ?? .drop
+        let control = top["control"].flatMap(controlTopic)
         let groups = fleet(top, inherited: GroupKeys())
         guard !session.hasProblems, let offline else { return nil }
-        return Scenario(name: name ?? defaultName, file: file, broker: broker, offline: offline, groups: groups)
+        var scenario = Scenario(name: name ?? defaultName, file: file, broker: broker, offline: offline, groups: groups)
+        scenario.controlTopic = control
+        return scenario
+    }
+
+    /// `control: { topic: devsim/control }`: where commands for the running fleet arrive.
+    private func controlTopic(_ node: Node) -> String? {
+        guard let entries = entries(node, of: "'control'", known: ScenarioKeys.control.keys) else { return nil }
+        guard let topicNode = entries["topic"] else {
+            missing("topic", in: entries, of: "'control'")
+            return nil
+        }
+        guard let topic = string(topicNode, "topic") else { return nil }
+        if topic.isEmpty || topic.contains("+") || topic.contains("#") {
+            report(topicNode.mark, "expected a topic name, without wildcards, for 'topic', found \(topicNode.summary)")
+            return nil
+        }
+        return topic
     }
 
     /// A file named in another's `include`: its device groups, filled from its own `defaults`
@@ -17,7 +35,7 @@ extension ScenarioReader {
     /// broker, offline) is the including scenario's to say.
     func includedFile(_ root: Node, by includer: String, defaults: GroupKeys) -> [DeviceGroup] {
         guard let top = entries(root, of: "an included file", known: ScenarioKeys.top.keys) else { return [] }
-        for key in ["name", "broker", "offline"] {
+        for key in ["name", "broker", "offline", "control"] {
             guard let node = top.values[key] else { continue }
             report(node.mark, "'\(key)' cannot be set in an included file; set it in \(includer), which includes this one")
         }

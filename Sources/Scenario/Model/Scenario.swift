@@ -9,6 +9,8 @@ public struct Scenario: Sendable {
     public var broker: BrokerSettings
     package var offline: OfflinePolicy
     public var groups: [DeviceGroup]
+    /// `control.topic`: commands for the running fleet arrive here over MQTT.
+    package var controlTopic: String?
 
     package init(
         name: String, file: String, broker: BrokerSettings = .init(),

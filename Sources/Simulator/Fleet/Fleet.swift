@@ -67,6 +67,8 @@ public final class Fleet: Sendable {
     private let connectionCount: Int
     private let groupNames: [String]
     private let verifier: Verifier?
+    /// The connections of the scenarios' control topics, on the first loop.
+    private let controls: [ControlConnection]
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -105,6 +107,14 @@ public final class Fleet: Sendable {
         connectionCount = plan.connections.count
         groupNames = plan.groups
         verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
+        let (contextsToCommand, groupsToCommand, runControl) = (contexts, plan.groups, control)
+        controls = try plan.controls.map { plan in
+            try ControlConnection(
+                topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
+            ) { command, group in
+                Fleet.command(command, group: group, contexts: contextsToCommand, groups: groupsToCommand, control: runControl)
+            }
+        }
     }
 
     /// The devices and connections refer to each other and to their loop's context, for the
@@ -123,24 +133,28 @@ public final class Fleet: Sendable {
     /// background): its ticks count as `paused`, its connections leave cleanly. Returns how many
     /// connections it has, or nil when there is no such group. Any thread.
     public func pause(group: String) -> Int? {
-        forEachConnection(of: group, "paused") { $0.pause() }
+        Self.command("pause", group: group, contexts: contexts, groups: groupNames, control: control)
     }
 
     /// Resumes a paused group: its connections connect again and publish from their CONNACK on.
     public func resume(group: String) -> Int? {
-        forEachConnection(of: group, "resumed") { $0.resume() }
+        Self.command("resume", group: group, contexts: contexts, groups: groupNames, control: control)
     }
 
-    private func forEachConnection(of group: String, _ done: String, _ body: @escaping @Sendable (DeviceConnection) -> Void) -> Int? {
-        guard let index = groupNames.firstIndex(of: group) else { return nil }
+    /// `pause` or `resume` for every connection of `group`, each on its loop, logged; how many
+    /// connections the group has, or nil when there is no such group.
+    private static func command(_ command: String, group: String, contexts: [LoopContext], groups: [String], control: RunControl) -> Int? {
+        guard let index = groups.firstIndex(of: group) else { return nil }
         var count = 0
         for context in contexts {
             count += context.connections.count { $0.plan.group == index }
             context.loop.execute {
-                for connection in context.connections where connection.plan.group == index { body(connection) }
+                for connection in context.connections where connection.plan.group == index {
+                    command == "pause" ? connection.pause() : connection.resume()
+                }
             }
         }
-        control.logger.info("device group '\(group)' \(done) (\(Text.counted(count, "connection")))")
+        control.logger.info("device group '\(group)' \(command == "pause" ? "paused" : "resumed") (\(Text.counted(count, "connection")))")
         return count
     }
 
@@ -172,6 +186,8 @@ public final class Fleet: Sendable {
                 }
             }
         }
+        let controls = self.controls
+        contexts[0].loop.execute { for control in controls { control.open() } }
         if let stall = settings.stallFirstLoop, let first = contexts.first {
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
                 first.loop.execute { usleep(UInt32(clamping: MonotonicClock.nanoseconds(stall) / 1000)) }
@@ -381,6 +397,8 @@ public final class Fleet: Sendable {
     }
 
     private func disconnectAll() {
+        let controls = self.controls
+        contexts[0].loop.execute { for control in controls { control.stop() } }
         for context in contexts {
             context.loop.execute {
                 for connection in context.connections { connection.stop() }

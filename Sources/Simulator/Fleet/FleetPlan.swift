@@ -56,6 +56,9 @@ public struct FleetPlan: Sendable {
     public var connections: [ConnectionPlan]
     /// The names of the device groups of every scenario, in order: figures are kept per group.
     public var groups: [String] = []
+    /// The scenarios' control topics, each with the broker of the scenario that names it (a
+    /// connection of the fleet's first such group, with a client id of its own).
+    package var controls: [(topic: String, options: ClientOptions, reconnect: ReconnectSettings)] = []
     /// Ids that two devices or two connections would share, one message for each pair of device
     /// groups that clash, at the place the second group is written. A run must not start with
     /// any: a broker disconnects a client when another connects with its id, and two devices
@@ -113,6 +116,15 @@ public struct FleetPlan: Sendable {
                     for device in connection.devices { deviceIDs.claim(device.id, by: owner) }
                 }
                 connections += made
+            }
+            if let topic = scenario.controlTopic,
+                let first = scenario.groups.first.flatMap({ FleetPlan.connections(for: $0, in: scenario, settings: settings).first })
+            {
+                var options = first.options
+                options.clientID = "devsim-control-\(scenario.name)-\(shard.map { "\($0.index)of\($0.count)" } ?? "all")"
+                options.will = nil
+                options.reportsPublishes = false
+                controls.append((topic, options, first.reconnect))
             }
         }
         self.connections = connections

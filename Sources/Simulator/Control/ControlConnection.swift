@@ -1,0 +1,109 @@
+import FoundationEssentials
+import MQTT
+import Mosquitto
+import Reactor
+import Scenario
+
+/// The fleet's control topic (`control: { topic: … }`), for dashboards that speak only MQTT: a
+/// connection of its own, brought up and down by its `ConnectionDriver`, that subscribes to the
+/// topic after every CONNACK and carries out what arrives, `{"group": "NAME", "command":
+/// "pause"}` or `"resume"`, as `POST /api/groups/NAME/…` does. Confined to its loop.
+final class ControlConnection: @unchecked Sendable {
+    /// A command as it arrives on the topic.
+    struct Message: Decodable {
+        var group: String
+        var command: String
+    }
+
+    let topic: String
+    private let client: Client
+    private let driver: ConnectionDriver
+    private let loop: EventLoop
+    private let logger: Logger
+    /// Carries out a command: returns the group's connection count, or nil for no such group.
+    private let carryOut: @Sendable (_ command: String, _ group: String) -> Int?
+    private(set) var finished = false
+
+    init(
+        topic: String, options: ClientOptions, reconnect: ReconnectSettings, loop: EventLoop, logger: Logger,
+        carryOut: @escaping @Sendable (_ command: String, _ group: String) -> Int?
+    ) throws {
+        self.topic = topic
+        self.loop = loop
+        self.logger = logger
+        self.carryOut = carryOut
+        client = try Client(options: options)
+        driver = ConnectionDriver(
+            client: client, reconnect: reconnect, connackTimeout: Defaults.connackTimeout, watchesSilence: true, loop: loop)
+        client.delegate = self
+        driver.delegate = self
+    }
+
+    func open() {
+        client.attach(to: loop)
+        driver.open(at: MonotonicClock.now())
+    }
+
+    func stop() {
+        driver.stop()
+    }
+
+    /// What `payload` asks, done, or why not, in words for the log.
+    func handle(_ payload: [UInt8]) {
+        guard let message = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
+            logger.warning(
+                "control: a message on '\(topic)' that is not {\"group\": NAME, \"command\": \"pause\" or \"resume\"}: "
+                    + "'\(String(decoding: payload.prefix(200), as: UTF8.self))'")
+            return
+        }
+        guard ["pause", "resume"].contains(message.command) else {
+            logger.warning("control: unknown command '\(message.command)' on '\(topic)': expected pause or resume")
+            return
+        }
+        if carryOut(message.command, message.group) == nil {
+            logger.warning("control: no device group '\(message.group)' to \(message.command)")
+        }
+    }
+}
+
+extension ControlConnection: ConnectionDriverDelegate {
+    func driverDidConnect(firstTime: Bool) {
+        do {
+            _ = try client.subscribe(topic, qos: .atLeastOnce)
+            if firstTime { logger.info("control: listening on '\(topic)'") }
+        } catch {
+            logger.warning("control: cannot subscribe to '\(topic)': \(error)")
+        }
+    }
+
+    func driverDidLoseConnection(reason: String) {
+        logger.warning("control: \(reason)")
+    }
+
+    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {}
+    func driverWillRetry(after delay: Double) {}
+
+    func driverDidFinish() {
+        finished = true
+    }
+}
+
+extension ControlConnection: ClientDelegate {
+    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
+        driver.connackArrived(code)
+    }
+
+    func client(_ client: Client, didDisconnect error: MosquittoError?) {
+        driver.closed(error)
+    }
+
+    func client(_ client: Client, didPublish messageID: Int32) {}
+
+    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
+        if grantedQoS.contains(where: { $0 >= 0x80 }) { logger.warning("control: the broker refused the subscription to '\(topic)'") }
+    }
+
+    func client(_ client: Client, didReceive message: ReceivedMessage) {
+        handle(Array(message.payload))
+    }
+}
