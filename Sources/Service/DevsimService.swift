@@ -39,17 +39,8 @@ package final class DevsimService: Sendable {
         }
     }
 
-    /// A change to the running fleet, asked for over HTTP.
-    package enum Command: String, Sendable, CaseIterable {
-        /// The group's connections leave cleanly and its ticks count as `paused`.
-        case pause
-        /// The group connects again and publishes from its CONNACK on.
-        case resume
-    }
-
-    /// Carries out `command` on the group named; the group's connection count, or nil when the
-    /// fleet has no such group.
-    package typealias Control = @Sendable (_ command: Command, _ group: String) -> Int?
+    /// Carries out `command` on the group named: the group's connection count, or why not.
+    package typealias Control = @Sendable (_ command: GroupCommand, _ group: String) throws(GroupCommandError) -> Int
 
     package static let defaultReadyPercent = 90.0
 
@@ -72,7 +63,11 @@ package final class DevsimService: Sendable {
 
     /// The answer to `request`: pure but for `view`, so the routes are tested without a socket.
     package static func respond(
-        to request: HTTPRequest, settings: Settings, view: () -> View, control: Control = { _, _ in nil }, events: EventHub? = nil
+        to request: HTTPRequest, settings: Settings, view: () -> View,
+        control: Control = { _, group throws(GroupCommandError) in
+            throw GroupCommandError("no device group '\(group)'", isUnknownGroup: true)
+        },
+        events: EventHub? = nil
     ) -> HTTPResponse {
         // The probes answer without the token: the kubelet sends none, and they tell only
         // whether devsim is alive and ready.
@@ -92,7 +87,8 @@ package final class DevsimService: Sendable {
         let routes = ["/", "/metrics", "/healthz", "/readyz", "/api/status", "/api/events"]
         guard routes.contains(request.path) else {
             return HTTPResponse(
-                status: 404, text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume")
+                status: 404,
+                text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume|rate")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes GET", headers: ["Allow": "GET, HEAD"])
@@ -128,24 +124,35 @@ package final class DevsimService: Sendable {
         }
     }
 
-    /// `POST /api/groups/NAME/pause` and `…/resume`.
+    /// The body of `POST /api/groups/NAME/rate`.
+    private struct RateBody: Decodable {
+        var publish: String
+    }
+
+    /// `POST /api/groups/NAME/pause`, `…/resume`, and `…/rate` with `{"publish": "5/s"}`.
     private static func command(_ request: HTTPRequest, _ control: Control, _ events: EventHub?) -> HTTPResponse {
         let rest = request.path.dropFirst("/api/groups/".count)
-        guard let slash = rest.lastIndex(of: "/"), let command = Command(rawValue: String(rest[rest.index(after: slash)...])),
+        guard let slash = rest.lastIndex(of: "/"), GroupCommand.names.contains(String(rest[rest.index(after: slash)...])),
             !rest[..<slash].isEmpty
         else {
-            return HTTPResponse(status: 404, text: "404 not found: POST /api/groups/NAME/pause or /api/groups/NAME/resume")
+            return HTTPResponse(status: 404, text: "404 not found: POST /api/groups/NAME/pause, …/resume or …/rate")
         }
         guard request.method == "POST" else {
             return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes POST", headers: ["Allow": "POST"])
         }
         let group = String(rest[..<slash])
-        guard let connections = control(command, group) else {
-            return HTTPResponse(status: 404, text: "404 not found: no device group '\(group)'")
+        let verb = String(rest[rest.index(after: slash)...])
+        let publish = verb == "rate" ? (try? JSONDecoder().decode(RateBody.self, from: Data(request.body)))?.publish : nil
+        do throws(GroupCommandError) {
+            let command = try GroupCommand.parse(verb, publish: publish)
+            let connections = try control(command, group)
+            events?.groupChanged(group, command, connections: connections)
+            var json = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.name)\",\"connections\":\(connections)"
+            if case .rate(let perSecond) = command { json += ",\"perSecond\":\(JSONText.number(perSecond))" }
+            return HTTPResponse(status: 200, contentType: "application/json", body: Array((json + "}\n").utf8))
+        } catch {
+            return HTTPResponse(status: error.isUnknownGroup ? 404 : 400, text: "\(error.isUnknownGroup ? 404 : 400) \(error.message)")
         }
-        events?.groupChanged(group, command, connections: connections)
-        let json = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.rawValue)\",\"connections\":\(connections)}\n"
-        return HTTPResponse(status: 200, contentType: "application/json", body: Array(json.utf8))
     }
 
     private static func percentText(_ value: Double) -> String {

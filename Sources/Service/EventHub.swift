@@ -50,9 +50,10 @@ package final class EventHub: @unchecked Sendable {
     }
 
     /// A device group was paused or resumed.
-    package func groupChanged(_ group: String, _ command: DevsimService.Command, connections: Int) {
-        send(
-            Self.event("group", "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.rawValue)\",\"connections\":\(connections)}"))
+    package func groupChanged(_ group: String, _ command: GroupCommand, connections: Int) {
+        var data = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.name)\",\"connections\":\(connections)"
+        if case .rate(let perSecond) = command { data += ",\"perSecond\":\(JSONText.number(perSecond))" }
+        send(Self.event("group", data + "}"))
     }
 
     private func send(_ text: String) {

@@ -46,7 +46,8 @@ import Testing
         #expect(answer("/metrics", token: "t", auth: "Bearer t", v).status == 200)
         #expect(answer("/metrics", token: "t", auth: "bearer t", v).status == 401)
         #expect(answer("/metrics", method: "POST", v).status == 405)
-        #expect(answer("/", v).status == 404)
+        #expect(answer("/nothing", v).status == 404)
+        #expect(answer("/", v).contentType == "text/html; charset=utf-8", "the live page")
         let status = answer("/api/status", v)
         #expect(status.status == 200 && status.contentType == "application/json" && text(status).contains("\"outcome\" : \"running\""))
     }

@@ -283,8 +283,49 @@ import TestSupport
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { subscriber.messages.count > atPause + 10 }, "it publishes again")
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
         #expect(devsim.stderr.contains("control: a message on 'devsim/control' that is not {"), "\(devsim.stderr)")
-        #expect(devsim.stderr.contains("control: no device group 'tablet' to pause"), "\(devsim.stderr)")
+        #expect(devsim.stderr.contains("control: pause of 'tablet' from 'devsim/control': no device group 'tablet'"), "\(devsim.stderr)")
         let report = try RunFiles.report(file + ".json")
         #expect((report["paused"] as? Int ?? 0) >= 20 && RunFiles.accountsForEveryTick(report), "\(report)")
+    }
+
+    /// Item 4: a new rate for a running group, from its next tick on.
+    @Test func aGroupsRateChangesWhileItRuns() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "rate/#")
+        let file = try RunFiles.scenario(
+            "svc-rate.yaml",
+            """
+            devices:
+              - name: meter
+                count: 2
+                topic: "rate/{index}"
+                publish: 2/s
+                payload: { fields: { seq: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "5s", "--http", "0",
+            "--report", file + ".json", "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        let meters = { subscriber.messages.count }
+        let before = meters()
+        TestClock.sleep(1)
+        let slow = meters() - before
+        let changed = try HTTPGet.request(port: port, path: "/api/groups/meter/rate", method: "POST", body: "{\"publish\": \"40/s\"}")
+        #expect(changed.status == 200 && changed.body.contains("\"perSecond\":40"), "\(changed)")
+        TestClock.sleep(0.3)
+        let after = meters()
+        TestClock.sleep(1)
+        let fast = meters() - after
+        #expect(slow <= 6 && fast >= 50, "2 devices at 2/s, then at 40/s: \(slow) then \(fast) in a second")
+        let bad = try HTTPGet.request(port: port, path: "/api/groups/meter/rate", method: "POST", body: "{\"publish\": \"fast\"}")
+        #expect(bad.status == 400 && bad.body.contains("\"publish\""), "\(bad)")
+        let none = try HTTPGet.request(port: port, path: "/api/groups/meter/rate", method: "POST")
+        #expect(none.status == 400 && none.body.contains("rate needs \"publish\""), "\(none)")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        #expect(devsim.stderr.contains("device group 'meter' now publishes 40.000 times a second per device (2 connections)"))
+        #expect(RunFiles.accountsForEveryTick(try RunFiles.report(file + ".json")))
     }
 }

@@ -159,6 +159,12 @@ final class DeviceConnection: @unchecked Sendable {
         driver.resume()
     }
 
+    /// The devices tick `perSecond` times a second from now on.
+    func setRate(_ perSecond: Double) {
+        let now = MonotonicClock.now()
+        for device in devices { device.setRate(perSecond, now: now) }
+    }
+
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
     /// of it, room in the QoS 1/2 window, and the socket not backed up. Never with a broker that
     /// breaks QoS 2: a `publish: max` device then waits rather than fail as fast as it can.

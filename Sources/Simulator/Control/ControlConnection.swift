@@ -13,6 +13,8 @@ final class ControlConnection: @unchecked Sendable {
     struct Message: Decodable {
         var group: String
         var command: String
+        /// The rate, for `rate`: "5/s".
+        var publish: String?
     }
 
     let topic: String
@@ -20,13 +22,13 @@ final class ControlConnection: @unchecked Sendable {
     private let driver: ConnectionDriver
     private let loop: EventLoop
     private let logger: Logger
-    /// Carries out a command: returns the group's connection count, or nil for no such group.
-    private let carryOut: @Sendable (_ command: String, _ group: String) -> Int?
+    /// Carries out a command: the group's connection count, or why not.
+    private let carryOut: @Sendable (_ command: GroupCommand, _ group: String) throws(GroupCommandError) -> Int
     private(set) var finished = false
 
     init(
         topic: String, options: ClientOptions, reconnect: ReconnectSettings, loop: EventLoop, logger: Logger,
-        carryOut: @escaping @Sendable (_ command: String, _ group: String) -> Int?
+        carryOut: @escaping @Sendable (_ command: GroupCommand, _ group: String) throws(GroupCommandError) -> Int
     ) throws {
         self.topic = topic
         self.loop = loop
@@ -52,16 +54,14 @@ final class ControlConnection: @unchecked Sendable {
     func handle(_ payload: [UInt8]) {
         guard let message = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
             logger.warning(
-                "control: a message on '\(topic)' that is not {\"group\": NAME, \"command\": \"pause\" or \"resume\"}: "
+                "control: a message on '\(topic)' that is not {\"group\": NAME, \"command\": \"pause\", \"resume\" or \"rate\"}: "
                     + "'\(String(decoding: payload.prefix(200), as: UTF8.self))'")
             return
         }
-        guard ["pause", "resume"].contains(message.command) else {
-            logger.warning("control: unknown command '\(message.command)' on '\(topic)': expected pause or resume")
-            return
-        }
-        if carryOut(message.command, message.group) == nil {
-            logger.warning("control: no device group '\(message.group)' to \(message.command)")
+        do throws(GroupCommandError) {
+            _ = try carryOut(try GroupCommand.parse(message.command, publish: message.publish), message.group)
+        } catch {
+            logger.warning("control: \(message.command) of '\(message.group)' from '\(topic)': \(error.message)")
         }
     }
 }

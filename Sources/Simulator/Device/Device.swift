@@ -18,6 +18,8 @@ final class Device: TimerTarget {
     private let counters: Counters
     private let control: RunControl
     private var schedule: Schedule?
+    /// Ticks a second: the plan's, until a rate command changes it.
+    private var perSecond: Double
     private var wallStart = 0.0
     /// Messages handed to libmosquitto, for `run --verify`'s lost count.
     var published = 0
@@ -27,6 +29,7 @@ final class Device: TimerTarget {
 
     init(plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext) {
         self.plan = plan
+        perSecond = plan.perSecond
         topic = Topic(plan.topic)
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
@@ -46,19 +49,30 @@ final class Device: TimerTarget {
     func start(now: UInt64) {
         guard schedule == nil else { return }
         if publishesAtMax {
-            schedule = Schedule(start: now, perSecond: plan.perSecond)
+            schedule = Schedule(start: now, perSecond: perSecond)
             wallStart = WallTime.now().secondsSinceEpoch
             timer.schedule(at: now)
             return
         }
         let first = now &+ MonotonicClock.nanoseconds(plan.startDelay)
-        schedule = Schedule(start: first, perSecond: plan.perSecond)
+        schedule = Schedule(start: first, perSecond: perSecond)
         wallStart = WallTime.now().secondsSinceEpoch + plan.startDelay
         timer.schedule(at: first)
     }
 
     /// `publish: max`: as fast as the connection takes, paced by its back-pressure.
     var publishesAtMax: Bool { !plan.perSecond.isFinite }
+
+    /// Ticks `perSecond` times a second from now on (a rate command); a device that has not
+    /// started yet will at its first CONNACK. Not for `publish: max` devices, which have no rate.
+    func setRate(_ perSecond: Double, now: UInt64) {
+        guard !publishesAtMax, perSecond.isFinite, perSecond > 0 else { return }
+        self.perSecond = perSecond
+        guard let schedule else { return }
+        let next = schedule.rescheduled(perSecond: perSecond, at: now)
+        self.schedule = next
+        timer.schedule(at: next.deadline)
+    }
 
     /// A `publish: max` device that waited for room ticks at `now`.
     func wake(at now: UInt64) {

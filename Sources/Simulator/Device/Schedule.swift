@@ -6,17 +6,28 @@ package struct Schedule: Sendable, Equatable {
     package let perSecond: Double
     /// The next tick's number.
     package private(set) var next: UInt64 = 0
+    /// Seconds of the device's life before this schedule began: a rate changed while running
+    /// (`rescheduled`) starts a schedule whose payloads go on where the last one's left off.
+    package let elapsedBefore: Double
 
-    package init(start: UInt64, perSecond: Double) {
+    package init(start: UInt64, perSecond: Double, elapsedBefore: Double = 0) {
         self.start = start
         self.perSecond = perSecond
+        self.elapsedBefore = elapsedBefore
+    }
+
+    /// The schedule at `perSecond` from `now` on, its first tick due now, its time going on
+    /// from this one's.
+    package func rescheduled(perSecond: Double, at now: UInt64) -> Schedule {
+        let sinceStart = now > start ? Double(now - start) / 1e9 : 0
+        return Schedule(start: now, perSecond: perSecond, elapsedBefore: elapsedBefore + sinceStart)
     }
 
     /// When tick `next` is due, in monotonic nanoseconds.
     package var deadline: UInt64 { start &+ offset(of: next) }
 
     /// Seconds from the start to tick `next`'s deadline.
-    package var elapsed: Double { Double(next) / perSecond }
+    package var elapsed: Double { elapsedBefore + Double(next) / perSecond }
 
     /// Moves on to the following tick.
     package mutating func advance() {

@@ -111,8 +111,8 @@ public final class Fleet: Sendable {
         controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
-            ) { command, group in
-                Fleet.command(command, group: group, contexts: contextsToCommand, groups: groupsToCommand, control: runControl)
+            ) { command, group throws(GroupCommandError) in
+                try Fleet.perform(command, group: group, contexts: contextsToCommand, groups: groupsToCommand, control: runControl)
             }
         }
     }
@@ -132,30 +132,43 @@ public final class Fleet: Sendable {
     /// Pauses every connection of device group `group` (the seed's phone going to the
     /// background): its ticks count as `paused`, its connections leave cleanly. Returns how many
     /// connections it has, or nil when there is no such group. Any thread.
-    public func pause(group: String) -> Int? {
-        Self.command("pause", group: group, contexts: contexts, groups: groupNames, control: control)
+    /// Carries out `command` on every connection of `group` (see `GroupCommand`): pause (the
+    /// seed's phone going to the background: ticks count as `paused`, connections leave
+    /// cleanly), resume, or a new rate. Returns how many connections the group has. Any thread.
+    public func perform(_ command: GroupCommand, group: String) throws(GroupCommandError) -> Int {
+        try Self.perform(command, group: group, contexts: contexts, groups: groupNames, control: control)
     }
 
-    /// Resumes a paused group: its connections connect again and publish from their CONNACK on.
-    public func resume(group: String) -> Int? {
-        Self.command("resume", group: group, contexts: contexts, groups: groupNames, control: control)
-    }
-
-    /// `pause` or `resume` for every connection of `group`, each on its loop, logged; how many
-    /// connections the group has, or nil when there is no such group.
-    private static func command(_ command: String, group: String, contexts: [LoopContext], groups: [String], control: RunControl) -> Int? {
-        guard let index = groups.firstIndex(of: group) else { return nil }
-        var count = 0
+    /// Each connection of the group on its own loop, and the change logged.
+    private static func perform(
+        _ command: GroupCommand, group: String, contexts: [LoopContext], groups: [String], control: RunControl
+    ) throws(GroupCommandError) -> Int {
+        guard let index = groups.firstIndex(of: group) else {
+            throw GroupCommandError("no device group '\(group)'", isUnknownGroup: true)
+        }
+        let connections = contexts.flatMap { $0.connections.filter { $0.plan.group == index } }
+        if case .rate = command, connections.contains(where: { $0.devices.contains { $0.publishesAtMax } }) {
+            throw GroupCommandError("device group '\(group)' publishes at max: it has no rate to change")
+        }
         for context in contexts {
-            count += context.connections.count { $0.plan.group == index }
             context.loop.execute {
                 for connection in context.connections where connection.plan.group == index {
-                    command == "pause" ? connection.pause() : connection.resume()
+                    switch command {
+                    case .pause: connection.pause()
+                    case .resume: connection.resume()
+                    case .rate(let perSecond): connection.setRate(perSecond)
+                    }
                 }
             }
         }
-        control.logger.info("device group '\(group)' \(command == "pause" ? "paused" : "resumed") (\(Text.counted(count, "connection")))")
-        return count
+        let done =
+            switch command {
+            case .pause: "paused"
+            case .resume: "resumed"
+            case .rate(let perSecond): "now publishes \(Text.fixed(perSecond, decimals: 3)) times a second per device"
+            }
+        control.logger.info("device group '\(group)' \(done) (\(Text.counted(connections.count, "connection")))")
+        return connections.count
     }
 
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).

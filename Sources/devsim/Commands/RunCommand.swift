@@ -191,12 +191,7 @@ struct RunCommand {
                         return report
                     }
                 },
-                control: { command, group in
-                    switch command {
-                    case .pause: fleet.pause(group: group)
-                    case .resume: fleet.resume(group: group)
-                    }
-                })
+                control: { command, group throws(GroupCommandError) in try fleet.perform(command, group: group) })
             var address = settings.address
             address.port = service.port
             logger.info("serving http://\(address)/metrics, /healthz, /readyz, /api/status and POST /api/groups/NAME/pause|resume")

@@ -1,0 +1,31 @@
+import Testing
+@testable import Simulator
+
+@Suite struct GroupCommandTests {
+    @Test func commandsAreReadWithTheirArgument() throws {
+        #expect(try GroupCommand.parse("pause", publish: nil) == .pause)
+        #expect(try GroupCommand.parse("resume", publish: "ignored") == .resume)
+        #expect(try GroupCommand.parse("rate", publish: "600/min") == .rate(perSecond: 10))
+        #expect(throws: GroupCommandError("rate needs \"publish\", such as {\"publish\": \"5/s\"}")) {
+            try GroupCommand.parse("rate", publish: nil)
+        }
+        #expect(throws: GroupCommandError("\"publish\": expected a rate above zero such as 5/s, not 'max'")) {
+            try GroupCommand.parse("rate", publish: "max")
+        }
+        #expect(throws: GroupCommandError("unknown command 'stop': expected pause, resume or rate")) {
+            try GroupCommand.parse("stop", publish: nil)
+        }
+    }
+
+    @Test func aRescheduleGoesOnFromWhereTheScheduleWas() {
+        var schedule = Schedule(start: 1_000_000_000, perSecond: 2)
+        schedule.advance()
+        schedule.advance()  // ticks at 1.0 s and 1.5 s, the next due at 2.0 s
+        let faster = schedule.rescheduled(perSecond: 10, at: 1_800_000_000)
+        #expect(faster.deadline == 1_800_000_000, "the first tick at the new rate is due at once")
+        #expect(abs(faster.elapsed - 0.8) < 1e-9, "its payload time goes on from the old schedule's")
+        var next = faster
+        next.advance()
+        #expect(next.deadline == 1_900_000_000 && abs(next.elapsed - 0.9) < 1e-9)
+    }
+}
