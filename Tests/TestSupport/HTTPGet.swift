@@ -12,16 +12,8 @@ public enum HTTPGet {
     /// What a stream (Server-Sent Events) at `path` sends within `seconds`, as text, chunked
     /// framing and all; `during` runs once the stream is open.
     public static func stream(port: Int, path: String, seconds: Double, during: () -> Void = {}) throws(TestSupportError) -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestSupportError("socket: \(Loopback.errnoText())") }
+        let socket = try connected(to: port, readTimeout: 0.1)
         defer { close(socket) }
-        var time = timeval(tv_sec: 0, tv_usec: 100_000)
-        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var address = Loopback.socketAddress(port: UInt16(port))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestSupportError("cannot connect to 127.0.0.1:\(port): \(Loopback.errnoText())") }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
         _ = request.withCString { write(socket, $0, strlen($0)) }
         var received: [UInt8] = []
@@ -42,16 +34,8 @@ public enum HTTPGet {
     public static func request(
         port: Int, path: String, method: String = "GET", headers: [String: String] = [:], body: String = "", timeout: Double = 5
     ) throws(TestSupportError) -> Response {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestSupportError("socket: \(Loopback.errnoText())") }
+        let socket = try connected(to: port, readTimeout: timeout)
         defer { close(socket) }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var address = Loopback.socketAddress(port: UInt16(port))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestSupportError("cannot connect to 127.0.0.1:\(port): \(Loopback.errnoText())") }
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if !body.isEmpty { text += "Content-Length: \(body.utf8.count)\r\n" }
@@ -74,5 +58,23 @@ public enum HTTPGet {
             headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop { $0 == " " })
         }
         return Response(status: status, headers: headers, body: String(whole[split.upperBound...]))
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` whose reads give up after `readTimeout` seconds.
+    private static func connected(to port: Int, readTimeout: Double) throws(TestSupportError) -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSupportError("socket: \(Loopback.errnoText())") }
+        var time = timeval(tv_sec: Int(readTimeout), tv_usec: Int((readTimeout - readTimeout.rounded(.down)) * 1e6))
+        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = Loopback.socketAddress(port: UInt16(port))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let reason = Loopback.errnoText()
+            close(socket)
+            throw TestSupportError("cannot connect to 127.0.0.1:\(port): \(reason)")
+        }
+        return socket
     }
 }
