@@ -82,7 +82,8 @@ package final class EventHub: @unchecked Sendable {
         }
         let groups = result.groups.map { group in
             "{\"name\":\(JSONText.quoted(group.name)),\"connectionsUp\":\(group.totals.connectionsUp),"
-                + Figure.allCases.map { "\"\($0.stringValue)\":\(group.totals[$0])" }.joined(separator: ",") + "}"
+                + Figure.allCases.map { "\"\($0.stringValue)\":\(group.totals[$0])" }.joined(separator: ",")
+                + (view.live.latestPayloads[group.name].map { ",\"latestPayload\":\(JSONText.quoted($0))" } ?? "") + "}"
         }
         fields.append("\"groups\":[\(groups.joined(separator: ","))]")
         return "{" + fields.joined(separator: ",") + "}"

@@ -25,6 +25,7 @@ enum LivePage {
           th:first-child, td:first-child { text-align: left; }
           .state { color: #a00; }
           .legend span { margin-right: 1em; }
+          td.payload { font-family: monospace; text-align: left; max-width: 40em; overflow-wrap: anywhere; }
         </style>
         </head>
         <body>
@@ -41,7 +42,7 @@ enum LivePage {
           <figure><figcaption>lateness ms: p50, p99</figcaption><canvas id="latenessChart"></canvas></figure>
         </div>
         <table id="groups"><thead><tr><th>group</th><th>connections up</th><th>published</th><th>acknowledged</th>
-          <th>paused</th><th>skipped offline</th><th>failed</th><th></th></tr></thead><tbody></tbody></table>
+          <th>paused</th><th>skipped offline</th><th>failed</th><th></th><th>latest payload</th></tr></thead><tbody></tbody></table>
         <script>
         "use strict";
         const keep = 300; // five minutes of one status a second
@@ -98,6 +99,10 @@ enum LivePage {
               cell.append(button);
             }
             row.append(cell);
+            const payload = document.createElement("td");
+            payload.className = "payload";
+            payload.textContent = group.latestPayload ?? "";
+            row.append(payload);
             return row;
           }));
         }

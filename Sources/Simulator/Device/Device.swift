@@ -18,6 +18,8 @@ final class Device: TimerTarget {
     private let counters: Counters
     private let control: RunControl
     private var schedule: Schedule?
+    /// Its device group, by index: the context's per-group state.
+    private let group: Int
     /// Ticks a second: the plan's, until a rate command changes it.
     private var perSecond: Double
     private var wallStart = 0.0
@@ -29,6 +31,7 @@ final class Device: TimerTarget {
 
     init(plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext) {
         self.plan = plan
+        group = connection.plan.group
         perSecond = plan.perSecond
         topic = Topic(plan.topic)
         signals = DeviceSignals(
@@ -114,6 +117,7 @@ final class Device: TimerTarget {
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
+        context.offerSample(group: group)
         context.payload.withBytes { connection.submit(from: self, payload: $0, due: due, now: now) }
     }
 }

@@ -46,6 +46,8 @@ public final class Fleet: Sendable {
     private struct LiveState {
         var latency: [Histogram]
         var lateness: [Histogram]
+        /// Per loop, each group's latest sampled payload.
+        var samples: [[String?]]
         /// Per loop, since when a probe has waited for its answer; 0 when none waits.
         var unansweredSince: [UInt64]
         var start: UInt64 = 0
@@ -56,6 +58,8 @@ public final class Fleet: Sendable {
         public var result: Result
         /// The loops that have not answered a probe for over `probeLimit`: a stuck loop.
         public var stuckLoops: [String]
+        /// Each group's latest payload seen by the probes, by group name.
+        public var latestPayloads: [String: String] = [:]
     }
 
     /// How long a loop may take to answer a probe before it counts as stuck.
@@ -103,6 +107,7 @@ public final class Fleet: Sendable {
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
                 lateness: Array(repeating: Histogram(), count: contexts.count),
+                samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
         connectionCount = plan.connections.count
         groupNames = plan.groups
@@ -347,10 +352,12 @@ public final class Fleet: Sendable {
         }
         for (index, context) in contexts.enumerated() {
             context.loop.execute { [liveState] in
-                let latency = context.latency, lateness = context.lateness
+                let latency = context.latency, lateness = context.lateness, samples = context.samples
+                context.wantSamples()
                 liveState.withLock { state in
                     state.latency[index] = latency
                     state.lateness[index] = lateness
+                    state.samples[index] = samples
                     state.unansweredSince[index] = 0
                 }
             }
@@ -375,7 +382,13 @@ public final class Fleet: Sendable {
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit
         }
-        return Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name })
+        var payloads: [String: String] = [:]
+        for loopSamples in state.samples {
+            for (index, sample) in loopSamples.enumerated() where index < groupNames.count {
+                if let sample { payloads[groupNames[index]] = sample }
+            }
+        }
+        return Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
     }
 
     /// The acknowledgement latencies so far, each loop's copied on its own thread.
