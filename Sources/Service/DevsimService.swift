@@ -14,6 +14,9 @@ package final class DevsimService: Sendable {
         package var shard: Shard?
         /// Seconds since the Unix epoch at which the process started.
         package var startTime: Double
+        /// The live page carries its test hand (`#click=…`): for the browser test only
+        /// (`DEVSIM_TEST_PAGE_HAND`), since a link could otherwise press its buttons.
+        package var pageTestHand = false
 
         package init(
             address: HTTPAddress, token: String? = nil, readyPercent: Double = DevsimService.defaultReadyPercent, version: String,
@@ -96,7 +99,8 @@ package final class DevsimService: Sendable {
         let view = view()
         switch request.path {
         case "/":
-            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html.utf8))
+            return HTTPResponse(
+                status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html(testHand: settings.pageTestHand).utf8))
         case "/metrics":
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
@@ -129,8 +133,13 @@ package final class DevsimService: Sendable {
         var publish: String
     }
 
-    /// `POST /api/groups/NAME/pause`, `…/resume`, and `…/rate` with `{"publish": "5/s"}`.
+    /// `POST /api/groups/NAME/pause`, `…/resume`, and `…/rate` with `{"publish": "5/s"}`. A
+    /// browser's request from another site (its `Origin` is not this server) is refused: without a
+    /// token any page the operator visits could otherwise send one.
     private static func command(_ request: HTTPRequest, _ control: Control, _ events: EventHub?) -> HTTPResponse {
+        if let origin = request.origin, origin != "http://" + (request.host ?? "") {
+            return HTTPResponse(status: 403, text: "403 forbidden: a command from another site (Origin \(origin))")
+        }
         let rest = request.path.dropFirst("/api/groups/".count)
         guard let slash = rest.lastIndex(of: "/"), GroupCommand.names.contains(String(rest[rest.index(after: slash)...])),
             !rest[..<slash].isEmpty

@@ -4,7 +4,20 @@
 /// last five minutes as charts, and the device groups with their figures and pause/resume
 /// buttons, all from `/api/events`.
 enum LivePage {
-    static let html = """
+    /// The page; with `testHand`, the browser test's hand (`#click=pause:NAME` presses that
+    /// button once two status events have come), left out otherwise.
+    static func html(testHand: Bool) -> String {
+        page.replacing("/*TEST HAND*/", with: testHand ? hand : "")
+    }
+
+    private static let hand = """
+        const wanted = decodeURIComponent(location.hash).match(/^#click=(pause|resume):(.+)$/);
+        if (wanted && events === 2) {
+          document.querySelector(`button[data-command="${wanted[1]}"][data-group="${CSS.escape(wanted[2])}"]`).click();
+        }
+        """
+
+    private static let page = """
         <!doctype html>
         <html lang="en">
         <head>
@@ -124,11 +137,7 @@ enum LivePage {
           draw("latencyChart", series.latency);
           draw("latenessChart", series.lateness);
           groupsTable(status.groups);
-          // A test's hand (#click=pause:NAME): the button a person would press, pressed.
-          const wanted = decodeURIComponent(location.hash).match(/^#click=(pause|resume):(.+)$/);
-          if (wanted && events === 2) {
-            document.querySelector(`button[data-command="${wanted[1]}"][data-group="${CSS.escape(wanted[2])}"]`).click();
-          }
+          /*TEST HAND*/
         });
         </script>
         </body>

@@ -15,11 +15,14 @@ import Testing
         }
     }
 
-    private func answer(_ path: String, method: String = "GET", token: String? = nil, auth: String? = nil, _ view: DevsimService.View)
-        -> HTTPResponse
-    {
-        let settings = DevsimService.Settings(address: HTTPAddress(port: 0), token: token, readyPercent: 90, version: "v", startTime: 0)
-        return DevsimService.respond(to: HTTPRequest(method: method, path: path, authorization: auth), settings: settings) { view }
+    private func answer(
+        _ path: String, method: String = "GET", token: String? = nil, auth: String? = nil, origin: String? = nil,
+        testHand: Bool = false, _ view: DevsimService.View
+    ) -> HTTPResponse {
+        var settings = DevsimService.Settings(address: HTTPAddress(port: 0), token: token, readyPercent: 90, version: "v", startTime: 0)
+        settings.pageTestHand = testHand
+        let request = HTTPRequest(method: method, path: path, authorization: auth, origin: origin, host: "127.0.0.1:9180")
+        return DevsimService.respond(to: request, settings: settings, view: { view }) { _, _ in 1 }
     }
 
     private func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
@@ -50,6 +53,22 @@ import Testing
         #expect(answer("/", v).contentType == "text/html; charset=utf-8", "the live page")
         let status = answer("/api/status", v)
         #expect(status.status == 200 && status.contentType == "application/json" && text(status).contains("\"outcome\" : \"running\""))
+    }
+
+    /// Without a token on loopback, any page the operator visits could post a command: a
+    /// browser says whose page sent it, and only this server's own is heard.
+    @Test func aCommandFromAnotherSiteIsRefused() {
+        let v = view(up: 1, of: 1)
+        #expect(answer("/api/groups/g/pause", method: "POST", v).status == 200, "curl sends no Origin")
+        #expect(answer("/api/groups/g/pause", method: "POST", origin: "http://127.0.0.1:9180", v).status == 200, "the live page's own")
+        let foreign = answer("/api/groups/g/pause", method: "POST", origin: "https://evil.example", v)
+        #expect(foreign.status == 403 && text(foreign).contains("another site"))
+    }
+
+    @Test func thePagesTestHandIsOnlyThereWhenAskedFor() {
+        let v = view(up: 1, of: 1)
+        #expect(!text(answer("/", v)).contains("#click="))
+        #expect(text(answer("/", testHand: true, v)).contains("#click="))
     }
 
     @Test func addressesAreReadAndJudged() throws {

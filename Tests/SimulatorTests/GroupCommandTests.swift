@@ -22,10 +22,12 @@ import Testing
         schedule.advance()
         schedule.advance()  // ticks at 1.0 s and 1.5 s, the next due at 2.0 s
         let faster = schedule.rescheduled(perSecond: 10, at: 1_800_000_000)
-        #expect(faster.deadline == 1_800_000_000, "the first tick at the new rate is due at once")
-        #expect(abs(faster.elapsed - 0.8) < 1e-9, "its payload time goes on from the old schedule's")
+        #expect(faster.deadline == 2_000_000_000, "the pending tick stays where it was due: the group keeps its spread")
+        #expect(abs(faster.elapsed - 1.0) < 1e-9, "its payload time goes on from the old schedule's")
         var next = faster
         next.advance()
-        #expect(next.deadline == 1_900_000_000 && abs(next.elapsed - 0.9) < 1e-9)
+        #expect(next.deadline == 2_100_000_000 && abs(next.elapsed - 1.1) < 1e-9, "then the new rate")
+        let late = schedule.rescheduled(perSecond: 10, at: 2_500_000_000)
+        #expect(late.deadline == 2_500_000_000, "a tick already due is due now")
     }
 }

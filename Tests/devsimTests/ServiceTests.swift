@@ -168,6 +168,17 @@ import TestSupport
         let resumed = try HTTPGet.request(port: port, path: "/api/groups/phone/resume", method: "POST")
         #expect(resumed.status == 200, "\(resumed)")
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { phones() > phonesAtPause + 10 }, "the group publishes again")
+        // A resume on the heels of a pause, before its DISCONNECT is out: the connections are
+        // counted down once and up once.
+        _ = try HTTPGet.request(port: port, path: "/api/groups/phone/pause", method: "POST")
+        _ = try HTTPGet.request(port: port, path: "/api/groups/phone/resume", method: "POST")
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.05) {
+                (try? HTTPGet.request(port: port, path: "/readyz").body.contains("3/3 connections up")) == true
+            },
+            "\((try? HTTPGet.request(port: port, path: "/readyz").body) ?? "")")
+        TestClock.sleep(0.5)
+        #expect((try HTTPGet.request(port: port, path: "/readyz")).body.contains("3/3 connections up"), "never more up than there are")
         let unknown = try HTTPGet.request(port: port, path: "/api/groups/tablet/pause", method: "POST")
         #expect(unknown.status == 404 && unknown.body.contains("no device group 'tablet'"))
         #expect(try HTTPGet.request(port: port, path: "/api/groups/phone/pause").status == 405, "a change takes POST")
@@ -212,10 +223,11 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("svc-page.yaml", Self.quiet.replacingOccurrences(of: "publish: 1/10s", with: "publish: 2/s"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "8s", "--http", "0",
-            "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "8s", "--http", "0",
+                "--report", file + ".json", "--stats-interval", "0",
+            ], environment: ["DEVSIM_TEST_PAGE_HAND": "1"])
         let port = try #require(servedPort(devsim), "\(devsim.stderr)")
         let page = try HTTPGet.request(port: port, path: "/")
         #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
@@ -317,7 +329,7 @@ import TestSupport
         let slow = meters() - before
         let changed = try HTTPGet.request(port: port, path: "/api/groups/meter/rate", method: "POST", body: "{\"publish\": \"40/s\"}")
         #expect(changed.status == 200 && changed.body.contains("\"perSecond\":40"), "\(changed)")
-        TestClock.sleep(0.3)
+        TestClock.sleep(0.7)  // each device's pending tick stays where it was due, then the new rate
         let after = meters()
         TestClock.sleep(1)
         let fast = meters() - after
@@ -330,5 +342,45 @@ import TestSupport
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
         #expect(devsim.stderr.contains("device group 'meter' now publishes 40.000 times a second per device (2 connections)"))
         #expect(RunFiles.accountsForEveryTick(try RunFiles.report(file + ".json")))
+    }
+
+    /// A `publish: max` group waits for room between messages; paused while it waits (its window
+    /// full behind a frozen broker), then resumed, it goes on.
+    @Test func aPublishMaxGroupGoesOnAfterAPause() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "svc-max.yaml",
+            """
+            devices:
+              - name: flood
+                topic: "max/flood"
+                publish: max
+                qos: 1
+                payload: { fields: { seq: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0", "--max-inflight", "1",
+            "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        func published() throws -> Int {
+            let status = try HTTPGet.request(port: port, path: "/api/status").body
+            guard let range = status.firstRange(of: "\"published\" : ") else { return -1 }
+            return Int(status[range.upperBound...].prefix { $0.isNumber }) ?? -1
+        }
+        broker.pause()
+        TestClock.sleep(0.3)  // the one message in flight is not acknowledged: the device waits for room
+        #expect(try HTTPGet.request(port: port, path: "/api/groups/flood/pause", method: "POST").status == 200)
+        TestClock.sleep(0.3)
+        broker.resume()
+        TestClock.sleep(0.3)
+        #expect(try HTTPGet.request(port: port, path: "/api/groups/flood/resume", method: "POST").status == 200)
+        TestClock.sleep(0.5)
+        let before = try published()
+        TestClock.sleep(0.5)
+        #expect(try published() > before + 100, "the waiting device was woken by the resume's CONNACK")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
     }
 }

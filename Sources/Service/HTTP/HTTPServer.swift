@@ -9,12 +9,19 @@ package struct HTTPRequest: Sendable {
     package var path: String
     /// `Authorization`, if the request has one.
     package var authorization: String?
+    /// `Origin` and `Host`: a browser's request from another site says whose it is.
+    package var origin: String?
+    package var host: String?
     package var body: [UInt8]
 
-    package init(method: String, path: String, authorization: String? = nil, body: [UInt8] = []) {
+    package init(
+        method: String, path: String, authorization: String? = nil, origin: String? = nil, host: String? = nil, body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.authorization = authorization
+        self.origin = origin
+        self.host = host
         self.body = body
     }
 }
@@ -123,6 +130,7 @@ package final class HTTPServer: @unchecked Sendable {
     /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
     package func stop() {
         loop.execute { [self] in
+            stopping = true
             timer?.cancel()
             for ticker in tickers { ticker.timer.cancel() }
             tickers.removeAll()
@@ -153,6 +161,8 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     private var tickers: [Ticker] = []
+    /// Set by `stop()`: no new stream, no stream sleeps, the timer is left alone.
+    private var stopping = false
     /// The streams still open: a stopping daemon must resume the suspended ones first
     /// (`MHD_stop_daemon` aborts the process while a connection is suspended).
     private var streams: [HTTPStream] = []
@@ -183,7 +193,7 @@ package final class HTTPServer: @unchecked Sendable {
             stream.suspended = nil
             MHD_resume_connection(connection)
         }
-        timer?.schedule(at: MonotonicClock.now())
+        if !stopping { timer?.schedule(at: MonotonicClock.now()) }
     }
 
     /// `MHD_run`, then the next deadline libmicrohttpd asks for.
@@ -222,6 +232,8 @@ package final class HTTPServer: @unchecked Sendable {
             method: method.map { String(cString: $0) } ?? "GET",
             path: String(path.prefix { $0 != "?" }),
             authorization: MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization").map { String(cString: $0) },
+            origin: MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin").map { String(cString: $0) },
+            host: MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) },
             body: body.bytes)
         let answer = body.bytes.count >= Self.maximumBody ? HTTPResponse(status: 413, text: "request body too large") : handler(request)
         if let stream = answer.stream { return queueStream(stream, answer, on: connection) }
@@ -241,6 +253,7 @@ package final class HTTPServer: @unchecked Sendable {
     /// A response of unknown length whose bytes come from `stream` as it is given them; the
     /// connection sleeps (`MHD_suspend_connection`) while there is nothing to send.
     private func queueStream(_ stream: HTTPStream, _ answer: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        if stopping { stream.isClosed = true }
         stream.server = self
         stream.connection = connection
         stream.pending = answer.body
@@ -252,7 +265,9 @@ package final class HTTPServer: @unchecked Sendable {
                 UInt64.max, 4096,
                 { context, _, buffer, size in
                     let stream = Unmanaged<HTTPStream>.fromOpaque(context!).takeUnretainedValue()
-                    guard !stream.isClosed else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+                    // MHD_CONTENT_READER_END_OF_STREAM; a stopping server lets no stream sleep,
+                    // since MHD_stop_daemon aborts while a connection is suspended.
+                    guard !stream.isClosed, stream.server?.stopping != true else { return -1 }
                     guard !stream.pending.isEmpty else {
                         stream.suspended = stream.connection
                         MHD_suspend_connection(stream.connection)

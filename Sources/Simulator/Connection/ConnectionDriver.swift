@@ -187,6 +187,12 @@ final class ConnectionDriver: TimerTarget {
         case .none:
             break
         case .connect:
+            if pausesConnected {
+                // A resume came while the pause's DISCONNECT was under way: the pause did
+                // happen, and the connection it took down is down before it comes up again.
+                pausesConnected = false
+                delegate.driverDidPause(wasConnected: true)
+            }
             refusedThisAttempt = false
             disconnectedCleanly = false
             do {

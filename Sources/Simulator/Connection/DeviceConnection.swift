@@ -150,7 +150,8 @@ final class DeviceConnection: @unchecked Sendable {
     /// connection leaves cleanly. What waits in the queue stays there for the resume.
     func pause() {
         isPaused = true
-        sleepers.removeAll()
+        // `publish: max` devices waiting for room stay in `sleepers`: the resume's CONNACK
+        // wakes them, and nothing else would.
         driver.pause()
     }
 

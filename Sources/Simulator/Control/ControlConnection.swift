@@ -104,6 +104,12 @@ extension ControlConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {
+        // A retained command would be carried out again at every reconnection, undoing what
+        // came after it: commands are for when they are sent.
+        guard !message.retain else {
+            logger.warning("control: a retained message on '\(topic)' ignored: send commands without retain")
+            return
+        }
         handle(Array(message.payload))
     }
 }

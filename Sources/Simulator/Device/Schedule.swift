@@ -16,11 +16,14 @@ package struct Schedule: Sendable, Equatable {
         self.elapsedBefore = elapsedBefore
     }
 
-    /// The schedule at `perSecond` from `now` on, its first tick due now, its time going on
-    /// from this one's.
+    /// The schedule at `perSecond` from the next tick on: that tick stays where it was due (so
+    /// a group's ticks stay spread as its jitter spread them, and a device not started yet
+    /// keeps its delay), the ones after it come at the new rate, and its time goes on from
+    /// this one's.
     package func rescheduled(perSecond: Double, at now: UInt64) -> Schedule {
-        let sinceStart = now > start ? Double(now - start) / 1e9 : 0
-        return Schedule(start: now, perSecond: perSecond, elapsedBefore: elapsedBefore + sinceStart)
+        let first = Swift.max(deadline, now)
+        let sinceStart = first > start ? Double(first - start) / 1e9 : 0
+        return Schedule(start: first, perSecond: perSecond, elapsedBefore: elapsedBefore + sinceStart)
     }
 
     /// When tick `next` is due, in monotonic nanoseconds.

@@ -83,7 +83,7 @@ struct RunCommand {
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
-        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard)
+        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard, environment: environment)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
         let service = try serviceSettings.map { serviceSettings throws(UsageError) in
             try startService(serviceSettings, fleet: fleet, scenarios: scenarios.map(\.name), seed: settings.seed)
@@ -152,7 +152,9 @@ struct RunCommand {
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
     /// Off loopback the token is required: the endpoint can pause and reshape the fleet.
-    static func serviceSettings(_ options: RunOptions, shard: Shard?) throws(UsageError) -> DevsimService.Settings? {
+    static func serviceSettings(
+        _ options: RunOptions, shard: Shard?, environment: [String: String] = [:]
+    ) throws(UsageError) -> DevsimService.Settings? {
         guard let address = options.http else {
             if options.httpTokenFile != nil { throw UsageError("--http-token-file needs --http ADDR:PORT, which it guards") }
             return nil
@@ -171,9 +173,11 @@ struct RunCommand {
                 "--http \(address) listens beyond this machine: give --http-token-file FILE, whose token every request must carry "
                     + "(Authorization: Bearer), or listen on loopback (--http \(address.port))")
         }
-        return DevsimService.Settings(
+        var settings = DevsimService.Settings(
             address: address, token: token, readyPercent: options.readyPercent, version: Help.version, shard: shard,
             startTime: Date().timeIntervalSince1970)
+        settings.pageTestHand = environment["DEVSIM_TEST_PAGE_HAND"] == "1"
+        return settings
     }
 
     private func startService(_ settings: DevsimService.Settings, fleet: Fleet, scenarios: [String], seed: UInt64) throws(UsageError)
