@@ -48,10 +48,12 @@ package final class DevsimService: Sendable {
     package static let defaultReadyPercent = 90.0
 
     private let server: HTTPServer
+    private let events: EventHub
 
     /// Listens now; `view` is asked for the fleet at each request, on the HTTP loop's thread.
     package init(settings: Settings, view: @escaping @Sendable () -> View, control: @escaping Control) throws(HTTPServerError) {
         let events = EventHub()
+        self.events = events
         server = try HTTPServer(address: settings.address) { request in
             Self.respond(to: request, settings: settings, view: view, control: control, events: events)
         }
@@ -59,6 +61,13 @@ package final class DevsimService: Sendable {
     }
 
     package var port: Int { server.port }
+
+    /// A group command was carried out, from here or from a control topic: its event, on the
+    /// HTTP loop.
+    package func noteCommand(_ command: GroupCommand, group: String, connections: Int) {
+        let events = self.events
+        server.execute { events.groupChanged(group, command, connections: connections) }
+    }
 
     package func stop() {
         server.stop()
@@ -80,7 +89,10 @@ package final class DevsimService: Sendable {
                 status: 401, text: "401 unauthorized: send Authorization: Bearer with the token of --http-token-file",
                 headers: ["WWW-Authenticate": "Bearer"])
         }
-        if request.path.hasPrefix("/api/groups/") { return command(request, control, events) }
+        if request.path.hasPrefix("/api/groups/") { return command(request, control) }
+        if request.path == "/api/events", request.method == "HEAD" {
+            return HTTPResponse(status: 200, contentType: "text/event-stream; charset=utf-8", body: [])
+        }
         if request.path == "/api/events", let events, request.method == "GET" {
             let view = view()
             var response = HTTPResponse(status: 200, contentType: "text/event-stream; charset=utf-8", body: events.opening(view))
@@ -136,7 +148,7 @@ package final class DevsimService: Sendable {
     /// `POST /api/groups/NAME/pause`, `…/resume`, and `…/rate` with `{"publish": "5/s"}`. A
     /// browser's request from another site (its `Origin` is not this server) is refused: without a
     /// token any page the operator visits could otherwise send one.
-    private static func command(_ request: HTTPRequest, _ control: Control, _ events: EventHub?) -> HTTPResponse {
+    private static func command(_ request: HTTPRequest, _ control: Control) -> HTTPResponse {
         if let origin = request.origin, origin != "http://" + (request.host ?? "") {
             return HTTPResponse(status: 403, text: "403 forbidden: a command from another site (Origin \(origin))")
         }
@@ -155,7 +167,6 @@ package final class DevsimService: Sendable {
         do throws(GroupCommandError) {
             let command = try GroupCommand.parse(verb, publish: publish)
             let connections = try control(command, group)
-            events?.groupChanged(group, command, connections: connections)
             var json = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.name)\",\"connections\":\(connections)"
             if case .rate(let perSecond) = command { json += ",\"perSecond\":\(JSONText.number(perSecond))" }
             return HTTPResponse(status: 200, contentType: "application/json", body: Array((json + "}\n").utf8))

@@ -383,4 +383,28 @@ import TestSupport
         #expect(try published() > before + 100, "the waiting device was woken by the resume's CONNACK")
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
     }
+
+    /// A command from the control topic is an event on /api/events too, as an HTTP one is.
+    @Test func aControlTopicCommandIsAnEvent() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("svc-control-event.yaml", "control: { topic: devsim/control }\n" + Self.quiet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "5s", "--http", "0", "--stats-interval", "0",
+        ])
+        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        #expect(devsim.waitForOutput(containing: "control: listening on 'devsim/control'", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        let text = try HTTPGet.stream(port: port, path: "/api/events", seconds: 2) {
+            _ = try? DevsimProcess.runToCompletion(
+                executable: "/usr/bin/mosquitto_pub",
+                args: [
+                    "-h", "127.0.0.1", "-p", String(broker.port), "-t", "devsim/control", "-m",
+                    "{\"group\": \"meter\", \"command\": \"pause\"}",
+                ],
+                timeout: 10)
+        }
+        #expect(text.contains("event: group\ndata: {\"group\":\"meter\",\"command\":\"pause\",\"connections\":5}"), "\(text)")
+        #expect(try HTTPGet.request(port: port, path: "/api/events", method: "HEAD").status == 200)
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+    }
 }

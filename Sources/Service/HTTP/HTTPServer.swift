@@ -151,6 +151,11 @@ package final class HTTPServer: @unchecked Sendable {
         loop.stop()
     }
 
+    /// Runs `job` on the server's loop, soon.
+    package func execute(_ job: @escaping @Sendable () -> Void) {
+        loop.execute(job)
+    }
+
     /// Runs `body` on the server's loop every `interval`, for as long as it serves.
     package func repeating(every interval: Duration, _ body: @escaping @Sendable () -> Void) {
         loop.execute { [self] in

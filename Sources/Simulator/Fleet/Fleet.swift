@@ -144,6 +144,12 @@ public final class Fleet: Sendable {
         try Self.perform(command, group: group, contexts: contexts, groups: groupNames, control: control)
     }
 
+    /// `observer` hears of every command carried out, from HTTP or a control topic, with the
+    /// group's connection count; on the thread that carried it out.
+    public func observeCommands(_ observer: @escaping @Sendable (GroupCommand, String, Int) -> Void) {
+        control.commandObserver.withLock { $0 = observer }
+    }
+
     /// Each connection of the group on its own loop, and the change logged.
     private static func perform(
         _ command: GroupCommand, group: String, contexts: [LoopContext], groups: [String], control: RunControl
@@ -173,6 +179,7 @@ public final class Fleet: Sendable {
             case .rate(let perSecond): "now publishes \(Text.fixed(perSecond, decimals: 3)) times a second per device"
             }
         control.logger.info("device group '\(group)' \(done) (\(Text.counted(connections.count, "connection")))")
+        control.commandObserver.withLock { $0 }?(command, group, connections.count)
         return connections.count
     }
 

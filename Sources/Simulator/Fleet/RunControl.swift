@@ -130,6 +130,10 @@ final class RunControl: Sendable {
         errorCounts.withLock { $0[reason, default: 0] += 1 }
     }
 
+    /// Told of every group command carried out, whichever way it came (HTTP, the control topic):
+    /// the service's event stream.
+    let commandObserver = Locked<(@Sendable (GroupCommand, String, Int) -> Void)?>(nil)
+
     /// Connections lost so far, whatever the reason.
     let losses = Atomic<Int>(0)
 

@@ -196,6 +196,9 @@ struct RunCommand {
                     }
                 },
                 control: { command, group throws(GroupCommandError) in try fleet.perform(command, group: group) })
+            fleet.observeCommands { command, group, connections in
+                service.noteCommand(command, group: group, connections: connections)
+            }
             var address = settings.address
             address.port = service.port
             logger.info("serving http://\(address)/metrics, /healthz, /readyz, /api/status and POST /api/groups/NAME/pause|resume")
