@@ -126,9 +126,14 @@ package final class DevsimService: Sendable {
             }
             return HTTPResponse(status: 200, text: "ok")
         case "/readyz":
+            // Connections paused by request are down as asked: the share is of those not paused,
+            // so pausing a group does not take the endpoint that resumes it out of service.
             let up = view.live.result.totals.connectionsUp, all = view.live.result.connections
-            let percent = all > 0 ? Double(up) * 100 / Double(all) : 0
-            let figures = "\(up)/\(all) connections up (\(Self.percentText(percent)) %)"
+            let paused = view.live.result.totals.connectionsPaused
+            let wanted = all - paused
+            let percent = wanted > 0 ? Double(up) * 100 / Double(wanted) : all > 0 ? 100 : 0
+            let figures =
+                "\(up)/\(all) connections up" + (paused > 0 ? ", \(paused) paused" : "") + " (\(Self.percentText(percent)) %)"
             return percent >= settings.readyPercent && all > 0
                 ? HTTPResponse(status: 200, text: "ready: " + figures)
                 : HTTPResponse(status: 503, text: "not ready: \(figures), below --ready \(Self.percentText(settings.readyPercent)) %")

@@ -3,9 +3,10 @@ import Testing
 @testable import Simulator
 
 @Suite struct ServiceRouteTests {
-    private func view(up: Int, of connections: Int, stuck: [String] = []) -> DevsimService.View {
+    private func view(up: Int, of connections: Int, paused: Int = 0, stuck: [String] = []) -> DevsimService.View {
         var totals = Totals()
         totals.connectionsUp = up
+        totals.connectionsPaused = paused
         let result = Fleet.Result(
             totals: totals, connectionsUpAtEnd: up, connections: connections, durationSeconds: 1, reason: .running,
             latency: Histogram(), lateness: Histogram(), groups: [(name: "g", totals: totals)], connectionErrors: [:],
@@ -32,6 +33,8 @@ import Testing
         let below = answer("/readyz", view(up: 8, of: 10))
         #expect(below.status == 503 && text(below) == "not ready: 8/10 connections up (80 %), below --ready 90 %\n")
         #expect(answer("/readyz", view(up: 0, of: 0)).status == 503, "no connections is not ready")
+        let paused = answer("/readyz", view(up: 1, of: 3, paused: 2))
+        #expect(paused.status == 200 && text(paused) == "ready: 1/3 connections up, 2 paused (100 %)\n", "\(text(paused))")
     }
 
     @Test func healthNamesAStuckLoop() {

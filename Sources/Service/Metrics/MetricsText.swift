@@ -24,6 +24,10 @@ package enum MetricsText {
         for group in live.result.groups {
             sample(&text, "devsim_connections_up", base + [("group", group.name)], "\(group.totals.connectionsUp)")
         }
+        header(&text, "devsim_connections_paused", "Connections paused by request.", "gauge")
+        for group in live.result.groups {
+            sample(&text, "devsim_connections_paused", base + [("group", group.name)], "\(group.totals.connectionsPaused)")
+        }
         header(&text, "devsim_connections", "Connections of the fleet, up or not.", "gauge")
         sample(&text, "devsim_connections", base, "\(live.result.connections)")
         histogram(&text, "devsim_ack_latency_seconds", "QoS 1/2 publish to PUBACK/PUBCOMP.", live.result.latency, base)

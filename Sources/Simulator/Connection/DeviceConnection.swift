@@ -149,6 +149,7 @@ final class DeviceConnection: @unchecked Sendable {
     /// Sleep by request (the seed's phone in the background): ticks count as `paused`, the
     /// connection leaves cleanly. What waits in the queue stays there for the resume.
     func pause() {
+        if !isPaused { counters.connections(paused: 1) }
         isPaused = true
         // `publish: max` devices waiting for room stay in `sleepers`: the resume's CONNACK
         // wakes them, and nothing else would.
@@ -313,6 +314,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
         context.control.noteConnected(firstTime: firstTime, of: context.connectionCount)
         // A resume is not a connection coming back after a loss.
         if !firstTime, !isPaused { counters.add(.reconnects) }
+        if isPaused { counters.connections(paused: -1) }
         isPaused = false
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
         let now = MonotonicClock.now()

@@ -10,6 +10,7 @@ public final class Counters: @unchecked Sendable {
     /// One atomic per `Figure`, by its raw value; allocated once, never resized.
     private let figures: UnsafeMutablePointer<Atomic<Int>>
     private let connectionsUp = Atomic<Int>(0)
+    private let connectionsPaused = Atomic<Int>(0)
     private let faultSpike = Atomic<Int>(0)
     private let faultStuck = Atomic<Int>(0)
     private let faultDropout = Atomic<Int>(0)
@@ -49,6 +50,13 @@ public final class Counters: @unchecked Sendable {
     /// The loop's connections up now.
     package var connectionsUpNow: Int { connectionsUp.load(ordering: .relaxed) }
 
+    /// A connection of the loop was paused by request (+1) or resumed (-1).
+    package func connections(paused change: Int) {
+        connectionsPaused.wrappingAdd(change, ordering: .relaxed)
+    }
+
+    package var connectionsPausedNow: Int { connectionsPaused.load(ordering: .relaxed) }
+
     /// Adds the faults that fired in one payload.
     package func add(faults: FaultCounts) {
         if faults.spike != 0 { faultSpike.wrappingAdd(faults.spike, ordering: .relaxed) }
@@ -69,6 +77,8 @@ public final class Counters: @unchecked Sendable {
 public struct Totals: Sendable, Equatable {
     public var figures = Figures()
     public var connectionsUp = 0
+    /// Connections paused by request: down as asked, not for want of a broker.
+    public var connectionsPaused = 0
     /// Sensor faults that fired, over all loops.
     package var faults = FaultCounts()
 
@@ -78,6 +88,7 @@ public struct Totals: Sendable, Equatable {
         for c in counters {
             figures += c.values
             connectionsUp += c.connectionsUpNow
+            connectionsPaused += c.connectionsPausedNow
             faults += c.faults
         }
     }
