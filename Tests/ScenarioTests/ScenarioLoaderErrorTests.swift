@@ -143,6 +143,16 @@ import Testing
             ])
     }
 
+    @Test func availabilityIsReadAndNeedsAConnectionPerDevice() throws {
+        let group = try #require(
+            try load("defaults: { availability: { topic: \"d/{id}/status\", online: up } }\n" + minimalDevices).groups.first)
+        #expect(group.availability?.online == "up" && group.availability?.offline == "offline", "from defaults")
+        let shared = problems(
+            "devices:\n  - { name: d, topic: t, publish: 1/s, connection: { shared: 1 }, availability: { topic: s }, payload: { fields: { v: { constant: 1 } } } }\n"
+        )
+        #expect(shared.first?.contains("has 'availability' and a shared connection") == true, "\(shared)")
+    }
+
     @Test func controlTopicErrors() throws {
         #expect(try load("control: { topic: devsim/control }\n" + minimalDevices).controlTopic == "devsim/control")
         #expect(

@@ -23,6 +23,7 @@ struct GroupKeys {
     var jitter: StartJitter?
     var payload: PayloadSpec?
     var verify: VerifyFields?
+    var availability: Availability?
 
     /// These keys, with every key not written here taken from `defaults`. Keys are taken whole:
     /// a group's `payload` replaces the default `payload`, it is not merged with it.
@@ -45,6 +46,7 @@ struct GroupKeys {
         take("jitter", \.jitter)
         take("payload", \.payload)
         take("verify", \.verify)
+        take("availability", \.availability)
         return keys
     }
 }

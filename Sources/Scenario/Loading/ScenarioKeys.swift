@@ -27,9 +27,10 @@ package struct ScenarioKeys: Sendable {
         path: "devices[]",
         keys: [
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "jitter", "payload", "verify",
+            "connection", "rampUp", "jitter", "payload", "verify", "availability",
         ])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
+    package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
     package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
     package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
     /// A field's keys besides its generator (one of `Generators.keys`).
@@ -41,7 +42,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, broker, tls, will, reconnect, offline, control, group, verify, connection, payload, modifiers, faults, spike, stuck,
+        top, broker, tls, will, reconnect, offline, control, group, verify, availability, connection, payload, modifiers, faults, spike,
+        stuck,
         dropout, drift,
     ]
 }

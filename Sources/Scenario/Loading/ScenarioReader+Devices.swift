@@ -57,6 +57,12 @@ extension ScenarioReader {
         if let verify = keys.verify, let payload = keys.payload {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
         }
+        if keys.availability != nil, case .shared = keys.connection {
+            report(
+                (entries["availability"] ?? entries["connection"] ?? node).mark,
+                "\(what) has 'availability' and a shared connection: a connection has one will, so availability "
+                    + "needs one connection per device")
+        }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
             diagnostics.count == problemsBefore
         else { return nil }
@@ -67,7 +73,7 @@ extension ScenarioReader {
             connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
             jitter: keys.jitter,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
-            verify: keys.verify)
+            verify: keys.verify, availability: keys.availability)
     }
 
     /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
@@ -87,7 +93,21 @@ extension ScenarioReader {
         keys.jitter = entries["jitter"].flatMap(jitter)
         keys.payload = entries["payload"].flatMap { payload($0, of: what) }
         keys.verify = entries["verify"].flatMap(verifyFields)
+        keys.availability = entries["availability"].flatMap(availability)
         return keys
+    }
+
+    /// `availability: { topic: "devices/{id}/status" }`, with `online` and `offline` payloads.
+    private func availability(_ node: Node) -> Availability? {
+        guard let entries = entries(node, of: "'availability'", known: ScenarioKeys.availability.keys) else { return nil }
+        guard let topicNode = entries["topic"] else {
+            missing("topic", in: entries, of: "'availability'")
+            return nil
+        }
+        guard let topic = template(topicNode, "topic") else { return nil }
+        return Availability(
+            topic: topic, online: string(entries["online"], "online") ?? Availability.defaultOnline,
+            offline: string(entries["offline"], "offline") ?? Availability.defaultOffline)
     }
 
     /// `verify: { sequence: seq, timestamp: ts }`, each key optional.

@@ -159,12 +159,15 @@ public struct DeviceGroup: Sendable {
     /// The payload fields `run --verify` reads; `nil` when the group does not say (the
     /// defaults, `seq` and `ts`, are then looked for).
     public var verify: VerifyFields?
+    /// Each device says whether it is there, retained, on a topic of its own.
+    package var availability: Availability?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
-        jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil
+        jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
+        availability: Availability? = nil
     ) {
         self.name = name
         self.count = count
@@ -181,7 +184,21 @@ public struct DeviceGroup: Sendable {
         self.jitter = jitter
         self.location = location
         self.verify = verify
+        self.availability = availability
     }
+}
+
+/// `availability:` of a device group, as dashboards watch devices: `online`, retained at QoS 1,
+/// after every CONNACK and before any telemetry; `offline` as the will, and published before a
+/// clean DISCONNECT (the end of a run, a pause), which suppresses the will.
+package struct Availability: Sendable, Equatable {
+    /// Filled per device: `devices/{id}/status`.
+    package var topic: Template
+    package var online: String
+    package var offline: String
+
+    package static let defaultOnline = "online"
+    package static let defaultOffline = "offline"
 }
 
 /// `verify: { sequence: seq, timestamp: ts }`: the payload fields the closed-loop check of

@@ -9,6 +9,9 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverWillConnect() throws(ClientSetupError)
     /// The broker accepted the connection; `firstTime` if it had never been up before.
     func driverDidConnect(firstTime: Bool)
+    /// The connection is about to leave cleanly (the run's end, a pause): the last word before
+    /// the DISCONNECT.
+    func driverWillDisconnect()
     /// The connection that was up is gone, for `reason` (already in words).
     func driverDidLoseConnection(reason: String)
     /// An attempt failed before any CONNACK accepted it: refused (`refusal` is the broker's
@@ -26,6 +29,7 @@ protocol ConnectionDriverDelegate: AnyObject {
 }
 
 extension ConnectionDriverDelegate {
+    func driverWillDisconnect() {}
     func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
     func driverConnackIsLate() -> Duration? { nil }
@@ -222,6 +226,7 @@ final class ConnectionDriver: TimerTarget {
             silenceTimer.cancel()
             disconnectedCleanly = true
             pausesConnected = machine.state == .pausing
+            delegate.driverWillDisconnect()
             do {
                 try client.disconnect()
             } catch {

@@ -317,6 +317,8 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if isPaused { counters.connections(paused: -1) }
         isPaused = false
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
+        // Before any telemetry: the device is there.
+        announce(online: true)
         let now = MonotonicClock.now()
         if ackTimeout != nil, !outstanding.isEmpty {
             // libmosquitto resends them now: the wait on this connection starts again.
@@ -326,6 +328,28 @@ extension DeviceConnection: ConnectionDriverDelegate {
         for device in devices where !device.hasStarted { device.start(now: now) }
         flush()
         wakeSleepers()
+    }
+
+    func driverWillDisconnect() {
+        // A clean DISCONNECT suppresses the will: say it here instead.
+        announce(online: false)
+    }
+
+    /// Each device's availability (`online` or `offline`, retained, QoS 1), where its group has
+    /// one. Not a tick: counted nowhere, and its acknowledgement is not waited for.
+    private func announce(online: Bool) {
+        for device in devices {
+            guard let availability = device.plan.availability else { continue }
+            let payload = online ? availability.online : availability.offline
+            let (_, error) = payload.withUnsafeBytes {
+                client.publish(topic: Topic(availability.topic), payload: $0, qos: .atLeastOnce, retain: true)
+            }
+            if let error {
+                context.control.warnOnce(
+                    "availability: cannot publish to '\(availability.topic)': \(error)", key: "availability: \(error)",
+                    host: plan.options.host, port: plan.options.port)
+            }
+        }
     }
 
     func driverDidLoseConnection(reason: String) {

@@ -19,6 +19,8 @@ public struct DevicePlan: Sendable {
     package var startDelay: Double
     /// What `run --verify` reads of the device's messages; the same for its whole group.
     public var verify: VerifyPlan
+    /// Where the device says whether it is there (its group's `availability`), and the words.
+    package var availability: (topic: String, online: [UInt8], offline: [UInt8])? = nil
 
     /// An offset in [0, `jitter`) that depends on the run's seed and the device's id alone, so
     /// a run with the same seed starts each device at the same point after its CONNACK.
@@ -181,7 +183,10 @@ public struct FleetPlan: Sendable {
                 sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload,
                 startDelay: DevicePlan.startDelay(
                     jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
-                    seed: settings.seed, deviceID: id), verify: verify)
+                    seed: settings.seed, deviceID: id), verify: verify,
+                availability: group.availability.map {
+                    ($0.topic.render(name: group.name, index: index, id: id), Array($0.online.utf8), Array($0.offline.utf8))
+                })
         }
         // Ids are rendered before sharding, so a device keeps its index, id and topic (and so
         // its seed and data) whichever shard runs it.
@@ -205,10 +210,11 @@ public struct FleetPlan: Sendable {
                 protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
                 username: settings.anonymous ? nil : settings.username ?? url?.username ?? broker.username,
                 password: settings.anonymous ? nil : settings.password ?? broker.password,
-                will: broker.will.map { will in
-                    let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
-                    return .init(topic: topic, payload: Array(will.message.utf8), qos: will.qos, retain: will.retain)
-                },
+                will: device?.availability.map { .init(topic: $0.topic, payload: $0.offline, qos: .atLeastOnce, retain: true) }
+                    ?? broker.will.map { will in
+                        let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
+                        return .init(topic: topic, payload: Array(will.message.utf8), qos: will.qos, retain: will.retain)
+                    },
                 tls: tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
                 maxInFlight: Int32(clamping: settings.maxInFlight))
             if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
