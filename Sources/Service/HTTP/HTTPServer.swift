@@ -248,9 +248,7 @@ package final class HTTPServer: @unchecked Sendable {
                     bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
             else { return MHD_Result.NO }
             defer { MHD_destroy_response(response) }
-            _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
-            _ = MHD_add_response_header(response, "Cache-Control", "no-store")
-            for (name, value) in answer.headers { _ = MHD_add_response_header(response, name, value) }
+            Self.addHeaders(of: answer, to: response)
             return MHD_queue_response(connection, UInt32(answer.status), response)
         }
     }
@@ -296,10 +294,15 @@ package final class HTTPServer: @unchecked Sendable {
             return MHD_Result.NO
         }
         defer { MHD_destroy_response(response) }
+        Self.addHeaders(of: answer, to: response)
+        return MHD_queue_response(connection, UInt32(answer.status), response)
+    }
+
+    /// `answer`'s headers on libmicrohttpd's `response`, whole or streamed: its type, no caching.
+    private static func addHeaders(of answer: HTTPResponse, to response: OpaquePointer) {
         _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
         _ = MHD_add_response_header(response, "Cache-Control", "no-store")
         for (name, value) in answer.headers { _ = MHD_add_response_header(response, name, value) }
-        return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 
     /// The most of a request body kept: control commands are a few bytes.
