@@ -69,6 +69,12 @@ package final class DevsimService: Sendable {
         server.execute { events.groupChanged(group, command, connections: connections) }
     }
 
+    /// A reload of the scenario files, for `/api/events`. Any thread.
+    package func noteReload(_ reload: Reload) {
+        let events = self.events
+        server.execute { events.reloaded(reload) }
+    }
+
     package func stop() {
         server.stop()
     }
@@ -103,7 +109,7 @@ package final class DevsimService: Sendable {
         guard routes.contains(request.path) else {
             return HTTPResponse(
                 status: 404,
-                text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume|rate")
+                text: "404 not found: devsim serves \(routes.joined(separator: ", ")) and POST /api/groups/NAME/pause|resume|rate|scale")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes GET", headers: ["Allow": "GET, HEAD"])
@@ -146,11 +152,8 @@ package final class DevsimService: Sendable {
     }
 
     /// The body of `POST /api/groups/NAME/rate`.
-    private struct RateBody: Decodable {
-        var publish: String
-    }
-
-    /// `POST /api/groups/NAME/pause`, `…/resume`, and `…/rate` with `{"publish": "5/s"}`. A
+    /// `POST /api/groups/NAME/pause`, `…/resume`, `…/rate` with `{"publish": "5/s"}` and `…/scale`
+    /// with `{"count": 50}`. A
     /// browser's request from another site (its `Origin` is not this server) is refused: without a
     /// token any page the operator visits could otherwise send one.
     private static func command(_ request: HTTPRequest, _ control: Control) -> HTTPResponse {
@@ -161,19 +164,20 @@ package final class DevsimService: Sendable {
         guard let slash = rest.lastIndex(of: "/"), GroupCommand.names.contains(String(rest[rest.index(after: slash)...])),
             !rest[..<slash].isEmpty
         else {
-            return HTTPResponse(status: 404, text: "404 not found: POST /api/groups/NAME/pause, …/resume or …/rate")
+            return HTTPResponse(status: 404, text: "404 not found: POST /api/groups/NAME/pause, …/resume, …/rate or …/scale")
         }
         guard request.method == "POST" else {
             return HTTPResponse(status: 405, text: "405 method not allowed: \(request.path) takes POST", headers: ["Allow": "POST"])
         }
         let group = String(rest[..<slash])
         let verb = String(rest[rest.index(after: slash)...])
-        let publish = verb == "rate" ? (try? JSONDecoder().decode(RateBody.self, from: Data(request.body)))?.publish : nil
+        let arguments = (try? JSONDecoder().decode(GroupCommand.Arguments.self, from: Data(request.body))) ?? .init()
         do throws(GroupCommandError) {
-            let command = try GroupCommand.parse(verb, publish: publish)
+            let command = try GroupCommand.parse(verb, arguments)
             let connections = try control(command, group)
             var json = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.name)\",\"connections\":\(connections)"
             if case .rate(let perSecond) = command { json += ",\"perSecond\":\(JSONText.number(perSecond))" }
+            if case .scale(let count) = command { json += ",\"count\":\(count)" }
             return HTTPResponse(status: 200, contentType: "application/json", body: Array((json + "}\n").utf8))
         } catch {
             return HTTPResponse(status: error.isUnknownGroup ? 404 : 400, text: "\(error.isUnknownGroup ? 404 : 400) \(error.message)")

@@ -1,9 +1,10 @@
+import FoundationEssentials
 import Simulator
 
 /// `/api/events`: Server-Sent Events for a live page or a script. One `status` event a second
 /// (the figures, the connections up, the rates since the previous one), and one event per state
-/// change: `group` when a device group is paused or resumed, `lost` for the connections lost
-/// since the last second, by reason. Confined to the HTTP loop.
+/// change: `group` for a command carried out on a device group, `reload` for a reload of the
+/// scenario files, `lost` for the connections lost since the last second, by reason. Confined to the HTTP loop.
 package final class EventHub: @unchecked Sendable {
     private var streams: [HTTPStream] = []
     private var previous: (published: Int, scheduled: Int, errors: [String: Int], at: Double)?
@@ -53,7 +54,14 @@ package final class EventHub: @unchecked Sendable {
     package func groupChanged(_ group: String, _ command: GroupCommand, connections: Int) {
         var data = "{\"group\":\(JSONText.quoted(group)),\"command\":\"\(command.name)\",\"connections\":\(connections)"
         if case .rate(let perSecond) = command { data += ",\"perSecond\":\(JSONText.number(perSecond))" }
+        if case .scale(let count) = command { data += ",\"count\":\(count)" }
         send(Self.event("group", data + "}"))
+    }
+
+    /// The scenario files were read again (SIGHUP): what the reload did, as the report lists it.
+    package func reloaded(_ reload: Reload) {
+        guard let data = try? JSONEncoder().encode(reload) else { return }
+        send(Self.event("reload", String(decoding: data, as: UTF8.self)))
     }
 
     private func send(_ text: String) {

@@ -3,17 +3,24 @@ import Testing
 
 @Suite struct GroupCommandTests {
     @Test func commandsAreReadWithTheirArgument() throws {
-        #expect(try GroupCommand.parse("pause", publish: nil) == .pause)
-        #expect(try GroupCommand.parse("resume", publish: "ignored") == .resume)
-        #expect(try GroupCommand.parse("rate", publish: "600/min") == .rate(perSecond: 10))
+        #expect(try GroupCommand.parse("pause", .init()) == .pause)
+        #expect(try GroupCommand.parse("resume", .init(publish: "ignored")) == .resume)
+        #expect(try GroupCommand.parse("rate", .init(publish: "600/min")) == .rate(perSecond: 10))
+        #expect(try GroupCommand.parse("scale", .init(count: 40)) == .scale(count: 40))
         #expect(throws: GroupCommandError("rate needs \"publish\", such as {\"publish\": \"5/s\"}")) {
-            try GroupCommand.parse("rate", publish: nil)
+            try GroupCommand.parse("rate", .init())
         }
         #expect(throws: GroupCommandError("\"publish\": expected a rate above zero such as 5/s, not 'max'")) {
-            try GroupCommand.parse("rate", publish: "max")
+            try GroupCommand.parse("rate", .init(publish: "max"))
         }
-        #expect(throws: GroupCommandError("unknown command 'stop': expected pause, resume or rate")) {
-            try GroupCommand.parse("stop", publish: nil)
+        #expect(throws: GroupCommandError("scale needs \"count\", such as {\"count\": 50}")) {
+            try GroupCommand.parse("scale", .init())
+        }
+        for count in [0, 2.5, -3] {
+            #expect(throws: GroupCommandError.self, "count \(count)") { try GroupCommand.parse("scale", .init(count: count)) }
+        }
+        #expect(throws: GroupCommandError("unknown command 'stop': expected pause, resume, rate or scale")) {
+            try GroupCommand.parse("stop", .init())
         }
     }
 

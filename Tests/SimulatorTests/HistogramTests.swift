@@ -21,7 +21,7 @@ import Testing
     @Test func theStatusLineGivesTheLastIntervalsP99AndSaysSo() {
         let lines = Locked<[String]>([])
         let logger = Logger(minimumLevel: .info) { line in lines.withLock { $0.append(line) } }
-        let status = StatusReporter(logger: logger, connections: 1, start: 0)
+        let status = StatusReporter(logger: logger, connections: { 1 }, start: 0)
         var latency = Histogram()
         for _ in 0..<1000 { latency.record(2_000_000) }  // a quiet first interval at 2 ms
         status.report(Totals(), latency: latency, errors: 0, at: 5_000_000_000)

@@ -230,23 +230,6 @@ import TestSupport
         #expect(acknowledged + (figures["inFlight"] as? Int ?? 0) == published, "in flight: acknowledged or counted as unacknowledged")
     }
 
-    /// SIGHUP (a closed terminal) killed the process with no report: it stops as SIGTERM does.
-    @Test func sighupStopsGracefullyWithAReport() throws {
-        let broker = try MosquittoBroker()
-        let file = try scenario("offline: drop")
-        let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-            "--report", report, "--stats-interval", "0",
-        ])
-        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
-        devsim.sendSignal(SIGHUP)
-        #expect(devsim.waitUntilExit(timeout: 15) == 0, "\(devsim.stderr)")
-        let figures = try RunFiles.report(report)
-        #expect(figures["outcome"] as? String == "stopped")
-        #expect(RunFiles.accountsForEveryTick(figures))
-    }
-
     @Test func sigintAtFullLoad() throws {
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario(

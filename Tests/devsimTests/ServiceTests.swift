@@ -18,7 +18,7 @@ import TestSupport
         """
 
     /// The port devsim logged it serves on (it was given port 0).
-    private func servedPort(_ devsim: DevsimProcess) -> Int? {
+    static func servedPort(_ devsim: DevsimProcess) -> Int? {
         guard TestClock.wait(timeout: 10, interval: 0.02, until: { devsim.stderr.contains("serving http://127.0.0.1:") }) else {
             return nil
         }
@@ -34,7 +34,7 @@ import TestSupport
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0",
             "--report", file + ".json", "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         // The histograms are the loops' copies of the last second; the counters are live.
         TestClock.sleep(1.5)
@@ -64,7 +64,7 @@ import TestSupport
                 "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--ready", "100%",
                 "--stats-interval", "0",
             ], environment: ["DEVSIM_TEST_STALL_LOOP": "2500ms"])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         let before = try HTTPGet.request(port: port, path: "/readyz")
         #expect(before.status == 503 && before.body.contains("not ready: 0/5 connections up (0 %), below --ready 100 %"), "\(before.body)")
         // A second in, the first loop blocks for 2.5 s: /healthz says so while it does.
@@ -98,7 +98,7 @@ import TestSupport
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--http", "0",
             "--http-token-file", tokenFile, "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         let anonymous = try HTTPGet.request(port: port, path: "/metrics")
         #expect(anonymous.status == 401 && anonymous.headers["www-authenticate"] == "Bearer", "\(anonymous)")
         let wrong = try HTTPGet.request(port: port, path: "/metrics", headers: ["Authorization": "Bearer nope"])
@@ -151,7 +151,7 @@ import TestSupport
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0",
             "--report", file + ".json", "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         TestClock.sleep(1)
         let paused = try HTTPGet.request(port: port, path: "/api/groups/phone/pause", method: "POST")
@@ -204,7 +204,7 @@ import TestSupport
         let devsim = try DevsimProcess(arguments: [
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0", "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         let text = try HTTPGet.stream(port: port, path: "/api/events", seconds: 3.2) {
             _ = try? HTTPGet.request(port: port, path: "/api/groups/meter/pause", method: "POST")
@@ -229,7 +229,7 @@ import TestSupport
                 "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "8s", "--http", "0",
                 "--report", file + ".json", "--stats-interval", "0",
             ], environment: ["DEVSIM_TEST_PAGE_HAND": "1"])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         let page = try HTTPGet.request(port: port, path: "/")
         #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
         #expect(!page.body.contains("http://") && !page.body.contains("https://"), "nothing from elsewhere")
@@ -322,7 +322,7 @@ import TestSupport
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "5s", "--http", "0",
             "--report", file + ".json", "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         let meters = { subscriber.messages.count }
         let before = meters()
@@ -364,7 +364,7 @@ import TestSupport
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0", "--max-inflight", "1",
             "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         func published() throws -> Int {
             let status = try HTTPGet.request(port: port, path: "/api/status").body
@@ -393,7 +393,7 @@ import TestSupport
         let devsim = try DevsimProcess(arguments: [
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "5s", "--http", "0", "--stats-interval", "0",
         ])
-        let port = try #require(servedPort(devsim), "\(devsim.stderr)")
+        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(devsim.waitForOutput(containing: "control: listening on 'devsim/control'", inStderr: true, timeout: 10), "\(devsim.stderr)")
         let text = try HTTPGet.stream(port: port, path: "/api/events", seconds: 2) {
             _ = try? DevsimProcess.runToCompletion(

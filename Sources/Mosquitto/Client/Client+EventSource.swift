@@ -15,6 +15,14 @@ extension Client: EventSource {
         registration = loop.register(self)
     }
 
+    /// Leaves its loop, which watches its socket no more (`EventLoop.deregister`): the last
+    /// step before the client can go away, since the loop holds its sources unretained. Loop
+    /// thread only, and not from within one of the client's own callbacks.
+    package func leaveLoop() {
+        if let registration { loop?.deregister(registration) }
+        registration = nil
+    }
+
     package var descriptor: Int32 { isDetached ? -1 : socket }
 
     package func readable(hungUp: Bool) {

@@ -1,12 +1,14 @@
 import CSystemd
 import Glibc
+import Synchronization
 
 /// What systemd's `Type=notify` asks of a daemon, through libsystemd's `sd_notify`: `READY=1`
 /// once the share of connections up first reaches the ready threshold, `STATUS=` with the status
-/// line, and `WATCHDOG=1` while every event loop answers, when the unit sets `WatchdogSec`. Does
-/// nothing outside systemd (no `NOTIFY_SOCKET`). Driven once a second by `update`.
-package final class SystemdNotifier: @unchecked Sendable {
-    private var isReady = false
+/// line, `WATCHDOG=1` while every event loop answers, when the unit sets `WatchdogSec`, and
+/// `RELOADING=1` … `READY=1` around a reload. Does nothing outside systemd (no `NOTIFY_SOCKET`).
+/// Driven once a second by `update`.
+package final class SystemdNotifier: Sendable {
+    private let isReady = Atomic<Bool>(false)
     private let watchdog: Bool
     /// Whether systemd listens at all: `NOTIFY_SOCKET` is set.
     package let isActive: Bool
@@ -23,12 +25,25 @@ package final class SystemdNotifier: @unchecked Sendable {
     package func update(ready: Bool, healthy: Bool, status: String) {
         guard isActive else { return }
         var message = "STATUS=" + status.replacingNewlines
-        if ready, !isReady {
-            isReady = true
+        if ready, !isReady.exchange(true, ordering: .relaxed) {
             message = "READY=1\n" + message
         }
         if watchdog, healthy { message += "\nWATCHDOG=1" }
         _ = sd_notify(0, message)
+    }
+
+    /// A reload begins: `RELOADING=1` with the monotonic time systemd asks for beside it.
+    package func reloading() {
+        guard isActive else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        _ = sd_notify(0, "RELOADING=1\nMONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000)")
+    }
+
+    /// The reload is done, whatever it did; `READY=1` only once the service was ready.
+    package func reloaded() {
+        guard isActive else { return }
+        _ = sd_notify(0, isReady.load(ordering: .relaxed) ? "READY=1" : "STATUS=reloaded")
     }
 
     /// The run is ending.

@@ -73,16 +73,26 @@ final class DeviceConnection: @unchecked Sendable {
     /// Lateness beyond which a message counts as late, in nanoseconds.
     static let lateThreshold: UInt64 = 2_000_000
 
+    /// One of the connections the fleet started with, not one a reload or a scale added: only
+    /// those count towards every connection having been up once (`RunControl.noteConnected`).
+    private let isInitial: Bool
+    /// Counted among the connections up (`Counters.connections(up:)`).
+    private var isCountedUp = false
+    /// Called once nothing more will happen on this connection: a successor with its client id
+    /// opens then (see `FleetChange.Opening`).
+    var whenFinished: (() -> Void)?
+
     init(
         plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, logsEvents: Bool,
-        context: LoopContext
+        context: LoopContext, counters: Counters, isInitial: Bool = true
     ) throws(ClientSetupError) {
         self.plan = plan
+        self.isInitial = isInitial
         var options = plan.options
         options.reportsPublishes = plan.devices.first.map { $0.qos.isAcknowledged } ?? true
         client = try Client(options: options)
         self.context = context
-        counters = context.counters[plan.group]
+        self.counters = counters
         maxInFlight = max(1, Int(plan.options.maxInFlight))
         ackTimeout = plan.ackTimeout
         ackTimeoutNanoseconds = plan.ackTimeout.map { MonotonicClock.nanoseconds($0.limit) } ?? .max
@@ -111,6 +121,7 @@ final class DeviceConnection: @unchecked Sendable {
     /// Lets go of the devices, and with them of the references they hold back to this connection
     /// and its loop's context, once the loops have stopped and the figures are read.
     func dismantle() {
+        whenFinished = nil
         devices.removeAll()
         sleepers.removeAll()
         queue = BoundedQueue(maxMessages: queue.maxMessages, maxBytes: queue.maxBytes)
@@ -143,6 +154,19 @@ final class DeviceConnection: @unchecked Sendable {
 
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
+        driver.stop()
+    }
+
+    /// Leaves the fleet (a reload, a scale): the devices stop ticking, the connection says
+    /// `offline` where its group has availability and DISCONNECTs, or stops trying. What waits
+    /// in its queue stays counted as `buffered`, as at the end of a run.
+    func retire() {
+        for device in devices { device.stop() }
+        sleepers.removeAll()
+        if isPaused {
+            counters.connections(paused: -1)
+            isPaused = false
+        }
         driver.stop()
     }
 
@@ -311,7 +335,8 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
     func driverDidConnect(firstTime: Bool) {
         counters.connections(up: 1)
-        context.control.noteConnected(firstTime: firstTime, of: context.connectionCount)
+        isCountedUp = true
+        context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
         // A resume is not a connection coming back after a loss.
         if !firstTime, !isPaused { counters.add(.reconnects) }
         if isPaused { counters.connections(paused: -1) }
@@ -354,13 +379,14 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
     func driverDidLoseConnection(reason: String) {
         counters.connections(up: -1)
+        isCountedUp = false
         context.control.connectionLost(reason, logged: logsEvents)
         if logsEvents { context.control.logger.warning(reason, metadata) }
     }
 
     func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
         failed(reason)
-        if let refusal, refusal.refusesCredentials, !credentialsRefused {
+        if let refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
             credentialsRefused = true
             context.control.noteCredentialsRefused(reason, of: context.connectionCount)
         }
@@ -372,11 +398,19 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
     func driverDidFinish() {
         ackTimer.cancel()
+        // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
+        // figure by then; a retired connection's group has one fewer up now).
+        if isCountedUp { counters.connections(up: -1) }
+        isCountedUp = false
         context.control.connectionFinished()
+        let successor = whenFinished
+        whenFinished = nil
+        successor?()
     }
 
     func driverDidPause(wasConnected: Bool) {
-        if wasConnected { counters.connections(up: -1) }
+        if wasConnected, isCountedUp { counters.connections(up: -1) }
+        isCountedUp = false
         if logsEvents { context.control.logger.info("paused", metadata) }
     }
 }

@@ -10,11 +10,10 @@ import Scenario
 /// "pause"}` or `"resume"`, as `POST /api/groups/NAME/…` does. Confined to its loop.
 final class ControlConnection: @unchecked Sendable {
     /// A command as it arrives on the topic.
+    /// `{"group": NAME, "command": VERB}`, with the command's arguments beside them.
     struct Message: Decodable {
         var group: String
         var command: String
-        /// The rate, for `rate`: "5/s".
-        var publish: String?
     }
 
     let topic: String
@@ -52,14 +51,16 @@ final class ControlConnection: @unchecked Sendable {
 
     /// What `payload` asks, done, or why not, in words for the log.
     func handle(_ payload: [UInt8]) {
-        guard let message = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
+        guard let message = try? JSONDecoder().decode(Message.self, from: Data(payload)),
+            let arguments = try? JSONDecoder().decode(GroupCommand.Arguments.self, from: Data(payload))
+        else {
             logger.warning(
-                "control: a message on '\(topic)' that is not {\"group\": NAME, \"command\": \"pause\", \"resume\" or \"rate\"}: "
+                "control: a message on '\(topic)' that is not {\"group\": NAME, \"command\": \"pause\", \"resume\", \"rate\" or \"scale\"}: "
                     + "'\(String(decoding: payload.prefix(200), as: UTF8.self))'")
             return
         }
         do throws(GroupCommandError) {
-            _ = try carryOut(try GroupCommand.parse(message.command, publish: message.publish), message.group)
+            _ = try carryOut(try GroupCommand.parse(message.command, arguments), message.group)
         } catch {
             logger.warning("control: \(message.command) of '\(message.group)' from '\(topic)': \(error.message)")
         }

@@ -8,19 +8,41 @@ public enum GroupCommand: Sendable, Equatable {
     case resume
     /// The group's devices tick this many times a second from now on.
     case rate(perSecond: Double)
+    /// The group has this many devices from now on: the last ones leave, or new ones join with
+    /// ids continuing the template.
+    case scale(count: Int)
 
     public var name: String {
         switch self {
         case .pause: "pause"
         case .resume: "resume"
         case .rate: "rate"
+        case .scale: "scale"
         }
     }
 
-    public static let names = ["pause", "resume", "rate"]
+    public static let names = ["pause", "resume", "rate", "scale"]
 
-    /// `command` with its argument: `publish` (such as "5/s" or "600/min") for `rate`.
-    public static func parse(_ command: String, publish: String?) throws(GroupCommandError) -> GroupCommand {
+    /// The most devices a `scale` may ask of one group.
+    public static let maxCount = 1_000_000
+
+    /// What a command may carry, as JSON: the HTTP request's body, or beside `group` and
+    /// `command` in a control topic's message.
+    public struct Arguments: Decodable, Sendable {
+        /// For `rate`: "5/s", "600/min".
+        public var publish: String?
+        /// For `scale`: the group's new device count.
+        public var count: Double?
+
+        public init(publish: String? = nil, count: Double? = nil) {
+            self.publish = publish
+            self.count = count
+        }
+    }
+
+    /// `command` with its arguments.
+    public static func parse(_ command: String, _ arguments: Arguments) throws(GroupCommandError) -> GroupCommand {
+        let (publish, count) = (arguments.publish, arguments.count)
         switch command {
         case "pause": return .pause
         case "resume": return .resume
@@ -36,8 +58,16 @@ public enum GroupCommand: Sendable, Equatable {
                 throw GroupCommandError("\"publish\": expected a rate above zero such as 5/s, not '\(publish)'")
             }
             return .rate(perSecond: rate.perSecond)
+        case "scale":
+            guard let count else { throw GroupCommandError("scale needs \"count\", such as {\"count\": 50}") }
+            guard count == count.rounded(), count >= 1, count <= Double(maxCount) else {
+                throw GroupCommandError(
+                    "\"count\": expected a whole number of devices from 1 to \(maxCount) (pause a group to stop it), "
+                        + "not \(count)")
+            }
+            return .scale(count: Int(count))
         default:
-            throw GroupCommandError("unknown command '\(command)': expected pause, resume or rate")
+            throw GroupCommandError("unknown command '\(command)': expected pause, resume, rate or scale")
         }
     }
 }

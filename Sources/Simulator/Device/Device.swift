@@ -50,7 +50,7 @@ final class Device: TimerTarget {
     /// Starts the device's clock at its first CONNACK: its first tick is due now, or its start
     /// delay (the group's `jitter`) later; the schedule counts from that first tick.
     func start(now: UInt64) {
-        guard schedule == nil else { return }
+        guard schedule == nil, !isStopped else { return }
         if publishesAtMax {
             schedule = Schedule(start: now, perSecond: perSecond)
             wallStart = WallTime.now().secondsSinceEpoch
@@ -76,6 +76,16 @@ final class Device: TimerTarget {
         self.schedule = next
         timer.schedule(at: next.deadline)
     }
+
+    /// Ticks no more: its connection left the fleet.
+    func stop() {
+        timer.cancel()
+        schedule = nil
+        isStopped = true
+    }
+
+    /// Stopped for good (`stop()`): a CONNACK does not start it again.
+    private var isStopped = false
 
     /// A `publish: max` device that waited for room ticks at `now`.
     func wake(at now: UInt64) {

@@ -90,6 +90,9 @@ extension RunReport {
         /// The raw histograms behind `latency` and `lateness`, so `devsim report merge` can add up
         /// shard reports' percentiles exactly. Written by every run; absent in older reports.
         public var histograms: ReportHistograms? = nil
+        /// The reloads of the scenario files (SIGHUP) while the run went on, with what each did;
+        /// absent when there was none.
+        public var reloads: [Reload]? = nil
     }
 }
 
@@ -117,7 +120,8 @@ extension RunReport {
             connectionErrors: result.connectionErrors,
             allConnectedSeconds: result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 },
             verify: result.verify,
-            histograms: ReportHistograms(latency: result.latency, lateness: result.lateness))
+            histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),
+            reloads: result.reloads.isEmpty ? nil : result.reloads)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its

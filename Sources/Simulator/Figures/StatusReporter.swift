@@ -3,14 +3,15 @@
 /// place.
 final class StatusReporter {
     private let logger: Logger
-    private let connections: Int
+    /// The fleet's connections now, which a reload or a scale changes.
+    private let connections: () -> Int
     /// Redraws one line on a terminal instead of logging lines.
     private let redraw: (@Sendable (String) -> Void)?
     private var previous = Totals()
     private var previousLatency = Histogram()
     private var previousTime: UInt64?
 
-    init(logger: Logger, connections: Int, start: UInt64, redraw: (@Sendable (String) -> Void)? = nil) {
+    init(logger: Logger, connections: @escaping () -> Int, start: UInt64, redraw: (@Sendable (String) -> Void)? = nil) {
         self.logger = logger
         self.connections = connections
         self.redraw = redraw
@@ -21,6 +22,7 @@ final class StatusReporter {
     /// was acknowledged since the previous line, and says so: the whole run's would smooth a knee
     /// away.
     func report(_ totals: Totals, latency: Histogram, errors: Int, at now: UInt64) {
+        let connections = self.connections()
         var rates = ""
         var interval = ""
         var fields: [(key: String, value: Logger.Value)] = [

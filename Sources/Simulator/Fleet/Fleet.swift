@@ -36,6 +36,8 @@ public final class Fleet: Sendable {
         /// With `settings.verify`: the closed-loop check, in all and per topic.
         public var verify: VerifySummary? = nil
         package var verifiedTopics: [Verifier.Stream] = []
+        /// The reloads (SIGHUP) of the run, in order.
+        public var reloads: [Reload] = []
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -68,8 +70,8 @@ public final class Fleet: Sendable {
     private let settings: RunSettings
     private let control: RunControl
     private let contexts: [LoopContext]
-    private let connectionCount: Int
-    private let groupNames: [String]
+    /// The groups and their connections, as commands and reloads change them.
+    private let roster: FleetRoster
     private let verifier: Verifier?
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
@@ -92,16 +94,8 @@ public final class Fleet: Sendable {
                     loop: try EventLoop(name: "devsim-loop-\(index)"), control: control,
                     groups: plan.groups.count))
         }
-        let logsEvents = settings.logConnectionEvents || plan.connections.count <= 10
-        for (index, connectionPlan) in plan.connections.enumerated() {
-            let context = contexts[index % loopCount]
-            context.connections.append(
-                try DeviceConnection(
-                    plan: connectionPlan, seed: settings.seed,
-                    connackTimeout: settings.connackTimeout,
-                    logsEvents: logsEvents, context: context))
-        }
-        for context in contexts { context.connectionCount = plan.connections.count }
+        let roster = try FleetRoster(plan: plan, contexts: contexts, control: control, settings: settings)
+        self.roster = roster
         self.contexts = contexts
         liveState = Locked(
             LiveState(
@@ -109,16 +103,11 @@ public final class Fleet: Sendable {
                 lateness: Array(repeating: Histogram(), count: contexts.count),
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
-        connectionCount = plan.connections.count
-        groupNames = plan.groups
         verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
-        let (contextsToCommand, groupsToCommand, runControl) = (contexts, plan.groups, control)
         controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
-            ) { command, group throws(GroupCommandError) in
-                try Fleet.perform(command, group: group, contexts: contextsToCommand, groups: groupsToCommand, control: runControl)
-            }
+            ) { command, group throws(GroupCommandError) in try roster.perform(command, group: group) }
         }
     }
 
@@ -126,22 +115,21 @@ public final class Fleet: Sendable {
     /// publish path: here, when nothing runs any more, the references are let go.
     deinit {
         for context in contexts {
-            for connection in context.connections { connection.dismantle() }
+            for connection in context.connections + context.retired { connection.dismantle() }
             context.connections.removeAll()
+            context.retired.removeAll()
         }
     }
 
-    /// The device groups, in the report's order.
-    public var groups: [String] { groupNames }
+    /// The device groups, in the report's order, removed ones too.
+    public var groups: [String] { roster.groupNames }
 
-    /// Pauses every connection of device group `group` (the seed's phone going to the
-    /// background): its ticks count as `paused`, its connections leave cleanly. Returns how many
-    /// connections it has, or nil when there is no such group. Any thread.
     /// Carries out `command` on every connection of `group` (see `GroupCommand`): pause (the
     /// seed's phone going to the background: ticks count as `paused`, connections leave
-    /// cleanly), resume, or a new rate. Returns how many connections the group has. Any thread.
+    /// cleanly), resume, a new rate, or a new device count. Returns how many connections the
+    /// group has. Any thread.
     public func perform(_ command: GroupCommand, group: String) throws(GroupCommandError) -> Int {
-        try Self.perform(command, group: group, contexts: contexts, groups: groupNames, control: control)
+        try roster.perform(command, group: group)
     }
 
     /// `observer` hears of every command carried out, from HTTP or a control topic, with the
@@ -150,37 +138,24 @@ public final class Fleet: Sendable {
         control.commandObserver.withLock { $0 = observer }
     }
 
-    /// Each connection of the group on its own loop, and the change logged.
-    private static func perform(
-        _ command: GroupCommand, group: String, contexts: [LoopContext], groups: [String], control: RunControl
-    ) throws(GroupCommandError) -> Int {
-        guard let index = groups.firstIndex(of: group) else {
-            throw GroupCommandError("no device group '\(group)'", isUnknownGroup: true)
-        }
-        let connections = contexts.flatMap { $0.connections.filter { $0.plan.group == index } }
-        if case .rate = command, connections.contains(where: { $0.devices.contains { $0.publishesAtMax } }) {
-            throw GroupCommandError("device group '\(group)' publishes at max: it has no rate to change")
-        }
-        for context in contexts {
-            context.loop.execute {
-                for connection in context.connections where connection.plan.group == index {
-                    switch command {
-                    case .pause: connection.pause()
-                    case .resume: connection.resume()
-                    case .rate(let perSecond): connection.setRate(perSecond)
-                    }
-                }
-            }
-        }
-        let done =
-            switch command {
-            case .pause: "paused"
-            case .resume: "resumed"
-            case .rate(let perSecond): "now publishes \(Text.fixed(perSecond, decimals: 3)) times a second per device"
-            }
-        control.logger.info("device group '\(group)' \(done) (\(Text.counted(connections.count, "connection")))")
-        control.commandObserver.withLock { $0 }?(command, group, connections.count)
-        return connections.count
+    /// Applies `plan`, made from the scenario files read again (SIGHUP), to the running fleet:
+    /// new groups start, removed ones leave cleanly, changed ones restart, and the connections
+    /// of the others are not touched. Counters carry over; the report lists the reload. Any
+    /// thread.
+    @discardableResult
+    public func reload(to plan: FleetPlan) -> Reload {
+        roster.reload(to: plan, at: secondsSinceStart)
+    }
+
+    /// A reload whose files did not load: the fleet runs on as it is, and the report says why.
+    @discardableResult
+    public func reloadFailed(_ error: String) -> Reload {
+        roster.reloadFailed(error, at: secondsSinceStart)
+    }
+
+    private var secondsSinceStart: Double {
+        let start = liveState.withLock { $0.start }
+        return start == 0 ? 0 : Double(MonotonicClock.now() &- start) / 1e9
     }
 
     /// Asks the run to end gracefully; callable from any thread (a signal handler's queue).
@@ -189,12 +164,7 @@ public final class Fleet: Sendable {
     }
 
     /// The figures so far.
-    public var totals: Totals { Totals(contexts.flatMap(\.counters)) }
-
-    /// Each device group's figures, in the order of `FleetPlan.groups`.
-    package var groupTotals: [(name: String, totals: Totals)] {
-        groupNames.enumerated().map { index, name in (name, Totals(contexts.map { $0.counters[index] })) }
-    }
+    public var totals: Totals { roster.totals }
 
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
@@ -248,10 +218,11 @@ public final class Fleet: Sendable {
             lateness.merge(context.lateness)
         }
         var result = Result(
-            totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: connectionCount,
+            totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: roster.connectionCount,
             durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
-            groups: groupTotals, connectionErrors: control.connectionErrors,
+            groups: roster.groupTotals, connectionErrors: control.connectionErrors,
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
+        result.reloads = roster.reloads
         if let verifier {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
@@ -264,7 +235,7 @@ public final class Fleet: Sendable {
 
     private func waitForEnd(start: UInt64) -> StopReason {
         let status = StatusReporter(
-            logger: control.logger, connections: connectionCount, start: start,
+            logger: control.logger, connections: { [roster] in roster.connectionCount }, start: start,
             redraw: settings.liveStatus)
         defer { status.finish() }
         let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
@@ -380,16 +351,18 @@ public final class Fleet: Sendable {
         for histogram in state.lateness { lateness.merge(histogram) }
         let totals = self.totals
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
-        let result = Result(
-            totals: totals, connectionsUpAtEnd: totals.connectionsUp, connections: connectionCount,
+        var result = Result(
+            totals: totals, connectionsUpAtEnd: totals.connectionsUp, connections: roster.connectionCount,
             durationSeconds: state.start == 0 ? 0 : Double(now &- state.start) / 1e9, reason: .running, latency: latency,
-            lateness: lateness, groups: groupTotals, connectionErrors: control.connectionErrors,
+            lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- state.start) / 1e9)
+        result.reloads = roster.reloads
         let stuck = contexts.indices.filter { index in
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit
         }
         var payloads: [String: String] = [:]
+        let groupNames = roster.groupNames
         for loopSamples in state.samples {
             for (index, sample) in loopSamples.enumerated() where index < groupNames.count {
                 if let sample { payloads[groupNames[index]] = sample }
@@ -438,7 +411,7 @@ public final class Fleet: Sendable {
             }
         }
         let deadline = MonotonicClock.now() &+ 2_000_000_000
-        while control.finishedConnections.load(ordering: .relaxed) < connectionCount, MonotonicClock.now() < deadline {
+        while control.finishedConnections.load(ordering: .relaxed) < roster.madeCount, MonotonicClock.now() < deadline {
             control.wait(seconds: 0.01)
         }
     }

@@ -46,6 +46,32 @@ public struct ConnectionPlan: Sendable {
     public var group = 0
 }
 
+/// A device group as a running fleet tells it apart from another: by its scenario and name, and
+/// by everything its connections are made from but its device count.
+package struct GroupPlan: Sendable, Equatable {
+    /// The scenario's name and the group's, which no other group of a run shares.
+    package var key: String
+    package var name: String
+    /// The group's description, the scenario's broker and offline policy, in one text: equal for
+    /// a group whose connections a reload can leave alone, or only add to and take from. Every
+    /// part but the place the group is written and its count, which a `scale` changes.
+    package var fingerprint: String
+
+    package static func key(of group: DeviceGroup, in scenario: Scenario) -> String { scenario.name + "/" + group.name }
+
+    package init(group: DeviceGroup, in scenario: Scenario) {
+        key = Self.key(of: group, in: scenario)
+        name = group.name
+        var described = group
+        described.location = nil
+        described.count = 0
+        // A deep dump, not Equatable: the generators are existentials of many types.
+        var text = ""
+        dump((scenario.name, scenario.broker, scenario.offline, described), to: &text)
+        fingerprint = text
+    }
+}
+
 /// How long a connection's QoS 1/2 messages may wait for their acknowledgement, and what one
 /// that waited longer does.
 package struct AckTimeout: Sendable, Equatable {
@@ -58,6 +84,11 @@ public struct FleetPlan: Sendable {
     public var connections: [ConnectionPlan]
     /// The names of the device groups of every scenario, in order: figures are kept per group.
     public var groups: [String] = []
+    /// Each group's identity and description, in the order of `groups`, for a running fleet to
+    /// tell what a reload changed (see `FleetChange`).
+    package var groupPlans: [GroupPlan] = []
+    /// The scenarios the plan was made from, for a command that remakes it (`scale`).
+    package var scenarios: [Scenario] = []
     /// The scenarios' control topics, each with the broker of the scenario that names it (a
     /// connection of the fleet's first such group, with a client id of its own).
     package var controls: [(topic: String, options: ClientOptions, reconnect: ReconnectSettings)] = []
@@ -112,6 +143,7 @@ public struct FleetPlan: Sendable {
                 var made = FleetPlan.connections(for: group, in: scenario, settings: settings, shard: shard)
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
+                groupPlans.append(GroupPlan(group: group, in: scenario))
                 for connection in made {
                     // No client id: libmosquitto makes a random one.
                     if let clientID = connection.options.clientID { clientIDs.claim(clientID, by: owner) }
@@ -130,6 +162,7 @@ public struct FleetPlan: Sendable {
             }
         }
         self.connections = connections
+        self.scenarios = scenarios
         conflicts = deviceIDs.conflicts + clientIDs.conflicts
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }

@@ -1,18 +1,19 @@
 import Reactor
 import Signals
 
-/// What the connections and devices of one event loop share: the loop, its counters and a
+/// What the connections and devices of one event loop share: the loop, its connections and a
 /// payload buffer reused by every tick. Confined to the loop's thread.
 final class LoopContext: @unchecked Sendable {
     let loop: EventLoop
-    /// One set per device group, so the report can give each group's figures; the loop's own
-    /// figures are their sum.
-    let counters: [Counters]
     let control: RunControl
     /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
     var payload = PayloadBuffer(capacity: 4096)
     var connections: [DeviceConnection] = []
-    /// Connections in the whole fleet, over every loop.
+    /// Connections a reload or a scale took away: gone from the fleet, kept until the loops end
+    /// for the references their parts hold to one another (`DeviceConnection.dismantle()`).
+    var retired: [DeviceConnection] = []
+    /// Connections the fleet started with, over every loop: the count at which every one has
+    /// been up once.
     var connectionCount = 0
     /// How late each tick fired after its deadline.
     var lateness = Histogram()
@@ -29,10 +30,58 @@ final class LoopContext: @unchecked Sendable {
 
     init(loop: EventLoop, control: RunControl, groups: Int) {
         self.loop = loop
-        counters = (0..<max(1, groups)).map { _ in Counters() }
         sampleWanted = Array(repeating: false, count: max(1, groups))
         samples = Array(repeating: nil, count: max(1, groups))
         self.control = control
+    }
+
+    /// Makes room for the groups a reload added: `count` in all.
+    func growGroups(to count: Int) {
+        guard count > samples.count else { return }
+        sampleWanted += Array(repeating: false, count: count - samples.count)
+        samples += Array(repeating: nil, count: count - samples.count)
+    }
+
+    /// This loop's part of a change to the fleet (see `FleetChange`): the connections with the
+    /// `retiring` keys stop ticking and leave cleanly, the `opening` ones join, each at its
+    /// offset from now (a ramp-up), or once the connection it `replaces` is gone.
+    func change(retiring: Set<String>, opening: [(connection: DeviceConnection, replaces: String?, offset: Double)], groups: Int) {
+        growGroups(to: groups)
+        var leaving: [String: DeviceConnection] = [:]
+        if !retiring.isEmpty {
+            connections.removeAll { connection in
+                guard retiring.contains(connection.plan.key) else { return false }
+                leaving[connection.plan.key] = connection
+                return true
+            }
+        }
+        var successors: [String: DeviceConnection] = [:]
+        let now = MonotonicClock.now()
+        for (connection, replaces, offset) in opening {
+            connections.append(connection)
+            if let replaces, leaving[replaces] != nil {
+                successors[replaces] = connection
+            } else {
+                connection.open(at: now &+ MonotonicClock.nanoseconds(offset))
+            }
+        }
+        retired += leaving.values
+        for (key, connection) in leaving {
+            let successor = successors[key]
+            connection.whenFinished = { [unowned self, unowned connection] in
+                successor?.open(at: MonotonicClock.now())
+                // Later, outside the client's own callback that finished it.
+                self.loop.execute { self.letGo(connection) }
+            }
+            connection.retire()
+        }
+    }
+
+    /// A retired connection that has finished goes away, and its descriptors with it.
+    private func letGo(_ connection: DeviceConnection) {
+        connection.client.leaveLoop()
+        connection.dismantle()
+        retired.removeAll { $0 === connection }
     }
 
     /// Asks each group's next tick on this loop for its payload.

@@ -106,9 +106,11 @@ enum Help {
             whatever else runs. Without it, JOB_COMPLETION_INDEX with DEVSIM_SHARDS (the Job's
             completions) choose the shard. 'devsim report merge' adds up the shards' reports.
 
-            SIGINT, SIGTERM or SIGHUP stops gracefully: no new ticks, in-flight QoS 1/2 messages
-            get the drain timeout to be acknowledged, DISCONNECT, report written, exit 0. A second
-            signal exits at once.
+            SIGINT or SIGTERM stops gracefully: no new ticks, in-flight QoS 1/2 messages get the
+            drain timeout to be acknowledged, DISCONNECT, report written, exit 0. A second signal
+            exits at once. SIGHUP reads the scenario files again and applies the difference: new
+            groups start, removed ones leave cleanly, changed ones restart, and the others are not
+            touched; files with errors leave the fleet as it is.
 
             """
         return text

@@ -41,13 +41,7 @@ struct RunCommand {
         let settings = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: settings)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
-        if let connection = plan.connections.first(where: { $0.options.password != nil && $0.options.username == nil }) {
-            // libmosquitto refuses it ("Invalid function arguments"): MQTT sends a password only
-            // beside a user name.
-            throw UsageError(
-                "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
-                    + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
-        }
+        try Self.checkCredentials(plan)
         if options.dryRun, options.messages == nil,
             let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite })
         {
@@ -97,8 +91,14 @@ struct RunCommand {
                 // Text: a 64-bit seed is beyond the integers a JSON reader such as JavaScript keeps exactly.
                 "seed": "\(settings.seed)",
             ])
-        let signals = SignalHandling.install { fleet.requestStop() }
-        let systemd = Self.notifySystemd(fleet: fleet, readyPercent: options.readyPercent)
+        let notifier = SystemdNotifier()
+        let signals = SignalHandling.install(onFirst: { fleet.requestStop() }) { [self] in
+            notifier.reloading()
+            let done = reload(fleet, settings: settings)
+            service?.noteReload(done)
+            notifier.reloaded()
+        }
+        let systemd = Self.notifySystemd(notifier, fleet: fleet, readyPercent: options.readyPercent)
         let result = try fleet.run()
         systemd?.cancel()
         withExtendedLifetime(signals) {}
@@ -131,10 +131,45 @@ struct RunCommand {
         return code
     }
 
+    /// SIGHUP: the scenario files read again and applied to the running fleet. Files that do
+    /// not load, or a fleet that clashes, leave it as it is, with every error logged.
+    private func reload(_ fleet: Fleet, settings: RunSettings) -> Reload {
+        logger.info("reloading " + options.scenarios.joined(separator: ", "))
+        var errors: [String] = []
+        let collect = { (line: String) in errors.append(Text.trimmed(line)) }
+        guard
+            let scenarios = ScenarioFiles.load(
+                options.scenarios, environment: environment, overridden: options.overriddenBrokerKeys, errors: collect)
+        else {
+            for error in errors { logger.error(error) }
+            return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "error"))")
+        }
+        let plan = FleetPlan(scenarios: scenarios, settings: settings)
+        guard ScenarioFiles.checkIDs(plan, errors: collect) else {
+            for error in errors { logger.error(error) }
+            return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "clash", plural: "clashes")) of ids")
+        }
+        do {
+            try Self.checkCredentials(plan)
+        } catch {
+            return fleet.reloadFailed(error.message)
+        }
+        return fleet.reload(to: plan)
+    }
+
+    /// libmosquitto refuses a password without a user name ("Invalid function arguments"): MQTT
+    /// sends a password only beside one.
+    private static func checkCredentials(_ plan: FleetPlan) throws(UsageError) {
+        if let connection = plan.connections.first(where: { $0.options.password != nil && $0.options.username == nil }) {
+            throw UsageError(
+                "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
+                    + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
+        }
+    }
+
     /// Under systemd (`NOTIFY_SOCKET`), once a second: `READY=1` when `--ready` of the
     /// connections are first up, `STATUS=`, and `WATCHDOG=1` while every loop answers.
-    private static func notifySystemd(fleet: Fleet, readyPercent: Double) -> DispatchSourceTimer? {
-        let notifier = SystemdNotifier()
+    private static func notifySystemd(_ notifier: SystemdNotifier, fleet: Fleet, readyPercent: Double) -> DispatchSourceTimer? {
         guard notifier.isActive else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now(), repeating: 1)
@@ -201,7 +236,8 @@ struct RunCommand {
             }
             var address = settings.address
             address.port = service.port
-            logger.info("serving http://\(address)/metrics, /healthz, /readyz, /api/status and POST /api/groups/NAME/pause|resume")
+            logger.info(
+                "serving http://\(address)/metrics, /healthz, /readyz, /api/status and POST /api/groups/NAME/pause|resume|rate|scale")
             return service
         } catch {
             throw UsageError("--http: \(error.message)")
