@@ -8,6 +8,8 @@
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
+#   scripts/bench.sh reload       1,000 devices, SIGHUP changing one group of 10, then scaling it:
+#                                 what each reload touched, and every other connection's connects
 #   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
 #                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
@@ -169,6 +171,46 @@ print(f"idle CPU {100*ticks/20:.2f} % of a core over 20 s")
 PY
 }
 
+reload() {
+  local group='  - name: %s
+    count: %d
+    topic: "reload/%s/{index}"
+    publish: 1/s
+    jitter: auto
+    rampUp: 500/s
+    payload: { fields: { %s: { counter: 0 } } }
+'
+  { echo "devices:"; printf "$group" fleet 990 fleet seq; printf "$group" edit 10 edit seq; } > "$dir/reload.yaml"
+  local before; before=$(grep -c "New client connected" "$dir/broker.log" || true)
+  /usr/bin/time -v "$bin" run "$dir/reload.yaml" --host 127.0.0.1 --port "$port" --duration 20s --stats-interval 0 \
+    --report "$dir/reload.json" 2> "$dir/reload.log" &
+  local pid=$!
+  sleep 8
+  { echo "devices:"; printf "$group" fleet 990 fleet seq; printf "$group" edit 10 edit n; } > "$dir/reload.yaml"
+  pkill -HUP -P "$pid" -x devsim
+  sleep 5
+  { echo "devices:"; printf "$group" fleet 990 fleet seq; printf "$group" edit 20 edit n; } > "$dir/reload.yaml"
+  pkill -HUP -P "$pid" -x devsim
+  wait "$pid"
+  tail -n +$((before + 1)) "$dir/broker.log" > "$dir/reload.broker.log"
+  python3 - "$dir/reload.json" "$dir/reload.broker.log" "$(cpu "$dir/reload.log")" <<'PY'
+import collections, json, re, sys
+r = json.load(open(sys.argv[1]))
+connects = collections.Counter(re.findall(r" as (\S+) \(", open(sys.argv[2]).read()))
+fleet = {k: v for k, v in connects.items() if k.startswith("fleet-")}
+edit = {k: v for k, v in connects.items() if k.startswith("edit-")}
+print("== reload: 1,000 devices at 1 Hz for 20 s; SIGHUP at 8 s (group 'edit', 10 devices, a new field), at 13 s (edit: 20 devices)")
+for reload in r.get("reloads", []):
+    print(f"reload at {reload['atSeconds']} s: " + "; ".join(f"{k} {', '.join(reload[k])}" for k in ("added", "removed", "changed", "scaled", "unchanged") if reload.get(k)))
+groups = {g["name"]: g for g in r["groups"]}
+print(f"fleet: {len(fleet)} connections, connects per connection {sorted(set(fleet.values()))}, reconnects {groups['fleet']['reconnects']}, "
+      f"skippedOffline {groups['fleet']['skippedOffline']}")
+print(f"edit: {len(edit)} client ids, connects per id {dict(sorted(collections.Counter(edit.values()).items()))}; "
+      f"every tick accounted: {r['scheduled'] == sum(r[k] for k in ('published','skippedOffline','buffered','droppedBuffer','failed','paused'))}")
+print(f"devsim CPU {sys.argv[3]} s over the run")
+PY
+}
+
 payload() {
   echo "== payload"
   swift build -c release --product PayloadBenchmark >/dev/null
@@ -181,7 +223,8 @@ case "$which" in
   payload) payload ;;
   qos1) qos1 ;;
   scale) scale ;;
+  reload) reload ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, websockets, payload or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, reload, websockets, payload or all" >&2; exit 2 ;;
 esac

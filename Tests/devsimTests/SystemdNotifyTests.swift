@@ -57,6 +57,15 @@ import TestSupport
         broker.resume()
         #expect(devsim.waitForOutput(containing: " connected", inStderr: true, timeout: 15), "\(devsim.stderr)")
         TestClock.sleep(2.5)
+        messages += notify.read()
+        // A reload (systemctl reload) is framed by RELOADING=1, with its monotonic time, and READY=1.
+        devsim.sendSignal(SIGHUP)
+        #expect(devsim.waitForOutput(containing: "reloaded: unchanged d", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        TestClock.sleep(0.5)
+        // The status goes on once a second between them.
+        let reload = notify.read()
+        let reloading = reload.firstIndex { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }
+        #expect(reloading.map { reload[$0...].contains("READY=1") } == true, "\(reload)")
         #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
         messages += notify.read()
         let ready = messages.filter { $0.contains("READY=1") }

@@ -190,6 +190,7 @@ public final class Fleet: Sendable {
         }
         var reason = waitForEnd(start: start)
         control.stopTicking()
+        roster.close()
         if !control.hasEverConnected, reason.endedAConnectedRun {
             // A run that never connected tested nothing, however it ended: exit 3, not 0.
             let why = control.lastFailure ?? "no CONNACK from the broker"

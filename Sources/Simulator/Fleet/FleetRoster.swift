@@ -31,6 +31,8 @@ final class FleetRoster: Sendable {
         /// Connections made since the start, those that left included.
         var made = 0
         var reloads: [Reload] = []
+        /// The run is ending: the fleet changes no more (`close()`).
+        var isClosed = false
 
         var connectionCount: Int { groups.reduce(0) { $0 + $1.connections.count } }
     }
@@ -95,6 +97,12 @@ final class FleetRoster: Sendable {
     /// Each group's figures, in the report's order.
     var groupTotals: [(name: String, totals: Totals)] {
         state.withLock { $0.groups.map { ($0.plan.name, Totals($0.counters)) } }
+    }
+
+    /// The run is ending: from now on a reload or a scale is refused, so that the connections
+    /// the end waits for are the last ones made.
+    func close() {
+        state.withLock { $0.isClosed = true }
     }
 
     /// Carries out `command` on every connection of the group called `group` (see
@@ -208,6 +216,7 @@ final class FleetRoster: Sendable {
     /// stop on their loops and the new ones open. All or nothing: a connection libmosquitto
     /// refuses to make (a TLS file it cannot read) leaves the fleet as it is.
     private func apply(_ plan: FleetPlan, in state: inout State) throws(FleetChangeError) -> FleetChange {
+        if state.isClosed { throw FleetChangeError("the run is ending") }
         if settings.verify {
             throw FleetChangeError("the fleet cannot change under --verify, whose subscribers follow the fleet it started with")
         }
