@@ -56,7 +56,7 @@ import Signals
         var device = DeviceDriver(
             [
                 FieldSpec(name: "s", generator: SineRecipe(min: 0, max: 10, period: 4), decimals: 6),
-                FieldSpec(name: "q", generator: SineRecipe(min: -1, max: 1, period: 4, phase: 0.25), decimals: 6),
+                FieldSpec(name: "q", generator: SineRecipe(min: -1, max: 1, period: 4, phase: WavePhase(fraction: 0.25)), decimals: 6),
             ], style: .flat)
         #expect(device.publish(elapsed: 0) == #"{"s":5.000000,"q":1.000000}"#)
         #expect(device.publish(elapsed: 1) == #"{"s":10.000000,"q":0.000000}"#)

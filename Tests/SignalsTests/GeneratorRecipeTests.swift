@@ -89,15 +89,15 @@ import Signals
                     "min": .number(0), "max": .number(1),
                     "period": .duration(60),
                 ])) as? SineRecipe)
-        #expect(sine.phase == 0 && sine.period == 60)
+        #expect(sine.phase.fraction == 0 && sine.period == 60)
     }
 
     @Test func sinePhaseAsFractionOrDuration() throws {
         let base: [String: TestParameters.Value] = ["min": .number(0), "max": .number(1), "period": .duration(8)]
         let fraction = try #require(try recipe("sine", TestParameters(base.merging(["phase": .number(0.25)]) { $1 })) as? SineRecipe)
-        #expect(fraction.phase == 0.25)
+        #expect(fraction.phase.fraction == 0.25)
         let offset = try #require(try recipe("sine", TestParameters(base.merging(["phase": .duration(2)]) { $1 })) as? SineRecipe)
-        #expect(offset.phase == 0.25)
+        #expect(offset.phase.fraction == 0.25)
     }
 }
 

@@ -3,12 +3,15 @@
 /// (0…1, default 0) of the way back toward `mean` (default `start`). The walk reflects off `min`
 /// and `max` (either, both or neither), so it stays within them without sticking to a bound.
 ///
-/// `start` defaults to `mean`, else the middle of `min` and `max`, else 0. `step` is required.
+/// `start` defaults to `mean`, else the middle of `min` and `max`, else 0. Unless the scenario
+/// gives `start`, each device starts elsewhere near it, drawn from the field's seed, so that a
+/// group's lines do not begin as one (see `spread`). `step` is required.
 ///
 /// The mean itself can follow a wave: `amplitude: 3, period: 24h` swings it by ±3 over a day from
 /// the device's start, and `peakAt: "14:00"` (with optional `timezone`) puts its top at a
 /// wall-clock time, as for `sine` (see `WallClockPeak`): a room that warms toward the afternoon
-/// and wanders on its way there.
+/// and wanders on its way there. `phase` shifts the wave as for `sine`, and `phase: random` gives
+/// each device its own.
 ///
 /// One `Model` per device and field holds the walk: each value depends on the one before.
 package struct RandomWalkRecipe: GeneratorRecipe {
@@ -26,6 +29,10 @@ package struct RandomWalkRecipe: GeneratorRecipe {
     /// Seconds; the mean's wave period.
     package var period: Double
     package var peak: WallClockPeak?
+    /// The mean's wave's phase, as `sine` reads it.
+    package var phase = WavePhase()
+    /// Whether `start` was given: then every device starts there.
+    package var pinsStart = true
 
     package init(
         start: Double, step: Double, min: Double? = nil, max: Double? = nil, meanReversion: Double = 0,
@@ -55,7 +62,8 @@ package struct RandomWalkRecipe: GeneratorRecipe {
         }
         let mean = try parameters.finiteNumber("mean")
         let middle = min.flatMap { min in max.map { (min + $0) / 2 } }
-        let start = try parameters.finiteNumber("start") ?? mean ?? middle ?? min ?? max ?? 0
+        let pinned = try parameters.finiteNumber("start")
+        let start = pinned ?? mean ?? middle ?? min ?? max ?? 0
         if let min, start < min { throw ParameterError(key: "start", "start must be at least min (\(min))") }
         if let max, start > max { throw ParameterError(key: "start", "start must be at most max (\(max))") }
         let reversion = try parameters.probability("meanReversion") ?? 0
@@ -67,8 +75,10 @@ package struct RandomWalkRecipe: GeneratorRecipe {
             if try parameters.string("peakAt") != nil {
                 throw ParameterError(key: "peakAt", "peakAt shapes the mean's wave: give amplitude too")
             }
+            if WavePhase.isGiven(in: parameters) { throw ParameterError(key: "phase", "phase shifts the mean's wave: give amplitude too") }
             _ = try WallClockPeak.read(from: parameters, period: 86_400)
             self.init(start: start, step: step, min: min, max: max, meanReversion: reversion, mean: mean)
+            pinsStart = pinned != nil
             return
         }
         guard amplitude >= 0 else { throw ParameterError(key: "amplitude", "amplitude must not be negative") }
@@ -80,14 +90,33 @@ package struct RandomWalkRecipe: GeneratorRecipe {
         self.init(
             start: start, step: step, min: min, max: max, meanReversion: reversion, mean: mean,
             amplitude: amplitude, period: wavePeriod, peak: peak)
+        phase = try WavePhase.read(from: parameters, period: wavePeriod, peak: peak)
+        pinsStart = pinned != nil
     }
 
     package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
-        let model = Model(
-            seed: context.fieldSeed.derive("walk"), initial: start - mean, step: step,
-            retained: 1 - meanReversion)
+        var recipe = self
+        recipe.phase = phase.forDevice(context.fieldSeed)
+        var initial = start - mean
+        if !pinsStart {
+            var random = context.fieldSeed.derive("start").generator()
+            initial = bounded(start + spread(random.nextGaussian(), random.nextUnit())) - mean
+        }
+        let model = Model(seed: context.fieldSeed.derive("walk"), initial: initial, step: step, retained: 1 - meanReversion)
         context.register(model)
-        return Generator(model: model, recipe: self)
+        return Generator(model: model, recipe: recipe)
+    }
+
+    /// How far from `start` a device begins when the scenario does not pin it, from a gaussian
+    /// and a uniform draw: the walk's own spread in the long run (σ `step` / √(1 − (1 − r)²))
+    /// with mean reversion r; else anywhere in the middle half of `min`…`max`; else ±10 steps σ.
+    func spread(_ gaussian: Double, _ unit: Double) -> Double {
+        if meanReversion > 0 {
+            let retained = 1 - meanReversion
+            return gaussian * step / (1 - retained * retained).squareRoot()
+        }
+        if let min, let max { return (unit - 0.5) * (max - min) / 2 + (min + max) / 2 - start }
+        return gaussian * step * 10
     }
 
     /// The walk as a deviation from the (possibly moving) mean: it reverts toward 0. Without
@@ -134,8 +163,8 @@ package struct RandomWalkRecipe: GeneratorRecipe {
     func mean(at instant: PublishInstant) -> Double {
         guard amplitude > 0 else { return mean }
         var cycles =
-            peak.map { $0.fraction(wallClock: instant.sampleWallClock, period: period) }
-            ?? instant.sample.time / period
+            (peak.map { $0.fraction(wallClock: instant.sampleWallClock, period: period) }
+                ?? instant.sample.time / period) + phase.fraction
         cycles -= cycles.rounded(.down)
         return mean + amplitude * Math.sine(2 * Double.pi * cycles)
     }

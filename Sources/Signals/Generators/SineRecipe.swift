@@ -1,36 +1,27 @@
 /// `sine: { min: 18, max: 26, period: 24h, phase: 0.25 }`: a wave between min and max, as a
 /// function of the sample's time. At phase 0 it starts at the midpoint, rising.
 ///
-/// `phase` is a bare number for a fraction of the period (`0.25`, a quarter cycle), a duration
-/// with a unit (`6h`) for a time offset, or `random` for a fraction drawn per device from the
-/// field's seed, so that a fleet does not rise and fall in lock-step.
+/// `phase` is a fraction of the period, a time offset, or `random` (see `WavePhase`).
 ///
 /// With `peakAt` the wave follows the wall clock instead of the time since the device connected:
 /// `sine: { min: 18, max: 26, period: 24h, peakAt: "14:00", timezone: "+01:00" }` is warmest at
 /// 14:00 local time every day, and `period: 7d, peakAt: "Wed 14:00"` makes a weekly shape (see
-/// `WallClockPeak`). A `phase` then shifts the wave from that peak.
+/// `WallClockPeak`). A fixed `phase` then shifts the wave from that peak; `random` is refused.
 package struct SineRecipe: GeneratorRecipe, FieldGenerator {
     package static let key = "sine"
     package var min: Double
     package var max: Double
     /// Seconds.
     package var period: Double
-    /// Fraction of a cycle.
-    package var phase: Double
-    /// Whether each device adds its own random fraction in [0, 1) to `phase`.
-    package var randomPhase: Bool
+    package var phase: WavePhase
     /// When set, the wave peaks at this wall-clock time and ignores the device's elapsed time.
     package var peak: WallClockPeak?
 
-    package init(
-        min: Double, max: Double, period: Double, phase: Double = 0, randomPhase: Bool = false,
-        peak: WallClockPeak? = nil
-    ) {
+    package init(min: Double, max: Double, period: Double, phase: WavePhase = WavePhase(), peak: WallClockPeak? = nil) {
         self.min = min
         self.max = max
         self.period = period
         self.phase = phase
-        self.randomPhase = randomPhase
         self.peak = peak
     }
 
@@ -43,40 +34,27 @@ package struct SineRecipe: GeneratorRecipe, FieldGenerator {
         guard period > 0, period.isFinite else {
             throw ParameterError(key: "period", "period must be greater than zero")
         }
-        var phase = 0.0
-        var randomPhase = false
-        // A bare number reads as a number; a duration with a unit does not, so fall back to it.
-        if let fraction = try? parameters.number("phase") {
-            phase = fraction
-        } else if (try? parameters.string("phase")) == "random" {
-            randomPhase = true
-        } else if let offset = try parameters.duration("phase") {
-            phase = offset / period
-        }
-        guard phase.isFinite else { throw ParameterError(key: "phase", "phase must be finite") }
         let peak = try WallClockPeak.read(from: parameters, period: period)
-        self.init(min: min, max: max, period: period, phase: phase, randomPhase: randomPhase, peak: peak)
+        let phase = try WavePhase.read(from: parameters, period: period, peak: peak)
+        self.init(min: min, max: max, period: period, phase: phase, peak: peak)
     }
 
     package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
-        guard randomPhase else { return self }
         var generator = self
-        var random = context.fieldSeed.derive("phase").generator()
-        generator.phase += random.nextUnit()
-        generator.randomPhase = false
+        generator.phase = phase.forDevice(context.fieldSeed)
         return generator
     }
 
     package func value(at instant: PublishInstant) -> SignalValue {
         if let peak {
-            let cycles = peak.fraction(wallClock: instant.sampleWallClock, period: period) + phase
+            let cycles = peak.fraction(wallClock: instant.sampleWallClock, period: period) + phase.fraction
             return .number(value(cycles: cycles))
         }
         return .number(value(atTime: instant.sample.time))
     }
 
     func value(atTime time: Double) -> Double {
-        value(cycles: time / period + phase)
+        value(cycles: time / period + phase.fraction)
     }
 
     private func value(cycles: Double) -> Double {

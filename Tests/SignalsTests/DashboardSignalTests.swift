@@ -1,0 +1,74 @@
+import Foundation
+import Signals
+import Testing
+
+/// Issue 14, item 4: signals that look right on a dashboard, found by writing a small-office
+/// scenario as a new user would.
+@Suite struct DashboardSignalTests {
+    /// The first `count` values of field `v` made by `key` with `parameters` for device `id`.
+    private func values(_ key: String, _ parameters: TestParameters, id: String, count: Int = 1, seed: UInt64 = 7) throws -> [Double] {
+        let spec = PayloadSpec(style: .flat, fields: [FieldSpec(name: "v", generator: try recipe(key, parameters), decimals: 6)])
+        let signals = DeviceSignals(payload: spec, deviceID: id, index: 1, seed: seed, sampleInterval: nil)
+        var buffer = PayloadBuffer()
+        return try (0..<count).map { tick in
+            buffer.removeAll()
+            signals.encode(elapsed: Double(tick) * 3600, wallClock: 1_800_000_000 + Double(tick) * 3600, into: &buffer)
+            let object = try JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Double]
+            return try #require(object?["v"])
+        }
+    }
+
+    private let rooms = ["room-1", "room-2", "room-3", "room-4"]
+
+    @Test func fourRoomsBeginAsFourLinesUnlessTheStartIsPinned() throws {
+        let walk = TestParameters([
+            "mean": .number(21), "step": .number(0.1), "min": .number(15), "max": .number(30), "meanReversion": .number(0.05),
+        ])
+        let starts = try rooms.map { try values("randomWalk", walk, id: $0)[0] }
+        #expect(Set(starts).count == 4, "each room its own start: \(starts)")
+        // The walk's own spread in the long run: 0.1 / √(1 − 0.95²) ≈ 0.32.
+        #expect(starts.allSatisfy { abs($0 - 21) < 2 }, "near the mean, within the walk's spread: \(starts)")
+        #expect(try rooms.map { try values("randomWalk", walk, id: $0)[0] } == starts, "fixed by the seed and the id")
+        #expect(try values("randomWalk", walk, id: "room-1", seed: 8)[0] != starts[0], "another seed, another start")
+
+        var pinned = walk
+        pinned.values["start"] = .number(22)
+        #expect(try rooms.map { try values("randomWalk", pinned, id: $0)[0] } == [22, 22, 22, 22], "a start the scenario gives holds")
+
+        let free = TestParameters(["step": .number(0.5), "min": .number(10), "max": .number(30)])
+        let spread = try rooms.map { try values("randomWalk", free, id: $0)[0] }
+        #expect(Set(spread).count == 4 && spread.allSatisfy { (15...25).contains($0) }, "the middle half of the bounds: \(spread)")
+    }
+
+    @Test func phaseShiftsARandomWalksMeanAndRandomGivesEachDeviceItsOwn() throws {
+        // No steps: the value is the mean's wave alone.
+        let wave: [String: TestParameters.Value] = [
+            "mean": .number(0), "start": .number(0), "step": .number(0), "amplitude": .number(10), "period": .duration(86_400),
+        ]
+        let quarter = try values("randomWalk", TestParameters(wave.merging(["phase": .number(0.25)]) { $1 }), id: "a", count: 7)
+        #expect(abs(quarter[0] - 10) < 1e-6, "a quarter cycle on: the top of the wave at the start: \(quarter)")
+        let offset = try values("randomWalk", TestParameters(wave.merging(["phase": .duration(21_600)]) { $1 }), id: "a")
+        #expect(abs(offset[0] - 10) < 1e-6, "6h of a 24h period is a quarter")
+        let random = TestParameters(wave.merging(["phase": .string("random")]) { $1 })
+        let shapes = try rooms.map { try values("randomWalk", random, id: $0, count: 3) }
+        #expect(Set(shapes.map { $0[1] }).count == 4, "each device its own phase: \(shapes)")
+        #expect(try rooms.map { try values("randomWalk", random, id: $0, count: 3) } == shapes, "fixed by the seed")
+    }
+
+    @Test func aRandomPhaseBesidePeakAtIsRefusedWithTheReason() throws {
+        let sine = TestParameters([
+            "min": .number(0), "max": .number(1), "period": .duration(86_400), "peakAt": .string("14:00"), "phase": .string("random"),
+        ])
+        let error = try #require(parameterError("sine", sine))
+        #expect(error.key == "phase" && error.message.contains("peakAt puts them all at one time"), "\(error)")
+        let walk = TestParameters([
+            "step": .number(1), "amplitude": .number(3), "peakAt": .string("14:00"), "phase": .string("random"),
+        ])
+        #expect(parameterError("randomWalk", walk)?.key == "phase")
+        var shifted = sine
+        shifted.values["phase"] = .duration(1800)
+        #expect(parameterError("sine", shifted) == nil, "a fixed phase shifts the peak")
+        let noWave = TestParameters(["step": .number(1), "phase": .number(0.5)])
+        #expect(parameterError("randomWalk", noWave)?.message == "phase shifts the mean's wave: give amplitude too")
+    }
+}
