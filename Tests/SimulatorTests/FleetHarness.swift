@@ -51,7 +51,8 @@ extension Totals {
     /// Ticks counted as scheduled whose message has not yet reached its place: while a run goes
     /// on, at most one per event loop (the tick being made as the counters are read).
     var ticksInProgress: Int {
-        self[.scheduled] - (self[.published] + self[.skippedOffline] + self[.droppedBuffer] + self[.buffered] + self[.failed])
+        self[.scheduled]
+            - (self[.published] + self[.skippedOffline] + self[.droppedBuffer] + self[.buffered] + self[.failed] + self[.paused])
     }
 }
 

@@ -89,6 +89,8 @@ final class ConnectionDriver: TimerTarget {
     }
 
     var isConnected: Bool { machine.isConnected }
+    /// Whether a CONNACK has ever accepted it.
+    var hasConnected: Bool { machine.hasConnected }
     var state: ConnectionStateMachine.State { machine.state }
 
     /// Opens the connection at `deadline` (a ramp-up's place). Loop thread only.
@@ -250,6 +252,9 @@ final class ConnectionDriver: TimerTarget {
                 return
             }
             bridge?.close()
+            // An attempt under way ends with the connection: its socket closes now, before
+            // the delegate hears it is done (a successor with its client id may connect then).
+            client.abandon(reporting: .connectionLost)
             delegate.driverDidFinish()
         }
     }

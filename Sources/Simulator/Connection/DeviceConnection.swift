@@ -132,11 +132,28 @@ final class DeviceConnection: @unchecked Sendable {
     /// messages unacknowledged or queued.
     var hasDrainableMessages: Bool { isConnected && (!outstanding.isEmpty || !queue.isEmpty) }
 
-    /// Joins the loop and opens the connection at `deadline` (the group's ramp-up).
+    /// Joins the loop and opens the connection at `deadline` (the group's ramp-up). Once only,
+    /// and not once the connection has ended (`stop`, `retire`): a successor waiting for its
+    /// predecessor may be retired or stopped before that one is gone.
     func open(at deadline: UInt64) {
-        client.attach(to: context.loop)
+        join()
+        guard !isOpened, !hasEnded else { return }
+        isOpened = true
         driver.open(at: deadline)
     }
+
+    /// Joins the loop, whose selector watches the client from now on: before any command can
+    /// reach the connection (a paused group's new connection is resumed, not opened).
+    func join() {
+        guard !hasJoined else { return }
+        hasJoined = true
+        client.attach(to: context.loop)
+    }
+
+    private var hasJoined = false
+    private var isOpened = false
+    /// Stopped or retired: it never opens again.
+    private var hasEnded = false
 
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
@@ -154,6 +171,7 @@ final class DeviceConnection: @unchecked Sendable {
 
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
+        hasEnded = true
         driver.stop()
     }
 
@@ -161,6 +179,9 @@ final class DeviceConnection: @unchecked Sendable {
     /// `offline` where its group has availability and DISCONNECTs, or stops trying. What waits
     /// in its queue stays counted as `buffered`, as at the end of a run.
     func retire() {
+        hasEnded = true
+        // It will never be up: the fleet it started with no longer waits for it.
+        if isInitial, !driver.hasConnected { context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false) }
         for device in devices { device.stop() }
         sleepers.removeAll()
         if isPaused {

@@ -173,6 +173,7 @@ public final class Fleet: Sendable {
         let start = MonotonicClock.now()
         liveState.withLock { $0.start = start }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
+        roster.begin()
         for context in contexts {
             try context.loop.start()
             context.loop.execute {

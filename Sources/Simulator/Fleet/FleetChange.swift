@@ -55,6 +55,12 @@ package struct FleetChange: Sendable {
         var byKey: [String: Running] = [:]
         for group in running { byKey[group.plan.key] = group }
         let newKeys = Set(plan.groupPlans.map(\.key))
+        // A successor waits for the connection with its client id to be gone, in whichever
+        // group that one was: the broker knows no groups.
+        var retiringByClient: [String: String] = [:]
+        func noteRetiring(_ keys: [String]) {
+            for key in keys where retiringByClient[Self.clientID(ofKey: key)] == nil { retiringByClient[Self.clientID(ofKey: key)] = key }
+        }
         for (index, groupPlan) in plan.groupPlans.enumerated() {
             let connections = plan.connections.filter { $0.group == index }
             guard let old = byKey[groupPlan.key] else {
@@ -68,16 +74,20 @@ package struct FleetChange: Sendable {
             let opening = connections.filter { !kept.contains($0.key) }
             let kind: Kind =
                 old.plan.fingerprint != groupPlan.fingerprint ? .changed : retiring.isEmpty && opening.isEmpty ? .unchanged : .scaled
-            // A successor waits for the connection with its client id to be gone.
-            let retiringByClient = Dictionary(retiring.map { (Self.clientID(ofKey: $0), $0) }, uniquingKeysWith: { first, _ in first })
+            noteRetiring(retiring)
             groups.append(
-                Group(
-                    plan: groupPlan, kind: kind, retiring: retiring,
-                    opening: opening.map { Opening(plan: $0, replaces: retiringByClient[$0.options.clientID ?? "\u{0}"]) },
-                    newIndex: index))
+                Group(plan: groupPlan, kind: kind, retiring: retiring, opening: opening.map { Opening(plan: $0) }, newIndex: index))
         }
         for group in running where !newKeys.contains(group.plan.key) {
-            groups.append(Group(plan: group.plan, kind: .removed, retiring: group.connections.sorted()))
+            let retiring = group.connections.sorted()
+            noteRetiring(retiring)
+            groups.append(Group(plan: group.plan, kind: .removed, retiring: retiring))
+        }
+        for group in groups.indices {
+            for opening in groups[group].opening.indices {
+                guard let clientID = groups[group].opening[opening].plan.options.clientID else { continue }
+                groups[group].opening[opening].replaces = retiringByClient[clientID]
+            }
         }
     }
 

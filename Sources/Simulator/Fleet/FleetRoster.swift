@@ -22,6 +22,12 @@ final class FleetRoster: Sendable {
         var publishesAtMax: Bool
     }
 
+    /// Changes are for a fleet that runs: before, its connections are not open yet; at the end,
+    /// the connections the end waits for must be the last ones made.
+    enum Phase {
+        case starting, running, ending
+    }
+
     private struct State {
         /// The plan the fleet runs now: the one it started with, or the last reload's.
         var plan: FleetPlan
@@ -31,8 +37,7 @@ final class FleetRoster: Sendable {
         /// Connections made since the start, those that left included.
         var made = 0
         var reloads: [Reload] = []
-        /// The run is ending: the fleet changes no more (`close()`).
-        var isClosed = false
+        var phase = Phase.starting
 
         var connectionCount: Int { groups.reduce(0) { $0 + $1.connections.count } }
     }
@@ -99,16 +104,27 @@ final class FleetRoster: Sendable {
         state.withLock { $0.groups.map { ($0.plan.name, Totals($0.counters)) } }
     }
 
-    /// The run is ending: from now on a reload or a scale is refused, so that the connections
-    /// the end waits for are the last ones made.
+    /// The run has begun: commands and reloads are taken from now on. Before the connections'
+    /// first open is queued.
+    func begin() {
+        state.withLock { $0.phase = .running }
+    }
+
+    /// The run is ending: from now on commands, reloads and scales are refused, so that the
+    /// connections the end waits for are the last ones made.
     func close() {
-        state.withLock { $0.isClosed = true }
+        state.withLock { $0.phase = .ending }
     }
 
     /// Carries out `command` on every connection of the group called `group` (see
     /// `GroupCommand`); returns how many connections it has now.
     func perform(_ command: GroupCommand, group name: String) throws(GroupCommandError) -> Int {
         let count = try state.withLock { state throws(GroupCommandError) -> Int in
+            switch state.phase {
+            case .starting: throw GroupCommandError("the run has not started yet")
+            case .ending: throw GroupCommandError("the run is ending")
+            case .running: break
+            }
             guard let index = state.groups.firstIndex(where: { $0.isPresent && $0.plan.name == name }) else {
                 throw GroupCommandError("no device group '\(name)'", isUnknownGroup: true)
             }
@@ -216,7 +232,11 @@ final class FleetRoster: Sendable {
     /// stop on their loops and the new ones open. All or nothing: a connection libmosquitto
     /// refuses to make (a TLS file it cannot read) leaves the fleet as it is.
     private func apply(_ plan: FleetPlan, in state: inout State) throws(FleetChangeError) -> FleetChange {
-        if state.isClosed { throw FleetChangeError("the run is ending") }
+        switch state.phase {
+        case .starting: throw FleetChangeError("the run has not started yet")
+        case .ending: throw FleetChangeError("the run is ending")
+        case .running: break
+        }
         if settings.verify {
             throw FleetChangeError("the fleet cannot change under --verify, whose subscribers follow the fleet it started with")
         }
@@ -229,7 +249,7 @@ final class FleetRoster: Sendable {
         var next = state
         // Each loop's part: the keys that leave, the connections that open.
         var retiring = Array(repeating: Set<String>(), count: contexts.count)
-        var joining = Array(repeating: [(connection: DeviceConnection, replaces: String?, offset: Double)](), count: contexts.count)
+        var joining = Array(repeating: [LoopContext.Joining](), count: contexts.count)
         for group in change.groups where group.kind != .unchanged {
             let index: Int
             if let existing = next.groups.firstIndex(where: { $0.isPresent && $0.plan.key == group.plan.key }) {
@@ -265,7 +285,10 @@ final class FleetRoster: Sendable {
                 do {
                     let connection = try Self.connection(
                         connectionPlan, loop: loop, isInitial: false, in: &next, contexts, settings, logsEvents)
-                    joining[loop].append((connection, opening.replaces, connectionPlan.startOffset - firstOffset))
+                    joining[loop].append(
+                        .init(
+                            connection: connection, replaces: opening.replaces, offset: connectionPlan.startOffset - firstOffset,
+                            paused: next.groups[index].isPaused))
                 } catch {
                     throw FleetChangeError("device group '\(group.plan.name)': \(error)")
                 }

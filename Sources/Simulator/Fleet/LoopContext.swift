@@ -42,10 +42,19 @@ final class LoopContext: @unchecked Sendable {
         samples += Array(repeating: nil, count: count - samples.count)
     }
 
+    /// One connection a change adds: it opens at `offset` seconds from now (its place in the
+    /// group's ramp-up), or once the connection it `replaces` is gone; a connection of a paused
+    /// group starts paused, and connects at the resume.
+    struct Joining {
+        let connection: DeviceConnection
+        let replaces: String?
+        let offset: Double
+        let paused: Bool
+    }
+
     /// This loop's part of a change to the fleet (see `FleetChange`): the connections with the
-    /// `retiring` keys stop ticking and leave cleanly, the `opening` ones join, each at its
-    /// offset from now (a ramp-up), or once the connection it `replaces` is gone.
-    func change(retiring: Set<String>, opening: [(connection: DeviceConnection, replaces: String?, offset: Double)], groups: Int) {
+    /// `retiring` keys stop ticking and leave cleanly, and the `opening` ones join.
+    func change(retiring: Set<String>, opening: [Joining], groups: Int) {
         growGroups(to: groups)
         var leaving: [String: DeviceConnection] = [:]
         if !retiring.isEmpty {
@@ -57,12 +66,16 @@ final class LoopContext: @unchecked Sendable {
         }
         var successors: [String: DeviceConnection] = [:]
         let now = MonotonicClock.now()
-        for (connection, replaces, offset) in opening {
+        for joining in opening {
+            let connection = joining.connection
             connections.append(connection)
-            if let replaces, leaving[replaces] != nil {
+            connection.join()
+            if joining.paused {
+                connection.pause()
+            } else if let replaces = joining.replaces, leaving[replaces] != nil {
                 successors[replaces] = connection
             } else {
-                connection.open(at: now &+ MonotonicClock.nanoseconds(offset))
+                connection.open(at: now &+ MonotonicClock.nanoseconds(joining.offset))
             }
         }
         retired += leaving.values

@@ -74,9 +74,11 @@ final class RunControl: Sendable {
     /// Monotonic nanoseconds at which the last connection came up for the first time; 0 until then.
     let allConnectedAt = Atomic<UInt64>(0)
 
-    /// A connection's CONNACK accepted it; `firstTime` when it had never been up before.
-    func noteConnected(firstTime: Bool, of connections: Int) {
-        everConnected.store(true, ordering: .relaxed)
+    /// A connection's CONNACK accepted it; `firstTime` when it had never been up before. With
+    /// `counted: false`, a connection that left the fleet before it was ever up: no longer
+    /// waited for, and no sign of a broker.
+    func noteConnected(firstTime: Bool, of connections: Int, counted: Bool = true) {
+        if counted { everConnected.store(true, ordering: .relaxed) }
         if firstTime, firstConnects.add(1, ordering: .relaxed).newValue == connections {
             allConnectedAt.store(MonotonicClock.now(), ordering: .relaxed)
         }

@@ -1,0 +1,157 @@
+import Foundation
+import Reactor
+import Scenario
+import Simulator
+import Testing
+import TestSupport
+
+/// Issue 13, item 5: reloads and scales at the awkward moments, against a real mosquitto: before
+/// the run, in quick succession while connections cannot leave yet, on a paused group, and
+/// racing the run's end.
+@Suite(.tags(.integration)) struct FleetReloadTests {
+    private static func yaml(field: String, count: Int = 1, publish: String = "10/s") -> String {
+        """
+        devices:
+          - name: room
+            count: \(count)
+            topic: "fr/{id}"
+            publish: \(publish)
+            payload: { fields: { \(field): { counter: 0 } } }
+        """
+    }
+
+    private static func plan(_ text: String, port: UInt16) throws -> FleetPlan {
+        var settings = RunSettings()
+        settings.host = "127.0.0.1"
+        settings.port = Int(port)
+        return FleetPlan(scenarios: [try ScenarioLoader.load(text: text, file: "test.yaml", environment: [:])], settings: settings)
+    }
+
+    /// Clients the broker saw connect, and those it saw go (a probe of the port, `<unknown>`,
+    /// is neither).
+    private static func allGone(_ log: String) -> (connected: Int, gone: Int) {
+        let lines = log.split(separator: "\n")
+        return (
+            lines.count { $0.contains("New client connected") },
+            lines.count {
+                !$0.contains("<unknown>")
+                    && ($0.hasSuffix(" disconnected.") || $0.hasSuffix(" closed its connection.")
+                        || $0.hasSuffix("closing old connection."))
+            }
+        )
+    }
+
+    @Test func aChangeBeforeTheRunIsRefused() throws {
+        let broker = try MosquittoBroker()
+        let harness = try FleetHarness(Self.yaml(field: "a"), port: broker.port, settings: RunSettings(statsInterval: nil))
+        let reload = harness.fleet.reload(to: try Self.plan(Self.yaml(field: "a", count: 2), port: broker.port))
+        #expect(reload.error == "the run has not started yet", "\(reload)")
+        #expect(throws: GroupCommandError("the run has not started yet")) { try harness.fleet.perform(.scale(count: 3), group: "room") }
+        harness.start()
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 1 })
+        harness.fleet.requestStop()
+        let result = try #require(try harness.result(timeout: 10))
+        #expect(result.connections == 1 && result.reloads.count == 1)
+    }
+
+    /// The first reload's successor waits for its predecessor, which cannot leave cleanly while
+    /// the broker is frozen (its DISCONNECT is stuck behind a full socket); a second reload
+    /// retires the successor. A retired successor must not open when its predecessor goes (it
+    /// did, and was freed with its timer scheduled). A frozen broker sees the connections in
+    /// whatever order it wakes to: that one takes over another is its affair.
+    @Test func aSuccessorRetiredWhileItWaitsNeverOpens() throws {
+        let broker = try MosquittoBroker()
+        let harness = try FleetHarness(Self.yaml(field: "a", publish: "max"), port: broker.port, settings: RunSettings(statsInterval: nil))
+        harness.start()
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 1 })
+        broker.pause()
+        TestClock.sleep(0.5)  // the socket fills
+        let first = harness.fleet.reload(to: try Self.plan(Self.yaml(field: "b", publish: "max"), port: broker.port))
+        TestClock.sleep(0.1)
+        let second = harness.fleet.reload(to: try Self.plan(Self.yaml(field: "c", publish: "max"), port: broker.port))
+        #expect(first.changed == ["room"] && second.changed == ["room"], "\(first) \(second)")
+        broker.resume()
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { harness.fleet.totals.connectionsUp == 1 }, "\(harness.log.all)")
+        TestClock.sleep(0.5)
+        #expect(harness.fleet.totals.connectionsUp == 1, "the last plan's connection alone")
+        harness.fleet.requestStop()
+        let result = try #require(try harness.result(timeout: 15))
+        #expect(result.connectionsUpAtEnd == 1 && result.connections == 1)
+        TestClock.sleep(0.5)
+        let (connected, gone) = Self.allGone(broker.log)
+        #expect(connected == gone, "\(connected) \(gone) \(broker.log)")
+    }
+
+    @Test func aPausedGroupsNewConnectionsStartPaused() throws {
+        let broker = try MosquittoBroker()
+        let harness = try FleetHarness(Self.yaml(field: "a"), port: broker.port, settings: RunSettings(statsInterval: nil))
+        harness.start()
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 1 })
+        _ = try harness.fleet.perform(.pause, group: "room")
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 0 })
+        let reload = harness.fleet.reload(to: try Self.plan(Self.yaml(field: "a", count: 3), port: broker.port))
+        #expect(reload.scaled == ["room"], "\(reload)")
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsPaused == 3 })
+        TestClock.sleep(0.5)
+        let paused = harness.fleet.totals
+        #expect(paused.connectionsUp == 0 && paused.connectionsPaused == 3, "a paused group's new devices sleep too")
+        _ = try harness.fleet.perform(.resume, group: "room")
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 3 })
+        harness.fleet.requestStop()
+        let result = try #require(try harness.result(timeout: 10))
+        #expect(result.totals.connectionsPaused == 0 && result.totals.accountsForEveryTick, "\(result.totals)")
+    }
+
+    /// Reloads every few milliseconds while the run ends: the end waits for every connection
+    /// made, and none is left connected.
+    @Test func reloadsRacingTheEndLeaveNoConnectionBehind() throws {
+        let broker = try MosquittoBroker()
+        let harness = try FleetHarness(Self.yaml(field: "a", count: 4), port: broker.port, settings: RunSettings(statsInterval: nil))
+        harness.start()
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 4 })
+        let plans = [
+            try Self.plan(Self.yaml(field: "b", count: 4), port: broker.port),
+            try Self.plan(Self.yaml(field: "a", count: 4), port: broker.port),
+        ]
+        let stop = Locked(false)
+        let fleet = harness.fleet
+        let reloading = DispatchSemaphore(value: 0)
+        // A thread of its own: a blocked worker of Dispatch's may not be replaced soon.
+        Thread {
+            var index = 0
+            while !stop.withLock({ $0 }) {
+                fleet.reload(to: plans[index % 2])
+                index += 1
+                usleep(2000)
+            }
+            reloading.signal()
+        }.start()
+        TestClock.sleep(0.3)
+        fleet.requestStop()
+        let result = try #require(try harness.result(timeout: 20))
+        stop.withLock { $0 = true }
+        _ = reloading.wait(timeout: .now() + 5)
+        #expect(result.reloads.count > 10, "\(result.reloads.count) reloads")
+        #expect(fleet.reload(to: plans[0]).error == "the run is ending", "a reload after the end began is refused")
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.05) {
+                let (c, g) = Self.allGone(broker.log)
+                return c == g
+            },
+            "\(Self.allGone(broker.log)) \(broker.log.suffix(3000))")
+    }
+
+    @Test func aSuccessorTakesOverAClientIDFromAnotherGroup() throws {
+        let group = { (name: String) in
+            "devices:\n  - name: \(name)\n    clientId: shared-client\n    topic: t\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n"
+        }
+        let before = FleetPlan(
+            scenarios: [try ScenarioLoader.load(text: group("old"), file: "a.yaml", environment: [:])], settings: RunSettings())
+        let after = FleetPlan(
+            scenarios: [try ScenarioLoader.load(text: group("new"), file: "a.yaml", environment: [:])], settings: RunSettings())
+        let running = before.groupPlans.map { FleetChange.Running(plan: $0, connections: Set(before.connections.map(\.key))) }
+        let change = FleetChange(running: running, new: after)
+        let added = try #require(change.groups.first { $0.kind == .added })
+        #expect(added.opening.first?.replaces == before.connections.first?.key, "the broker knows no groups: it waits all the same")
+    }
+}
