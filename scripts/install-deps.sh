@@ -7,7 +7,7 @@ set -euo pipefail
 # dpkg-dev (dpkg-shlibdeps) and binutils (objdump, strip): scripts/package.sh. prometheus: its
 # promtool checks /metrics. chromium: the live page is tested in a real browser, headless.
 packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev libsystemd-dev pkg-config openssl
-  iptables iproute2 util-linux python3 python3-venv dpkg-dev binutils prometheus chromium)
+  iptables iproute2 util-linux python3 python3-venv python3-jinja2 dpkg-dev binutils prometheus chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -44,9 +44,9 @@ import Signals
 
     @Test func anUnknownKeyBesideAGeneratorIsNoGenerator() {
         #expect(
-            problems(device(fields: "        T: { sine: {}, unit: \"%\" }")) == [
-                "test.yaml:7:24: unknown key 'unit' in field 'T'; besides its generator a field takes only the modifiers "
-                    + "decimals, noise, min, max, faults"
+            problems(device(fields: "        T: { sine: {}, colour: red }")) == [
+                "test.yaml:7:24: unknown key 'colour' in field 'T'; besides its generator a field takes only the modifiers "
+                    + "decimals, noise, min, max, faults, unit, deviceClass, stateClass"
             ])
     }
 

@@ -24,6 +24,7 @@ struct GroupKeys {
     var payload: PayloadSpec?
     var verify: VerifyFields?
     var availability: Availability?
+    var discovery: Discovery?
 
     /// These keys, with every key not written here taken from `defaults`. Keys are taken whole:
     /// a group's `payload` replaces the default `payload`, it is not merged with it.
@@ -47,6 +48,7 @@ struct GroupKeys {
         take("payload", \.payload)
         take("verify", \.verify)
         take("availability", \.availability)
+        take("discovery", \.discovery)
         return keys
     }
 }

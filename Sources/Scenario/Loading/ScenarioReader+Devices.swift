@@ -63,17 +63,25 @@ extension ScenarioReader {
                 "\(what) has 'availability' and a shared connection: a connection has one will, so availability "
                     + "needs one connection per device")
         }
+        if keys.discovery != nil, keys.payload?.style == .template {
+            report(
+                (entries["discovery"] ?? node).mark,
+                "\(what) has 'discovery' and a template payload: Home Assistant reads each value out of JSON, so discovery "
+                    + "needs payload style milkcocoa or flat")
+        }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
             diagnostics.count == problemsBefore
         else { return nil }
         return DeviceGroup(
             name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
             clientID: keys.clientID ?? Template("{id}"), topic: topic, sample: keys.sample,
-            publish: publish, qos: keys.qos ?? .atMostOnce, retain: keys.retain ?? false,
+            // Home Assistant subscribes to a discovered entity's state topic up to a second after
+            // it made the entity: a state not retained is lost until the next.
+            publish: publish, qos: keys.qos ?? .atMostOnce, retain: keys.retain ?? (keys.discovery != nil),
             connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
             jitter: keys.jitter,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
-            verify: keys.verify, availability: keys.availability)
+            verify: keys.verify, availability: keys.availability, discovery: keys.discovery)
     }
 
     /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
@@ -94,7 +102,26 @@ extension ScenarioReader {
         keys.payload = entries["payload"].flatMap { payload($0, of: what) }
         keys.verify = entries["verify"].flatMap(verifyFields)
         keys.availability = entries["availability"].flatMap(availability)
+        keys.discovery = entries["discovery"].flatMap(discovery)
         return keys
+    }
+
+    /// `discovery: homeassistant`, or `{ type: homeassistant, prefix, manufacturer, model }`.
+    private func discovery(_ node: Node) -> Discovery? {
+        if node.scalarText != nil {
+            return choice(node, "discovery", Discovery.types).map { _ in Discovery() }
+        }
+        guard let entries = entries(node, of: "'discovery'", known: ScenarioKeys.discovery.keys) else { return nil }
+        guard entries["type"] != nil else {
+            missing("type", in: entries, of: "'discovery' (homeassistant)")
+            return nil
+        }
+        guard choice(entries["type"], "type", Discovery.types) != nil else { return nil }
+        var discovery = Discovery()
+        if let prefix = topic(entries["prefix"], "prefix") { discovery.prefix = prefix.source }
+        discovery.manufacturer = string(entries["manufacturer"], "manufacturer")
+        discovery.model = string(entries["model"], "model")
+        return discovery
     }
 
     /// `availability: { topic: "devices/{id}/status" }`, with `online` and `offline` payloads.

@@ -50,12 +50,17 @@ extension ScenarioReader {
             report(maxNode.mark, "expected 'max' (\(Self.trimmed(max))) to be at least 'min' (\(Self.trimmed(min))) in field '\(name)'")
         }
         let faults = modifiers["faults"].map { self.faults($0, of: name) } ?? FieldFaults()
+        let entity = EntityHints(
+            unit: string(modifiers["unit"], "unit"), deviceClass: string(modifiers["deviceClass"], "deviceClass"),
+            stateClass: choice(modifiers["stateClass"], "stateClass", EntityHints.stateClasses))
         guard found.count == 1, let recipe = found[0].recipe, diagnostics.count == problemsBefore else {
             return nil
         }
-        return FieldSpec(
+        var spec = FieldSpec(
             name: keyName, generator: recipe, decimals: decimals, noise: noise, min: min, max: max,
             faults: faults)
+        spec.entity = entity
+        return spec
     }
 
     /// `location: { fields: { lat: {...}, lon: {...} } }`: a nested object whose members are fields

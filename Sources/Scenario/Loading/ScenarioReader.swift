@@ -155,7 +155,7 @@ final class ScenarioReader {
     func choice(_ node: Node?, _ key: String, _ options: [String]) -> String? {
         guard let node, let text = string(node, key) else { return nil }
         guard options.contains(text) else {
-            let listed = options.dropLast().joined(separator: ", ") + " or " + (options.last ?? "")
+            let listed = options.count == 1 ? options[0] : options.dropLast().joined(separator: ", ") + " or " + (options.last ?? "")
             report(
                 node.mark,
                 "expected \(listed) for '\(key)', found \(node.summary)"

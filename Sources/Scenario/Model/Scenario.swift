@@ -161,13 +161,15 @@ public struct DeviceGroup: Sendable {
     public var verify: VerifyFields?
     /// Each device says whether it is there, retained, on a topic of its own.
     package var availability: Availability?
+    /// Each device announces its fields to a dashboard that discovers them (Home Assistant).
+    package var discovery: Discovery?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
         jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
-        availability: Availability? = nil
+        availability: Availability? = nil, discovery: Discovery? = nil
     ) {
         self.name = name
         self.count = count
@@ -185,7 +187,20 @@ public struct DeviceGroup: Sendable {
         self.location = location
         self.verify = verify
         self.availability = availability
+        self.discovery = discovery
     }
+}
+
+/// `discovery: homeassistant` of a device group: each device announces its fields as Home
+/// Assistant entities, retained, under `prefix`; see `HomeAssistantDiscovery` in Simulator.
+package struct Discovery: Sendable, Equatable {
+    package var prefix = Discovery.defaultPrefix
+    /// The `device` block's words; by default devsim's name and the group's.
+    package var manufacturer: String?
+    package var model: String?
+
+    package static let defaultPrefix = "homeassistant"
+    package static let types = ["homeassistant"]
 }
 
 /// `availability:` of a device group, as dashboards watch devices: `online`, retained at QoS 1,

@@ -19,6 +19,8 @@ package struct FieldSpec: Sendable {
     package var max: Double?
     /// Sensor faults injected into the field's values.
     package var faults: FieldFaults
+    /// What a dashboard that discovers the field shows of it: its unit and classes.
+    package var entity = EntityHints()
 
     /// A field whose value comes from `generator`.
     package init(
@@ -53,6 +55,24 @@ package struct FieldSpec: Sendable {
         if case .group(let fields) = content { return fields }
         return nil
     }
+}
+
+/// A field's `unit`, `deviceClass` and `stateClass`: nothing in its payload, everything in the
+/// dashboards that discover it (Home Assistant's `unit_of_measurement`, `device_class`,
+/// `state_class`).
+package struct EntityHints: Sendable, Equatable {
+    package var unit: String?
+    package var deviceClass: String?
+    package var stateClass: String?
+
+    package init(unit: String? = nil, deviceClass: String? = nil, stateClass: String? = nil) {
+        self.unit = unit
+        self.deviceClass = deviceClass
+        self.stateClass = stateClass
+    }
+
+    /// Home Assistant's state classes.
+    package static let stateClasses = ["measurement", "total", "total_increasing"]
 }
 
 package enum PayloadStyle: String, Sendable, CaseIterable {

@@ -11,6 +11,8 @@ package protocol GeneratorRecipe: Sendable {
     /// This generator's state for one device and field (`context.fieldName`). Called once per
     /// device, off the hot path.
     func makeGenerator(context: GeneratorContext) -> any FieldGenerator
+    /// What kind of value it makes (`ValueKind`); numbers unless it says otherwise.
+    var valueKind: ValueKind { get }
 }
 
 package enum Generators {

@@ -12,6 +12,9 @@ protocol ConnectionDriverDelegate: AnyObject {
     /// The connection is about to leave cleanly (the run's end, a pause): the last word before
     /// the DISCONNECT.
     func driverWillDisconnect()
+    /// Whether messages the broker has yet to acknowledge are out: the DISCONNECT then waits for
+    /// them (`quiet()`), up to `ConnectionDriver.quietLimit`.
+    func driverAwaitsAcknowledgements() -> Bool
     /// The connection that was up is gone, for `reason` (already in words).
     func driverDidLoseConnection(reason: String)
     /// An attempt failed before any CONNACK accepted it: refused (`refusal` is the broker's
@@ -30,6 +33,7 @@ protocol ConnectionDriverDelegate: AnyObject {
 
 extension ConnectionDriverDelegate {
     func driverWillDisconnect() {}
+    func driverAwaitsAcknowledgements() -> Bool { false }
     func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
     func driverConnackIsLate() -> Duration? { nil }
@@ -74,6 +78,15 @@ final class ConnectionDriver: TimerTarget {
     private let retryTimer: Timer
     private let connackTimer: Timer
     private let silenceTimer: Timer
+    /// The wait for the broker's last acknowledgements before the DISCONNECT (`quiet()`).
+    private let quietTimer: Timer
+
+    /// How long a DISCONNECT waits for the acknowledgements of what went before it. Not waiting
+    /// cost the messages themselves: libmosquitto closes the socket as soon as the DISCONNECT is
+    /// written, a PUBACK that has arrived unread makes that close a reset, and the broker, which
+    /// drops what it had not read yet on a reset, lost the DISCONNECT with it (mosquitto 2.0.11:
+    /// "disconnected due to out of memory") and published the will.
+    static let quietLimit: UInt64 = 1_000_000_000
 
     init(client: Client, reconnect: ReconnectSettings, connackTimeout: Duration, watchesSilence: Bool, loop: EventLoop) {
         self.client = client
@@ -85,7 +98,8 @@ final class ConnectionDriver: TimerTarget {
         retryTimer = Timer(on: loop)
         connackTimer = Timer(on: loop)
         silenceTimer = Timer(on: loop)
-        for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.target = self }
+        quietTimer = Timer(on: loop)
+        for timer in [startTimer, retryTimer, connackTimer, silenceTimer, quietTimer] { timer.target = self }
     }
 
     var isConnected: Bool { machine.isConnected }
@@ -135,6 +149,7 @@ final class ConnectionDriver: TimerTarget {
 
     /// The socket closed; `stable: false` keeps the backoff growing however long it was up.
     func closed(_ error: MosquittoError?, stable: Bool = true) {
+        quietTimer.cancel()
         let abandoned = abandonReason
         let transport = bridgeFailure
         abandonReason = nil
@@ -229,10 +244,10 @@ final class ConnectionDriver: TimerTarget {
             disconnectedCleanly = true
             pausesConnected = machine.state == .pausing
             delegate.driverWillDisconnect()
-            do {
-                try client.disconnect()
-            } catch {
-                perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
+            if delegate.driverAwaitsAcknowledgements() {
+                quietTimer.schedule(at: MonotonicClock.now() &+ Self.quietLimit)
+            } else {
+                sendDisconnect()
             }
         case .abandonAttempt:
             connackTimer.cancel()
@@ -240,11 +255,11 @@ final class ConnectionDriver: TimerTarget {
             client.abandon(reporting: .connectionLost)
             delegate.driverDidPause(wasConnected: false)
         case .sleep:
-            for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.cancel() }
+            for timer in [startTimer, retryTimer, connackTimer, silenceTimer, quietTimer] { timer.cancel() }
             delegate.driverDidPause(wasConnected: pausesConnected)
             pausesConnected = false
         case .finished:
-            for timer in [startTimer, retryTimer, connackTimer, silenceTimer] { timer.cancel() }
+            for timer in [startTimer, retryTimer, connackTimer, silenceTimer, quietTimer] { timer.cancel() }
             if disconnectedCleanly, let bridge, bridge.phase != .closed {
                 // The DISCONNECT waits in the bridge's socket; it must reach the broker, or the
                 // broker publishes the will as for a connection lost.
@@ -259,8 +274,25 @@ final class ConnectionDriver: TimerTarget {
         }
     }
 
+    /// Everything before the DISCONNECT is acknowledged: it goes now.
+    func quiet() {
+        guard quietTimer.isScheduled else { return }
+        quietTimer.cancel()
+        sendDisconnect()
+    }
+
+    private func sendDisconnect() {
+        do {
+            try client.disconnect()
+        } catch {
+            perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
+        }
+    }
+
     func timerFired(_ timer: Timer, now: UInt64) {
-        if timer === startTimer {
+        if timer === quietTimer {
+            sendDisconnect()
+        } else if timer === startTimer {
             perform(machine.start())
         } else if timer === retryTimer {
             perform(machine.retryDue())

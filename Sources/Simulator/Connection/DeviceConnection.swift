@@ -78,18 +78,32 @@ final class DeviceConnection: @unchecked Sendable {
     private let isInitial: Bool
     /// Counted among the connections up (`Counters.connections(up:)`).
     private var isCountedUp = false
+    /// QoS 1 messages beside the telemetry (`publishAside`) not yet acknowledged, by id.
+    private var asideAwaitingAcknowledgement: Set<Int32> = []
+    /// Where Home Assistant announces itself, when the devices are discovered by it.
+    private let discoveryStatusTopic: String?
+    /// Whether the devices' entities were announced (after the first CONNACK).
+    private var hasAnnouncedEntities = false
+    /// The clean DISCONNECT deletes the devices' entities: the connection leaves the fleet, or
+    /// the run ends under `--discovery-cleanup`.
+    private var deletesEntities: Bool
     /// Called once nothing more will happen on this connection: a successor with its client id
     /// opens then (see `FleetChange.Opening`).
     var whenFinished: (() -> Void)?
 
     init(
         plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, logsEvents: Bool,
-        context: LoopContext, counters: Counters, isInitial: Bool = true
+        context: LoopContext, counters: Counters, isInitial: Bool = true, discoveryCleanup: Bool = false
     ) throws(ClientSetupError) {
         self.plan = plan
         self.isInitial = isInitial
+        discoveryStatusTopic = plan.devices.lazy.compactMap(\.discovery).first?.statusTopic
+        deletesEntities = discoveryCleanup
         var options = plan.options
-        options.reportsPublishes = plan.devices.first.map { $0.qos.isAcknowledged } ?? true
+        // QoS 1 messages beside the telemetry (availability, discovery) are acknowledged too,
+        // and a DISCONNECT waits for them (`driverAwaitsAcknowledgements`).
+        options.reportsPublishes =
+            plan.devices.first.map { $0.qos.isAcknowledged || $0.availability != nil || $0.discovery != nil } ?? true
         client = try Client(options: options)
         self.context = context
         self.counters = counters
@@ -180,6 +194,7 @@ final class DeviceConnection: @unchecked Sendable {
     /// in its queue stays counted as `buffered`, as at the end of a run.
     func retire() {
         hasEnded = true
+        deletesEntities = true
         // It will never be up: the fleet it started with no longer waits for it.
         if isInitial, !driver.hasConnected { context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false) }
         for device in devices { device.stop() }
@@ -274,6 +289,8 @@ final class DeviceConnection: @unchecked Sendable {
         } else {
             counters.add(.published)
             device.published += 1
+            // For Home Assistant's next start (`announceEntities`); discovered devices only.
+            if discoveryStatusTopic != nil { device.lastPayload = Array(payload) }
             if let due { recordLateness(due: due, now: now) }
             if qos.isAcknowledged { markInFlight(messageID, device: device) }
         }
@@ -363,8 +380,18 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if isPaused { counters.connections(paused: -1) }
         isPaused = false
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
-        // Before any telemetry: the device is there.
+        // Before any telemetry: the device is there, and what it has.
         announce(online: true)
+        if let discoveryStatusTopic {
+            do {
+                _ = try client.subscribe(discoveryStatusTopic, qos: .atMostOnce)
+            } catch {
+                context.control.warnOnce(
+                    "discovery: cannot subscribe to '\(discoveryStatusTopic)': \(error)", key: "discovery subscribe: \(error)",
+                    host: plan.options.host, port: plan.options.port)
+            }
+            if !hasAnnouncedEntities { announceEntities(withStates: false) }
+        }
         let now = MonotonicClock.now()
         if ackTimeout != nil, !outstanding.isEmpty {
             // libmosquitto resends them now: the wait on this connection starts again.
@@ -377,8 +404,49 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     func driverWillDisconnect() {
+        if deletesEntities, discoveryStatusTopic != nil {
+            deleteEntities()
+            return
+        }
         // A clean DISCONNECT suppresses the will: say it here instead.
         announce(online: false)
+    }
+
+    /// Each discovered device's entity configs (retained, QoS 1), and with `withStates` its last
+    /// payload again: Home Assistant has just started and asks for both. Not ticks: counted
+    /// nowhere, and their acknowledgements are not waited for.
+    private func announceEntities(withStates: Bool) {
+        hasAnnouncedEntities = true
+        for device in devices {
+            guard let discovery = device.plan.discovery else { continue }
+            for config in discovery.configs { publishAside(config.topic, config.payload, retain: true, what: "discovery") }
+            if withStates, let payload = device.lastPayload {
+                publishAside(device.plan.topic, payload, qos: qos, retain: device.plan.retain, what: "discovery")
+            }
+        }
+    }
+
+    /// The devices leave Home Assistant for good: the empty retained configs that delete their
+    /// entities, and empty retained messages that clear what their topics kept.
+    private func deleteEntities() {
+        for device in devices {
+            guard let discovery = device.plan.discovery else { continue }
+            for removal in discovery.removals { publishAside(removal.topic, [], retain: true, what: "discovery") }
+            if device.plan.retain { publishAside(device.plan.topic, [], retain: true, what: "discovery") }
+            if let availability = device.plan.availability { publishAside(availability.topic, [], retain: true, what: "discovery") }
+        }
+    }
+
+    /// A message beside the telemetry (availability, discovery), warned about once per reason
+    /// when libmosquitto refuses it.
+    private func publishAside(_ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool, what: String) {
+        let (messageID, error) = payload.withUnsafeBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
+        if qos.isAcknowledged, error == nil { asideAwaitingAcknowledgement.insert(messageID) }
+        if let error {
+            context.control.warnOnce(
+                "\(what): cannot publish to '\(topic)': \(error)", key: "\(what): \(error)", host: plan.options.host,
+                port: plan.options.port)
+        }
     }
 
     /// Each device's availability (`online` or `offline`, retained, QoS 1), where its group has
@@ -386,19 +454,17 @@ extension DeviceConnection: ConnectionDriverDelegate {
     private func announce(online: Bool) {
         for device in devices {
             guard let availability = device.plan.availability else { continue }
-            let payload = online ? availability.online : availability.offline
-            let (_, error) = payload.withUnsafeBytes {
-                client.publish(topic: Topic(availability.topic), payload: $0, qos: .atLeastOnce, retain: true)
-            }
-            if let error {
-                context.control.warnOnce(
-                    "availability: cannot publish to '\(availability.topic)': \(error)", key: "availability: \(error)",
-                    host: plan.options.host, port: plan.options.port)
-            }
+            publishAside(availability.topic, online ? availability.online : availability.offline, retain: true, what: "availability")
         }
     }
 
+    func driverAwaitsAcknowledgements() -> Bool {
+        !outstanding.isEmpty || !asideAwaitingAcknowledgement.isEmpty
+    }
+
     func driverDidLoseConnection(reason: String) {
+        // libmosquitto resends them on the next connection, whose close waits for what it has.
+        asideAwaitingAcknowledgement.removeAll()
         counters.connections(up: -1)
         isCountedUp = false
         context.control.connectionLost(reason, logged: logsEvents)
@@ -492,12 +558,17 @@ extension DeviceConnection: ClientDelegate {
     static let qos2Failure = "publish failed: the broker does not handle QoS 2"
 
     func client(_ client: Client, didPublish messageID: Int32) {
+        if !asideAwaitingAcknowledgement.isEmpty, asideAwaitingAcknowledgement.remove(messageID) != nil {
+            if !driverAwaitsAcknowledgements() { driver.quiet() }
+            return
+        }
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
         guard qos.isAcknowledged, let message = outstanding.removeValue(forKey: messageID) else { return }
         qos2ProtocolLosses = 0
         context.latency.record(MonotonicClock.now() &- message.publishedAt)
         counters.add(.inFlight, -1)
         counters.add(.acknowledged)
+        if outstanding.isEmpty, asideAwaitingAcknowledgement.isEmpty { driver.quiet() }
         flush()
         wakeSleepers()
     }
@@ -505,5 +576,14 @@ extension DeviceConnection: ClientDelegate {
     func clientCanWrite(_ client: Client) {
         flush()
         wakeSleepers()
+    }
+
+    /// Home Assistant's birth message on `<prefix>/status`: it has (re)started, and asks for the
+    /// configs and the current states.
+    func client(_ client: Client, didReceive message: ReceivedMessage) {
+        guard let discoveryStatusTopic, message.topic == discoveryStatusTopic,
+            String(decoding: message.payload, as: UTF8.self) == "online", isConnected
+        else { return }
+        announceEntities(withStates: true)
     }
 }

@@ -25,6 +25,9 @@ final class Device: TimerTarget {
     private var wallStart = 0.0
     /// Messages handed to libmosquitto, for `run --verify`'s lost count.
     var published = 0
+    /// The last payload published, kept for discovered devices only: the state Home Assistant
+    /// asks for when it starts.
+    var lastPayload: [UInt8]?
 
     /// Its next tick.
     private let timer: Timer

@@ -20,7 +20,16 @@ public struct DevicePlan: Sendable {
     /// What `run --verify` reads of the device's messages; the same for its whole group.
     public var verify: VerifyPlan
     /// Where the device says whether it is there (its group's `availability`), and the words.
-    package var availability: (topic: String, online: [UInt8], offline: [UInt8])? = nil
+    package var availability: Announcement? = nil
+    /// The device's entities for Home Assistant (its group's `discovery`).
+    package var discovery: HomeAssistantDiscovery? = nil
+
+    /// A topic on which the device says `online` and `offline`.
+    package struct Announcement: Sendable, Equatable {
+        package var topic: String
+        package var online: [UInt8]
+        package var offline: [UInt8]
+    }
 
     /// An offset in [0, `jitter`) that depends on the run's seed and the device's id alone, so
     /// a run with the same seed starts each device at the same point after its CONNACK.
@@ -209,7 +218,7 @@ public struct FleetPlan: Sendable {
         let verify = VerifyPlan(group: group)
         let all = (1...max(1, group.count)).map { index in
             let id = group.id.render(name: group.name, index: index, id: nil)
-            return DevicePlan(
+            var device = DevicePlan(
                 group: group.name, index: index, id: id,
                 topic: group.topic.render(name: group.name, index: index, id: id),
                 qos: group.qos, retain: group.retain, perSecond: group.publish.perSecond,
@@ -218,8 +227,16 @@ public struct FleetPlan: Sendable {
                     jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
                     seed: settings.seed, deviceID: id), verify: verify,
                 availability: group.availability.map {
-                    ($0.topic.render(name: group.name, index: index, id: id), Array($0.online.utf8), Array($0.offline.utf8))
+                    .init(
+                        topic: $0.topic.render(name: group.name, index: index, id: id), online: Array($0.online.utf8),
+                        offline: Array($0.offline.utf8))
                 })
+            device.discovery = group.discovery.map {
+                HomeAssistantDiscovery(
+                    deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,
+                    discovery: $0, version: settings.version)
+            }
+            return device
         }
         // Ids are rendered before sharding, so a device keeps its index, id and topic (and so
         // its seed and data) whichever shard runs it.

@@ -77,7 +77,8 @@ final class FleetRoster: Sendable {
     ) throws(ClientSetupError) -> DeviceConnection {
         let connection = try DeviceConnection(
             plan: plan, seed: settings.seed, connackTimeout: settings.connackTimeout, logsEvents: logsEvents,
-            context: contexts[loop], counters: state.groups[plan.group].counters[loop], isInitial: isInitial)
+            context: contexts[loop], counters: state.groups[plan.group].counters[loop], isInitial: isInitial,
+            discoveryCleanup: settings.discoveryCleanup)
         state.groups[plan.group].connections[plan.key] = loop
         state.loopLoads[loop] += 1
         state.made += 1

@@ -15,6 +15,10 @@ public struct RunSettings: Sendable {
     /// Keep trying when the broker refuses every connection's credentials (an auth back end
     /// that starts late), instead of ending the run at once.
     public var retryRefused = false
+    /// devsim's version, for what names it (Home Assistant's `sw_version`).
+    public var version = "dev"
+    /// A clean end of the run deletes the entities the devices announced (`--discovery-cleanup`).
+    public var discoveryCleanup = false
     /// The MQTT version of every connection, over the scenarios'.
     public var mqttProtocol: ProtocolVersion? = nil
     /// `nil` runs until stopped or `messages` is reached.

@@ -237,6 +237,12 @@ enum ArgumentParser {
             o.retryRefused = try flag(v, label)
         },
         Option(
+            flag: "--discovery-cleanup", variable: "DEVSIM_DISCOVERY_CLEANUP", valueName: nil,
+            help: "a clean end deletes the entities the devices announced to Home Assistant (discovery:)"
+        ) { o, v, label throws(UsageError) in
+            o.discoveryCleanup = try flag(v, label)
+        },
+        Option(
             flag: "--password-file", variable: "DEVSIM_PASSWORD_FILE", valueName: "FILE",
             help: "file holding the password (DEVSIM_PASSWORD holds the password itself)"
         ) { o, v, _ in o.passwordFile = v },

@@ -28,6 +28,8 @@ struct RunOptions: Equatable {
     var anonymous = false
     /// `--retry-refused`: go on when every connection's credentials were refused.
     var retryRefused = false
+    /// `--discovery-cleanup`: a clean end deletes the discovered devices' entities.
+    var discoveryCleanup = false
     /// `--protocol`: the MQTT version, over the scenario's.
     var mqttProtocol: ProtocolVersion?
     var passwordFile: String?

@@ -2,7 +2,9 @@ import Simulator
 
 /// The text `--help` prints, made from the option table so the two never disagree.
 enum Help {
-    static let version = "devsim 0.1.0"
+    /// The release, as packages and Home Assistant's `sw_version` give it.
+    static let versionNumber = "0.1.0"
+    static let version = "devsim " + versionNumber
 
     static func text(topic: String?) -> String {
         switch topic {

@@ -288,6 +288,8 @@ struct RunCommand {
         settings.verify = options.verify
         settings.anonymous = options.anonymous
         settings.retryRefused = options.retryRefused
+        settings.discoveryCleanup = options.discoveryCleanup
+        settings.version = Help.versionNumber
         settings.mqttProtocol = options.mqttProtocol
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout

@@ -1,0 +1,150 @@
+import Scenario
+import Signals
+
+/// Home Assistant's MQTT discovery for one device (`discovery: homeassistant`): one config per
+/// entity, retained, at `<prefix>/<component>/<node_id>/<object_id>/config`, made from the
+/// device's fields:
+///
+/// - a number is a `sensor` (`unit`, `deviceClass` and `stateClass` from the field; a state class
+///   of `measurement` by default, `total_increasing` for a `counter`), text a `sensor` too;
+/// - a boolean is a `binary_sensor`, its template turning the JSON `true` into `ON`;
+/// - the `location` latitude and longitude fields together are one `device_tracker` that reads
+///   them as its JSON attributes (`latitude`, `longitude`, `gps_accuracy`); a heading is a sensor;
+/// - a `timestamp` is no entity: it says when, not what.
+///
+/// Every entity reads the device's own topic (`state_topic`), with a `value_template` that takes
+/// its field out of the payload style in use (`{{ value_json.params.temperature }}` for the
+/// Milkcocoa style), names the device's availability topic where there is one, and shares one
+/// `device` block. Pure: made once per device when the fleet is planned.
+package struct HomeAssistantDiscovery: Sendable, Equatable {
+    package struct Message: Sendable, Equatable {
+        package var topic: String
+        package var payload: [UInt8]
+    }
+
+    /// Each entity's config.
+    package var configs: [Message]
+    /// Where Home Assistant says `online` after every start (its birth message): the configs are
+    /// sent again then.
+    package var statusTopic: String
+
+    /// The empty retained messages that make Home Assistant delete the entities.
+    package var removals: [Message] { configs.map { Message(topic: $0.topic, payload: []) } }
+
+    /// Components a device's fields become, by what they are.
+    package enum Component: String, Sendable {
+        case sensor
+        case binarySensor = "binary_sensor"
+        case deviceTracker = "device_tracker"
+    }
+
+    package init(
+        deviceID: String, group: String, topic: String, payload: PayloadSpec, availability: DevicePlan.Announcement?,
+        discovery: Discovery, version: String
+    ) {
+        let node = Self.identifier(deviceID)
+        statusTopic = discovery.prefix + "/status"
+        let value = payload.style == .milkcocoa ? "value_json.params" : "value_json"
+        var shared: [(String, String)] = [("state_topic", JSONText.quoted(topic))]
+        if let availability {
+            shared += [
+                ("availability_topic", JSONText.quoted(availability.topic)),
+                ("payload_available", JSONText.quoted(String(decoding: availability.online, as: UTF8.self))),
+                ("payload_not_available", JSONText.quoted(String(decoding: availability.offline, as: UTF8.self))),
+            ]
+        }
+        let device =
+            "{\"identifiers\":[\(JSONText.quoted("devsim_" + node))],\"name\":\(JSONText.quoted(deviceID)),"
+            + "\"model\":\(JSONText.quoted(discovery.model ?? group)),"
+            + "\"manufacturer\":\(JSONText.quoted(discovery.manufacturer ?? "devsim")),\"sw_version\":\(JSONText.quoted(version))}"
+        var configs: [Message] = []
+        func add(_ component: Component, object: String, name: String, _ fields: [(String, String)]) {
+            let objectID = Self.identifier(object)
+            let entries =
+                [("unique_id", JSONText.quoted("devsim_\(node)_\(objectID)")), ("name", JSONText.quoted(name))] + fields + shared
+                + [("device", device)]
+            let json = "{" + entries.map { "\(JSONText.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+            configs.append(
+                Message(topic: "\(discovery.prefix)/\(component.rawValue)/\(node)/\(objectID)/config", payload: Array(json.utf8)))
+        }
+        var latitude: String?, longitude: String?
+        for (path, field) in Self.leaves(payload.fields, under: []) {
+            guard let recipe = field.generator else { continue }
+            let reference = value + path.map(Self.member).joined()
+            let name = Self.words(path)
+            var hints: [(String, String)] = []
+            if let unit = field.entity.unit { hints.append(("unit_of_measurement", JSONText.quoted(unit))) }
+            if let deviceClass = field.entity.deviceClass { hints.append(("device_class", JSONText.quoted(deviceClass))) }
+            if let location = recipe as? LocationRecipe, location.coordinate != .heading {
+                if location.coordinate == .latitude { latitude = latitude ?? reference } else { longitude = longitude ?? reference }
+                continue
+            }
+            switch recipe.valueKind {
+            case .timestamp:
+                continue
+            case .bool:
+                add(
+                    .binarySensor, object: path.joined(separator: "_"), name: name,
+                    [("value_template", JSONText.quoted("{{ 'ON' if \(reference) else 'OFF' }}"))] + hints)
+            case .number:
+                let stateClass = field.entity.stateClass ?? (recipe is CounterRecipe ? "total_increasing" : "measurement")
+                if field.entity.unit == nil, (recipe as? LocationRecipe)?.coordinate == .heading {
+                    hints.insert(("unit_of_measurement", JSONText.quoted("°")), at: 0)
+                }
+                add(
+                    .sensor, object: path.joined(separator: "_"), name: name,
+                    [("value_template", JSONText.quoted("{{ \(reference) }}"))] + hints + [("state_class", JSONText.quoted(stateClass))])
+            case .text:
+                add(
+                    .sensor, object: path.joined(separator: "_"), name: name,
+                    [("value_template", JSONText.quoted("{{ \(reference) }}"))] + hints)
+            }
+        }
+        if let latitude, let longitude {
+            // No state topic: Home Assistant places the tracker by its GPS attributes alone.
+            shared.removeFirst()
+            let attributes = "{{ {'latitude': \(latitude), 'longitude': \(longitude), 'gps_accuracy': \(Self.gpsAccuracy)} | tojson }}"
+            add(
+                .deviceTracker, object: "location", name: "Location",
+                [
+                    ("json_attributes_topic", JSONText.quoted(topic)), ("json_attributes_template", JSONText.quoted(attributes)),
+                    ("source_type", JSONText.quoted("gps")),
+                ])
+        }
+        self.configs = configs
+    }
+
+    /// The accuracy, in metres, a tracker's position is given with: a phone's GPS outdoors. Home
+    /// Assistant reads it to decide whether a position is inside a zone.
+    static let gpsAccuracy = 10
+
+    /// Every field made by a generator, with its path through the nested objects.
+    private static func leaves(_ fields: [FieldSpec], under path: [String]) -> [([String], FieldSpec)] {
+        fields.flatMap { field in
+            field.fields.map { leaves($0, under: path + [field.name]) } ?? [(path + [field.name], field)]
+        }
+    }
+
+    /// `.name` for a name Jinja reads as an attribute, else `['name']`.
+    private static func member(_ name: String) -> String {
+        let isIdentifier =
+            name.first.map { $0.isLetter || $0 == "_" } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        if isIdentifier { return "." + name }
+        let escaped = name.flatMap { $0 == "\\" || $0 == "'" ? ["\\", $0] : [$0] }
+        return "['\(String(escaped))']"
+    }
+
+    /// A node or object id as Home Assistant takes them in a discovery topic: letters, digits,
+    /// `_` and `-`; anything else becomes `_`.
+    static func identifier(_ text: String) -> String {
+        String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+
+    /// `room_temperature` → `Room temperature`: the entity's name, which Home Assistant shows
+    /// after the device's.
+    private static func words(_ path: [String]) -> String {
+        let text = String(path.joined(separator: " ").map { $0 == "_" ? " " : $0 })
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+}
