@@ -91,6 +91,28 @@ package final class DeviceSignals: @unchecked Sendable {
         buffer.append(contentsOf: frame.closing)
     }
 
+    /// A command's values for the fields at their paths (a name; `location.lat` inside a group),
+    /// taken from the next payload on: all of them, or, when one does not fit its field, none.
+    package func take(_ values: [(field: String, value: CommandValue)]) throws(CommandRejection) {
+        for (path, value) in values { try field(at: path).take(value, checkOnly: true) }
+        for (path, value) in values { try field(at: path).take(value) }
+    }
+
+    private func field(at path: String) throws(CommandRejection) -> FieldEncoder {
+        var list = fields
+        var field: FieldEncoder?
+        for name in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let found = list.fields.first(where: { $0.name == name }) else {
+                field = nil
+                break
+            }
+            field = found
+            list = found.members
+        }
+        guard let field, !field.isGroup else { throw CommandRejection("no field '\(path)'") }
+        return field
+    }
+
     /// The faults that fired in every payload encoded so far.
     package var faultCounts: FaultCounts {
         faultTally.counts

@@ -46,7 +46,7 @@ import Signals
         #expect(
             problems(device(fields: "        T: { sine: {}, colour: red }")) == [
                 "test.yaml:7:24: unknown key 'colour' in field 'T'; besides its generator a field takes only the modifiers "
-                    + "decimals, noise, min, max, faults, unit, deviceClass, stateClass"
+                    + "decimals, noise, min, max, faults, unit, deviceClass, stateClass, command"
             ])
     }
 

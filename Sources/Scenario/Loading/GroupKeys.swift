@@ -25,6 +25,7 @@ struct GroupKeys {
     var verify: VerifyFields?
     var availability: Availability?
     var discovery: Discovery?
+    var commands: Commands?
 
     /// These keys, with every key not written here taken from `defaults`. Keys are taken whole:
     /// a group's `payload` replaces the default `payload`, it is not merged with it.
@@ -49,6 +50,7 @@ struct GroupKeys {
         take("verify", \.verify)
         take("availability", \.availability)
         take("discovery", \.discovery)
+        take("commands", \.commands)
         return keys
     }
 }

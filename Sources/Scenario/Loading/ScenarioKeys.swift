@@ -27,16 +27,18 @@ package struct ScenarioKeys: Sendable {
         path: "devices[]",
         keys: [
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "jitter", "payload", "verify", "availability", "discovery",
+            "connection", "rampUp", "jitter", "payload", "verify", "availability", "discovery", "commands",
         ])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
     package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
     package static let discovery = ScenarioKeys(path: "devices[].discovery", keys: ["type", "prefix", "manufacturer", "model"])
+    package static let commands = ScenarioKeys(path: "devices[].commands", keys: ["topic", "response"])
+    package static let command = ScenarioKeys(path: "a field's command", keys: ["setpoint"])
     package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
     package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
     /// A field's keys besides its generator (one of `Generators.keys`).
     package static let modifiers = ScenarioKeys(
-        path: "a field", keys: ["decimals", "noise", "min", "max", "faults", "unit", "deviceClass", "stateClass"])
+        path: "a field", keys: ["decimals", "noise", "min", "max", "faults", "unit", "deviceClass", "stateClass", "command"])
     package static let faults = ScenarioKeys(path: "a field's faults", keys: FieldFaults.kinds)
     package static let spike = ScenarioKeys(path: "faults.spike", keys: ["probability", "magnitude"])
     package static let stuck = ScenarioKeys(path: "faults.stuck", keys: ["probability", "duration"])
@@ -44,7 +46,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, connection, payload, modifiers,
+        top, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, commands, command, connection,
+        payload, modifiers,
         faults, spike,
         stuck,
         dropout, drift,

@@ -63,6 +63,14 @@ extension ScenarioReader {
                 "\(what) has 'availability' and a shared connection: a connection has one will, so availability "
                     + "needs one connection per device")
         }
+        // From `defaults`, a group with nothing to command simply listens for nothing.
+        let commandsApply = keys.payload.map { Self.hasCommandedField($0.fields) } ?? false
+        if entries["commands"] != nil, !commandsApply {
+            report(
+                (entries["commands"] ?? node).mark,
+                "\(what) has 'commands' but no field takes one: give the fields commands may set 'command: set' "
+                    + "(or 'command: { setpoint: 1/min }')")
+        }
         if keys.discovery != nil, keys.payload?.style == .template {
             report(
                 (entries["discovery"] ?? node).mark,
@@ -81,7 +89,8 @@ extension ScenarioReader {
             connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
             jitter: keys.jitter,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
-            verify: keys.verify, availability: keys.availability, discovery: keys.discovery)
+            verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
+            commands: commandsApply ? keys.commands : nil)
     }
 
     /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
@@ -103,7 +112,46 @@ extension ScenarioReader {
         keys.verify = entries["verify"].flatMap(verifyFields)
         keys.availability = entries["availability"].flatMap(availability)
         keys.discovery = entries["discovery"].flatMap(discovery)
+        keys.commands = entries["commands"].flatMap(commands)
         return keys
+    }
+
+    private static func hasCommandedField(_ fields: [FieldSpec]) -> Bool {
+        fields.contains { $0.command != nil || $0.fields.map(hasCommandedField) == true }
+    }
+
+    /// `commands: { topic: "devices/{id}/set", response: … }`: `{field}` and `{requestId}` each a
+    /// whole level of the topic; `response` only with `{requestId}`, whose id it repeats.
+    private func commands(_ node: Node) -> Commands? {
+        guard let entries = entries(node, of: "'commands'", known: ScenarioKeys.commands.keys) else { return nil }
+        guard let topicNode = entries["topic"] else {
+            missing("topic", in: entries, of: "'commands' (the topic each device listens on, such as devices/{id}/set)")
+            return nil
+        }
+        guard let topic = template(topicNode, "topic", also: Commands.placeholders) else { return nil }
+        let levels = topic.source.split(separator: "/", omittingEmptySubsequences: false)
+        for placeholder in Commands.placeholders where topic.source.contains("{\(placeholder)}") {
+            guard levels.contains(where: { $0 == "{\(placeholder)}" }) else {
+                report(
+                    topicNode.mark,
+                    "'{\(placeholder)}' must be a whole level of the commands topic, such as devices/{id}/set/{\(placeholder)}")
+                return nil
+            }
+        }
+        if topic.source.contains("+") || topic.source.contains("#") {
+            report(topicNode.mark, "the commands topic takes no wildcards: '{field}' and '{requestId}' stand for the levels that vary")
+            return nil
+        }
+        var response: Template?
+        if let responseNode = entries["response"] {
+            guard topic.source.contains("{requestId}") else {
+                report(responseNode.mark, "'response' answers a request named by '{requestId}' in the commands topic, which has none")
+                return nil
+            }
+            response = template(responseNode, "response", also: ["requestId"])
+            guard response != nil else { return nil }
+        }
+        return Commands(topic: topic, response: response)
     }
 
     /// `discovery: homeassistant`, or `{ type: homeassistant, prefix, manufacturer, model }`.

@@ -50,6 +50,7 @@ extension ScenarioReader {
             report(maxNode.mark, "expected 'max' (\(Self.trimmed(max))) to be at least 'min' (\(Self.trimmed(min))) in field '\(name)'")
         }
         let faults = modifiers["faults"].map { self.faults($0, of: name) } ?? FieldFaults()
+        let command = modifiers["command"].flatMap { fieldCommand($0, of: name, recipe: found.first?.recipe) }
         let entity = EntityHints(
             unit: string(modifiers["unit"], "unit"), deviceClass: string(modifiers["deviceClass"], "deviceClass"),
             stateClass: choice(modifiers["stateClass"], "stateClass", EntityHints.stateClasses))
@@ -60,7 +61,36 @@ extension ScenarioReader {
             name: keyName, generator: recipe, decimals: decimals, noise: noise, min: min, max: max,
             faults: faults)
         spec.entity = entity
+        spec.command = command
         return spec
+    }
+
+    /// `command: set`, or `command: { setpoint: 1/min }` for a generator with a centre to move.
+    private func fieldCommand(_ node: Node, of field: String, recipe: (any GeneratorRecipe)?) -> FieldCommand? {
+        if let text = node.scalarText {
+            guard text == "set" else {
+                report(node.mark, "expected set or { setpoint: RATE } for 'command' of field '\(field)', found \(node.summary)")
+                return nil
+            }
+            if recipe?.valueKind == .timestamp {
+                report(node.mark, "field '\(field)' is a timestamp: no command sets the time")
+                return nil
+            }
+            return .set
+        }
+        guard let entries = entries(node, of: "'command' of field '\(field)'", known: ScenarioKeys.command.keys) else { return nil }
+        guard let rateNode = entries["setpoint"] else {
+            missing("setpoint", in: entries, of: "'command' of field '\(field)' (how fast it moves to a setpoint, such as 1/min)")
+            return nil
+        }
+        guard let rate = rate(rateNode, "setpoint", allowMax: false) else { return nil }
+        guard recipe == nil || recipe?.centre != nil else {
+            report(
+                rateNode.mark,
+                "field '\(field)' has no centre for a setpoint to move (randomWalk and sine have); give it command: set")
+            return nil
+        }
+        return .setpoint(perSecond: rate.perSecond)
     }
 
     /// `location: { fields: { lat: {...}, lon: {...} } }`: a nested object whose members are fields

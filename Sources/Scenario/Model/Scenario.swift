@@ -163,13 +163,15 @@ public struct DeviceGroup: Sendable {
     package var availability: Availability?
     /// Each device announces its fields to a dashboard that discovers them (Home Assistant).
     package var discovery: Discovery?
+    /// Each device listens for commands to its fields.
+    package var commands: Commands?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
         jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
-        availability: Availability? = nil, discovery: Discovery? = nil
+        availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil
     ) {
         self.name = name
         self.count = count
@@ -188,6 +190,7 @@ public struct DeviceGroup: Sendable {
         self.verify = verify
         self.availability = availability
         self.discovery = discovery
+        self.commands = commands
     }
 }
 
@@ -201,6 +204,24 @@ package struct Discovery: Sendable, Equatable {
 
     package static let defaultPrefix = "homeassistant"
     package static let types = ["homeassistant"]
+}
+
+/// `commands: { topic: "devices/{id}/set" }` of a device group: each device subscribes to its
+/// topic, after every CONNACK, and what arrives sets its fields (those with a `command:`).
+/// `{field}` as a level of the topic takes one field's bare value (`devices/{id}/set/{field}`,
+/// as Home Assistant sends); `{requestId}` as a level names a request, answered on `response`
+/// with the same id (ThingsBoard's `v1/devices/me/rpc/request/{requestId}`).
+package struct Commands: Sendable, Equatable {
+    package var topic: Template
+    package var response: Template?
+
+    package init(topic: Template, response: Template? = nil) {
+        self.topic = topic
+        self.response = response
+    }
+
+    /// The placeholders a command topic takes besides a device's.
+    package static let placeholders = ["field", "requestId"]
 }
 
 /// `availability:` of a device group, as dashboards watch devices: `online`, retained at QoS 1,

@@ -21,6 +21,8 @@ package struct FieldSpec: Sendable {
     package var faults: FieldFaults
     /// What a dashboard that discovers the field shows of it: its unit and classes.
     package var entity = EntityHints()
+    /// What a command may do to it; `nil` for a field no command touches.
+    package var command: FieldCommand?
 
     /// A field whose value comes from `generator`.
     package init(

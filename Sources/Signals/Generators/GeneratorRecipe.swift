@@ -13,6 +13,11 @@ package protocol GeneratorRecipe: Sendable {
     func makeGenerator(context: GeneratorContext) -> any FieldGenerator
     /// What kind of value it makes (`ValueKind`); numbers unless it says otherwise.
     var valueKind: ValueKind { get }
+    /// The values it chooses among, for a command that selects one; `nil` for any.
+    var options: [SignalValue]? { get }
+    /// Where its values centre (a `randomWalk`'s mean, a `sine`'s middle): what a setpoint moves;
+    /// `nil` for a generator with none.
+    var centre: Double? { get }
 }
 
 package enum Generators {

@@ -27,6 +27,16 @@ extension SignalValue {
 extension GeneratorRecipe {
     /// Numbers, unless the generator says otherwise.
     package var valueKind: ValueKind { .number }
+    package var options: [SignalValue]? { nil }
+    package var centre: Double? { nil }
+}
+
+extension RandomWalkRecipe {
+    package var centre: Double? { mean }
+}
+
+extension SineRecipe {
+    package var centre: Double? { (min + max) / 2 }
 }
 
 extension BoolRecipe {
@@ -43,6 +53,7 @@ extension TimestampRecipe {
 
 extension ChoiceRecipe {
     package var valueKind: ValueKind { .of(values) }
+    package var options: [SignalValue]? { values }
 }
 
 extension SequenceRecipe {

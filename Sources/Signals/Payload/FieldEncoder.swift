@@ -18,6 +18,16 @@ final class FieldEncoder {
     let faults: FaultInjector?
     /// Whether numbers go through `modified` at all: integers stay exact when nothing changes them.
     let modifiesNumbers: Bool
+    /// The field's name, for a command that names it.
+    let name: String
+    /// What a command may do to it, and what it checks a value against.
+    let command: FieldCommand?
+    private let kind: ValueKind
+    private let options: [SignalValue]?
+    private let centre: Double?
+    /// What commands made of it; `isCommanded` is the one test the publish path pays for it.
+    private var commanded = CommandedState()
+    private var isCommanded = false
 
     /// Reads the field's seed from `context.fieldName`, which the caller has set to the field's
     /// name (or, inside a group, its dotted path: `location.lat`).
@@ -26,6 +36,11 @@ final class FieldEncoder {
         JSONWriter.writeString(spec.name, into: &key)
         key.append(UInt8(ascii: ":"))
         self.key = key.bytes
+        name = spec.name
+        command = spec.command
+        kind = spec.generator?.valueKind ?? .text
+        options = spec.generator?.options
+        centre = spec.generator?.centre
         let fieldSeed = context.fieldSeed
         switch spec.content {
         case .generator(let recipe):
@@ -101,7 +116,9 @@ final class FieldEncoder {
             buffer.append(UInt8(ascii: "}"))
             return
         }
-        switch generator.value(at: instant) {
+        var value = generator.value(at: instant)
+        if isCommanded { value = commandedValue(value, at: instant) }
+        switch value {
         case .number(let value):
             JSONWriter.writeNumber(modified(value, at: instant), decimals: decimals, into: &buffer)
         case .integer(let value):
@@ -122,6 +139,85 @@ final class FieldEncoder {
             UTCTimestamp.writeISO8601(milliseconds: milliseconds, quoted: quoted, into: &buffer)
         case .null:
             JSONWriter.writeNull(into: &buffer)
+        }
+    }
+
+    /// The generator's value as commands left it: replaced (`set`), or moved with the centre
+    /// (`setpoint`). The generator is read all the same, so its state goes on as without.
+    private func commandedValue(_ value: SignalValue, at instant: PublishInstant) -> SignalValue {
+        if let set = commanded.value { return set }
+        guard case .setpoint(let perSecond) = command, let centre else { return value }
+        let offset = commanded.offset(at: instant.sample.time, centre: centre, perSecond: perSecond)
+        switch value {
+        case .number(let number): return .number(number + offset)
+        case .integer(let number): return .number(Double(number) + offset)
+        default: return value
+        }
+    }
+
+    /// Takes a command's value, checked against the field: its type, its `min` and `max`, its
+    /// choices. Applied from the next publish on; with `checkOnly`, only checked.
+    func take(_ value: CommandValue, checkOnly: Bool = false) throws(CommandRejection) {
+        guard let command else { throw CommandRejection("field '\(name)' takes no command (give it command: set)") }
+        switch command {
+        case .set:
+            let checked = try checked(value)
+            if !checkOnly { commanded.value = checked }
+        case .setpoint:
+            guard case .number(let number) = value else {
+                throw CommandRejection("field '\(name)' takes a number as its setpoint, not \(value.words)")
+            }
+            try checkBounds(number)
+            if !checkOnly { commanded.target = number }
+        }
+        if !checkOnly { isCommanded = true }
+    }
+
+    private func checked(_ value: CommandValue) throws(CommandRejection) -> SignalValue {
+        switch (kind, value) {
+        case (.bool, .bool(let on)):
+            return .bool(on)
+        case (.bool, .text(let text)) where ["on", "off"].contains(text.lowercased()):
+            return .bool(text.lowercased() == "on")
+        case (.bool, .number(let number)) where number == 0 || number == 1:
+            return .bool(number == 1)
+        case (.bool, _):
+            throw CommandRejection("field '\(name)' is switched with true or false (ON or OFF), not \(value.words)")
+        case (_, _) where options != nil:
+            let candidate: SignalValue =
+                switch value {
+                case .number(let number): .number(number)
+                case .bool(let on): .bool(on)
+                case .text(let text): .string(text)
+                }
+            guard let chosen = (options ?? []).first(where: { Self.same($0, candidate) }) else {
+                throw CommandRejection("field '\(name)' is one of its choices, not \(value.words)")
+            }
+            return chosen
+        case (.number, .number(let number)):
+            try checkBounds(number)
+            return .number(number)
+        case (.number, _):
+            throw CommandRejection("field '\(name)' takes a number, not \(value.words)")
+        case (_, .text(let text)):
+            return .string(text)
+        case (_, .number(let number)):
+            return .string(CommandValue.number(number).words)
+        case (_, .bool(let on)):
+            return .string(String(on))
+        }
+    }
+
+    private func checkBounds(_ number: Double) throws(CommandRejection) {
+        if let min, number < min { throw CommandRejection("field '\(name)' is at least \(CommandValue.number(min).words)") }
+        if let max, number > max { throw CommandRejection("field '\(name)' is at most \(CommandValue.number(max).words)") }
+    }
+
+    /// A choice and a command's value are the same: a number whatever its form.
+    private static func same(_ option: SignalValue, _ value: SignalValue) -> Bool {
+        switch (option, value) {
+        case (.integer(let a), .number(let b)): Double(a) == b
+        default: option == value
         }
     }
 

@@ -2,6 +2,7 @@ import MQTT
 import Mosquitto
 import Reactor
 import Scenario
+import Signals
 
 /// One MQTT connection of the fleet and the devices that publish through it, as its
 /// `ConnectionDriver` brings it up and down: keeps the messages it cannot send yet in a bounded
@@ -82,6 +83,8 @@ final class DeviceConnection: @unchecked Sendable {
     private var asideAwaitingAcknowledgement: Set<Int32> = []
     /// Where Home Assistant announces itself, when the devices are discovered by it.
     private let discoveryStatusTopic: String?
+    /// The devices' command topics (`commands:`), subscribed to after every CONNACK.
+    private let commandFilters: [String]
     /// Whether the devices' entities were announced (after the first CONNACK).
     private var hasAnnouncedEntities = false
     /// The clean DISCONNECT deletes the devices' entities: the connection leaves the fleet, or
@@ -98,6 +101,7 @@ final class DeviceConnection: @unchecked Sendable {
         self.plan = plan
         self.isInitial = isInitial
         discoveryStatusTopic = plan.devices.lazy.compactMap(\.discovery).first?.statusTopic
+        commandFilters = plan.devices.compactMap(\.commands?.filter)
         deletesEntities = discoveryCleanup
         var options = plan.options
         // QoS 1 messages beside the telemetry (availability, discovery) are acknowledged too,
@@ -392,6 +396,16 @@ extension DeviceConnection: ConnectionDriverDelegate {
             }
             if !hasAnnouncedEntities { announceEntities(withStates: false) }
         }
+        if !commandFilters.isEmpty {
+            // After every CONNACK: a clean session forgets its subscriptions.
+            do {
+                _ = try client.subscribe(commandFilters, qos: .atLeastOnce)
+            } catch {
+                context.control.warnOnce(
+                    "commands: cannot subscribe to '\(commandFilters[0])': \(error)", key: "commands subscribe: \(error)",
+                    host: plan.options.host, port: plan.options.port)
+            }
+        }
         let now = MonotonicClock.now()
         if ackTimeout != nil, !outstanding.isEmpty {
             // libmosquitto resends them now: the wait on this connection starts again.
@@ -578,12 +592,74 @@ extension DeviceConnection: ClientDelegate {
         wakeSleepers()
     }
 
-    /// Home Assistant's birth message on `<prefix>/status`: it has (re)started, and asks for the
-    /// configs and the current states.
+    /// A command for one of the devices, or Home Assistant's birth message on `<prefix>/status`
+    /// (it has started again, and asks for the configs and the current states).
     func client(_ client: Client, didReceive message: ReceivedMessage) {
-        guard let discoveryStatusTopic, message.topic == discoveryStatusTopic,
-            String(decoding: message.payload, as: UTF8.self) == "online", isConnected
-        else { return }
-        announceEntities(withStates: true)
+        let topic = message.topic
+        if let discoveryStatusTopic, topic == discoveryStatusTopic {
+            if String(decoding: message.payload, as: UTF8.self) == "online", isConnected { announceEntities(withStates: true) }
+            return
+        }
+        guard !commandFilters.isEmpty, let device = devices.first(where: { $0.plan.commands?.matches(topic) == true }) else { return }
+        // A retained command would be carried out again at every connection, undoing what came
+        // after it: commands are for when they are sent.
+        guard !message.retain else {
+            context.control.warnOnce(
+                "commands: a retained message on '\(topic)' ignored: send commands without retain", key: "commands: retained",
+                host: plan.options.host, port: plan.options.port)
+            return
+        }
+        carryOut(topic: topic, payload: Array(message.payload), for: device, arrivedAt: MonotonicClock.now())
+    }
+
+    /// A command, checked and carried out all or not at all, then answered: the device's state at
+    /// once on its topic, and for a request its reply (the state, or `{"error": reason}`).
+    /// Counted once as received and once as applied or rejected; a rejection is logged once per
+    /// reason and never stops the schedule.
+    private func carryOut(topic: String, payload: [UInt8], for device: Device, arrivedAt: UInt64) {
+        counters.commandReceived()
+        guard let plan = device.plan.commands else { return }
+        var command: DeviceCommand?
+        var rejection: CommandRejection?
+        do {
+            let parsed = try DeviceCommand.parse(topic: topic, payload: payload, plan: plan)
+            command = parsed
+            try device.take(parsed, now: arrivedAt)
+        } catch {
+            rejection = error
+        }
+        counters.commandDone(applied: rejection == nil)
+        if let rejection {
+            context.control.warnOnce(
+                "commands: rejected: \(rejection.reason) (first on '\(topic)')", key: "command rejected: \(rejection.reason)",
+                host: self.plan.options.host, port: self.plan.options.port)
+        }
+        guard isConnected else { return }
+        let requestID = command?.requestID
+        if rejection == nil {
+            device.encodeState(now: MonotonicClock.now())
+            answer(device.plan.topic, retain: device.plan.retain)
+            device.published += 1  // on the device's topic: what --verify expects there
+            if let requestID, let response = plan.response {
+                answer(response.replacingRequestID(requestID), retain: false)
+            }
+            context.commandLatency.record(MonotonicClock.now() &- arrivedAt)
+        } else if let requestID, let response = plan.response, let rejection {
+            context.payload.removeAll()
+            context.payload.append(contentsOf: Array("{\"error\":\(JSONText.quoted(rejection.reason))}".utf8))
+            answer(response.replacingRequestID(requestID), retain: false)
+        }
+    }
+
+    /// The loop's payload buffer, published beside the schedule as a command's answer.
+    private func answer(_ topic: String, retain: Bool) {
+        let (_, error) = context.payload.withBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
+        if let error {
+            context.control.warnOnce(
+                "commands: cannot answer on '\(topic)': \(error)", key: "command answer: \(error)", host: plan.options.host,
+                port: plan.options.port)
+        } else {
+            counters.commandAnswered()
+        }
     }
 }

@@ -90,6 +90,24 @@ final class Device: TimerTarget {
     /// Stopped for good (`stop()`): a CONNACK does not start it again.
     private var isStopped = false
 
+    /// Carries out a command's changes to the device's fields and rate, all or none.
+    func take(_ command: DeviceCommand, now: UInt64) throws(CommandRejection) {
+        if command.perSecond != nil, publishesAtMax {
+            throw CommandRejection("device group '\(plan.group)' publishes at max: it has no rate to change")
+        }
+        try signals.take(command.assignments)
+        if let perSecond = command.perSecond { setRate(perSecond, now: now) }
+    }
+
+    /// The device's state as of `now` into the loop's payload buffer: a payload made beside the
+    /// schedule (a command's answer), not a tick.
+    func encodeState(now: UInt64) {
+        let elapsed = schedule.map { Double(now &- Swift.min(now, $0.start)) / 1e9 } ?? 0
+        context.payload.removeAll()
+        signals.encode(elapsed: elapsed, wallClock: WallTime.now().secondsSinceEpoch, into: &context.payload)
+        if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
+    }
+
     /// A `publish: max` device that waited for room ticks at `now`.
     func wake(at now: UInt64) {
         timer.schedule(at: now)

@@ -10,7 +10,11 @@ import Signals
 /// - a boolean is a `binary_sensor`, its template turning the JSON `true` into `ON`;
 /// - the `location` latitude and longitude fields together are one `device_tracker` that reads
 ///   them as its JSON attributes (`latitude`, `longitude`, `gps_accuracy`); a heading is a sensor;
-/// - a `timestamp` is no entity: it says when, not what.
+/// - a `timestamp` is no entity: it says when, not what;
+/// - a field a command sets (`command:`, with the group's `commands:`) is a `switch` (a boolean),
+///   a `select` (a choice) or a `number` (a number, or a setpoint), with its `command_topic`: the
+///   field's own topic for a `{field}` commands topic (Home Assistant's bare value), else the
+///   device's with a `command_template` that writes `{"field": value}`.
 ///
 /// Every entity reads the device's own topic (`state_topic`), with a `value_template` that takes
 /// its field out of the payload style in use (`{{ value_json.params.temperature }}` for the
@@ -36,11 +40,14 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
         case sensor
         case binarySensor = "binary_sensor"
         case deviceTracker = "device_tracker"
+        case `switch`
+        case number
+        case select
     }
 
     package init(
         deviceID: String, group: String, topic: String, payload: PayloadSpec, availability: DevicePlan.Announcement?,
-        discovery: Discovery, version: String
+        commands: CommandPlan? = nil, discovery: Discovery, version: String
     ) {
         let node = Self.identifier(deviceID)
         statusTopic = discovery.prefix + "/status"
@@ -79,6 +86,44 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                 if location.coordinate == .latitude { latitude = latitude ?? reference } else { longitude = longitude ?? reference }
                 continue
             }
+            if field.command != nil, let commands, commands.requestLevel == nil {
+                let path = path.joined(separator: ".")
+                var topic: [(String, String)]
+                if let level = commands.fieldLevel {
+                    var levels = commands.filter.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                    levels[level] = path
+                    topic = [("command_topic", JSONText.quoted(levels.joined(separator: "/")))]
+                } else {
+                    let quotes = recipe.valueKind == .number ? "" : "\""
+                    topic = [
+                        ("command_topic", JSONText.quoted(commands.filter)),
+                        ("command_template", JSONText.quoted("{\(JSONText.quoted(path)): \(quotes){{ value }}\(quotes)}")),
+                    ]
+                }
+                switch (recipe.valueKind, recipe.options) {
+                case (.bool, _):
+                    add(
+                        .switch, object: path, name: name,
+                        [("value_template", JSONText.quoted("{{ 'ON' if \(reference) else 'OFF' }}"))] + topic + hints)
+                    continue
+                case (_, let options?):
+                    let list = options.map { JSONText.quoted(Self.text($0)) }.joined(separator: ",")
+                    add(
+                        .select, object: path, name: name,
+                        [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + [("options", "[\(list)]")])
+                    continue
+                case (.number, nil):
+                    let bounds = Self.bounds(field, recipe)
+                    let step = field.decimals.map { Self.power(-$0) } ?? 0.1
+                    add(
+                        .number, object: path, name: name,
+                        [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + hints
+                            + [("min", JSONText.number(bounds.min)), ("max", JSONText.number(bounds.max)), ("step", JSONText.number(step))])
+                    continue
+                default:
+                    break
+                }
+            }
             switch recipe.valueKind {
             case .timestamp:
                 continue
@@ -112,6 +157,31 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                 ])
         }
         self.configs = configs
+    }
+
+    /// What Home Assistant's number entity may be set to: the field's clamps, else its walk's
+    /// bounds, else a span wide enough for any reading (Home Assistant's own default is 1…100).
+    private static func bounds(_ field: FieldSpec, _ recipe: any GeneratorRecipe) -> (min: Double, max: Double) {
+        let walk = recipe as? RandomWalkRecipe
+        let sine = recipe as? SineRecipe
+        return (field.min ?? walk?.min ?? sine?.min ?? -1e6, field.max ?? walk?.max ?? sine?.max ?? 1e6)
+    }
+
+    private static func power(_ exponent: Int) -> Double {
+        var value = 1.0
+        for _ in 0..<abs(exponent) { value = exponent < 0 ? value / 10 : value * 10 }
+        return value
+    }
+
+    /// A choice as Home Assistant's select lists it: text.
+    private static func text(_ value: SignalValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .bool(let on): String(on)
+        case .integer(let number): String(number)
+        case .number(let number): CommandValue.number(number).words
+        case .utcTimestamp, .null: ""
+        }
     }
 
     /// The accuracy, in metres, a tracker's position is given with: a phone's GPS outdoors. Home

@@ -15,6 +15,10 @@ public final class Counters: @unchecked Sendable {
     private let faultStuck = Atomic<Int>(0)
     private let faultDropout = Atomic<Int>(0)
     private let faultDrift = Atomic<Int>(0)
+    private let commandsReceived = Atomic<Int>(0)
+    private let commandsApplied = Atomic<Int>(0)
+    private let commandsRejected = Atomic<Int>(0)
+    private let commandsAnswered = Atomic<Int>(0)
 
     public init() {
         figures = .allocate(capacity: Figure.allCases.count)
@@ -65,6 +69,28 @@ public final class Counters: @unchecked Sendable {
         if faults.drift != 0 { faultDrift.wrappingAdd(faults.drift, ordering: .relaxed) }
     }
 
+    /// A message arrived on a command topic.
+    package func commandReceived() { commandsReceived.wrappingAdd(1, ordering: .relaxed) }
+    /// It changed the device as asked, or changed nothing, for a reason logged once.
+    package func commandDone(applied: Bool) {
+        if applied {
+            commandsApplied.wrappingAdd(1, ordering: .relaxed)
+        } else {
+            commandsRejected.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+    /// The state (or a request's reply) was published at once after it.
+    package func commandAnswered() { commandsAnswered.wrappingAdd(1, ordering: .relaxed) }
+
+    package var commands: CommandCounts {
+        var counts = CommandCounts()
+        counts.received = commandsReceived.load(ordering: .relaxed)
+        counts.applied = commandsApplied.load(ordering: .relaxed)
+        counts.rejected = commandsRejected.load(ordering: .relaxed)
+        counts.answered = commandsAnswered.load(ordering: .relaxed)
+        return counts
+    }
+
     /// The faults counted so far.
     package var faults: FaultCounts {
         FaultCounts(
@@ -81,6 +107,8 @@ public struct Totals: Sendable, Equatable {
     public var connectionsPaused = 0
     /// Sensor faults that fired, over all loops.
     package var faults = FaultCounts()
+    /// Commands to the devices, over all loops.
+    public var commands = CommandCounts()
 
     public init() {}
 
@@ -90,6 +118,7 @@ public struct Totals: Sendable, Equatable {
             connectionsUp += c.connectionsUpNow
             connectionsPaused += c.connectionsPausedNow
             faults += c.faults
+            commands = commands + c.commands
         }
     }
 

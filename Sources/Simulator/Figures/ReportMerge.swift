@@ -70,6 +70,10 @@ public enum ReportMerge {
             merged.durationSeconds > 0
             ? (Double(merged[.published]) / merged.durationSeconds * 100).rounded() / 100 : 0
         merged.faults = reports.reduce(FaultCounts()) { $0 + $1.faults }
+        let commands = reports.compactMap(\.commands)
+        merged.commands = commands.isEmpty ? nil : commands.reduce(CommandCounts(), +)
+        // Percentiles do not add up; the shards' reports keep theirs.
+        merged.commandLatency = nil
         merged.latency = latency.isEmpty ? nil : Percentiles(latency)
         merged.lateness = Percentiles(lateness)
         merged.histograms = ReportHistograms(latency: latency, lateness: lateness)
@@ -111,6 +115,9 @@ public enum ReportMerge {
                 place[group.name] = merged.count
                 merged.append(group)
                 continue
+            }
+            if let commands = group.commands {
+                merged[index].commands = (merged[index].commands ?? CommandCounts()) + commands
             }
             merged[index].figures += group.figures
         }

@@ -93,6 +93,10 @@ extension RunReport {
         /// The reloads of the scenario files (SIGHUP) while the run went on, with what each did;
         /// absent when there was none.
         public var reloads: [Reload]? = nil
+        /// The commands to the devices, with `commands:` groups; absent without any.
+        public var commands: CommandCounts? = nil
+        /// From a command's arrival to its answer's publish; absent when nothing was answered.
+        public var commandLatency: Percentiles? = nil
     }
 }
 
@@ -116,12 +120,18 @@ extension RunReport {
             faults: t.faults,
             latency: result.latency.isEmpty ? nil : Percentiles(result.latency),
             lateness: Percentiles(result.lateness),
-            groups: result.groups.map { GroupFigures(name: $0.name, figures: $0.totals.figures) },
+            groups: result.groups.map { group in
+                GroupFigures(
+                    name: group.name, figures: group.totals.figures,
+                    commands: result.commandGroups.contains(group.name) ? group.totals.commands : nil)
+            },
             connectionErrors: result.connectionErrors,
             allConnectedSeconds: result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 },
             verify: result.verify,
             histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),
-            reloads: result.reloads.isEmpty ? nil : result.reloads)
+            reloads: result.reloads.isEmpty ? nil : result.reloads,
+            commands: result.commandGroups.isEmpty ? nil : t.commands,
+            commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency))
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its

@@ -38,6 +38,10 @@ public final class Fleet: Sendable {
         package var verifiedTopics: [Verifier.Stream] = []
         /// The reloads (SIGHUP) of the run, in order.
         public var reloads: [Reload] = []
+        /// The groups whose devices take commands, and from each command's arrival to its
+        /// answer, in nanoseconds.
+        package var commandGroups: Set<String> = []
+        package var commandLatency = Histogram()
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -214,10 +218,11 @@ public final class Fleet: Sendable {
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
-        var latency = Histogram(), lateness = Histogram()
+        var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram()
         for context in contexts {
             latency.merge(context.latency)
             lateness.merge(context.lateness)
+            commandLatency.merge(context.commandLatency)
         }
         var result = Result(
             totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: roster.connectionCount,
@@ -225,6 +230,8 @@ public final class Fleet: Sendable {
             groups: roster.groupTotals, connectionErrors: control.connectionErrors,
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         result.reloads = roster.reloads
+        result.commandGroups = roster.commandGroups
+        result.commandLatency = commandLatency
         if let verifier {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
@@ -359,6 +366,7 @@ public final class Fleet: Sendable {
             lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- state.start) / 1e9)
         result.reloads = roster.reloads
+        result.commandGroups = roster.commandGroups
         let stuck = contexts.indices.filter { index in
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit

@@ -23,6 +23,8 @@ public struct DevicePlan: Sendable {
     package var availability: Announcement? = nil
     /// The device's entities for Home Assistant (its group's `discovery`).
     package var discovery: HomeAssistantDiscovery? = nil
+    /// Where the device listens for commands (its group's `commands`).
+    package var commands: CommandPlan? = nil
 
     /// A topic on which the device says `online` and `offline`.
     package struct Announcement: Sendable, Equatable {
@@ -231,10 +233,11 @@ public struct FleetPlan: Sendable {
                         topic: $0.topic.render(name: group.name, index: index, id: id), online: Array($0.online.utf8),
                         offline: Array($0.offline.utf8))
                 })
+            device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
             device.discovery = group.discovery.map {
                 HomeAssistantDiscovery(
                     deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,
-                    discovery: $0, version: settings.version)
+                    commands: device.commands, discovery: $0, version: settings.version)
             }
             return device
         }

@@ -20,6 +20,8 @@ final class FleetRoster: Sendable {
         /// The rate of the last rate command, which connections added later take too.
         var commandedRate: Double?
         var publishesAtMax: Bool
+        /// Its devices take commands (`commands:`).
+        var takesCommands = false
     }
 
     /// Changes are for a fleet that runs: before, its connections are not open yet; at the end,
@@ -59,7 +61,8 @@ final class FleetRoster: Sendable {
             state.groups.append(
                 Group(
                     plan: groupPlan, counters: contexts.map { _ in Counters() },
-                    publishesAtMax: plan.connections.contains { $0.group == index && $0.devices.contains { !$0.perSecond.isFinite } }))
+                    publishesAtMax: plan.connections.contains { $0.group == index && $0.devices.contains { !$0.perSecond.isFinite } },
+                    takesCommands: plan.connections.contains { $0.group == index && $0.devices.contains { $0.commands != nil } }))
         }
         for (index, connectionPlan) in plan.connections.enumerated() {
             let loop = index % contexts.count
@@ -87,6 +90,13 @@ final class FleetRoster: Sendable {
 
     /// The groups' names, removed ones too, in the report's order.
     var groupNames: [String] { state.withLock { $0.groups.map(\.plan.name) } }
+
+    /// The groups, present or not, whose devices take commands.
+    var commandGroups: Set<String> {
+        state.withLock { state in
+            Set(state.groups.filter { $0.takesCommands }.map(\.plan.name))
+        }
+    }
 
     /// Connections in the fleet now.
     var connectionCount: Int { state.withLock { $0.connectionCount } }
@@ -295,6 +305,7 @@ final class FleetRoster: Sendable {
                 }
             }
             if !group.opening.isEmpty {
+                next.groups[index].takesCommands = group.opening.contains { $0.plan.devices.contains { $0.commands != nil } }
                 next.groups[index].publishesAtMax = group.opening.contains { $0.plan.devices.contains { !$0.perSecond.isFinite } }
             }
         }

@@ -1,0 +1,77 @@
+import Foundation
+import Signals
+import Testing
+
+/// Issue 14, item 3: what a command does to a device's fields, and what it refuses.
+@Suite struct CommandedFieldTests {
+    private func signals(_ fields: [FieldSpec]) -> DeviceSignals {
+        DeviceSignals(payload: PayloadSpec(style: .flat, fields: fields), deviceID: "d-1", index: 1, seed: 3, sampleInterval: nil)
+    }
+
+    private func field(_ name: String, _ recipe: any GeneratorRecipe, _ command: FieldCommand?, min: Double? = nil, max: Double? = nil)
+        -> FieldSpec
+    {
+        var spec = FieldSpec(name: name, generator: recipe, decimals: 2, min: min, max: max)
+        spec.command = command
+        return spec
+    }
+
+    private func payload(_ signals: DeviceSignals, at elapsed: Double) throws -> [String: Any] {
+        var buffer = PayloadBuffer()
+        signals.encode(elapsed: elapsed, wallClock: 1_800_000_000 + elapsed, into: &buffer)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Any])
+    }
+
+    @Test func aSetValueReplacesTheGeneratorsUntilTheNext() throws {
+        let device = signals([
+            field("light", BoolRecipe(probability: 0), .set),
+            field("mode", ChoiceRecipe(values: [.string("heat"), .string("cool")]), .set),
+            field("level", try recipe("uniform", TestParameters(["min": .number(0), "max": .number(10)])), .set, min: 0, max: 10),
+        ])
+        #expect(try payload(device, at: 0)["light"] as? Bool == false)
+        try device.take([("light", .text("ON")), ("mode", .text("cool")), ("level", .number(7.5))])
+        for second in 1...5 {
+            let state = try payload(device, at: Double(second))
+            #expect(state["light"] as? Bool == true && state["mode"] as? String == "cool" && state["level"] as? Double == 7.5, "\(state)")
+        }
+        try device.take([("light", .bool(false))])
+        #expect(try payload(device, at: 6)["light"] as? Bool == false)
+    }
+
+    @Test func aValueThatDoesNotFitChangesNothing() throws {
+        let device = signals([
+            field("light", BoolRecipe(probability: 1), .set),
+            field("mode", ChoiceRecipe(values: [.string("heat"), .string("cool")]), .set),
+            field("level", try recipe("uniform", TestParameters(["min": .number(0), "max": .number(10)])), .set, min: 0, max: 10),
+            field("free", try recipe("uniform", TestParameters(["min": .number(0), "max": .number(1)])), nil),
+        ])
+        let cases: [([(field: String, value: CommandValue)], String)] = [
+            ([("light", .text("maybe"))], "field 'light' is switched with true or false (ON or OFF), not 'maybe'"),
+            ([("mode", .text("dry"))], "field 'mode' is one of its choices, not 'dry'"),
+            ([("level", .number(11))], "field 'level' is at most 10"),
+            ([("level", .text("high"))], "field 'level' takes a number, not 'high'"),
+            ([("free", .number(0.5))], "field 'free' takes no command (give it command: set)"),
+            ([("missing", .number(1))], "no field 'missing'"),
+            // All or none: the light is not switched off for a level out of bounds beside it.
+            ([("light", .bool(false)), ("level", .number(-1))], "field 'level' is at least 0"),
+        ]
+        for (values, reason) in cases {
+            #expect(throws: CommandRejection(reason)) { try device.take(values) }
+        }
+        #expect(try payload(device, at: 0)["light"] as? Bool == true, "nothing was applied")
+    }
+
+    @Test func aSetpointIsFollowedAtItsRateAndHeld() throws {
+        let walk = RandomWalkRecipe(start: 20, step: 0.01, meanReversion: 0.5)
+        let device = signals([field("t", walk, .setpoint(perSecond: 0.5), min: 10, max: 30)])
+        let before = try #require(try payload(device, at: 0)["t"] as? Double)
+        #expect(abs(before - 20) < 0.1)
+        try device.take([("t", .number(22))])
+        var values: [Double] = []
+        for second in 1...10 { values.append(try #require(try payload(device, at: Double(second))["t"] as? Double)) }
+        // The first publish after the command starts the move; then 0.5 a second, two degrees in four.
+        #expect(abs(values[2] - 21) < 0.1, "half way after two seconds of moving: \(values)")
+        #expect(values[5...].allSatisfy { abs($0 - 22) < 0.1 }, "there and held, its walk going on: \(values)")
+        #expect(throws: CommandRejection("field 't' is at most 30")) { try device.take([("t", .number(31))]) }
+    }
+}
