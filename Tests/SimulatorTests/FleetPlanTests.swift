@@ -188,3 +188,21 @@ private let otherFile = """
         #expect(user.username == "flag")
     }
 }
+
+/// Issue 14, item 6: a platform that knows a device by its own token (ThingsBoard) gets one per
+/// device from the user name's placeholders.
+@Suite struct PerDeviceCredentialsTests {
+    @Test func theUserNameTakesTheDevicePlaceholders() throws {
+        let yaml = """
+            broker: { username: "{id}-token" }
+            devices:
+              - name: boiler
+                count: 2
+                topic: t
+                publish: 1/s
+                payload: { fields: { v: { counter: 0 } } }
+            """
+        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        #expect(plan.connections.map(\.options.username) == ["boiler-1-token", "boiler-2-token"])
+    }
+}

@@ -261,7 +261,13 @@ public struct FleetPlan: Sendable {
                 cleanSession: broker.cleanSession ?? Defaults.cleanSession,
                 keepalive: broker.keepalive ?? Defaults.keepalive,
                 protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
-                username: settings.anonymous ? nil : settings.username ?? url?.username ?? broker.username,
+                // A platform that names each device by its own token (ThingsBoard's access token
+                // as the user name) takes the device's placeholders: `username: "{id}-token"`.
+                username: settings.anonymous
+                    ? nil
+                    : (settings.username ?? url?.username ?? broker.username).map {
+                        Template($0).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
+                    },
                 password: settings.anonymous ? nil : settings.password ?? broker.password,
                 will: device?.availability.map { .init(topic: $0.topic, payload: $0.offline, qos: .atLeastOnce, retain: true) }
                     ?? broker.will.map { will in
