@@ -72,3 +72,50 @@ import Testing
         #expect(parameterError("randomWalk", noWave)?.message == "phase shifts the mean's wave: give amplitude too")
     }
 }
+
+/// Issue 14, item 4: a door contact that holds its state, within the stays it was given.
+@Suite struct DwellTests {
+    private let door = TestParameters(["values": .list(["false", "true"]), "min": .list(["120", "5"]), "max": .list(["1800", "60"])])
+
+    /// The door's state at each second of a day, sampled once a second.
+    private func day(_ id: String, seed: UInt64 = 1) throws -> [Bool] {
+        let spec = PayloadSpec(style: .flat, fields: [FieldSpec(name: "open", generator: try recipe("dwell", door))])
+        let signals = DeviceSignals(payload: spec, deviceID: id, index: 1, seed: seed, sampleInterval: 1)
+        var buffer = PayloadBuffer()
+        return (0..<86_400).map { second in
+            buffer.removeAll()
+            signals.encode(elapsed: Double(second), wallClock: Double(second), into: &buffer)
+            return buffer.text.contains("true")
+        }
+    }
+
+    @Test func everyStayIsWithinItsBoundsOverADay() throws {
+        let states = try day("door-1")
+        var runs: [(open: Bool, seconds: Int)] = []
+        for state in states {
+            if let last = runs.last, last.open == state { runs[runs.count - 1].seconds += 1 } else { runs.append((state, 1)) }
+        }
+        // The first and last stays are cut by the day; the others are whole, to the second.
+        let whole = runs.dropFirst().dropLast()
+        #expect(whole.count > 50, "a day of a door: \(whole.count) stays")
+        for run in whole {
+            let bounds = run.open ? 5...61 : 120...1801
+            #expect(bounds.contains(run.seconds), "\(run.open ? "open" : "closed") for \(run.seconds) s")
+        }
+        #expect(Set(whole.filter(\.open).map(\.seconds)).count > 10, "stays drawn, not fixed")
+        #expect(try day("door-1") == states, "the same seed, the same door")
+        #expect(try day("door-2") != states, "another door, other stays")
+    }
+
+    @Test func whatADwellNeedsIsSaid() {
+        #expect(
+            parameterError("dwell", TestParameters(["values": .list(["a"]), "min": .list(["1"]), "max": .list(["2"])]))?.key == "values")
+        #expect(
+            parameterError("dwell", TestParameters(["values": .list(["a", "b"]), "min": .list(["1"]), "max": .list(["2", "3"])]))?.message
+                == "min must have one duration per value: 2, found 1")
+        #expect(
+            parameterError("dwell", TestParameters(["values": .list(["a", "b"]), "min": .list(["5", "1"]), "max": .list(["2", "3"])]))?
+                .message
+                == "max must be at least min for each value: not for value 1")
+    }
+}

@@ -65,6 +65,17 @@ struct TestParameters: ParameterSource {
         }
     }
 
+    func durations(_ key: String) throws(ParameterError) -> [Double]? {
+        switch values[key] {
+        case nil: return nil
+        case .list(let value):
+            let seconds = value.compactMap(Double.init)
+            guard seconds.count == value.count else { throw ParameterError(key: key, "\(key) must be a list of durations") }
+            return seconds
+        default: throw ParameterError(key: key, "\(key) must be a list")
+        }
+    }
+
     func strings(_ key: String) throws(ParameterError) -> [String]? {
         switch values[key] {
         case nil: return nil

@@ -71,6 +71,14 @@ final class NodeParameters: ParameterSource {
         }
     }
 
+    func durations(_ key: String) throws(ParameterError) -> [Double]? {
+        try read(key, "a list of durations such as [2m, 5s]") { node in
+            guard case .sequence(let items) = node.kind else { return nil }
+            let seconds = items.compactMap { $0.scalarText.flatMap { try? Durations.parse($0) } }
+            return seconds.count == items.count ? seconds : nil
+        }
+    }
+
     func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? {
         try read(key, "a list of values") { node in
             guard case .sequence(let items) = node.kind else { return nil }

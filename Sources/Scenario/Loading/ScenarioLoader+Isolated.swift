@@ -37,6 +37,7 @@ private struct NoFileParameters: ParameterSource {
     func bool(_ key: String) throws(ParameterError) -> Bool? { try parameters.bool(key) }
     func duration(_ key: String) throws(ParameterError) -> Double? { try parameters.duration(key) }
     func strings(_ key: String) throws(ParameterError) -> [String]? { try parameters.strings(key) }
+    func durations(_ key: String) throws(ParameterError) -> [Double]? { try parameters.durations(key) }
     func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? { try parameters.scalars(key) }
 
     func path(_ key: String) throws(ParameterError) -> String? {

@@ -30,6 +30,7 @@ package enum Generators {
         SineRecipe.self,
         RandomWalkRecipe.self,
         ChoiceRecipe.self,
+        DwellRecipe.self,
         BoolRecipe.self,
         SequenceRecipe.self,
         TimestampRecipe.self,

@@ -15,6 +15,8 @@ package protocol ParameterSource {
     func duration(_ key: String) throws(ParameterError) -> Double?
     /// A list of scalars, as strings.
     func strings(_ key: String) throws(ParameterError) -> [String]?
+    /// A list of durations (`[2m, 5s]`, or plain numbers of seconds), in seconds.
+    func durations(_ key: String) throws(ParameterError) -> [Double]?
     /// A list of scalars, each keeping its type: a plain number is a number, `true`/`false` a
     /// boolean, anything else (a quoted `"5"` too) a string.
     func scalars(_ key: String) throws(ParameterError) -> [SignalValue]?
