@@ -40,6 +40,26 @@ package final class DeviceSignals: @unchecked Sendable {
     /// A positive finite interval, or `nil` for one sample per publish.
     let sampleInterval: Double?
 
+    /// Each `integral` field's total, with the field it adds up.
+    private let integrals: [(total: IntegralRecipe.Total, source: FieldEncoder)]
+
+    /// Finds the field each `integral` adds up; one it cannot find (the loader refuses it) stays
+    /// at its start.
+    private static func linkIntegrals(_ list: FieldList) -> [(total: IntegralRecipe.Total, source: FieldEncoder)] {
+        func all(_ list: FieldList, _ prefix: String) -> [(String, FieldEncoder)] {
+            list.fields.flatMap { field in
+                field.isGroup ? all(field.members, prefix + field.name + ".") : [(prefix + field.name, field)]
+            }
+        }
+        let fields = all(list, "")
+        let byPath = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+        return fields.compactMap { _, field in
+            guard let total = field.generator as? IntegralRecipe.Total, let source = byPath[total.recipe.source] else { return nil }
+            source.keepsLastNumber = true
+            return (total, source)
+        }
+    }
+
     /// The next sample index the models have not taken yet.
     private var nextSample = 0
     private var latestSample = SampleInstant(index: 0, time: 0)
@@ -69,6 +89,7 @@ package final class DeviceSignals: @unchecked Sendable {
             self.template = nil
         }
         hasFaults = Self.declaresFaults(payload.fields)
+        integrals = Self.linkIntegrals(FieldList(fields))
         self.historyModels = context.models.filter { $0.dependsOnHistory }
         self.latestModels = context.models.filter { !$0.dependsOnHistory }
         self.sampleInterval = interval
@@ -84,11 +105,21 @@ package final class DeviceSignals: @unchecked Sendable {
         publishIndex += 1
         if let template {
             template.encode(at: instant, into: &buffer)
+            noteIntegrals(elapsed)
             return
         }
         buffer.append(contentsOf: frame.opening)
         fields.writeMembers(at: instant, into: &buffer)
         buffer.append(contentsOf: frame.closing)
+        noteIntegrals(elapsed)
+    }
+
+    /// After a payload, whatever the order of its fields: each total grows by what its source
+    /// published now until the next.
+    @inline(__always)
+    private func noteIntegrals(_ elapsed: Double) {
+        guard !integrals.isEmpty else { return }
+        for (total, source) in integrals { total.published(source.lastNumber, at: elapsed) }
     }
 
     /// A command's values for the fields at their paths (a name; `location.lat` inside a group),

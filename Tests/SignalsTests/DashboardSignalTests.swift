@@ -119,3 +119,47 @@ import Testing
                 == "max must be at least min for each value: not for value 1")
     }
 }
+
+/// Issue 14, item 4: an energy meter's total is the integral of its power, as published.
+@Suite struct IntegralTests {
+    private func meter(energyFirst: Bool, seed: UInt64 = 5) throws -> [(power: Double, energy: Double)] {
+        let power = FieldSpec(
+            name: "power", generator: try recipe("uniform", TestParameters(["min": .number(100), "max": .number(2000)])), decimals: 0)
+        let energy = FieldSpec(
+            name: "energy",
+            generator: try recipe(
+                "integral",
+                TestParameters([
+                    "of": .string("power"), "per": .duration(3600), "scale": .number(0.001), "start": .number(1200), "spread": .number(100),
+                ])),
+            decimals: 4)
+        let spec = PayloadSpec(style: .flat, fields: energyFirst ? [energy, power] : [power, energy])
+        let signals = DeviceSignals(payload: spec, deviceID: "meter-1", index: 1, seed: seed, sampleInterval: nil)
+        var buffer = PayloadBuffer()
+        return try (0..<3600).map { second in
+            buffer.removeAll()
+            signals.encode(elapsed: Double(second) * 2, wallClock: 0, into: &buffer)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Double])
+            return (try #require(object["power"]), try #require(object["energy"]))
+        }
+    }
+
+    @Test func theTotalIsTheIntegralOfThePowerPublished() throws {
+        let readings = try meter(energyFirst: false)
+        let start = readings[0].energy
+        #expect(start >= 1200 && start < 1300, "its own start: \(start)")
+        var expected = start
+        for index in readings.indices.dropFirst() {
+            // W over the 2 s since the previous publish, in kWh.
+            expected += readings[index - 1].power * 2 / 3600 / 1000
+            // Within the last digit published: the start and this reading are each rounded to 4.
+            #expect(
+                abs(readings[index].energy - expected) <= 0.0001 + 1e-9, "publish \(index): \(readings[index].energy) against \(expected)")
+        }
+        #expect(zip(readings, readings.dropFirst()).allSatisfy { $1.energy >= $0.energy }, "monotonic")
+        #expect(readings.last!.energy - start > 1, "two hours at about 1 kW: about 2 kWh")
+        let reversed = try meter(energyFirst: true)
+        #expect(reversed.map(\.energy) == readings.map(\.energy), "whatever the order of the fields")
+        #expect(try meter(energyFirst: false, seed: 6)[0].energy != start, "each run's meters start apart")
+    }
+}

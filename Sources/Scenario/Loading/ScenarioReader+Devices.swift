@@ -54,6 +54,7 @@ extension ScenarioReader {
                 "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
                     + "times per publish; sample less often or publish more often")
         }
+        if let payload = keys.payload { checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark) }
         if let verify = keys.verify, let payload = keys.payload {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
         }
@@ -191,6 +192,32 @@ extension ScenarioReader {
         return VerifyFields(
             sequence: string(entries["sequence"], "sequence") ?? VerifyFields.defaultSequence,
             timestamp: string(entries["timestamp"], "timestamp") ?? VerifyFields.defaultTimestamp)
+    }
+
+    /// The field each `integral` adds up must be a number of the same payload.
+    private func checkIntegrals(in fields: [FieldSpec], all: [FieldSpec], at mark: Mark) {
+        for field in fields {
+            if let members = field.fields { checkIntegrals(in: members, all: all, at: mark) }
+            guard let integral = field.generator as? IntegralRecipe else { continue }
+            let source = Self.field(at: integral.source, in: all)
+            if source == nil {
+                report(mark, "field '\(field.name)' adds up 'of: \(integral.source)', which is no field of the payload")
+            } else if source?.generator?.valueKind != .number {
+                report(mark, "field '\(field.name)' adds up 'of: \(integral.source)', which is not a number")
+            }
+        }
+    }
+
+    /// The field at a dotted path through the payload's groups.
+    private static func field(at path: String, in fields: [FieldSpec]) -> FieldSpec? {
+        var list = fields
+        var found: FieldSpec?
+        for name in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let field = list.first(where: { $0.name == name }) else { return nil }
+            found = field
+            list = field.fields ?? []
+        }
+        return found
     }
 
     /// The fields `verify` names must be in the payload: the sequence made by an integer

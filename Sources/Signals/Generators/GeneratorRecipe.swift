@@ -31,6 +31,7 @@ package enum Generators {
         RandomWalkRecipe.self,
         ChoiceRecipe.self,
         DwellRecipe.self,
+        IntegralRecipe.self,
         BoolRecipe.self,
         SequenceRecipe.self,
         TimestampRecipe.self,

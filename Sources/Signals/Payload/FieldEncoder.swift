@@ -25,6 +25,11 @@ final class FieldEncoder {
     private let kind: ValueKind
     private let options: [SignalValue]?
     private let centre: Double?
+    /// Whether the field keeps its last published number (`lastNumber`), for an `integral` of it.
+    var keepsLastNumber = false
+    /// The number it published last, as written (rounded to its decimals); `nil` for none.
+    private(set) var lastNumber: Double?
+
     /// What commands made of it; `isCommanded` is the one test the publish path pays for it.
     private var commanded = CommandedState()
     private var isCommanded = false
@@ -118,13 +123,19 @@ final class FieldEncoder {
         }
         var value = generator.value(at: instant)
         if isCommanded { value = commandedValue(value, at: instant) }
+        if keepsLastNumber { lastNumber = nil }
         switch value {
         case .number(let value):
-            JSONWriter.writeNumber(modified(value, at: instant), decimals: decimals, into: &buffer)
+            let number = modified(value, at: instant)
+            if keepsLastNumber { lastNumber = asWritten(number) }
+            JSONWriter.writeNumber(number, decimals: decimals, into: &buffer)
         case .integer(let value):
             if modifiesNumbers {
-                JSONWriter.writeNumber(modified(Double(value), at: instant), decimals: decimals, into: &buffer)
+                let number = modified(Double(value), at: instant)
+                if keepsLastNumber { lastNumber = asWritten(number) }
+                JSONWriter.writeNumber(number, decimals: decimals, into: &buffer)
             } else {
+                if keepsLastNumber { lastNumber = Double(value) }
                 JSONWriter.writeInteger(value, decimals: decimals, into: &buffer)
             }
         case .bool(let value):
@@ -140,6 +151,13 @@ final class FieldEncoder {
         case .null:
             JSONWriter.writeNull(into: &buffer)
         }
+    }
+
+    /// `number` as the payload shows it: rounded to the field's decimals.
+    private func asWritten(_ number: Double) -> Double {
+        guard let decimals else { return number }
+        let scale = JSONWriter.powersOfTen[Swift.min(Swift.max(decimals, 0), JSONWriter.maximumDecimals)]
+        return (number * scale).rounded(.toNearestOrAwayFromZero) / scale
     }
 
     /// The generator's value as commands left it: replaced (`set`), or moved with the centre
