@@ -140,7 +140,9 @@ package final class DeviceSignals: @unchecked Sendable {
             field = found
             list = found.members
         }
-        guard let field, !field.isGroup else { throw CommandRejection("no field '\(path)'") }
+        guard let field, !field.isGroup else {
+            throw CommandRejection("no field '\(path)'", kind: "a command names a field the device does not have")
+        }
         return field
     }
 

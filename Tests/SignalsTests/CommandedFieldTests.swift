@@ -75,3 +75,41 @@ import Testing
         #expect(throws: CommandRejection("field 't' is at most 30")) { try device.take([("t", .number(31))]) }
     }
 }
+
+/// Fixes from a review: a setpoint keeps to the bounds a dashboard is told of, the walk's own
+/// when the field has none, and the value moved there does too.
+@Suite struct SetpointBoundsTests {
+    @Test func aSetpointKeepsToTheWalksBounds() throws {
+        let walk = RandomWalkRecipe(start: 27, step: 0.5, min: 15, max: 28, meanReversion: 0.2)
+        var spec = FieldSpec(name: "t", generator: walk, decimals: 2)
+        spec.command = .setpoint(perSecond: 10)
+        #expect(spec.commandBounds.min == 15 && spec.commandBounds.max == 28)
+        let device = DeviceSignals(
+            payload: PayloadSpec(style: .flat, fields: [spec]), deviceID: "d", index: 1, seed: 9, sampleInterval: nil)
+        #expect(throws: CommandRejection("field 't' is at most 28")) { try device.take([("t", .number(40))]) }
+        try device.take([("t", .number(28))])
+        var buffer = PayloadBuffer()
+        for second in 0..<60 {
+            buffer.removeAll()
+            device.encode(elapsed: Double(second), wallClock: 0, into: &buffer)
+            let value = try #require(try JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Double])["t"]
+            #expect(value.map { (15...28).contains($0) } == true, "second \(second): \(value ?? .nan)")
+        }
+    }
+
+    @Test func aRejectionsKindLeavesOutWhatTheSenderWrote() {
+        let spec: FieldSpec = {
+            var spec = FieldSpec(name: "mode", generator: ChoiceRecipe(values: [.string("heat"), .integer(1)]))
+            spec.command = .set
+            return spec
+        }()
+        let device = DeviceSignals(
+            payload: PayloadSpec(style: .flat, fields: [spec]), deviceID: "d", index: 1, seed: 9, sampleInterval: nil)
+        var kinds: Set<String> = []
+        for value in ["dry", "wet", "cold"] {
+            do { try device.take([("mode", .text(value))]) } catch { kinds.insert(error.kind) }
+        }
+        #expect(kinds == ["field 'mode' is one of its choices"])
+        #expect(throws: Never.self, "a number choice sent as text, as a template quotes it") { try device.take([("mode", .text("1"))]) }
+    }
+}

@@ -28,3 +28,18 @@ import Testing
         #expect(schedule.elapsed == 3600)
     }
 }
+
+/// A command's answer made between ticks reads the device's time as the ticks do, also after a
+/// rate change whose schedule starts at the tick still to come.
+@Suite struct ScheduleElapsedTests {
+    @Test func theTimeBetweenTicksGoesOnFromTheLastOne() {
+        var schedule = Schedule(start: 1_000_000_000, perSecond: 1)
+        schedule.advance()
+        #expect(abs(schedule.elapsed(at: 1_500_000_000) - 0.5) < 1e-9)
+        let faster = schedule.rescheduled(perSecond: 10, at: 1_600_000_000)
+        // The pending tick, at 2 s (1 s in), stays: the new schedule starts there, with 1 s before it.
+        #expect(faster.start == 2_000_000_000 && faster.elapsedBefore == 1)
+        #expect(abs(faster.elapsed(at: 1_700_000_000) - 0.7) < 1e-9, "not 0, and not 1: the time now")
+        #expect(Schedule(start: 5_000_000_000, perSecond: 1).elapsed(at: 1_000_000_000) == 0, "never before the start")
+    }
+}

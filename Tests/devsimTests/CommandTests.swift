@@ -53,7 +53,7 @@ import TestSupport
         #expect(answer["light"] as? Bool == true && answer["mode"] as? String == "cool", "\(answer)")
 
         // Rejected, each for its reason; the second of a reason is counted, not logged again.
-        for message in [#"{"mode": "dry"}"#, #"{"mode": "dry"}"#, #"{"target": 99}"#, "not json", #"{"light": false, "target": 5}"#] {
+        for message in [#"{"mode": "dry"}"#, #"{"mode": "wet"}"#, #"{"target": 99}"#, "not json", #"{"light": false, "target": 5}"#] {
             try Self.send(broker.port, "cmd/thermostat-1/set", message)
         }
         try Self.send(broker.port, "cmd/thermostat-1/set", #"{"target": 25, "rate": "4/s"}"#)

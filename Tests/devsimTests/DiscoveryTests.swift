@@ -176,6 +176,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let devsim = try DevsimProcess(arguments: [
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--discovery-cleanup", "--stats-interval", "0",
+            "--http", "0",
         ])
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? Self.retained(broker.port, "homeassistant/#").count) == 8 })
         let configs = try Subscriber(port: broker.port, topic: "homeassistant/+/+/+/config")
@@ -191,6 +192,16 @@ import TestSupport
         #expect(
             TestClock.wait(timeout: 5, interval: 0.05) { configs.messages.count == 16 }, "every config again: \(configs.messages.count)")
         #expect(!states.messages.isEmpty)
+        // A pause is no leaving: the entities stay, unavailable, under --discovery-cleanup too.
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        #expect(try HTTPGet.request(port: port, path: "/api/groups/door/pause", method: "POST").status == 200)
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.05) { (try? Self.retained(broker.port, "ha/door-1/status").first?.payload) == "offline" }
+        )
+        #expect(try Self.retained(broker.port, "homeassistant/#").count == 8, "a paused device keeps its entities")
+        #expect(try HTTPGet.request(port: port, path: "/api/groups/door/resume", method: "POST").status == 200)
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.05) { (try? Self.retained(broker.port, "ha/door-1/status").first?.payload) == "online" })
         #expect(devsim.terminate(grace: 15) == 0, "\(devsim.stderr)")
         #expect(try Self.retained(broker.port, "homeassistant/#").isEmpty, "the entities are deleted")
         #expect(try Self.retained(broker.port, "ha/#").isEmpty, "and what their topics kept")

@@ -72,6 +72,14 @@ extension ScenarioReader {
                 "\(what) has 'commands' but no field takes one: give the fields commands may set 'command: set' "
                     + "(or 'command: { setpoint: 1/min }')")
         }
+        if let commands = keys.commands, commandsApply, case .shared = keys.connection,
+            !commands.topic.placeholders.contains(where: { $0 == "id" || $0 == "index" })
+        {
+            report(
+                (entries["commands"] ?? node).mark,
+                "\(what) shares connections and its commands topic names no device: put {id} or {index} in it, so each "
+                    + "device hears its own")
+        }
         if keys.discovery != nil, keys.payload?.style == .template {
             report(
                 (entries["discovery"] ?? node).mark,

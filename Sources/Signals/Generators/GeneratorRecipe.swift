@@ -18,6 +18,9 @@ package protocol GeneratorRecipe: Sendable {
     /// Where its values centre (a `randomWalk`'s mean, a `sine`'s middle): what a setpoint moves;
     /// `nil` for a generator with none.
     var centre: Double? { get }
+    /// The bounds its values keep to (a `randomWalk`'s `min` and `max`, a `sine`'s), for a
+    /// command's value to keep to as well; `nil` where there is none.
+    var limits: (min: Double?, max: Double?) { get }
 }
 
 package enum Generators {

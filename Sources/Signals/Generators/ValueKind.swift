@@ -29,14 +29,25 @@ extension GeneratorRecipe {
     package var valueKind: ValueKind { .number }
     package var options: [SignalValue]? { nil }
     package var centre: Double? { nil }
+    package var limits: (min: Double?, max: Double?) { (nil, nil) }
 }
 
 extension RandomWalkRecipe {
     package var centre: Double? { mean }
+    package var limits: (min: Double?, max: Double?) { (min, max) }
 }
 
 extension SineRecipe {
     package var centre: Double? { (min + max) / 2 }
+    package var limits: (min: Double?, max: Double?) { (min, max) }
+}
+
+extension FieldSpec {
+    /// What a command's number for the field must keep to, and a setpoint's value too: its own
+    /// `min` and `max`, else its generator's. What a dashboard that sets it is told as well.
+    package var commandBounds: (min: Double?, max: Double?) {
+        (min ?? generator?.limits.min, max ?? generator?.limits.max)
+    }
 }
 
 extension BoolRecipe {

@@ -39,10 +39,15 @@ package enum CommandValue: Sendable, Equatable {
 /// log line once per reason says it.
 package struct CommandRejection: Error, Sendable, Equatable {
     package var reason: String
+    /// The reason without what the sender wrote: one log line for each, however many values.
+    package var kind: String
 
-    package init(_ reason: String) {
+    package init(_ reason: String, kind: String? = nil) {
         self.reason = reason
+        self.kind = kind ?? reason
     }
+
+    package static func == (lhs: CommandRejection, rhs: CommandRejection) -> Bool { lhs.reason == rhs.reason }
 }
 
 /// A field's commanded state: the value that replaces its generator's, or the setpoint its

@@ -25,6 +25,8 @@ final class FieldEncoder {
     private let kind: ValueKind
     private let options: [SignalValue]?
     private let centre: Double?
+    /// What a command's number keeps to (`FieldSpec.commandBounds`), and a moved value too.
+    private let commandBounds: (min: Double?, max: Double?)
     /// Whether the field keeps its last published number (`lastNumber`), for an `integral` of it.
     var keepsLastNumber = false
     /// The number it published last, as written (rounded to its decimals); `nil` for none.
@@ -46,6 +48,7 @@ final class FieldEncoder {
         kind = spec.generator?.valueKind ?? .text
         options = spec.generator?.options
         centre = spec.generator?.centre
+        commandBounds = spec.commandBounds
         let fieldSeed = context.fieldSeed
         switch spec.content {
         case .generator(let recipe):
@@ -166,11 +169,13 @@ final class FieldEncoder {
         if let set = commanded.value { return set }
         guard case .setpoint(let perSecond) = command, let centre else { return value }
         let offset = commanded.offset(at: instant.sample.time, centre: centre, perSecond: perSecond)
+        let moved: Double
         switch value {
-        case .number(let number): return .number(number + offset)
-        case .integer(let number): return .number(Double(number) + offset)
+        case .number(let number): moved = number + offset
+        case .integer(let number): moved = Double(number) + offset
         default: return value
         }
+        return .number(Swift.min(Swift.max(moved, commandBounds.min ?? -.infinity), commandBounds.max ?? .infinity))
     }
 
     /// Takes a command's value, checked against the field: its type, its `min` and `max`, its
@@ -183,7 +188,9 @@ final class FieldEncoder {
             if !checkOnly { commanded.value = checked }
         case .setpoint:
             guard case .number(let number) = value else {
-                throw CommandRejection("field '\(name)' takes a number as its setpoint, not \(value.words)")
+                throw CommandRejection(
+                    "field '\(name)' takes a number as its setpoint, not \(value.words)",
+                    kind: "field '\(name)' takes a number as its setpoint")
             }
             try checkBounds(number)
             if !checkOnly { commanded.target = number }
@@ -200,7 +207,9 @@ final class FieldEncoder {
         case (.bool, .number(let number)) where number == 0 || number == 1:
             return .bool(number == 1)
         case (.bool, _):
-            throw CommandRejection("field '\(name)' is switched with true or false (ON or OFF), not \(value.words)")
+            throw CommandRejection(
+                "field '\(name)' is switched with true or false (ON or OFF), not \(value.words)",
+                kind: "field '\(name)' is switched with true or false")
         case (_, _) where options != nil:
             let candidate: SignalValue =
                 switch value {
@@ -209,14 +218,15 @@ final class FieldEncoder {
                 case .text(let text): .string(text)
                 }
             guard let chosen = (options ?? []).first(where: { Self.same($0, candidate) }) else {
-                throw CommandRejection("field '\(name)' is one of its choices, not \(value.words)")
+                throw CommandRejection(
+                    "field '\(name)' is one of its choices, not \(value.words)", kind: "field '\(name)' is one of its choices")
             }
             return chosen
         case (.number, .number(let number)):
             try checkBounds(number)
             return .number(number)
         case (.number, _):
-            throw CommandRejection("field '\(name)' takes a number, not \(value.words)")
+            throw CommandRejection("field '\(name)' takes a number, not \(value.words)", kind: "field '\(name)' takes a number")
         case (_, .text(let text)):
             return .string(text)
         case (_, .number(let number)):
@@ -227,14 +237,22 @@ final class FieldEncoder {
     }
 
     private func checkBounds(_ number: Double) throws(CommandRejection) {
-        if let min, number < min { throw CommandRejection("field '\(name)' is at least \(CommandValue.number(min).words)") }
-        if let max, number > max { throw CommandRejection("field '\(name)' is at most \(CommandValue.number(max).words)") }
+        if let min = commandBounds.min, number < min {
+            throw CommandRejection("field '\(name)' is at least \(CommandValue.number(min).words)")
+        }
+        if let max = commandBounds.max, number > max {
+            throw CommandRejection("field '\(name)' is at most \(CommandValue.number(max).words)")
+        }
     }
 
-    /// A choice and a command's value are the same: a number whatever its form.
+    /// A choice and a command's value are the same: a number whatever its form, or written as
+    /// text (a dashboard's template quotes what it sends).
     private static func same(_ option: SignalValue, _ value: SignalValue) -> Bool {
         switch (option, value) {
         case (.integer(let a), .number(let b)): Double(a) == b
+        case (.integer(let a), .string(let b)): Double(b) == Double(a)
+        case (.number(let a), .string(let b)): Double(b) == a
+        case (.bool(let a), .string(let b)): b == String(a)
         default: option == value
         }
     }

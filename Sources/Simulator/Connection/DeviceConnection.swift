@@ -88,8 +88,9 @@ final class DeviceConnection: @unchecked Sendable {
     /// Whether the devices' entities were announced (after the first CONNACK).
     private var hasAnnouncedEntities = false
     /// The clean DISCONNECT deletes the devices' entities: the connection leaves the fleet, or
-    /// the run ends under `--discovery-cleanup`.
-    private var deletesEntities: Bool
+    /// the run ends under `--discovery-cleanup` (`discoveryCleanup`); never a pause's.
+    private var deletesEntities = false
+    private let discoveryCleanup: Bool
     /// Called once nothing more will happen on this connection: a successor with its client id
     /// opens then (see `FleetChange.Opening`).
     var whenFinished: (() -> Void)?
@@ -102,7 +103,7 @@ final class DeviceConnection: @unchecked Sendable {
         self.isInitial = isInitial
         discoveryStatusTopic = plan.devices.lazy.compactMap(\.discovery).first?.statusTopic
         commandFilters = plan.devices.compactMap(\.commands?.filter)
-        deletesEntities = discoveryCleanup
+        self.discoveryCleanup = discoveryCleanup
         var options = plan.options
         // QoS 1 messages beside the telemetry (availability, discovery) are acknowledged too,
         // and a DISCONNECT waits for them (`driverAwaitsAcknowledgements`).
@@ -190,6 +191,7 @@ final class DeviceConnection: @unchecked Sendable {
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
         hasEnded = true
+        if discoveryCleanup { deletesEntities = true }
         driver.stop()
     }
 
@@ -199,6 +201,20 @@ final class DeviceConnection: @unchecked Sendable {
     func retire() {
         hasEnded = true
         deletesEntities = true
+        if discoveryStatusTopic != nil, hasAnnouncedEntities {
+            switch driver.state {
+            case .connected:
+                break  // the DISCONNECT's last words delete them
+            case .pausing:
+                // The pause's `offline` is out, its DISCONNECT waits for the acknowledgements:
+                // the socket is open still.
+                deleteEntities()
+            default:
+                context.control.warnOnce(
+                    "discovery: devices left the fleet while disconnected: their Home Assistant entities stay, unavailable",
+                    key: "discovery: retired offline", host: plan.options.host, port: plan.options.port)
+            }
+        }
         // It will never be up: the fleet it started with no longer waits for it.
         if isInitial, !driver.hasConnected { context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false) }
         for device in devices { device.stop() }
@@ -294,7 +310,7 @@ final class DeviceConnection: @unchecked Sendable {
             counters.add(.published)
             device.published += 1
             // For Home Assistant's next start (`announceEntities`); discovered devices only.
-            if discoveryStatusTopic != nil { device.lastPayload = Array(payload) }
+            if discoveryStatusTopic != nil { device.keepLastPayload(payload) }
             if let due { recordLateness(due: due, now: now) }
             if qos.isAcknowledged { markInFlight(messageID, device: device) }
         }
@@ -434,8 +450,9 @@ extension DeviceConnection: ConnectionDriverDelegate {
         for device in devices {
             guard let discovery = device.plan.discovery else { continue }
             for config in discovery.configs { publishAside(config.topic, config.payload, retain: true, what: "discovery") }
-            if withStates, let payload = device.lastPayload {
-                publishAside(device.plan.topic, payload, qos: qos, retain: device.plan.retain, what: "discovery")
+            // A retained state is on the broker already; sent again, it would be a duplicate.
+            if withStates, !device.plan.retain, !device.lastPayload.isEmpty {
+                publishAside(device.plan.topic, device.lastPayload, qos: qos, retain: false, what: "discovery")
             }
         }
     }
@@ -449,6 +466,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
             if device.plan.retain { publishAside(device.plan.topic, [], retain: true, what: "discovery") }
             if let availability = device.plan.availability { publishAside(availability.topic, [], retain: true, what: "discovery") }
         }
+        hasAnnouncedEntities = false
     }
 
     /// A message beside the telemetry (availability, discovery), warned about once per reason
@@ -631,15 +649,17 @@ extension DeviceConnection: ClientDelegate {
         counters.commandDone(applied: rejection == nil)
         if let rejection {
             context.control.warnOnce(
-                "commands: rejected: \(rejection.reason) (first on '\(topic)')", key: "command rejected: \(rejection.reason)",
+                "commands: rejected: \(rejection.reason) (first on '\(topic)')", key: "command rejected: \(rejection.kind)",
                 host: self.plan.options.host, port: self.plan.options.port)
         }
         guard isConnected else { return }
         let requestID = command?.requestID
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())
-            answer(device.plan.topic, retain: device.plan.retain)
-            device.published += 1  // on the device's topic: what --verify expects there
+            if answer(device.plan.topic, retain: device.plan.retain) {
+                device.published += 1  // on the device's topic: what --verify expects there
+                if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
+            }
             if let requestID, let response = plan.response {
                 answer(response.replacingRequestID(requestID), retain: false)
             }
@@ -651,15 +671,20 @@ extension DeviceConnection: ClientDelegate {
         }
     }
 
-    /// The loop's payload buffer, published beside the schedule as a command's answer.
-    private func answer(_ topic: String, retain: Bool) {
-        let (_, error) = context.payload.withBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
+    /// The loop's payload buffer, published beside the schedule as a command's answer; whether
+    /// libmosquitto took it. A DISCONNECT waits for its acknowledgement as for the other
+    /// messages beside the telemetry.
+    @discardableResult
+    private func answer(_ topic: String, retain: Bool) -> Bool {
+        let (messageID, error) = context.payload.withBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
         if let error {
             context.control.warnOnce(
                 "commands: cannot answer on '\(topic)': \(error)", key: "command answer: \(error)", host: plan.options.host,
                 port: plan.options.port)
-        } else {
-            counters.commandAnswered()
+            return false
         }
+        if qos.isAcknowledged { asideAwaitingAcknowledgement.insert(messageID) }
+        counters.commandAnswered()
+        return true
     }
 }

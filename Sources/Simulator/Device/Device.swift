@@ -26,8 +26,14 @@ final class Device: TimerTarget {
     /// Messages handed to libmosquitto, for `run --verify`'s lost count.
     var published = 0
     /// The last payload published, kept for discovered devices only: the state Home Assistant
-    /// asks for when it starts.
-    var lastPayload: [UInt8]?
+    /// asks for when it starts. Empty until the first.
+    private(set) var lastPayload: [UInt8] = []
+
+    /// Keeps `payload` as the last published, in the storage of the one before.
+    func keepLastPayload(_ payload: UnsafeRawBufferPointer) {
+        lastPayload.removeAll(keepingCapacity: true)
+        lastPayload.append(contentsOf: payload)
+    }
 
     /// Its next tick.
     private let timer: Timer
@@ -102,7 +108,7 @@ final class Device: TimerTarget {
     /// The device's state as of `now` into the loop's payload buffer: a payload made beside the
     /// schedule (a command's answer), not a tick.
     func encodeState(now: UInt64) {
-        let elapsed = schedule.map { Double(now &- Swift.min(now, $0.start)) / 1e9 } ?? 0
+        let elapsed = schedule.map { $0.elapsed(at: now) } ?? 0
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: WallTime.now().secondsSinceEpoch, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }

@@ -64,7 +64,8 @@ package struct DeviceCommand: Sendable, Equatable {
         }
         guard let object = try? JSONDecoder().decode([String: Scalar].self, from: Data(payload)) else {
             throw CommandRejection(
-                "a command is a JSON object such as {\"field\": value} (or a bare value on a topic with {field}), not '\(text.prefix(80))'")
+                "a command is a JSON object such as {\"field\": value} (or a bare value on a topic with {field}), not '\(text.prefix(80))'",
+                kind: "a command is not JSON")
         }
         if case .text(let method)? = object["method"]?.value {
             try command.take(method, object["params"]?.value ?? .bool(true))
@@ -73,7 +74,9 @@ package struct DeviceCommand: Sendable, Equatable {
         guard !object.isEmpty else { throw CommandRejection("an empty command names no field") }
         for key in object.keys.sorted() {
             guard let value = object[key]?.value else {
-                throw CommandRejection("'\(key)' of a command takes a number, true, false or text, not an object or list")
+                throw CommandRejection(
+                    "'\(key)' of a command takes a number, true, false or text, not an object or list",
+                    kind: "a command value is an object or list")
             }
             try command.take(key, value)
         }
@@ -92,7 +95,9 @@ package struct DeviceCommand: Sendable, Equatable {
             case .bool: given = nil
             }
             guard let given, given.isFinite, given > 0 else {
-                throw CommandRejection("'rate' is a rate above zero such as \"5/s\" (or a number a second), not \(value.words)")
+                throw CommandRejection(
+                    "'rate' is a rate above zero such as \"5/s\" (or a number a second), not \(value.words)",
+                    kind: "a command's rate is no rate")
             }
             perSecond = given
         default:

@@ -32,6 +32,13 @@ package struct Schedule: Sendable, Equatable {
     /// Seconds from the start to tick `next`'s deadline.
     package var elapsed: Double { elapsedBefore + Double(next) / perSecond }
 
+    /// Seconds of the device's life at `now`, between ticks: a start still to come (a rate
+    /// changed, its pending tick kept) counts back from the time it will have then.
+    package func elapsed(at now: UInt64) -> Double {
+        let since = now >= start ? Double(now - start) / 1e9 : -Double(start - now) / 1e9
+        return Swift.max(0, elapsedBefore + since)
+    }
+
     /// Moves on to the following tick.
     package mutating func advance() {
         next &+= 1

@@ -102,9 +102,11 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                 }
                 switch (recipe.valueKind, recipe.options) {
                 case (.bool, _):
+                    // A switch takes only the device classes outlet and switch.
+                    let switchHints = hints.filter { $0.0 != "device_class" || ["\"outlet\"", "\"switch\""].contains($0.1) }
                     add(
                         .switch, object: path, name: name,
-                        [("value_template", JSONText.quoted("{{ 'ON' if \(reference) else 'OFF' }}"))] + topic + hints)
+                        [("value_template", JSONText.quoted("{{ 'ON' if \(reference) else 'OFF' }}"))] + topic + switchHints)
                     continue
                 case (_, let options?):
                     let list = options.map { JSONText.quoted(Self.text($0)) }.joined(separator: ",")
@@ -113,8 +115,9 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                         [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + [("options", "[\(list)]")])
                     continue
                 case (.number, nil):
-                    let bounds = Self.bounds(field, recipe)
-                    let step = field.decimals.map { Self.power(-$0) } ?? 0.1
+                    let bounds = Self.bounds(field)
+                    // Home Assistant refuses a step below 0.001.
+                    let step = Swift.max(field.decimals.map { Self.power(-$0) } ?? 0.1, 0.001)
                     add(
                         .number, object: path, name: name,
                         [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + hints
@@ -161,10 +164,8 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// What Home Assistant's number entity may be set to: the field's clamps, else its walk's
     /// bounds, else a span wide enough for any reading (Home Assistant's own default is 1…100).
-    private static func bounds(_ field: FieldSpec, _ recipe: any GeneratorRecipe) -> (min: Double, max: Double) {
-        let walk = recipe as? RandomWalkRecipe
-        let sine = recipe as? SineRecipe
-        return (field.min ?? walk?.min ?? sine?.min ?? -1e6, field.max ?? walk?.max ?? sine?.max ?? 1e6)
+    private static func bounds(_ field: FieldSpec) -> (min: Double, max: Double) {
+        (field.commandBounds.min ?? -1e6, field.commandBounds.max ?? 1e6)
     }
 
     private static func power(_ exponent: Int) -> Double {
