@@ -110,6 +110,34 @@ import TestSupport
         #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
     }
 
+    /// MQTT 5's request and response: the answer goes to the request's response topic, with its
+    /// correlation data.
+    @Test func anMQTT5RequestIsAnsweredWithItsCorrelationData() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "v5.yaml",
+            "broker: { protocol: mqtt5 }\n"
+                + Self.scenario(topic: "cmd/{id}/set").replacingOccurrences(
+                    of: "broker: { reconnect: { initial: 200ms, max: 400ms } }\n", with: ""))
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
+        ])
+        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        TestClock.sleep(0.5)
+        // mosquitto_rr: a request, and the one response it waits for, printed with its properties.
+        let answers = try DevsimProcess.runToCompletion(
+            executable: "/usr/bin/mosquitto_rr",
+            args: [
+                "-h", "127.0.0.1", "-p", String(broker.port), "-t", "cmd/thermostat-1/set", "-e", "replies/me", "-m", #"{"mode": "heat"}"#,
+                "-D", "publish", "correlation-data", "req-7", "-W", "5", "-F", "%D %p",
+            ], timeout: 10)
+        #expect(answers.status == 0, "\(answers.stderr)")
+        #expect(answers.stdout.hasPrefix("req-7 {"), "the correlation data comes back: \(answers.stdout)")
+        #expect(answers.stdout.contains(#""mode":"heat""#), "\(answers.stdout)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+    }
+
     /// ThingsBoard's RPC: a request on `…/request/{requestId}` is answered on `…/response/{requestId}`.
     @Test func aRequestIsAnsweredUnderItsID() throws {
         let broker = try MosquittoBroker()

@@ -32,19 +32,37 @@ extension Client {
                 }
             }
         }
-        mosquitto_message_callback_set(handle) { _, userData, message in
+        // The v5 callback, called for every protocol: an MQTT 3 message has no properties.
+        mosquitto_message_v5_callback_set(handle) { _, userData, message, properties in
             guard let client = Client.from(userData), let message = message?.pointee else { return }
             let topicLength = message.topic.map { strlen($0) } ?? 0
-            let received = ReceivedMessage(
+            var received = ReceivedMessage(
                 topicBytes: UnsafeRawBufferPointer(start: message.topic, count: topicLength),
                 payload: UnsafeRawBufferPointer(start: message.payload, count: Int(max(0, message.payloadlen))),
                 qos: QoS(rawValue: message.qos) ?? .atMostOnce, retain: message.retain)
+            if let properties { Client.readRequest(properties, into: &received) }
             client.delegate?.client(client, didReceive: received)
         }
         mosquitto_subscribe_callback_set(handle) { _, userData, messageID, count, granted in
             guard let client = Client.from(userData) else { return }
             let levels = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
             client.delegate?.client(client, didSubscribe: messageID, grantedQoS: levels)
+        }
+    }
+
+    /// A request's response topic and correlation data: `mosquitto_property_read_string`,
+    /// `mosquitto_property_read_binary`. Each value the library hands out is ours to free.
+    private static func readRequest(_ properties: OpaquePointer, into message: inout ReceivedMessage) {
+        var topic: UnsafeMutablePointer<CChar>?
+        if mosquitto_property_read_string(properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &topic, false) != nil, let topic {
+            message.responseTopic = String(cString: topic)
+            free(topic)
+        }
+        var data: UnsafeMutableRawPointer?
+        var length: UInt16 = 0
+        if mosquitto_property_read_binary(properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length, false) != nil, let data {
+            message.correlationData = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+            free(data)
         }
     }
 

@@ -227,6 +227,28 @@ public final class Client: @unchecked Sendable {
         return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
     }
 
+    /// An MQTT 5 response: `mosquitto_publish_v5` with the request's correlation data, which
+    /// the requester matches its answer by.
+    package func publish(
+        topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, correlationData: [UInt8]
+    ) -> (messageID: Int32, error: MosquittoError?) {
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        var messageID: Int32 = 0
+        var rc = correlationData.withUnsafeBytes {
+            mosquitto_property_add_binary(
+                &properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), $0.baseAddress, UInt16(clamping: $0.count))
+        }
+        if rc == 0 {
+            rc = topic.cString.withUnsafeBufferPointer { name in
+                mosquitto_publish_v5(
+                    handle, &messageID, name.baseAddress, Int32(payload.count), payload.baseAddress, qos.rawValue, false, properties)
+            }
+        }
+        if mosquitto_want_write(handle) { registrationMayChange() }
+        return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
+    }
+
     /// Subscribes to `topic`: `mosquitto_subscribe`. Returns the message id that
     /// `didSubscribe` will report with the broker's SUBACK.
     @discardableResult

@@ -627,14 +627,20 @@ extension DeviceConnection: ClientDelegate {
                 host: plan.options.host, port: plan.options.port)
             return
         }
-        carryOut(topic: topic, payload: Array(message.payload), for: device, arrivedAt: MonotonicClock.now())
+        carryOut(
+            topic: topic, payload: Array(message.payload), for: device, arrivedAt: MonotonicClock.now(),
+            replyTo: message.responseTopic.map { ($0, message.correlationData) })
     }
 
     /// A command, checked and carried out all or not at all, then answered: the device's state at
-    /// once on its topic, and for a request its reply (the state, or `{"error": reason}`).
+    /// once on its topic, and for a request its reply (the state, or `{"error": reason}`): on an
+    /// MQTT 5 request's response topic with its correlation data, or on the `response` topic
+    /// under its `{requestId}`.
     /// Counted once as received and once as applied or rejected; a rejection is logged once per
     /// reason and never stops the schedule.
-    private func carryOut(topic: String, payload: [UInt8], for device: Device, arrivedAt: UInt64) {
+    private func carryOut(
+        topic: String, payload: [UInt8], for device: Device, arrivedAt: UInt64, replyTo request: (topic: String, correlation: [UInt8]?)?
+    ) {
         counters.commandReceived()
         guard let plan = device.plan.commands else { return }
         var command: DeviceCommand?
@@ -653,21 +659,20 @@ extension DeviceConnection: ClientDelegate {
                 host: self.plan.options.host, port: self.plan.options.port)
         }
         guard isConnected else { return }
-        let requestID = command?.requestID
+        let reply: (topic: String, correlation: [UInt8]?)? =
+            request ?? command?.requestID.flatMap { id in plan.response.map { ($0.replacingRequestID(id), nil) } }
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())
             if answer(device.plan.topic, retain: device.plan.retain) {
                 device.published += 1  // on the device's topic: what --verify expects there
                 if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
             }
-            if let requestID, let response = plan.response {
-                answer(response.replacingRequestID(requestID), retain: false)
-            }
+            if let reply { answer(reply.topic, retain: false, correlation: reply.correlation) }
             context.commandLatency.record(MonotonicClock.now() &- arrivedAt)
-        } else if let requestID, let response = plan.response, let rejection {
+        } else if let reply, let rejection {
             context.payload.removeAll()
             context.payload.append(contentsOf: Array("{\"error\":\(JSONText.quoted(rejection.reason))}".utf8))
-            answer(response.replacingRequestID(requestID), retain: false)
+            answer(reply.topic, retain: false, correlation: reply.correlation)
         }
     }
 
@@ -675,8 +680,11 @@ extension DeviceConnection: ClientDelegate {
     /// libmosquitto took it. A DISCONNECT waits for its acknowledgement as for the other
     /// messages beside the telemetry.
     @discardableResult
-    private func answer(_ topic: String, retain: Bool) -> Bool {
-        let (messageID, error) = context.payload.withBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
+    private func answer(_ topic: String, retain: Bool, correlation: [UInt8]? = nil) -> Bool {
+        let (messageID, error) = context.payload.withBytes { payload in
+            correlation.map { client.publish(topic: Topic(topic), payload: payload, qos: qos, correlationData: $0) }
+                ?? client.publish(topic: Topic(topic), payload: payload, qos: qos, retain: retain)
+        }
         if let error {
             context.control.warnOnce(
                 "commands: cannot answer on '\(topic)': \(error)", key: "command answer: \(error)", host: plan.options.host,
