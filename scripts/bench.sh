@@ -10,6 +10,8 @@
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
 #   scripts/bench.sh reload       1,000 devices, SIGHUP changing one group of 10, then scaling it:
 #                                 what each reload touched, and every other connection's connects
+#   scripts/bench.sh commands     1,000 devices at 1 Hz that take commands: what subscribing costs
+#                                 (beside the same fleet without), and a burst of 1,000 commands in 1 s
 #   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
 #                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
@@ -211,6 +213,63 @@ print(f"devsim CPU {sys.argv[3]} s over the run")
 PY
 }
 
+commands() {
+  local fleet='devices:
+  - name: room
+    count: 1000
+    topic: "bench/{id}/state"
+    publish: 1/s
+    jitter: auto
+    rampUp: 500/s
+%s    payload: { style: flat, fields: { t: { sine: { min: 18, max: 24, period: 1h } }, light: { bool: 0%s } } }
+'
+  printf "$fleet" "" "" > "$dir/plain.yaml"
+  printf "$fleet" '    commands: { topic: "bench/{id}/set" }
+' ", command: set" > "$dir/commands.yaml"
+  for which in plain commands; do
+    /usr/bin/time -v "$bin" run "$dir/$which.yaml" --host 127.0.0.1 --port "$port" --duration 16s --stats-interval 0 --quiet \
+      --report "$dir/$which.json" 2> "$dir/$which.time" &
+    local pid=$!
+    if [ "$which" = commands ]; then
+      sleep 8
+      # 1,000 commands in about a second, one to each device, over one connection.
+      python3 - "$port" <<'PY'
+import socket, struct, sys, time
+def pkt(h, body):
+    l, rl = len(body), b""
+    while True:
+        d, l = l % 128, l // 128
+        rl += bytes([d | (0x80 if l else 0)])
+        if not l: break
+    return bytes([h]) + rl + body
+s = lambda t: struct.pack("!H", len(t)) + t.encode()
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+c.send(pkt(0x10, s("MQTT") + bytes([4, 2]) + struct.pack("!H", 60) + s("bench-commander")))
+c.recv(4)
+start = time.monotonic()
+for i in range(1, 1001):
+    c.send(pkt(0x30, s(f"bench/room-{i}/set") + b'{"light": true}'))
+    time.sleep(max(0, start + i / 1000 - time.monotonic()))
+c.send(b"\xe0\x00")
+print(f"sent 1000 commands in {time.monotonic() - start:.2f} s")
+PY
+    fi
+    wait "$pid"
+  done
+  python3 - "$dir/plain.json" "$dir/commands.json" "$(cpu "$dir/plain.time")" "$(cpu "$dir/commands.time")" <<'PY'
+import json, sys
+plain, commands = (json.load(open(p)) for p in sys.argv[1:3])
+print("== commands: 1,000 devices at 1 Hz for 16 s, rampUp 500/s")
+for name, r, cpu in (("without commands", plain, sys.argv[3]), ("with commands   ", commands, sys.argv[4])):
+    lost = sum(r[k] for k in ("skippedOffline", "droppedBuffer", "failed", "buffered"))
+    print(f"{name}: all connected after {r['allConnectedSeconds']} s, CPU {cpu} s, scheduled {r['scheduled']}, published {r['published']}, "
+          f"not published {lost}, lateness p99 {r['lateness']['p99']} ms")
+c = commands.get("commands", {})
+print(f"commands: received {c.get('received')}, applied {c.get('applied')}, rejected {c.get('rejected')}, answered {c.get('answered')}; "
+      f"command to answer p50 {commands.get('commandLatency', {}).get('p50')} ms, p99 {commands.get('commandLatency', {}).get('p99')} ms")
+PY
+}
+
 payload() {
   echo "== payload"
   swift build -c release --product PayloadBenchmark >/dev/null
@@ -224,7 +283,8 @@ case "$which" in
   qos1) qos1 ;;
   scale) scale ;;
   reload) reload ;;
+  commands) commands ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, reload, websockets, payload or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, qos1, rate, scale, reload, commands, websockets, payload or all" >&2; exit 2 ;;
 esac

@@ -60,6 +60,15 @@ package final class DeviceSignals: @unchecked Sendable {
         }
     }
 
+    /// Whether each field is a message of its own (`PayloadStyle.perField`): `encode` then writes
+    /// the bare values one after another, and `pieces` says where each is.
+    package let isPerField: Bool
+    /// After an `encode` in the per-field style: each field written, by its index among the
+    /// payload's fields, and its bytes in the buffer. A field that dropped out has none.
+    package private(set) var pieces: [(field: Int, bytes: Range<Int>)] = []
+    /// The names of the payload's fields, in order: the last level of each per-field topic.
+    package let fieldNames: [String]
+
     /// The next sample index the models have not taken yet.
     private var nextSample = 0
     private var latestSample = SampleInstant(index: 0, time: 0)
@@ -89,6 +98,8 @@ package final class DeviceSignals: @unchecked Sendable {
             self.template = nil
         }
         hasFaults = Self.declaresFaults(payload.fields)
+        isPerField = payload.style == .perField
+        fieldNames = payload.fields.map(\.name)
         integrals = Self.linkIntegrals(FieldList(fields))
         self.historyModels = context.models.filter { $0.dependsOnHistory }
         self.latestModels = context.models.filter { !$0.dependsOnHistory }
@@ -105,6 +116,15 @@ package final class DeviceSignals: @unchecked Sendable {
         publishIndex += 1
         if let template {
             template.encode(at: instant, into: &buffer)
+            noteIntegrals(elapsed)
+            return
+        }
+        if isPerField {
+            pieces.removeAll(keepingCapacity: true)
+            for (index, field) in fields.fields.enumerated() {
+                let start = buffer.count
+                if field.writeAlone(at: instant, into: &buffer) { pieces.append((index, start..<buffer.count)) }
+            }
             noteIntegrals(elapsed)
             return
         }

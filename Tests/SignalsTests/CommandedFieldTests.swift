@@ -117,7 +117,8 @@ import Testing
 /// Issue 14, item 5: with one seed, the same commands at the same ticks give the same payloads.
 @Suite struct CommandDeterminismTests {
     private func run(seed: UInt64, commandsAt: [Int: [(field: String, value: CommandValue)]]) throws -> [String] {
-        var target = FieldSpec(name: "target", generator: RandomWalkRecipe(start: 20, step: 0.2, min: 10, max: 30, meanReversion: 0.1), decimals: 3)
+        var target = FieldSpec(
+            name: "target", generator: RandomWalkRecipe(start: 20, step: 0.2, min: 10, max: 30, meanReversion: 0.1), decimals: 3)
         target.command = .setpoint(perSecond: 0.2)
         var light = FieldSpec(name: "light", generator: BoolRecipe(probability: 0.5))
         light.command = .set
@@ -133,10 +134,14 @@ import Testing
     }
 
     @Test func theSameCommandsAtTheSameTicksGiveTheSamePayloads() throws {
-        let commands: [Int: [(field: String, value: CommandValue)]] = [10: [("target", .number(25))], 50: [("light", .bool(true))], 120: [("target", .number(15))]]
+        let commands: [Int: [(field: String, value: CommandValue)]] = [
+            10: [("target", .number(25))], 50: [("light", .bool(true))], 120: [("target", .number(15))],
+        ]
         let first = try run(seed: 42, commandsAt: commands)
         #expect(try run(seed: 42, commandsAt: commands) == first)
-        #expect(try run(seed: 42, commandsAt: [11: [("target", .number(25))], 50: [("light", .bool(true))], 120: [("target", .number(15))]]) != first, "a tick later, another run")
+        #expect(
+            try run(seed: 42, commandsAt: [11: [("target", .number(25))], 50: [("light", .bool(true))], 120: [("target", .number(15))]])
+                != first, "a tick later, another run")
         #expect(try run(seed: 43, commandsAt: commands) != first)
     }
 }

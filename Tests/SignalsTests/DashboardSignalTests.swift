@@ -163,3 +163,28 @@ import Testing
         #expect(try meter(energyFirst: false, seed: 6)[0].energy != start, "each run's meters start apart")
     }
 }
+
+/// Issue 14, item 4: one topic per measurement, each field's bare value a message of its own.
+@Suite struct PerFieldStyleTests {
+    @Test func eachFieldIsWrittenAloneAndBare() throws {
+        let fields = [
+            FieldSpec(name: "temperature", generator: ConstantRecipe(value: .number(21.5)), decimals: 1),
+            FieldSpec(name: "open", generator: ConstantRecipe(value: .bool(true))),
+            FieldSpec(name: "mode", generator: ConstantRecipe(value: .string("heat"))),
+            FieldSpec(
+                name: "position",
+                fields: [
+                    FieldSpec(name: "lat", generator: ConstantRecipe(value: .number(52.5))),
+                    FieldSpec(name: "lon", generator: ConstantRecipe(value: .number(13.4))),
+                ]),
+        ]
+        let signals = DeviceSignals(
+            payload: PayloadSpec(style: .perField, fields: fields), deviceID: "d", index: 1, seed: 1, sampleInterval: nil)
+        var buffer = PayloadBuffer()
+        signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
+        let bytes = buffer.bytes
+        let messages = signals.pieces.map { (signals.fieldNames[$0.field], String(decoding: bytes[$0.bytes], as: UTF8.self)) }
+        #expect(messages.map(\.0) == ["temperature", "open", "mode", "position"])
+        #expect(messages.map(\.1) == ["21.5", "true", "heat", #"{"lat":52.5,"lon":13.4}"#])
+    }
+}

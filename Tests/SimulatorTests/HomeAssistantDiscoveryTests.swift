@@ -44,3 +44,42 @@ import Testing
         #expect(mode["options"] as? [String] == ["1", "eco"])
     }
 }
+
+extension HomeAssistantDiscoveryTests {
+    @Test func perFieldEntitiesReadTheirOwnTopics() throws {
+        let plan = FleetPlan(
+            scenarios: [
+                try ScenarioLoader.load(
+                    text: """
+                        devices:
+                          - name: room
+                            topic: "r/{id}"
+                            publish: 1/s
+                            discovery: homeassistant
+                            payload:
+                              style: perField
+                              fields:
+                                temperature: { sine: { min: 18, max: 24, period: 1h }, decimals: 1 }
+                                open: { bool: 0.5 }
+                                position:
+                                  fields:
+                                    lat: { location: { coordinate: latitude } }
+                                    lon: { location: { coordinate: longitude } }
+                        """, file: "t.yaml", environment: [:])
+            ], settings: RunSettings())
+        let discovery = try #require(plan.connections.first?.devices.first?.discovery)
+        var configs: [String: [String: Any]] = [:]
+        for config in discovery.configs {
+            configs[config.topic] = try JSONSerialization.jsonObject(with: Data(config.payload)) as? [String: Any]
+        }
+        let temperature = try #require(configs["homeassistant/sensor/room-1/temperature/config"])
+        #expect(
+            temperature["state_topic"] as? String == "r/room-1/temperature" && temperature["value_template"] as? String == "{{ value }}")
+        let open = try #require(configs["homeassistant/binary_sensor/room-1/open/config"])
+        #expect(
+            open["state_topic"] as? String == "r/room-1/open"
+                && open["value_template"] as? String == "{{ 'ON' if value == 'true' else 'OFF' }}")
+        let tracker = try #require(configs["homeassistant/device_tracker/room-1/location/config"])
+        #expect(tracker["json_attributes_topic"] as? String == "r/room-1/position" && tracker["state_topic"] == nil)
+    }
+}

@@ -207,3 +207,44 @@ import TestSupport
         #expect(try Self.retained(broker.port, "ha/#").isEmpty, "and what their topics kept")
     }
 }
+
+/// Issue 14, item 4: the per-field style on a real broker: one topic per field, on the device's
+/// one connection, each message counted.
+@Suite(.tags(.integration), .notUnitOnly) struct PerFieldTopicTests {
+    @Test func eachFieldIsAMessageOnItsOwnTopic() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "pf/#")
+        let file = try RunFiles.scenario(
+            "perfield.yaml",
+            """
+            devices:
+              - name: room
+                topic: "pf/{id}"
+                publish: 4/s
+                payload:
+                  style: perField
+                  fields:
+                    temperature: { sine: { min: 18, max: 24, period: 1h }, decimals: 1 }
+                    occupied: { bool: 0.5 }
+                    seq: { counter: 0 }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--report", file + ".json",
+                "--stats-interval", "0",
+            ],
+            timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        TestClock.sleep(0.3)
+        let byTopic = Dictionary(grouping: subscriber.messages, by: \.topic)
+        #expect(Set(byTopic.keys) == ["pf/room-1/temperature", "pf/room-1/occupied", "pf/room-1/seq"], "\(byTopic.keys)")
+        #expect(byTopic["pf/room-1/temperature"]?.allSatisfy { Double($0.payloadText) != nil } == true, "a bare number")
+        #expect(byTopic["pf/room-1/occupied"]?.allSatisfy { ["true", "false"].contains($0.payloadText) } == true)
+        #expect(byTopic["pf/room-1/seq"]?.map(\.payloadText).prefix(3) == ["0", "1", "2"])
+        #expect(broker.log.components(separatedBy: " as room-1 (").count - 1 == 1, "the device's one connection")
+        let report = try RunFiles.report(file + ".json")
+        #expect(report["published"] as? Int == subscriber.messages.count, "each message counted: \(report)")
+        #expect(RunFiles.accountsForEveryTick(report) && (report["scheduled"] as? Int ?? 0) % 3 == 0, "\(report)")
+    }
+}

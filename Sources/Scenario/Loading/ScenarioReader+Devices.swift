@@ -55,6 +55,12 @@ extension ScenarioReader {
                     + "times per publish; sample less often or publish more often")
         }
         if let payload = keys.payload { checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark) }
+        if keys.payload?.style == .perField, let verifyNode = entries["verify"] {
+            report(
+                verifyNode.mark,
+                "\(what) publishes each field alone (style: perField): verify reads a sequence number out of each message, "
+                    + "which a field alone does not carry")
+        }
         if let verify = keys.verify, let payload = keys.payload {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
         }

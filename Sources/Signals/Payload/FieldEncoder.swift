@@ -98,6 +98,20 @@ final class FieldEncoder {
         return true
     }
 
+    /// Writes the field's bare value as a message of its own (`PayloadStyle.perField`): text
+    /// without quotes, a group as its JSON object; nothing when it drops out and is omitted.
+    /// Returns whether it wrote.
+    func writeAlone(at instant: PublishInstant, into buffer: inout PayloadBuffer) -> Bool {
+        if let dropout = faults?.dropout(at: instant) {
+            readAndDiscard(at: instant)
+            guard dropout == .null else { return false }
+            JSONWriter.writeNull(into: &buffer)
+            return true
+        }
+        writeValue(at: instant, into: &buffer, quoted: false)
+        return true
+    }
+
     /// Writes the value for a template placeholder: strings without quotes, nothing when the field
     /// drops out and is omitted.
     func writeTemplateValue(at instant: PublishInstant, into buffer: inout PayloadBuffer) {

@@ -12,6 +12,9 @@ struct PayloadFrame {
         case .flat, .template:
             opening = Array("{".utf8)
             closing = Array("}".utf8)
+        case .perField:
+            opening = []
+            closing = []
         }
     }
 }

@@ -69,6 +69,9 @@ final class DeviceConnection: @unchecked Sendable {
         let payload: [UInt8]
         /// The tick's deadline; nil for `publish: max`, which has none.
         let due: UInt64?
+        /// Which of the device's field topics it goes to (`PayloadStyle.perField`); -1 for the
+        /// device's own topic.
+        var field = -1
     }
 
     /// Lateness beyond which a message counts as late, in nanoseconds.
@@ -176,13 +179,13 @@ final class DeviceConnection: @unchecked Sendable {
 
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
-    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64) {
+    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) {
         if isPaused {
             counters.add(.paused)
         } else if isConnected, queue.isEmpty, hasRoom {
-            send(device: device, payload: payload, due: due, now: now)
+            send(device: device, payload: payload, due: due, now: now, field: field)
         } else if isConnected || keepsOfflineTicks {
-            enqueue(Queued(device: device, payload: Array(payload), due: due))
+            enqueue(Queued(device: device, payload: Array(payload), due: due, field: field))
         } else {
             counters.add(.skippedOffline)
         }
@@ -275,7 +278,7 @@ final class DeviceConnection: @unchecked Sendable {
 
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
-        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic.cString.count)
+        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic(field: message.field).cString.count)
         if evicted > 0 {
             counters.add(.buffered, -evicted)
             counters.add(.droppedBuffer, evicted)
@@ -287,17 +290,20 @@ final class DeviceConnection: @unchecked Sendable {
         let now = MonotonicClock.now()
         while isConnected, hasRoom, let message = queue.popFirst() {
             counters.add(.buffered, -1)
-            message.payload.withUnsafeBytes { send(device: message.device, payload: $0, due: message.due, now: now) }
+            message.payload.withUnsafeBytes { send(device: message.device, payload: $0, due: message.due, now: now, field: message.field) }
         }
     }
 
-    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64) {
+    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) {
         if brokerBreaksQoS2 {
             counters.add(.failed)
             context.control.count(DeviceConnection.qos2Failure)
             return
         }
-        let (messageID, error) = client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
+        let (messageID, error) =
+            field < 0
+            ? client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
+            : client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.plan.retain)
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and
         // its acknowledgement will come.
@@ -310,7 +316,7 @@ final class DeviceConnection: @unchecked Sendable {
             counters.add(.published)
             device.published += 1
             // For Home Assistant's next start (`announceEntities`); discovered devices only.
-            if discoveryStatusTopic != nil { device.keepLastPayload(payload) }
+            if discoveryStatusTopic != nil, field < 0 { device.keepLastPayload(payload) }
             if let due { recordLateness(due: due, now: now) }
             if qos.isAcknowledged { markInFlight(messageID, device: device) }
         }
@@ -663,7 +669,17 @@ extension DeviceConnection: ClientDelegate {
             request ?? command?.requestID.flatMap { id in plan.response.map { ($0.replacingRequestID(id), nil) } }
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())
-            if answer(device.plan.topic, retain: device.plan.retain) {
+            if let pieces = device.statePieces {
+                // Each field on its own topic, as the ticks publish them.
+                let state = context.payload.bytes
+                for (field, bytes) in pieces {
+                    context.payload.removeAll()
+                    context.payload.append(contentsOf: Array(state[bytes]))
+                    answer(device.plan.topic + "/" + device.fieldNames[field], retain: device.plan.retain)
+                }
+                context.payload.removeAll()
+                context.payload.append(contentsOf: state)
+            } else if answer(device.plan.topic, retain: device.plan.retain) {
                 device.published += 1  // on the device's topic: what --verify expects there
                 if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
             }

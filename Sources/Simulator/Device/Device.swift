@@ -8,6 +8,8 @@ final class Device: TimerTarget {
     let plan: DevicePlan
     /// The topic, encoded once: every publish passes it to the client.
     let topic: Topic
+    /// `{topic}/{field}` for each field, in the per-field style (`PayloadStyle.perField`).
+    let fieldTopics: [Topic]
     private let signals: DeviceSignals
     // Strong `let`s, the context's parts too: a method of `self` uses them without a reference
     // count changing. Through the context, or held `unowned(unsafe)`, each use before a call
@@ -43,6 +45,7 @@ final class Device: TimerTarget {
         group = connection.plan.group
         perSecond = plan.perSecond
         topic = Topic(plan.topic)
+        fieldTopics = plan.payload.style == .perField ? plan.payload.fields.map { Topic(plan.topic + "/" + $0.name) } : []
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
             seed: seed, sampleInterval: plan.sampleInterval)
@@ -114,6 +117,16 @@ final class Device: TimerTarget {
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
     }
 
+    /// The names of the payload's fields, the last level of each per-field topic.
+    var fieldNames: [String] { signals.fieldNames }
+
+    /// The topic of field `field` in the per-field style, or the device's own for -1.
+    func topic(field: Int) -> Topic { field < 0 ? topic : fieldTopics[field] }
+
+    /// After `encodeState` in the per-field style: each field's bytes in the loop's buffer;
+    /// `nil` for the other styles, whose state is one message.
+    var statePieces: [(field: Int, bytes: Range<Int>)]? { signals.isPerField ? signals.pieces : nil }
+
     /// A `publish: max` device that waited for room ticks at `now`.
     func wake(at now: UInt64) {
         timer.schedule(at: now)
@@ -150,11 +163,26 @@ final class Device: TimerTarget {
     /// deadline, `nil` for `publish: max`, which has none.
     @inline(__always)
     private func tick(elapsed: Double, due: UInt64?, now: UInt64) {
-        counters.add(.scheduled)
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         context.offerSample(group: group)
+        if signals.isPerField {
+            tickPerField(due: due, now: now)
+            return
+        }
+        counters.add(.scheduled)
         context.payload.withBytes { connection.submit(from: self, payload: $0, due: due, now: now) }
+    }
+
+    /// A tick in the per-field style: each field written a message of its own on its topic,
+    /// each counted as scheduled and wherever it ends.
+    private func tickPerField(due: UInt64?, now: UInt64) {
+        context.payload.withBytes { bytes in
+            for (field, range) in signals.pieces {
+                counters.add(.scheduled)
+                connection.submit(from: self, payload: UnsafeRawBufferPointer(rebasing: bytes[range]), due: due, now: now, field: field)
+            }
+        }
     }
 }

@@ -51,8 +51,9 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
     ) {
         let node = Self.identifier(deviceID)
         statusTopic = discovery.prefix + "/status"
+        let perField = payload.style == .perField
         let value = payload.style == .milkcocoa ? "value_json.params" : "value_json"
-        var shared: [(String, String)] = [("state_topic", JSONText.quoted(topic))]
+        var shared: [(String, String)] = []
         if let availability {
             shared += [
                 ("availability_topic", JSONText.quoted(availability.topic)),
@@ -65,25 +66,40 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
             + "\"model\":\(JSONText.quoted(discovery.model ?? group)),"
             + "\"manufacturer\":\(JSONText.quoted(discovery.manufacturer ?? "devsim")),\"sw_version\":\(JSONText.quoted(version))}"
         var configs: [Message] = []
+        /// The topic the entity being made reads; `nil` for a tracker, which reads its attributes.
+        var entityTopic: String? = topic
         func add(_ component: Component, object: String, name: String, _ fields: [(String, String)]) {
             let objectID = Self.identifier(object)
+            let state = entityTopic.map { [("state_topic", JSONText.quoted($0))] } ?? []
             let entries =
-                [("unique_id", JSONText.quoted("devsim_\(node)_\(objectID)")), ("name", JSONText.quoted(name))] + fields + shared
+                [("unique_id", JSONText.quoted("devsim_\(node)_\(objectID)")), ("name", JSONText.quoted(name))] + fields + state + shared
                 + [("device", device)]
             let json = "{" + entries.map { "\(JSONText.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
             configs.append(
                 Message(topic: "\(discovery.prefix)/\(component.rawValue)/\(node)/\(objectID)/config", payload: Array(json.utf8)))
         }
-        var latitude: String?, longitude: String?
+        var latitude: (reference: String, topic: String)?, longitude: (reference: String, topic: String)?
         for (path, field) in Self.leaves(payload.fields, under: []) {
             guard let recipe = field.generator else { continue }
-            let reference = value + path.map(Self.member).joined()
+            // In the per-field style a field is alone on its topic: a bare value, or the object
+            // of its group.
+            let stateTopic = perField ? topic + "/" + path[0] : topic
+            let reference =
+                perField
+                ? (path.count == 1 ? "value" : "value_json" + path.dropFirst().map(Self.member).joined())
+                : value + path.map(Self.member).joined()
+            let isTrue = perField && path.count == 1 ? "\(reference) == 'true'" : reference
+            entityTopic = stateTopic
             let name = Self.words(path)
             var hints: [(String, String)] = []
             if let unit = field.entity.unit { hints.append(("unit_of_measurement", JSONText.quoted(unit))) }
             if let deviceClass = field.entity.deviceClass { hints.append(("device_class", JSONText.quoted(deviceClass))) }
             if let location = recipe as? LocationRecipe, location.coordinate != .heading {
-                if location.coordinate == .latitude { latitude = latitude ?? reference } else { longitude = longitude ?? reference }
+                if location.coordinate == .latitude {
+                    latitude = latitude ?? (reference, stateTopic)
+                } else {
+                    longitude = longitude ?? (reference, stateTopic)
+                }
                 continue
             }
             if field.command != nil, let commands, commands.requestLevel == nil {
@@ -106,7 +122,7 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                     let switchHints = hints.filter { $0.0 != "device_class" || ["\"outlet\"", "\"switch\""].contains($0.1) }
                     add(
                         .switch, object: path, name: name,
-                        [("value_template", JSONText.quoted("{{ 'ON' if \(reference) else 'OFF' }}"))] + topic + switchHints)
+                        [("value_template", JSONText.quoted("{{ 'ON' if \(isTrue) else 'OFF' }}"))] + topic + switchHints)
                     continue
                 case (_, let options?):
                     let list = options.map { JSONText.quoted(Self.text($0)) }.joined(separator: ",")
@@ -133,7 +149,7 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
             case .bool:
                 add(
                     .binarySensor, object: path.joined(separator: "_"), name: name,
-                    [("value_template", JSONText.quoted("{{ 'ON' if \(reference) else 'OFF' }}"))] + hints)
+                    [("value_template", JSONText.quoted("{{ 'ON' if \(isTrue) else 'OFF' }}"))] + hints)
             case .number:
                 let stateClass = field.entity.stateClass ?? (recipe is CounterRecipe ? "total_increasing" : "measurement")
                 if field.entity.unit == nil, (recipe as? LocationRecipe)?.coordinate == .heading {
@@ -148,14 +164,16 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                     [("value_template", JSONText.quoted("{{ \(reference) }}"))] + hints)
             }
         }
-        if let latitude, let longitude {
+        // One tracker of both coordinates, when one message carries them (per field, one group).
+        if let latitude, let longitude, latitude.topic == longitude.topic {
+            let attributes =
+                "{{ {'latitude': \(latitude.reference), 'longitude': \(longitude.reference), 'gps_accuracy': \(Self.gpsAccuracy)} | tojson }}"
             // No state topic: Home Assistant places the tracker by its GPS attributes alone.
-            shared.removeFirst()
-            let attributes = "{{ {'latitude': \(latitude), 'longitude': \(longitude), 'gps_accuracy': \(Self.gpsAccuracy)} | tojson }}"
+            entityTopic = nil
             add(
                 .deviceTracker, object: "location", name: "Location",
                 [
-                    ("json_attributes_topic", JSONText.quoted(topic)), ("json_attributes_template", JSONText.quoted(attributes)),
+                    ("json_attributes_topic", JSONText.quoted(latitude.topic)), ("json_attributes_template", JSONText.quoted(attributes)),
                     ("source_type", JSONText.quoted("gps")),
                 ])
         }

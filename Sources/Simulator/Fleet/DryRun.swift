@@ -39,15 +39,17 @@ public struct DryRun {
         while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
             let device = timer.takeUnretainedValue().target as! VirtualDevice
             device.tick(into: &payload, wallStart: wallStart)
-            emit(DryRun.line(device.plan, payload: payload.text))
-            printed += 1
+            for (topic, text) in device.messages(in: payload) {
+                emit(DryRun.line(device.plan, topic: topic, payload: text))
+                printed += 1
+            }
             heap.schedule(device.timer, at: device.schedule.deadline)
         }
         return printed
     }
 
-    static func line(_ device: DevicePlan, payload: String) -> String {
-        "{\"topic\":\(JSONText.quoted(device.topic)),\"payload\":\(JSONText.quoted(payload)),"
+    static func line(_ device: DevicePlan, topic: String? = nil, payload: String) -> String {
+        "{\"topic\":\(JSONText.quoted(topic ?? device.topic)),\"payload\":\(JSONText.quoted(payload)),"
             + "\"qos\":\(device.qos),\"retain\":\(device.retain)}\n"
     }
 }
@@ -77,6 +79,15 @@ private final class VirtualDevice: TimerTarget {
         signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload)
         schedule.advance()
         return seconds
+    }
+
+    /// The tick's messages, with their topics: one, or in the per-field style one per field.
+    func messages(in payload: borrowing PayloadBuffer) -> [(topic: String, text: String)] {
+        guard signals.isPerField else { return [(plan.topic, payload.text)] }
+        let bytes = payload.bytes
+        return signals.pieces.map { field, range in
+            (plan.topic + "/" + signals.fieldNames[field], String(decoding: bytes[range], as: UTF8.self))
+        }
     }
 
     func timerFired(_ timer: Timer, now: UInt64) {}
@@ -121,7 +132,12 @@ public struct Sample: Sendable {
         var payload = PayloadBuffer()
         return (0..<max(0, count)).map { _ in
             let seconds = virtual.tick(into: &payload, wallStart: wallStart)
-            return Tick(seconds: seconds, payload: payload.text)
+            // The per-field style's messages, each `field=value`, in one line.
+            let messages = virtual.messages(in: payload)
+            let text =
+                virtual.signals.isPerField
+                ? messages.map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ") : payload.text
+            return Tick(seconds: seconds, payload: text)
         }
     }
 }

@@ -70,6 +70,11 @@ struct RunCommand {
             }
             return dryRun(plan, seed: settings.seed)
         }
+        if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.payload.style == .perField }) {
+            throw UsageError(
+                "--verify reads a sequence number out of each message, and device group '\(device.group)' publishes each field "
+                    + "alone (style: perField): leave out --verify, or give the group another style")
+        }
         let unjudgeable = options.expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
         guard unjudgeable.isEmpty else {
             throw UsageError("--expect: " + unjudgeable.joined(separator: "; "))
