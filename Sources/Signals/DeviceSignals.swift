@@ -68,6 +68,23 @@ package final class DeviceSignals: @unchecked Sendable {
     package private(set) var pieces: [(field: Int, bytes: Range<Int>)] = []
     /// The names of the payload's fields, in order: the last level of each per-field topic.
     package let fieldNames: [String]
+    /// The fields an `onChange` group watches (`watch`).
+    private var watched: [FieldEncoder] = []
+
+    /// Watches the top-level fields called `names`: `hasChanged` compares their values with those
+    /// last sent (`markSent`).
+    package func watch(_ names: [String]) {
+        watched = fields.fields.filter { names.contains($0.name) }
+        for field in watched { field.isWatched = true }
+    }
+
+    /// Whether a watched field's value in the payload just made differs from the last sent one.
+    package var hasChanged: Bool { watched.contains { $0.written != $0.sent } }
+
+    /// The payload just made was sent: its watched values are the ones to compare with next.
+    package func markSent() {
+        for field in watched { field.sent = field.written }
+    }
 
     /// The next sample index the models have not taken yet.
     private var nextSample = 0

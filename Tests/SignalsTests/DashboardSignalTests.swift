@@ -188,3 +188,29 @@ import Testing
         #expect(messages.map(\.1) == ["21.5", "true", "heat", #"{"lat":52.5,"lon":13.4}"#])
     }
 }
+
+@Suite struct WatchedFieldTests {
+    @Test func aChangeIsOfTheWatchedFieldsAlone() throws {
+        let fields = [
+            FieldSpec(
+                name: "open",
+                generator: try recipe(
+                    "dwell", TestParameters(["values": .list(["false", "true"]), "min": .list(["2", "2"]), "max": .list(["3", "3"])]))),
+            FieldSpec(name: "t", generator: try recipe("uniform", TestParameters(["min": .number(0), "max": .number(1)]))),
+        ]
+        let signals = DeviceSignals(payload: PayloadSpec(style: .flat, fields: fields), deviceID: "d", index: 1, seed: 2, sampleInterval: 1)
+        signals.watch(["open"])
+        var buffer = PayloadBuffer()
+        var changes = 0
+        for second in 0..<60 {
+            buffer.removeAll()
+            signals.encode(elapsed: Double(second), wallClock: 0, into: &buffer)
+            if signals.hasChanged {
+                changes += 1
+                signals.markSent()
+            }
+        }
+        // The door changes every 2 to 3 s: about 24 times in a minute, the temperature every second.
+        #expect((18...31).contains(changes), "\(changes)")
+    }
+}

@@ -25,7 +25,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
         let figureKeys = [
             "scheduled", "published", "acknowledged", "inFlight", "skippedOffline", "buffered",
-            "droppedBuffer", "failed", "late", "reconnects", "ackTimeouts", "paused",
+            "droppedBuffer", "failed", "late", "reconnects", "ackTimeouts", "paused", "unchanged",
         ]
         for (index, key) in figureKeys.enumerated() {
             #expect(object[key] as? Int == index + 1, "\(key)")
@@ -100,7 +100,7 @@ import Testing
     @Test func theFinishedLineNamesEveryFigureInOrder() {
         #expect(
             Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, in flight 4, "
-                + "skipped offline 5, buffered 6, dropped 7, failed 8, late 9, reconnects 10, ack timeouts 11, paused 12")
+                + "skipped offline 5, buffered 6, dropped 7, failed 8, late 9, reconnects 10, ack timeouts 11, paused 12, unchanged 13")
     }
 
     @Test func everyCounterOfALoopIsReadBack() {

@@ -52,7 +52,8 @@ extension Totals {
     /// on, at most one per event loop (the tick being made as the counters are read).
     var ticksInProgress: Int {
         self[.scheduled]
-            - (self[.published] + self[.skippedOffline] + self[.droppedBuffer] + self[.buffered] + self[.failed] + self[.paused])
+            - (self[.published] + self[.skippedOffline] + self[.droppedBuffer] + self[.buffered] + self[.failed] + self[.paused]
+                + self[.unchanged])
     }
 }
 

@@ -248,3 +248,52 @@ import TestSupport
         #expect(RunFiles.accountsForEveryTick(report) && (report["scheduled"] as? Int ?? 0) % 3 == 0, "\(report)")
     }
 }
+
+/// Issue 14, item 4: a state sent when it changes, and on a heartbeat when it does not.
+@Suite(.tags(.integration), .notUnitOnly) struct OnChangeTests {
+    @Test func aTickIsSentOnAChangeOrAHeartbeat() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "oc/#")
+        let file = try RunFiles.scenario(
+            "onchange.yaml",
+            """
+            devices:
+              - name: door
+                topic: "oc/{id}"
+                publish: 10/s
+                onChange: { fields: [open], heartbeat: 1s }
+                payload:
+                  style: flat
+                  fields:
+                    open: { constant: false }
+                    temperature: { sine: { min: 18, max: 24, period: 1h }, decimals: 3 }
+              - name: contact
+                topic: "oc/{id}"
+                publish: onChange
+                onChange: { heartbeat: 1h }
+                payload:
+                  style: flat
+                  fields:
+                    open: { dwell: { values: [false, true], min: [1s, 1s], max: [1.5s, 1.5s] } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--report", file + ".json",
+                "--stats-interval", "0",
+            ],
+            timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        TestClock.sleep(0.3)
+        // The door never changes: its first tick, then one a heartbeat, though its temperature moves.
+        let door = subscriber.messages.filter { $0.topic == "oc/door-1" }
+        #expect((5...7).contains(door.count), "60 ticks in 6 s, one sent a second: \(door.count)")
+        // The contact changes every 1 to 1.5 s and is looked at every second: each message says
+        // something new.
+        let contact = subscriber.messages.filter { $0.topic == "oc/contact-1" }.map(\.payloadText)
+        #expect(contact.count >= 3 && zip(contact, contact.dropFirst()).allSatisfy { $0 != $1 }, "\(contact)")
+        let report = try RunFiles.report(file + ".json")
+        #expect(RunFiles.accountsForEveryTick(report), "\(report)")
+        #expect(report["published"] as? Int == door.count + contact.count && (report["unchanged"] as? Int ?? 0) > 40, "\(report)")
+    }
+}

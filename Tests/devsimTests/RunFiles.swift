@@ -36,6 +36,6 @@ enum RunFiles {
     /// Whether every tick of `report` is in exactly one place: `scheduled` is the sum of them.
     static func accountsForEveryTick(_ report: [String: Any]) -> Bool {
         let parts = ["published", "skippedOffline", "droppedBuffer", "buffered", "failed"].map { report[$0] as? Int ?? -1 }
-        return report["scheduled"] as? Int == parts.reduce(0, +) + (report["paused"] as? Int ?? 0)
+        return report["scheduled"] as? Int == parts.reduce(0, +) + (report["paused"] as? Int ?? 0) + (report["unchanged"] as? Int ?? 0)
     }
 }

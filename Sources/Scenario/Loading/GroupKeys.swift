@@ -26,6 +26,9 @@ struct GroupKeys {
     var availability: Availability?
     var discovery: Discovery?
     var commands: Commands?
+    var onChange: OnChange?
+    /// `publish: onChange`: once a second, watching the state fields.
+    var publishesOnChange: Bool?
 
     /// These keys, with every key not written here taken from `defaults`. Keys are taken whole:
     /// a group's `payload` replaces the default `payload`, it is not merged with it.
@@ -51,6 +54,8 @@ struct GroupKeys {
         take("availability", \.availability)
         take("discovery", \.discovery)
         take("commands", \.commands)
+        take("onChange", \.onChange)
+        take("publish", \.publishesOnChange)
         return keys
     }
 }

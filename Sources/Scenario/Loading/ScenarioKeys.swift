@@ -27,12 +27,13 @@ package struct ScenarioKeys: Sendable {
         path: "devices[]",
         keys: [
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "jitter", "payload", "verify", "availability", "discovery", "commands",
+            "connection", "rampUp", "jitter", "payload", "verify", "availability", "discovery", "commands", "onChange",
         ])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
     package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
     package static let discovery = ScenarioKeys(path: "devices[].discovery", keys: ["type", "prefix", "manufacturer", "model"])
     package static let commands = ScenarioKeys(path: "devices[].commands", keys: ["topic", "response"])
+    package static let onChange = ScenarioKeys(path: "devices[].onChange", keys: ["fields", "heartbeat"])
     package static let command = ScenarioKeys(path: "a field's command", keys: ["setpoint"])
     package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
     package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
@@ -46,7 +47,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, commands, command, connection,
+        top, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, commands, command, onChange,
+        connection,
         payload, modifiers,
         faults, spike,
         stuck,

@@ -92,6 +92,7 @@ extension ScenarioReader {
                 "\(what) has 'discovery' and a template payload: Home Assistant reads each value out of JSON, so discovery "
                     + "needs payload style milkcocoa or flat")
         }
+        let onChange = keys.payload.flatMap { watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what) }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
             diagnostics.count == problemsBefore
         else { return nil }
@@ -105,7 +106,7 @@ extension ScenarioReader {
             jitter: keys.jitter,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
             verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
-            commands: commandsApply ? keys.commands : nil)
+            commands: commandsApply ? keys.commands : nil, onChange: onChange)
     }
 
     /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
@@ -117,7 +118,12 @@ extension ScenarioReader {
         keys.clientID = template(entries["clientId"], "clientId")
         keys.topic = topic(entries["topic"], "topic")
         keys.sample = rate(entries["sample"], "sample", allowMax: false)
-        keys.publish = rate(entries["publish"], "publish")
+        if entries["publish"]?.scalarText == "onChange" {
+            keys.publish = .every(seconds: 1)
+            keys.publishesOnChange = true
+        } else {
+            keys.publish = rate(entries["publish"], "publish")
+        }
         keys.qos = qos(entries["qos"])
         keys.retain = bool(entries["retain"], "retain")
         keys.connection = entries["connection"].flatMap(connection)
@@ -128,7 +134,49 @@ extension ScenarioReader {
         keys.availability = entries["availability"].flatMap(availability)
         keys.discovery = entries["discovery"].flatMap(discovery)
         keys.commands = entries["commands"].flatMap(commands)
+        keys.onChange = entries["onChange"].flatMap(onChange)
         return keys
+    }
+
+    /// `onChange: { fields: [door_open], heartbeat: 10m }`.
+    private func onChange(_ node: Node) -> OnChange? {
+        guard let entries = entries(node, of: "'onChange'", known: ScenarioKeys.onChange.keys) else { return nil }
+        var result = OnChange(fields: [])
+        if let fieldsNode = entries["fields"] {
+            guard case .sequence(let items) = fieldsNode.kind, !items.isEmpty, items.allSatisfy({ $0.scalarText != nil }) else {
+                report(fieldsNode.mark, "expected a list of field names for 'fields' of 'onChange', found \(fieldsNode.summary)")
+                return nil
+            }
+            result.fields = items.compactMap(\.scalarText)
+        }
+        if let heartbeat = entries["heartbeat"] {
+            guard let seconds = duration(heartbeat, "heartbeat", positive: true) else { return nil }
+            result.heartbeat = seconds
+        }
+        return result
+    }
+
+    /// What a group's ticks watch, from `onChange:` or `publish: onChange`, its fields checked
+    /// against the payload; `nil` for a group that sends every tick.
+    private func watching(_ keys: GroupKeys, _ payload: PayloadSpec, at mark: Mark, of what: String) -> OnChange? {
+        guard keys.onChange != nil || keys.publishesOnChange == true else { return nil }
+        var watch = keys.onChange ?? OnChange(fields: [])
+        let names = payload.fields.map(\.name)
+        if watch.fields.isEmpty {
+            watch.fields = payload.fields.filter { [.bool, .text].contains($0.generator?.valueKind) }.map(\.name)
+            guard !watch.fields.isEmpty else {
+                report(
+                    mark,
+                    "\(what) publishes on change, but no field holds a state (a bool, text, a dwell): name the fields to watch in onChange: { fields: [...] }"
+                )
+                return nil
+            }
+        }
+        for name in watch.fields where !names.contains(name) {
+            report(mark, "onChange watches '\(name)', which is no field of \(what)'s payload")
+            return nil
+        }
+        return watch
     }
 
     private static func hasCommandedField(_ fields: [FieldSpec]) -> Bool {

@@ -165,13 +165,15 @@ public struct DeviceGroup: Sendable {
     package var discovery: Discovery?
     /// Each device listens for commands to its fields.
     package var commands: Commands?
+    /// Each tick is sent only when a watched field changed, or the heartbeat is due.
+    package var onChange: OnChange?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
         jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
-        availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil
+        availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil, onChange: OnChange? = nil
     ) {
         self.name = name
         self.count = count
@@ -191,6 +193,7 @@ public struct DeviceGroup: Sendable {
         self.availability = availability
         self.discovery = discovery
         self.commands = commands
+        self.onChange = onChange
     }
 }
 
@@ -204,6 +207,24 @@ package struct Discovery: Sendable, Equatable {
 
     package static let defaultPrefix = "homeassistant"
     package static let types = ["homeassistant"]
+}
+
+/// `onChange: { fields: [door_open], heartbeat: 10m }` of a device group (or `publish: onChange`,
+/// which looks once a second and watches every field that holds a state: a boolean, text, a
+/// `dwell`): a tick is sent when a watched field's value differs from the last sent, or when the
+/// heartbeat has passed since; otherwise it counts as `unchanged`.
+package struct OnChange: Sendable, Equatable {
+    /// The top-level fields watched.
+    package var fields: [String]
+    /// Seconds after which a tick is sent however unchanged.
+    package var heartbeat: Double
+
+    package init(fields: [String], heartbeat: Double = OnChange.defaultHeartbeat) {
+        self.fields = fields
+        self.heartbeat = heartbeat
+    }
+
+    package static let defaultHeartbeat = 300.0
 }
 
 /// `commands: { topic: "devices/{id}/set" }` of a device group: each device subscribes to its

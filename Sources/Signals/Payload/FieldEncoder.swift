@@ -27,6 +27,20 @@ final class FieldEncoder {
     private let centre: Double?
     /// What a command's number keeps to (`FieldSpec.commandBounds`), and a moved value too.
     private let commandBounds: (min: Double?, max: Double?)
+    /// Whether an `onChange` group watches the field: its value's bytes are kept (`written`)
+    /// to compare with those last sent (`sent`).
+    var isWatched = false
+    private(set) var written: [UInt8] = []
+    var sent: [UInt8] = []
+
+    /// Keeps the bytes from `start` on as the field's written value, when it is watched.
+    @inline(__always)
+    private func noteWritten(_ buffer: borrowing PayloadBuffer, from start: Int) {
+        guard isWatched else { return }
+        written.removeAll(keepingCapacity: true)
+        buffer.withBytes { written.append(contentsOf: $0[start...]) }
+    }
+
     /// Whether the field keeps its last published number (`lastNumber`), for an `integral` of it.
     var keepsLastNumber = false
     /// The number it published last, as written (rounded to its decimals); `nil` for none.
@@ -86,15 +100,20 @@ final class FieldEncoder {
     func writeMember(at instant: PublishInstant, into buffer: inout PayloadBuffer, separated: Bool) -> Bool {
         let dropout = faults?.dropout(at: instant)
         if dropout != nil { readAndDiscard(at: instant) }
-        if dropout == .omit { return false }
+        if dropout == .omit {
+            if isWatched { written.removeAll(keepingCapacity: true) }
+            return false
+        }
         if separated { buffer.append(Self.comma) }
         // Through its bytes: appending the array itself retains and releases it.
         key.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        let start = buffer.count
         if dropout == .null {
             JSONWriter.writeNull(into: &buffer)
         } else {
             writeValue(at: instant, into: &buffer, quoted: true)
         }
+        noteWritten(buffer, from: start)
         return true
     }
 
@@ -104,11 +123,14 @@ final class FieldEncoder {
     func writeAlone(at instant: PublishInstant, into buffer: inout PayloadBuffer) -> Bool {
         if let dropout = faults?.dropout(at: instant) {
             readAndDiscard(at: instant)
+            if isWatched { written.removeAll(keepingCapacity: true) }
             guard dropout == .null else { return false }
             JSONWriter.writeNull(into: &buffer)
             return true
         }
+        let start = buffer.count
         writeValue(at: instant, into: &buffer, quoted: false)
+        noteWritten(buffer, from: start)
         return true
     }
 

@@ -53,9 +53,17 @@ final class Device: TimerTarget {
         self.context = context
         self.counters = counters
         control = context.control
+        heartbeat = plan.onChange?.heartbeat ?? 0
         timer = Timer(on: context.loop)
         timer.target = self
+        if let onChange = plan.onChange { signals.watch(onChange.fields) }
     }
+
+    /// For an `onChange` device (`heartbeat` above 0): the seconds after which an unchanged tick
+    /// is sent all the same, and the device time of the last tick sent (`nil` before the first).
+    /// Plain values: the tick reads them without touching the plan's arrays.
+    private let heartbeat: Double
+    private var sentAt: Double?
 
     var hasStarted: Bool { schedule != nil }
 
@@ -167,6 +175,16 @@ final class Device: TimerTarget {
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         context.offerSample(group: group)
+        if heartbeat > 0 {
+            // Looked at, and sent only when something watched changed or the heartbeat is due.
+            if let sentAt, !signals.hasChanged, elapsed - sentAt < heartbeat {
+                counters.add(.scheduled)
+                counters.add(.unchanged)
+                return
+            }
+            signals.markSent()
+            sentAt = elapsed
+        }
         if signals.isPerField {
             tickPerField(due: due, now: now)
             return

@@ -6,7 +6,7 @@
 /// table (`FigureTests` checks that every case has one).
 ///
 /// Every tick lands in exactly one of `published`, `skippedOffline`, `buffered`, `droppedBuffer`,
-/// `failed` or `paused`, so `scheduled` is always their sum.
+/// `failed`, `paused` or `unchanged`, so `scheduled` is always their sum.
 public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Ticks that fell due.
     case scheduled
@@ -33,6 +33,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     case ackTimeouts
     /// Ticks that fell while their group was paused by request (the service's control).
     case paused
+    /// Ticks of an `onChange` group that found its watched fields as last sent, before the
+    /// heartbeat was due: looked at, not sent.
+    case unchanged
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -54,6 +57,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .reconnects: "reconnects"
         case .ackTimeouts: "ack timeouts"
         case .paused: "paused"
+        case .unchanged: "unchanged"
         }
     }
 
@@ -75,18 +79,19 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .reconnects: "Times a connection came back after being lost."
         case .ackTimeouts: "QoS 1/2 messages not acknowledged within the ack timeout."
         case .paused: "Ticks that fell while their device group was paused by request."
+        case .unchanged: "Ticks of an onChange device group not sent: nothing watched had changed."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    var isInEveryReport: Bool { self != .ackTimeouts && self != .paused }
+    var isInEveryReport: Bool { self != .ackTimeouts && self != .paused && self != .unchanged }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts, .paused: false
+        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged: false
         default: true
         }
     }

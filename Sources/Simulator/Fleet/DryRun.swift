@@ -68,7 +68,13 @@ private final class VirtualDevice: TimerTarget {
             seed: seed, sampleInterval: plan.sampleInterval)
         schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond)
         timer = Timer(target: self)
+        if let onChange = plan.onChange { signals.watch(onChange.fields) }
     }
+
+    /// The device time of the last tick an `onChange` device sent, and whether the last tick
+    /// was one it kept to itself (`unchanged`).
+    private var sentAt: Double?
+    private(set) var keptBack = false
 
     /// Makes the next tick's payload, as a device of a run with the same seed makes it, and
     /// moves on; returns the tick's time after the device's first CONNACK, in seconds.
@@ -77,12 +83,22 @@ private final class VirtualDevice: TimerTarget {
         payload.removeAll()
         let seconds = plan.startDelay + schedule.elapsed
         signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload)
+        keptBack = false
+        if let onChange = plan.onChange {
+            if let sentAt, !signals.hasChanged, schedule.elapsed - sentAt < onChange.heartbeat {
+                keptBack = true
+            } else {
+                signals.markSent()
+                sentAt = schedule.elapsed
+            }
+        }
         schedule.advance()
         return seconds
     }
 
     /// The tick's messages, with their topics: one, or in the per-field style one per field.
     func messages(in payload: borrowing PayloadBuffer) -> [(topic: String, text: String)] {
+        if keptBack { return [] }
         guard signals.isPerField else { return [(plan.topic, payload.text)] }
         let bytes = payload.bytes
         return signals.pieces.map { field, range in
@@ -135,8 +151,10 @@ public struct Sample: Sendable {
             // The per-field style's messages, each `field=value`, in one line.
             let messages = virtual.messages(in: payload)
             let text =
-                virtual.signals.isPerField
-                ? messages.map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ") : payload.text
+                virtual.keptBack
+                ? "(unchanged: not sent)"
+                : virtual.signals.isPerField
+                    ? messages.map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ") : payload.text
             return Tick(seconds: seconds, payload: text)
         }
     }

@@ -25,6 +25,8 @@ public struct DevicePlan: Sendable {
     package var discovery: HomeAssistantDiscovery? = nil
     /// Where the device listens for commands (its group's `commands`).
     package var commands: CommandPlan? = nil
+    /// Which fields its ticks watch, sent only on a change or a heartbeat (`onChange`).
+    package var onChange: OnChange? = nil
 
     /// A topic on which the device says `online` and `offline`.
     package struct Announcement: Sendable, Equatable {
@@ -234,6 +236,7 @@ public struct FleetPlan: Sendable {
                         offline: Array($0.offline.utf8))
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
+            device.onChange = group.onChange
             device.discovery = group.discovery.map {
                 HomeAssistantDiscovery(
                     deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,

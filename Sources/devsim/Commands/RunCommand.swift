@@ -75,6 +75,11 @@ struct RunCommand {
                 "--verify reads a sequence number out of each message, and device group '\(device.group)' publishes each field "
                     + "alone (style: perField): leave out --verify, or give the group another style")
         }
+        if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.onChange != nil }) {
+            throw UsageError(
+                "--verify counts every tick's message, and device group '\(device.group)' sends a tick only on a change "
+                    + "(onChange): leave out --verify, or publish the group at a rate")
+        }
         let unjudgeable = options.expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
         guard unjudgeable.isEmpty else {
             throw UsageError("--expect: " + unjudgeable.joined(separator: "; "))
