@@ -267,6 +267,8 @@ for name, r, cpu in (("without commands", plain, sys.argv[3]), ("with commands  
 c = commands.get("commands", {})
 print(f"commands: received {c.get('received')}, applied {c.get('applied')}, rejected {c.get('rejected')}, answered {c.get('answered')}; "
       f"command to answer p50 {commands.get('commandLatency', {}).get('p50')} ms, p99 {commands.get('commandLatency', {}).get('p99')} ms")
+s = commands.get("commandSubscribeLatency", {})
+print(f"CONNACK to SUBACK of the command topics: p50 {s.get('p50')} ms, p99 {s.get('p99')} ms, max {s.get('max')} ms over {s.get('count')} connections")
 PY
 }
 

@@ -76,6 +76,7 @@ import TestSupport
         let commands = report["commands"] as? [String: Int]
         #expect(commands == ["received": 7, "applied": 2, "rejected": 5, "answered": 2], "\(report)")
         #expect((report["groups"] as? [[String: Any]])?.first?["commands"] as? [String: Int] == commands)
+        #expect((report["commandSubscribeLatency"] as? [String: Any])?["count"] as? Int == 1, "one CONNACK, one SUBACK: \(report)")
         #expect(RunFiles.accountsForEveryTick(report), "an answer is no tick: \(report)")
         for reason in [
             "field 'mode' is one of its choices, not 'dry'", "field 'target' is at most 30", "a command is a JSON object",

@@ -82,6 +82,8 @@ final class DeviceConnection: @unchecked Sendable {
     private let isInitial: Bool
     /// Counted among the connections up (`Counters.connections(up:)`).
     private var isCountedUp = false
+    /// The SUBSCRIBE of the command topics under way, and when it was sent (at the CONNACK).
+    private var commandSubscription: (messageIDs: [Int32], sentAt: UInt64)?
     /// QoS 1 messages beside the telemetry (`publishAside`) not yet acknowledged, by id.
     private var asideAwaitingAcknowledgement: Set<Int32> = []
     /// Where Home Assistant announces itself, when the devices are discovered by it.
@@ -408,25 +410,13 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
         // Before any telemetry: the device is there, and what it has.
         announce(online: true)
+        // After every CONNACK: a clean session forgets its subscriptions.
         if let discoveryStatusTopic {
-            do {
-                _ = try client.subscribe(discoveryStatusTopic, qos: .atMostOnce)
-            } catch {
-                context.control.warnOnce(
-                    "discovery: cannot subscribe to '\(discoveryStatusTopic)': \(error)", key: "discovery subscribe: \(error)",
-                    host: plan.options.host, port: plan.options.port)
-            }
+            subscribe([discoveryStatusTopic], qos: .atMostOnce, what: "discovery")
             if !hasAnnouncedEntities { announceEntities(withStates: false) }
         }
         if !commandFilters.isEmpty {
-            // After every CONNACK: a clean session forgets its subscriptions.
-            do {
-                _ = try client.subscribe(commandFilters, qos: .atLeastOnce)
-            } catch {
-                context.control.warnOnce(
-                    "commands: cannot subscribe to '\(commandFilters[0])': \(error)", key: "commands subscribe: \(error)",
-                    host: plan.options.host, port: plan.options.port)
-            }
+            commandSubscription = (subscribe(commandFilters, qos: .atLeastOnce, what: "commands"), MonotonicClock.now())
         }
         let now = MonotonicClock.now()
         if ackTimeout != nil, !outstanding.isEmpty {
@@ -473,6 +463,33 @@ extension DeviceConnection: ConnectionDriverDelegate {
             if let availability = device.plan.availability { publishAside(availability.topic, [], retain: true, what: "discovery") }
         }
         hasAnnouncedEntities = false
+    }
+
+    /// Subscribes to `filters`, warned about once per reason when libmosquitto refuses; the
+    /// message ids of the SUBSCRIBEs.
+    @discardableResult
+    private func subscribe(_ filters: [String], qos: QoS, what: String) -> [Int32] {
+        do {
+            return try client.subscribe(filters, qos: qos)
+        } catch {
+            context.control.warnOnce(
+                "\(what): cannot subscribe to '\(filters[0])': \(error)", key: "\(what) subscribe: \(error)",
+                host: plan.options.host, port: plan.options.port)
+            return []
+        }
+    }
+
+    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
+        guard let subscription = commandSubscription, subscription.messageIDs.contains(messageID) else { return }
+        if grantedQoS.contains(where: { $0 >= 0x80 }) {
+            context.control.warnOnce(
+                "commands: the broker refused the subscription to '\(commandFilters[0])': no command reaches the devices",
+                key: "commands: refused", host: plan.options.host, port: plan.options.port)
+        }
+        if messageID == subscription.messageIDs.last {
+            context.subscribeLatency.record(MonotonicClock.now() &- subscription.sentAt)
+            commandSubscription = nil
+        }
     }
 
     /// A message beside the telemetry (availability, discovery), warned about once per reason

@@ -74,6 +74,7 @@ public enum ReportMerge {
         merged.commands = commands.isEmpty ? nil : commands.reduce(CommandCounts(), +)
         // Percentiles do not add up; the shards' reports keep theirs.
         merged.commandLatency = nil
+        merged.commandSubscribeLatency = nil
         merged.latency = latency.isEmpty ? nil : Percentiles(latency)
         merged.lateness = Percentiles(lateness)
         merged.histograms = ReportHistograms(latency: latency, lateness: lateness)

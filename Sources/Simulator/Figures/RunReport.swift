@@ -97,6 +97,8 @@ extension RunReport {
         public var commands: CommandCounts? = nil
         /// From a command's arrival to its answer's publish; absent when nothing was answered.
         public var commandLatency: Percentiles? = nil
+        /// From each CONNACK to the SUBACK of the command topics; absent without commands.
+        public var commandSubscribeLatency: Percentiles? = nil
     }
 }
 
@@ -131,7 +133,8 @@ extension RunReport {
             histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),
             reloads: result.reloads.isEmpty ? nil : result.reloads,
             commands: result.commandGroups.isEmpty ? nil : t.commands,
-            commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency))
+            commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency),
+            commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency))
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its

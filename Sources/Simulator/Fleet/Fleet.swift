@@ -42,6 +42,7 @@ public final class Fleet: Sendable {
         /// answer, in nanoseconds.
         package var commandGroups: Set<String> = []
         package var commandLatency = Histogram()
+        package var subscribeLatency = Histogram()
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -218,11 +219,12 @@ public final class Fleet: Sendable {
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
-        var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram()
+        var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram(), subscribeLatency = Histogram()
         for context in contexts {
             latency.merge(context.latency)
             lateness.merge(context.lateness)
             commandLatency.merge(context.commandLatency)
+            subscribeLatency.merge(context.subscribeLatency)
         }
         var result = Result(
             totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: roster.connectionCount,
@@ -232,6 +234,7 @@ public final class Fleet: Sendable {
         result.reloads = roster.reloads
         result.commandGroups = roster.commandGroups
         result.commandLatency = commandLatency
+        result.subscribeLatency = subscribeLatency
         if let verifier {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
