@@ -68,6 +68,27 @@ package final class DeviceSignals: @unchecked Sendable {
     package private(set) var pieces: [(field: Int, bytes: Range<Int>)] = []
     /// The names of the payload's fields, in order: the last level of each per-field topic.
     package let fieldNames: [String]
+    /// Whether each field's bare value is text, to be quoted in a JSON object of the pieces.
+    private let fieldIsText: [Bool]
+
+    /// The pieces of the last payload as one JSON object, `{"name":value,…}`: a request's
+    /// reply in the per-field style.
+    package func piecesAsObject(_ bytes: [UInt8]) -> [UInt8] {
+        var buffer = PayloadBuffer()
+        buffer.append(UInt8(ascii: "{"))
+        for (number, (field, range)) in pieces.enumerated() {
+            if number > 0 { buffer.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(fieldNames[field], into: &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            if fieldIsText[field] {
+                JSONWriter.writeString(String(decoding: bytes[range], as: UTF8.self), into: &buffer)
+            } else {
+                buffer.append(contentsOf: Array(bytes[range]))
+            }
+        }
+        buffer.append(UInt8(ascii: "}"))
+        return buffer.bytes
+    }
     /// The fields an `onChange` group watches (`watch`).
     private var watched: [FieldEncoder] = []
 
@@ -117,6 +138,7 @@ package final class DeviceSignals: @unchecked Sendable {
         hasFaults = Self.declaresFaults(payload.fields)
         isPerField = payload.style == .perField
         fieldNames = payload.fields.map(\.name)
+        fieldIsText = payload.fields.map { [.text, .timestamp].contains($0.generator?.valueKind) }
         integrals = Self.linkIntegrals(FieldList(fields))
         self.historyModels = context.models.filter { $0.dependsOnHistory }
         self.latestModels = context.models.filter { !$0.dependsOnHistory }

@@ -297,3 +297,79 @@ import TestSupport
         #expect(report["published"] as? Int == door.count + contact.count && (report["unchanged"] as? Int ?? 0) > 40, "\(report)")
     }
 }
+
+/// Fixes from a review of the per-field style and onChange.
+@Suite(.tags(.integration), .notUnitOnly) struct OnChangeReviewTests {
+    @Test func aStateNotDeliveredIsSentWhenTheBrokerIsBack() throws {
+        let broker = try MosquittoBroker()
+        broker.stop()
+        let file = try RunFiles.scenario(
+            "back.yaml",
+            """
+            broker: { reconnect: { initial: 200ms, max: 400ms } }
+            devices:
+              - name: door
+                topic: "ocb/{id}"
+                publish: 10/s
+                onChange: { fields: [open], heartbeat: 1h }
+                payload: { style: flat, fields: { open: { constant: false } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--connect-timeout", "30s",
+            "--report", file + ".json", "--expect", "rate>=99%",
+        ])
+        TestClock.sleep(1)  // the first ticks fall offline
+        try broker.restart()
+        let subscriber = try Subscriber(port: broker.port, topic: "ocb/#")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.05) { !subscriber.messages.isEmpty },
+            "the state no one received goes out once connected, not an hour later: \(devsim.stderr)")
+        TestClock.sleep(1)
+        #expect(devsim.terminate(grace: 10) == 0, "rate counts what was to be sent, not what was kept back: \(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect(RunFiles.accountsForEveryTick(report) && (report["unchanged"] as? Int ?? 0) > 5, "\(report)")
+    }
+
+    @Test func theMessageBudgetCountsMessages() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "budget.yaml",
+            """
+            devices:
+              - name: room
+                topic: "bud/{id}"
+                publish: 10/s
+                payload: { style: perField, fields: { a: { counter: 0 }, b: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3", "--report", file + ".json",
+                "--stats-interval", "0",
+            ],
+            timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect(report["published"] as? Int == 3 && report["scheduled"] as? Int == 3, "a message at a time: \(report)")
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "3"], timeout: 30)
+        #expect(dry.stdout.split(separator: "\n").count == 3, "the dry run counts the same: \(dry.stdout)")
+    }
+
+    @Test func aTotalOfItselfIsRefused() throws {
+        let file = try RunFiles.scenario(
+            "self.yaml",
+            """
+            devices:
+              - name: m
+                topic: t
+                publish: 1/s
+                payload: { fields: { e: { integral: { of: e } }, f: { integral: { of: g } }, g: { integral: { of: f } } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(
+            run.status == 2 && run.stderr.contains("field 'e' adds up itself") && run.stderr.contains("a total cannot be of itself"),
+            "\(run.stderr)")
+    }
+}

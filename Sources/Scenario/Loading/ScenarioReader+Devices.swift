@@ -55,11 +55,18 @@ extension ScenarioReader {
                     + "times per publish; sample less often or publish more often")
         }
         if let payload = keys.payload { checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark) }
-        if keys.payload?.style == .perField, let verifyNode = entries["verify"] {
+        if keys.payload?.style == .perField, keys.verify != nil {
             report(
-                verifyNode.mark,
+                (entries["verify"] ?? node).mark,
                 "\(what) publishes each field alone (style: perField): verify reads a sequence number out of each message, "
                     + "which a field alone does not carry")
+        }
+        if keys.payload?.style == .perField,
+            let bad = keys.payload?.fields.first(where: { $0.name.contains(where: { "/+#".contains($0) }) })
+        {
+            report(
+                (entries["payload"] ?? node).mark,
+                "field '\(bad.name)' of \(what) names a topic level in the per-field style: a field's name there takes no '/', '+' or '#'")
         }
         if let verify = keys.verify, let payload = keys.payload {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
@@ -163,7 +170,10 @@ extension ScenarioReader {
         var watch = keys.onChange ?? OnChange(fields: [])
         let names = payload.fields.map(\.name)
         if watch.fields.isEmpty {
-            watch.fields = payload.fields.filter { [.bool, .text].contains($0.generator?.valueKind) }.map(\.name)
+            // A state is a bool or text that holds; a uuid is new at every publish.
+            watch.fields = payload.fields.filter { field in
+                [.bool, .text].contains(field.generator?.valueKind) && !(field.generator is UUIDRecipe)
+            }.map(\.name)
             guard !watch.fields.isEmpty else {
                 report(
                     mark,
@@ -262,7 +272,22 @@ extension ScenarioReader {
             if let members = field.fields { checkIntegrals(in: members, all: all, at: mark) }
             guard let integral = field.generator as? IntegralRecipe else { continue }
             let source = Self.field(at: integral.source, in: all)
-            if source == nil {
+            // A total of itself, or of a total that adds up this one, grows without end.
+            var seen: Set<String> = [field.name]
+            var next = source
+            while let recipe = next?.generator as? IntegralRecipe {
+                guard seen.insert(recipe.source).inserted else {
+                    report(
+                        mark,
+                        "field '\(field.name)' adds up 'of: \(integral.source)', which adds up '\(field.name)' in turn: a total cannot be of itself"
+                    )
+                    break
+                }
+                next = Self.field(at: recipe.source, in: all)
+            }
+            if integral.source == field.name {
+                report(mark, "field '\(field.name)' adds up itself ('of: \(field.name)'): name the field it totals, such as power")
+            } else if source == nil {
                 report(mark, "field '\(field.name)' adds up 'of: \(integral.source)', which is no field of the payload")
             } else if source?.generator?.valueKind != .number {
                 report(mark, "field '\(field.name)' adds up 'of: \(integral.source)', which is not a number")

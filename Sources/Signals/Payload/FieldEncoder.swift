@@ -137,12 +137,15 @@ final class FieldEncoder {
     /// Writes the value for a template placeholder: strings without quotes, nothing when the field
     /// drops out and is omitted.
     func writeTemplateValue(at instant: PublishInstant, into buffer: inout PayloadBuffer) {
+        let start = buffer.count
         if let dropout = faults?.dropout(at: instant) {
             readAndDiscard(at: instant)
             if dropout == .null { JSONWriter.writeNull(into: &buffer) }
+            noteWritten(buffer, from: start)
             return
         }
         writeValue(at: instant, into: &buffer, quoted: false)
+        noteWritten(buffer, from: start)
     }
 
     /// Reads the value a dropout hides all the same: an aggregating accelerometer closes its

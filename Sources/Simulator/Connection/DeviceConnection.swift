@@ -181,15 +181,20 @@ final class DeviceConnection: @unchecked Sendable {
 
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
-    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) {
+    /// Returns whether the message was taken: published, or queued to be.
+    @discardableResult
+    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
         if isPaused {
             counters.add(.paused)
+            return false
         } else if isConnected, queue.isEmpty, hasRoom {
-            send(device: device, payload: payload, due: due, now: now, field: field)
+            return send(device: device, payload: payload, due: due, now: now, field: field)
         } else if isConnected || keepsOfflineTicks {
             enqueue(Queued(device: device, payload: Array(payload), due: due, field: field))
+            return true
         } else {
             counters.add(.skippedOffline)
+            return false
         }
     }
 
@@ -292,15 +297,18 @@ final class DeviceConnection: @unchecked Sendable {
         let now = MonotonicClock.now()
         while isConnected, hasRoom, let message = queue.popFirst() {
             counters.add(.buffered, -1)
-            message.payload.withUnsafeBytes { send(device: message.device, payload: $0, due: message.due, now: now, field: message.field) }
+            message.payload.withUnsafeBytes {
+                _ = send(device: message.device, payload: $0, due: message.due, now: now, field: message.field)
+            }
         }
     }
 
-    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) {
+    @discardableResult
+    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
         if brokerBreaksQoS2 {
             counters.add(.failed)
             context.control.count(DeviceConnection.qos2Failure)
-            return
+            return false
         }
         let (messageID, error) =
             field < 0
@@ -314,14 +322,15 @@ final class DeviceConnection: @unchecked Sendable {
             context.control.connectionFailed(
                 "publish failed: \(error) (first on topic \(device.plan.topic))",
                 key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
-        } else {
-            counters.add(.published)
-            device.published += 1
-            // For Home Assistant's next start (`announceEntities`); discovered devices only.
-            if discoveryStatusTopic != nil, field < 0 { device.keepLastPayload(payload) }
-            if let due { recordLateness(due: due, now: now) }
-            if qos.isAcknowledged { markInFlight(messageID, device: device) }
+            return false
         }
+        counters.add(.published)
+        device.published += 1
+        // For Home Assistant's next start (`announceEntities`); discovered devices only.
+        if discoveryStatusTopic != nil, field < 0 { device.keepLastPayload(payload) }
+        if let due { recordLateness(due: due, now: now) }
+        if qos.isAcknowledged { markInFlight(messageID, device: device) }
+        return true
     }
 
     /// Lateness is measured when a message is handed to libmosquitto, not when its tick fires:
@@ -424,7 +433,10 @@ extension DeviceConnection: ConnectionDriverDelegate {
             for index in outstanding.values.indices { outstanding.values[index].awaitedSince = now }
             checkAcknowledgements(now: now)
         }
-        for device in devices where !device.hasStarted { device.start(now: now) }
+        for device in devices {
+            device.connectionCameUp()
+            if !device.hasStarted { device.start(now: now) }
+        }
         flush()
         wakeSleepers()
     }
@@ -459,7 +471,13 @@ extension DeviceConnection: ConnectionDriverDelegate {
         for device in devices {
             guard let discovery = device.plan.discovery else { continue }
             for removal in discovery.removals { publishAside(removal.topic, [], retain: true, what: "discovery") }
-            if device.plan.retain { publishAside(device.plan.topic, [], retain: true, what: "discovery") }
+            if device.plan.retain {
+                // Every topic its telemetry kept: the device's, or each field's in the per-field style.
+                let topics =
+                    device.fieldNames.isEmpty || device.statePieces == nil
+                    ? [device.plan.topic] : device.fieldNames.map { device.plan.topic + "/" + $0 }
+                for topic in topics { publishAside(topic, [], retain: true, what: "discovery") }
+            }
             if let availability = device.plan.availability { publishAside(availability.topic, [], retain: true, what: "discovery") }
         }
         hasAnnouncedEntities = false
@@ -687,17 +705,20 @@ extension DeviceConnection: ClientDelegate {
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())
             if let pieces = device.statePieces {
-                // Each field on its own topic, as the ticks publish them.
+                // Each field on its own topic, as the ticks publish them; a reply, one object.
                 let state = context.payload.bytes
+                var answered = false
                 for (field, bytes) in pieces {
                     context.payload.removeAll()
                     context.payload.append(contentsOf: Array(state[bytes]))
-                    answer(device.plan.topic + "/" + device.fieldNames[field], retain: device.plan.retain)
+                    if answer(device.plan.topic + "/" + device.fieldNames[field], retain: device.plan.retain) { answered = true }
                 }
+                if answered { device.markSent(at: device.elapsed(at: MonotonicClock.now())) }
                 context.payload.removeAll()
-                context.payload.append(contentsOf: state)
+                context.payload.append(contentsOf: device.statePiecesAsObject(state))
             } else if answer(device.plan.topic, retain: device.plan.retain) {
                 device.published += 1  // on the device's topic: what --verify expects there
+                device.markSent(at: device.elapsed(at: MonotonicClock.now()))
                 if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
             }
             if let reply { answer(reply.topic, retain: false, correlation: reply.correlation) }

@@ -135,6 +135,9 @@ final class Device: TimerTarget {
     /// `nil` for the other styles, whose state is one message.
     var statePieces: [(field: Int, bytes: Range<Int>)]? { signals.isPerField ? signals.pieces : nil }
 
+    /// The state's pieces as one JSON object (a request's reply in the per-field style).
+    func statePiecesAsObject(_ bytes: [UInt8]) -> [UInt8] { signals.piecesAsObject(bytes) }
+
     /// A `publish: max` device that waited for room ticks at `now`.
     func wake(at now: UInt64) {
         timer.schedule(at: now)
@@ -145,8 +148,10 @@ final class Device: TimerTarget {
             tickAtMax(now: now)
             return
         }
-        guard var schedule, control.isDue(schedule.deadline), control.takeTick() else { return }
-        tick(elapsed: schedule.elapsed, due: schedule.deadline, now: now)
+        guard var schedule, control.isDue(schedule.deadline) else { return }
+        // The --messages budget is taken in `tick`, a message at a time: an unchanged tick takes
+        // none, a per-field tick one per field.
+        guard tick(elapsed: schedule.elapsed, due: schedule.deadline, now: now) else { return }
         schedule.advance()
         self.schedule = schedule
         timer.schedule(at: schedule.deadline)
@@ -161,46 +166,76 @@ final class Device: TimerTarget {
             connection.wake(self)
             return
         }
-        guard control.takeTick() else { return }
-        tick(elapsed: Double(now &- schedule.start) / 1e9, due: nil, now: now)
+        guard tick(elapsed: Double(now &- schedule.start) / 1e9, due: nil, now: now) else { return }
         timer.schedule(at: now)
     }
 
     /// One tick, whatever paces it: counted as scheduled, its payload made `elapsed` seconds
     /// into the schedule and handed to the connection, which counts where it ends. `due` is its
-    /// deadline, `nil` for `publish: max`, which has none.
+    /// deadline, `nil` for `publish: max`, which has none. False once the `--messages` budget is
+    /// spent: the schedule stops.
     @inline(__always)
-    private func tick(elapsed: Double, due: UInt64?, now: UInt64) {
+    private func tick(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
+        if heartbeat == 0, !signals.isPerField {
+            guard control.takeTick() else { return false }
+        }
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         context.offerSample(group: group)
-        if heartbeat > 0 {
-            // Looked at, and sent only when something watched changed or the heartbeat is due.
-            if let sentAt, !signals.hasChanged, elapsed - sentAt < heartbeat {
-                counters.add(.scheduled)
-                counters.add(.unchanged)
-                return
-            }
-            signals.markSent()
-            sentAt = elapsed
-        }
-        if signals.isPerField {
-            tickPerField(due: due, now: now)
-            return
-        }
+        if heartbeat > 0 || signals.isPerField { return tickWithParts(elapsed: elapsed, due: due, now: now) }
         counters.add(.scheduled)
-        context.payload.withBytes { connection.submit(from: self, payload: $0, due: due, now: now) }
+        context.payload.withBytes { _ = connection.submit(from: self, payload: $0, due: due, now: now) }
+        return true
     }
 
-    /// A tick in the per-field style: each field written a message of its own on its topic,
-    /// each counted as scheduled and wherever it ends.
-    private func tickPerField(due: UInt64?, now: UInt64) {
+    /// A tick of an `onChange` device or in the per-field style: looked at, and kept back when
+    /// nothing watched changed and the heartbeat is not due (`unchanged`, one per message it
+    /// would have been); else each message, one per field in the per-field style, counted as
+    /// scheduled, taken from the budget and counted wherever it ends. What was watched counts
+    /// as sent only once the connection took it (published or queued).
+    private func tickWithParts(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
+        let parts = signals.isPerField ? signals.pieces.count : 1
+        if heartbeat > 0, let sentAt, !signals.hasChanged, elapsed - sentAt < heartbeat {
+            counters.add(.scheduled, parts)
+            counters.add(.unchanged, parts)
+            return true
+        }
+        var taken = false
+        var more = true
         context.payload.withBytes { bytes in
-            for (field, range) in signals.pieces {
+            if !signals.isPerField {
+                guard control.takeTick() else { return more = false }
                 counters.add(.scheduled)
-                connection.submit(from: self, payload: UnsafeRawBufferPointer(rebasing: bytes[range]), due: due, now: now, field: field)
+                taken = connection.submit(from: self, payload: bytes, due: due, now: now)
+                return
+            }
+            for (field, range) in signals.pieces {
+                guard control.takeTick() else { return more = false }
+                counters.add(.scheduled)
+                if connection.submit(from: self, payload: UnsafeRawBufferPointer(rebasing: bytes[range]), due: due, now: now, field: field)
+                {
+                    taken = true
+                }
             }
         }
+        if heartbeat > 0, taken { markSent(at: elapsed) }
+        return more
     }
+
+    /// An `onChange` device's watched values went out at `elapsed` (a tick or an answer).
+    func markSent(at elapsed: Double) {
+        guard heartbeat > 0 else { return }
+        signals.markSent()
+        sentAt = elapsed
+    }
+
+    /// The connection is up again (a CONNACK, a resume): the next tick goes out whatever it says,
+    /// since what was sent before may not have arrived.
+    func connectionCameUp() {
+        sentAt = nil
+    }
+
+    /// The device's time now, between ticks (a command's answer).
+    func elapsed(at now: UInt64) -> Double { schedule.map { $0.elapsed(at: now) } ?? 0 }
 }

@@ -164,6 +164,16 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                     [("value_template", JSONText.quoted("{{ \(reference) }}"))] + hints)
             }
         }
+        // Coordinates no one message carries together (per field, at the top level) are two
+        // sensors instead of a tracker.
+        if let latitude, let longitude, latitude.topic != longitude.topic {
+            for (coordinate, name) in [(latitude, "Latitude"), (longitude, "Longitude")] {
+                entityTopic = coordinate.topic
+                add(
+                    .sensor, object: name.lowercased(), name: name,
+                    [("value_template", JSONText.quoted("{{ \(coordinate.reference) }}")), ("unit_of_measurement", JSONText.quoted("°"))])
+            }
+        }
         // One tracker of both coordinates, when one message carries them (per field, one group).
         if let latitude, let longitude, latitude.topic == longitude.topic {
             let attributes =

@@ -92,7 +92,9 @@ public enum ReportMetrics {
 
     static let ratios: [Metric] = [
         Metric("rate", .percentage, unavailable: { _ in "not available: nothing was scheduled" }) { report in
-            report[.scheduled] > 0 ? Double(report[.published]) * 100 / Double(report[.scheduled]) : nil
+            // Ticks an onChange group kept back, unchanged, were never to be sent.
+            let due = report[.scheduled] - report[.unchanged]
+            return due > 0 ? Double(report[.published]) * 100 / Double(due) : nil
         },
         // Saturation shows here while rate stays at 100 %: handed over is not acknowledged.
         Metric("acked", .percentage, needs: .acknowledgements, unavailable: { _ in "not available: no QoS 1/2 message was published" }) {

@@ -33,7 +33,8 @@ final class StatusReporter {
             let seconds = Double(now - previousTime) / 1e9
             interval = " over the last \(formatRate(seconds)) s"
             let achieved = Double(totals[.published] - previous[.published]) / seconds
-            let scheduled = Double(totals[.scheduled] - previous[.scheduled]) / seconds
+            // Ticks kept back unchanged (onChange) were never to be sent.
+            let scheduled = Double(totals[.scheduled] - totals[.unchanged] - previous[.scheduled] + previous[.unchanged]) / seconds
             rates = ", \(formatRate(achieved)) msg/s of \(formatRate(scheduled)) scheduled"
             fields += [
                 ("intervalSeconds", .number(seconds, decimals: 3)), ("publishedPerSecond", .number(achieved, decimals: 1)),

@@ -39,7 +39,7 @@ public struct DryRun {
         while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
             let device = timer.takeUnretainedValue().target as! VirtualDevice
             device.tick(into: &payload, wallStart: wallStart)
-            for (topic, text) in device.messages(in: payload) {
+            for (topic, text) in device.messages(in: payload) where printed < messages ?? .max {
                 emit(DryRun.line(device.plan, topic: topic, payload: text))
                 printed += 1
             }
