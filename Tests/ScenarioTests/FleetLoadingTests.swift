@@ -250,7 +250,7 @@ private func fleetProblems(_ main: String, _ files: [String: String]) -> [String
                         payload: { fields: { X: { accelerometer: x } } }
                     """,
                 ]) == [
-                    "main.yaml:5:14: expected a rate such as 10/s, 600/min, 10Hz, 1/60s or max for 'publish', found '1/fortnight'",
+                    "main.yaml:5:14: expected a rate such as 10/s, 600/min, 10Hz, 1/60s or max, or onChange to send on a change, for 'publish', found '1/fortnight'",
                     "rooms.yaml:1:9: 'broker' cannot be set in an included file; set it in main.yaml, which includes this one",
                     "rooms.yaml:5:10: expected 0, 1 or 2 for 'qos', found 9",
                 ])

@@ -20,7 +20,7 @@ import Testing
         #expect(
             problems(text) == [
                 "test.yaml:2:1: unknown key 'brokr' in the scenario; did you mean 'broker'?",
-                "test.yaml:7:14: expected a rate such as 10/s, 600/min, 10Hz, 1/60s or max for 'publish', found '10/fortnight'",
+                "test.yaml:7:14: expected a rate such as 10/s, 600/min, 10Hz, 1/60s or max, or onChange to send on a change, for 'publish', found '10/fortnight'",
                 "test.yaml:8:10: expected 0, 1 or 2 for 'qos', found 3",
             ])
     }

@@ -212,7 +212,10 @@ final class ScenarioReader {
         do {
             return try parse(text)
         } catch {
-            report(node.mark, "expected \(error.expected) for '\(key)', found \(node.summary)")
+            // A group's publish may also be onChange (`ScenarioReader+Devices`), read before it.
+            let (also, hint) =
+                key == "publish" ? (", or onChange to send on a change,", Suggestion.hint(for: text, among: ["onChange"])) : ("", "")
+            report(node.mark, "expected \(error.expected)\(also) for '\(key)', found \(node.summary)\(hint)")
             return nil
         }
     }
