@@ -473,10 +473,10 @@ extension DeviceConnection: ConnectionDriverDelegate {
             for removal in discovery.removals { publishAside(removal.topic, [], retain: true, what: "discovery") }
             if device.plan.retain {
                 // Every topic its telemetry kept: the device's, or each field's in the per-field style.
-                let topics =
-                    device.fieldNames.isEmpty || device.statePieces == nil
-                    ? [device.plan.topic] : device.fieldNames.map { device.plan.topic + "/" + $0 }
-                for topic in topics { publishAside(topic, [], retain: true, what: "discovery") }
+                let fieldTopics = device.plan.fieldTopics
+                for topic in fieldTopics.isEmpty ? [device.plan.topic] : fieldTopics {
+                    publishAside(topic, [], retain: true, what: "discovery")
+                }
             }
             if let availability = device.plan.availability { publishAside(availability.topic, [], retain: true, what: "discovery") }
         }
@@ -711,7 +711,7 @@ extension DeviceConnection: ClientDelegate {
                 for (field, bytes) in pieces {
                     context.payload.removeAll()
                     context.payload.append(contentsOf: Array(state[bytes]))
-                    if answer(device.plan.topic + "/" + device.fieldNames[field], retain: device.plan.retain) { answered = true }
+                    if answer(device.plan.fieldTopics[field], retain: device.plan.retain) { answered = true }
                 }
                 if answered { device.markSent(at: device.elapsed(at: MonotonicClock.now())) }
                 context.payload.removeAll()

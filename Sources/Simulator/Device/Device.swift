@@ -45,7 +45,7 @@ final class Device: TimerTarget {
         group = connection.plan.group
         perSecond = plan.perSecond
         topic = Topic(plan.topic)
-        fieldTopics = plan.payload.style == .perField ? plan.payload.fields.map { Topic(plan.topic + "/" + $0.name) } : []
+        fieldTopics = plan.fieldTopics.map(Topic.init)
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
             seed: seed, sampleInterval: plan.sampleInterval)
@@ -124,9 +124,6 @@ final class Device: TimerTarget {
         signals.encode(elapsed: elapsed, wallClock: WallTime.now().secondsSinceEpoch, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
     }
-
-    /// The names of the payload's fields, the last level of each per-field topic.
-    var fieldNames: [String] { signals.fieldNames }
 
     /// The topic of field `field` in the per-field style, or the device's own for -1.
     func topic(field: Int) -> Topic { field < 0 ? topic : fieldTopics[field] }

@@ -133,7 +133,7 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                 case (.number, nil):
                     let bounds = Self.bounds(field)
                     // Home Assistant refuses a step below 0.001.
-                    let step = Swift.max(field.decimals.map { Self.power(-$0) } ?? 0.1, 0.001)
+                    let step = Swift.max(field.decimals.map { Double("1e-\($0)") ?? 1 } ?? 0.1, 0.001)
                     add(
                         .number, object: path, name: name,
                         [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + hints
@@ -194,12 +194,6 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
     /// bounds, else a span wide enough for any reading (Home Assistant's own default is 1…100).
     private static func bounds(_ field: FieldSpec) -> (min: Double, max: Double) {
         (field.commandBounds.min ?? -1e6, field.commandBounds.max ?? 1e6)
-    }
-
-    private static func power(_ exponent: Int) -> Double {
-        var value = 1.0
-        for _ in 0..<abs(exponent) { value = exponent < 0 ? value / 10 : value * 10 }
-        return value
     }
 
     /// A choice as Home Assistant's select lists it: text.

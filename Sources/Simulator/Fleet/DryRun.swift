@@ -102,7 +102,7 @@ private final class VirtualDevice: TimerTarget {
         guard signals.isPerField else { return [(plan.topic, payload.text)] }
         let bytes = payload.bytes
         return signals.pieces.map { field, range in
-            (plan.topic + "/" + signals.fieldNames[field], String(decoding: bytes[range], as: UTF8.self))
+            (plan.fieldTopics[field], String(decoding: bytes[range], as: UTF8.self))
         }
     }
 

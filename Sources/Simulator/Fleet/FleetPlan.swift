@@ -28,6 +28,12 @@ public struct DevicePlan: Sendable {
     /// Which fields its ticks watch, sent only on a change or a heartbeat (`onChange`).
     package var onChange: OnChange? = nil
 
+    /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`); empty
+    /// for the other styles, whose messages go to `topic`.
+    package var fieldTopics: [String] {
+        payload.style == .perField ? payload.fields.map { topic + "/" + $0.name } : []
+    }
+
     /// A topic on which the device says `online` and `offline`.
     package struct Announcement: Sendable, Equatable {
         package var topic: String
