@@ -4,7 +4,8 @@
 #
 #   scripts/bench.sh              all benchmarks
 #   scripts/bench.sh throughput   one connection, QoS 0, publish: max: devsim beside mosquitto_pub -l
-#   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s: achieved vs scheduled
+#   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s, with the defaults and in lock-step:
+#                                 achieved vs scheduled, lateness
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
@@ -76,7 +77,15 @@ PY
 }
 
 rate() {
-  cat > "$dir/rate.yaml" <<'YAML'
+  # The defaults as a new user meets them, then the same fleet in lock-step on purpose.
+  rate_run defaults ""
+  rate_run lock-step "    jitter: none
+    rampUp: max"
+}
+
+rate_run() {
+  local name=$1 extra=$2
+  cat > "$dir/rate.yaml" <<YAML
 name: rate
 devices:
   - name: phone
@@ -84,7 +93,7 @@ devices:
     topic: "rate/{id}"
     sample: 10Hz
     publish: 10/s
-    rampUp: 5000/s
+$extra
     payload:
       fields:
         Accel_X: { accelerometer: x, decimals: 4 }
@@ -92,11 +101,11 @@ devices:
 YAML
   /usr/bin/time -v "$bin" run "$dir/rate.yaml" --host 127.0.0.1 --port "$port" --duration "${rate_seconds}s" \
     --stats-interval 0 --quiet --report "$dir/rate.json" 2> "$dir/rate.time"
-  python3 - "$dir/rate.json" "$rate_seconds" "$(cpu "$dir/rate.time")" "$(rss "$dir/rate.time")" <<'PY'
+  python3 - "$dir/rate.json" "$rate_seconds" "$(cpu "$dir/rate.time")" "$(rss "$dir/rate.time")" "$name" <<'PY'
 import sys, json
 r = json.load(open(sys.argv[1])); seconds = float(sys.argv[2]); cpu = float(sys.argv[3]); rss = float(sys.argv[4])
 ideal = 1000 * 10 * seconds
-print(f"== rate: 1000 devices x 10 Hz for {seconds:.0f} s")
+print(f"== rate ({sys.argv[5]}): 1000 devices x 10 Hz for {seconds:.0f} s")
 print(f"scheduled {r['scheduled']} (ideal {ideal:.0f}; clocks start at each CONNACK), published {r['published']}, "
       f"late >2ms {r['late']} ({100*r['late']/max(1,r['scheduled']):.2f}%), skipped {r['skippedOffline']}, failed {r['failed']}")
 print(f"published / ideal {100*r['published']/ideal:.3f}%   published / scheduled {100*r['published']/max(1,r['scheduled']):.3f}%")

@@ -132,7 +132,7 @@ private func fleetProblems(_ main: String, _ files: [String: String]) -> [String
     @Test func badJitterSaysWhatIsAllowed() {
         #expect(
             problems(minimalDevices + "\n    jitter: -1s") == [
-                "test.yaml:8:13: expected auto (one publish interval) or a duration such as 250ms, 30s, 5m, 1.5h or 2d for 'jitter', found '-1s'"
+                "test.yaml:8:13: expected auto (one publish interval), none or a duration such as 250ms, 30s, 5m, 1.5h or 2d for 'jitter', found '-1s'"
             ])
         #expect(
             problems(minimalDevices + "\n    jiter: auto") == [

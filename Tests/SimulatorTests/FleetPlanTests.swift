@@ -106,7 +106,8 @@ private let otherFile = """
             #expect(device.startDelay >= 0 && device.startDelay < 1 / device.perSecond)
             #expect(device.startDelay == DevicePlan.startDelay(jitter: 1 / device.perSecond, seed: 3, deviceID: device.id))
         }
-        let withoutJitter = FleetPlan(scenarios: [try scenario(twoGroups, file: "a.yaml")], settings: RunSettings(seed: 3))
+        let none = twoGroups.replacingOccurrences(of: "name: site", with: "name: site\ndefaults: { jitter: none }")
+        let withoutJitter = FleetPlan(scenarios: [try scenario(none, file: "a.yaml")], settings: RunSettings(seed: 3))
         #expect(withoutJitter.connections.flatMap(\.devices).allSatisfy { $0.startDelay == 0 })
     }
 
@@ -142,7 +143,10 @@ private let otherFile = """
         #expect(
             samples.map { $0.ticks.map(\.payload) }
                 == Array(repeating: ["{\"params\":{\"seq\":0}}", "{\"params\":{\"seq\":1}}", "{\"params\":{\"seq\":2}}"], count: 3))
-        #expect(samples[1].ticks.map(\.seconds) == [0, 5, 10])
+        // The slow group's ticks are 5 s apart from its device's delay in the first interval.
+        let slow = samples[1]
+        #expect(slow.plan.startDelay > 0 && slow.plan.startDelay < 5)
+        #expect(slow.ticks.map(\.seconds) == [0, 5, 10].map { slow.plan.startDelay + $0 })
     }
 }
 

@@ -20,6 +20,8 @@ import TestSupport
                 topic: "tls/{index}"
                 publish: 10/s
                 qos: 1
+                # The first tick at the CONNACK: the tests stop the run once it has connected.
+                jitter: none
                 payload:
                   fields:
                     n: { counter: 0 }

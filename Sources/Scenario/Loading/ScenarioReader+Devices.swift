@@ -326,11 +326,13 @@ extension ScenarioReader {
         }
     }
 
-    /// `auto` (one publish interval) or a duration such as `500ms`; `0s` for none.
+    /// `auto` (one publish interval), `none`, or a duration such as `500ms` (`0s` is none).
     private func jitter(_ node: Node) -> StartJitter? {
         if node.scalarText == "auto" { return .auto }
+        if node.scalarText == "none" { return .upTo(0) }
         guard let text = node.scalarText, let seconds = try? Durations.parse(text) else {
-            report(node.mark, "expected auto (one publish interval) or \(Durations.expected) for 'jitter', found \(node.summary)")
+            report(
+                node.mark, "expected auto (one publish interval), none or \(Durations.expected) for 'jitter', found \(node.summary)")
             return nil
         }
         return .upTo(seconds)

@@ -14,8 +14,8 @@ public struct DevicePlan: Sendable {
     /// Seconds between sensor samples, `nil` for one sample per publish.
     package var sampleInterval: Double?
     package var payload: PayloadSpec
-    /// Seconds from the connection's first CONNACK to the device's first tick: the group's
-    /// `jitter`, 0 without one.
+    /// Seconds from the connection's first CONNACK to the device's first tick, from the
+    /// group's `jitter` (`StartJitter.standard` when it has none).
     package var startDelay: Double
     /// What `run --verify` reads of the device's messages; the same for its whole group.
     public var verify: VerifyPlan
@@ -147,6 +147,9 @@ public struct FleetPlan: Sendable {
 
     private init(scenarios: [Scenario], settings: RunSettings, keeping shard: Shard?) {
         var connections: [ConnectionPlan] = []
+        /// Connections of the groups before this one that open at the default rate: together
+        /// those groups open at most `Defaults.rampUp` a second, one after another.
+        var defaultRampPosition = 0
         var clientIDs = Claims(
             kind: "client id", consequence: "two clients with one id knock each other off the broker",
             template: "clientId", placeholders: "{id} or {index}")
@@ -159,7 +162,9 @@ public struct FleetPlan: Sendable {
                     group: group.name,
                     location: group.location
                         ?? SourceLocation(file: scenario.file, line: 1, column: 1))
-                var made = FleetPlan.connections(for: group, in: scenario, settings: settings, shard: shard)
+                var made = FleetPlan.connections(
+                    for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition)
+                if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
                 groupPlans.append(GroupPlan(group: group, in: scenario))
@@ -221,10 +226,20 @@ public struct FleetPlan: Sendable {
         }
     }
 
+    /// Connections of the whole group, every shard's together.
+    private static func connectionCount(of group: DeviceGroup) -> Int {
+        switch group.connection {
+        case .perDevice: max(1, group.count)
+        case .shared(let count): min(max(1, count), max(1, group.count))
+        }
+    }
+
+    /// `rampPosition` is where a group without `rampUp` starts in the fleet's default ramp.
     static func connections(
         for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
-        shard: Shard? = nil
+        shard: Shard? = nil, rampPosition: Int = 0
     ) -> [ConnectionPlan] {
+        let jitter = group.jitter ?? .standard(deviceCount: group.count)
         let verify = VerifyPlan(group: group)
         let all = (1...max(1, group.count)).map { index in
             let id = group.id.render(name: group.name, index: index, id: nil)
@@ -234,7 +249,7 @@ public struct FleetPlan: Sendable {
                 qos: group.qos, retain: group.retain, perSecond: group.publish.perSecond,
                 sampleInterval: group.sample.map { 1 / $0.perSecond }, payload: group.payload,
                 startDelay: DevicePlan.startDelay(
-                    jitter: group.jitter?.seconds(perSecond: group.publish.perSecond) ?? 0,
+                    jitter: jitter.seconds(perSecond: group.publish.perSecond),
                     seed: settings.seed, deviceID: id), verify: verify,
                 availability: group.availability.map {
                     .init(
@@ -253,7 +268,8 @@ public struct FleetPlan: Sendable {
         // Ids are rendered before sharding, so a device keeps its index, id and topic (and so
         // its seed and data) whichever shard runs it.
         let devices = shard.map { shard in all.filter { shard.contains(deviceID: $0.id) } } ?? all
-        let rampPerSecond = group.rampUp?.perSecond ?? .infinity
+        let rampPerSecond = group.rampUp?.perSecond ?? Defaults.rampUp
+        let rampStart = group.rampUp == nil ? rampPosition : 0
         let broker = scenario.broker
         /// `device` fills the will topic's placeholders (`devices/{id}/status`); a shared
         /// connection has no one device, so its will names the group.
@@ -311,7 +327,7 @@ public struct FleetPlan: Sendable {
                 options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
                 ackTimeout: (settings.ackTimeout ?? broker.ackTimeout).map { AckTimeout(limit: $0, action: broker.onAckTimeout ?? .count) },
-                startOffset: rampPerSecond.isFinite ? Double(positions[slot]) / rampPerSecond : 0)
+                startOffset: rampPerSecond.isFinite ? Double(rampStart + positions[slot]) / rampPerSecond : 0)
         }
     }
 }
