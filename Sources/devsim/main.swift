@@ -40,6 +40,10 @@ do {
         code = ReportCommand.merge(
             options, output: { write($0, to: .standardOutput) },
             errors: { write($0, to: .standardError) })
+    case .reportConvert(let options):
+        code = ReportCommand.convert(
+            options, output: { write($0, to: .standardOutput) },
+            errors: { write($0, to: .standardError) })
     case .run(let options):
         let level: Logger.Level = options.quiet ? .warning : options.verbose ? .debug : .info
         // On a terminal the status line is redrawn in place; a log line first clears it.

@@ -44,7 +44,7 @@ import TestSupport
         #expect(throws: UsageError("DEVSIM_EXPECT 'p99<50': p99 is a duration; give a unit, ms, s or us, such as p99<50ms")) {
             try run(["s.yaml"], ["DEVSIM_EXPECT": "p99<50"])
         }
-        #expect(throws: UsageError("--report-format: expected json or junit, found 'xml'")) {
+        #expect(throws: UsageError("--report-format: expected json, junit, csv or html, found 'xml'")) {
             try run(["--report-format", "xml", "s.yaml"])
         }
         #expect(throws: UsageError("--expect needs a value (ASSERTION)")) { try run(["s.yaml", "--expect"]) }

@@ -169,6 +169,12 @@ import TestSupport
         var latency = try #require(first.histograms).latency.histogram()
         latency.merge(try #require(second.histograms).latency.histogram())
         #expect(merged.latency == Percentiles(latency))
+        // The timelines, lined up by wall-clock time, add up to the merged totals.
+        let timeline = try #require(merged.timeline)
+        #expect(timeline.startedAt == min(try #require(first.timeline).startedAt, try #require(second.timeline).startedAt))
+        #expect(timeline.points.reduce(0) { $0 + $1.published } == merged[.published])
+        #expect(timeline.points.reduce(0) { $0 + $1.acknowledged } == merged[.acknowledged])
+        #expect(timeline.points.reduce(UInt64(0)) { $0 + $1.lateness.histogram.count } == merged.lateness.count)
 
         // Standard output, too.
         let printed = try DevsimProcess.runToCompletion(

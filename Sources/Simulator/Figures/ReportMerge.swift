@@ -23,7 +23,8 @@ public enum ReportMerge {
     /// Adds up `inputs`: every count summed (groups by name, connection errors by reason,
     /// faults, `--verify` counts), `durationSeconds` the longest, `ratePerSecond` the summed
     /// `published` over it, `allConnectedSeconds` the latest (absent if one shard never had all
-    /// its connections), and `latency`/`lateness` made from the sum of the raw histograms. The
+    /// its connections), `latency`/`lateness` made from the sum of the raw histograms, and the
+    /// `timeline`s lined up by wall-clock time (`Timeline.merged`). The
     /// merged report names no shard and carries no `--expect` verdicts (each shard judged its
     /// own); its `verify.e2eLatency` is dropped when several reports have one, since the report
     /// does not keep that histogram. Throws, naming the input, when one has no raw histograms
@@ -90,6 +91,12 @@ public enum ReportMerge {
         }
         merged.expectations = nil
         merged.shard = nil
+        let timelines = reports.compactMap(\.timeline)
+        merged.timeline = Timeline.merged(timelines)
+        // A shard without devices ran nothing to chart.
+        if !timelines.isEmpty, timelines.count < reports.count(where: { $0.outcome != RunReport.emptyShardOutcome }) {
+            warnings.append("only some reports have a timeline; the merged timeline is theirs alone")
+        }
 
         let seeds = reports.map(\.seed).uniqued()
         if seeds.count > 1 {

@@ -99,6 +99,8 @@ extension RunReport {
         public var commandLatency: Percentiles? = nil
         /// From each CONNACK to the SUBACK of the command topics; absent without commands.
         public var commandSubscribeLatency: Percentiles? = nil
+        /// The run interval by interval (see `Timeline`); absent with `--timeline-interval 0`.
+        public var timeline: Timeline? = nil
     }
 }
 
@@ -134,7 +136,8 @@ extension RunReport {
             reloads: result.reloads.isEmpty ? nil : result.reloads,
             commands: result.commandGroups.isEmpty ? nil : t.commands,
             commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency),
-            commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency))
+            commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
+            timeline: result.timeline)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its
@@ -147,9 +150,11 @@ extension RunReport {
                 reason: .duration, latency: Histogram(), lateness: Histogram(), groups: [],
                 connectionErrors: [:], allConnectedSeconds: 0),
             scenarios: scenarios, seed: seed)
-        report.outcome = "empty shard"
+        report.outcome = emptyShardOutcome
         return report
     }
+
+    package static let emptyShardOutcome = "empty shard"
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.
     public func json() throws -> Data {

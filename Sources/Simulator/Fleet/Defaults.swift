@@ -21,6 +21,8 @@ public enum Defaults {
     public static let drainTimeout = Duration.seconds(5)
     /// Between status lines.
     public static let statsInterval = Duration.seconds(5)
+    /// Between the points of the report's timeline.
+    public static let timelineInterval = Duration.seconds(1)
     /// Unacknowledged QoS 1/2 messages a connection may have at once.
     public static let maxInFlight = 16
     /// Connections a second that the groups without a `rampUp` open, all of them together. A

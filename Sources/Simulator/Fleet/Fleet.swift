@@ -43,6 +43,8 @@ public final class Fleet: Sendable {
         package var commandGroups: Set<String> = []
         package var commandLatency = Histogram()
         package var subscribeLatency = Histogram()
+        /// The run interval by interval; `nil` without `settings.timelineInterval`.
+        public var timeline: Timeline? = nil
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -80,6 +82,8 @@ public final class Fleet: Sendable {
     private let verifier: Verifier?
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
+    /// The timeline so far, read by the thread that waits for the run's end.
+    private let timeline = Locked<TimelineRecorder?>(nil)
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -177,6 +181,13 @@ public final class Fleet: Sendable {
         try verifier?.start(timeout: min(settings.connectTimeout, .seconds(5)))
         let start = MonotonicClock.now()
         liveState.withLock { $0.start = start }
+        if let interval = settings.timelineInterval {
+            timeline.withLock {
+                $0 = TimelineRecorder(
+                    interval: max(1_000_000, MonotonicClock.nanoseconds(interval)), start: start,
+                    startedAt: WallTime.now().secondsSinceEpoch)
+            }
+        }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         roster.begin()
         for context in contexts {
@@ -233,6 +244,15 @@ public final class Fleet: Sendable {
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         result.reloads = roster.reloads
         result.commandGroups = roster.commandGroups
+        // The last point holds the run's last part interval and what the drain settled, so
+        // the points add up to the totals; its connections are those up at the end, before
+        // the goodbyes.
+        var final = totals
+        final.connectionsUp = connectionsUpAtEnd
+        result.timeline = timeline.withLock { recorder in
+            recorder?.record(final, errors: errorCount(final), latency: latency, lateness: lateness, at: MonotonicClock.now())
+            return recorder?.timeline
+        }
         result.commandLatency = commandLatency
         result.subscribeLatency = subscribeLatency
         if let verifier {
@@ -273,15 +293,15 @@ public final class Fleet: Sendable {
                 return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
             }
             if let due = nextStatus, now >= due, let interval {
-                status.report(
-                    totals, latency: liveLatency(),
-                    errors: control.connectionErrors.values.reduce(0, +) + totals[.failed], at: now)
+                let totals = self.totals
+                status.report(totals, latency: liveHistograms().latency, errors: errorCount(totals), at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
+            let timelineDue = recordTimeline(now: now)
             // At least once a second, for the lines that sum up lost connections.
             let wake = max(
                 now,
-                [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, now &+ 1_000_000_000]
+                [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, timelineDue, now &+ 1_000_000_000]
                     .compactMap { $0 }.min()!)
             control.wait(seconds: Double(wake - now) / 1e9)
         }
@@ -370,6 +390,7 @@ public final class Fleet: Sendable {
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- state.start) / 1e9)
         result.reloads = roster.reloads
         result.commandGroups = roster.commandGroups
+        result.timeline = timeline.withLock { $0?.timeline }
         let stuck = contexts.indices.filter { index in
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit
@@ -384,20 +405,44 @@ public final class Fleet: Sendable {
         return Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
     }
 
-    /// The acknowledgement latencies so far, each loop's copied on its own thread.
-    private func liveLatency() -> Histogram {
-        let merged = Locked(Histogram())
+    /// The acknowledgement latencies and the lateness so far, each loop's copied on its own
+    /// thread.
+    private func liveHistograms() -> (latency: Histogram, lateness: Histogram) {
+        let merged = Locked((latency: Histogram(), lateness: Histogram()))
         let answered = DispatchGroup()
         for context in contexts {
             answered.enter()
             context.loop.execute {
-                let copy = context.latency
-                merged.withLock { $0.merge(copy) }
+                let latency = context.latency, lateness = context.lateness
+                merged.withLock {
+                    $0.latency.merge(latency)
+                    $0.lateness.merge(lateness)
+                }
                 answered.leave()
             }
         }
         _ = answered.wait(timeout: .now() + 1)
         return merged.withLock { $0 }
+    }
+
+    /// Connection problems and failed messages so far: the status line's and the timeline's
+    /// errors.
+    private func errorCount(_ totals: Totals) -> Int {
+        control.connectionErrors.values.reduce(0, +) + totals[.failed]
+    }
+
+    /// Takes the timeline's next point when it is due; returns when the one after is.
+    private func recordTimeline(now: UInt64) -> UInt64? {
+        guard let due = timeline.withLock({ $0?.due }) else { return nil }
+        guard now >= due else { return due }
+        // A message published between the two readings is counted in this point and timed in
+        // the next; over the run, both add up exactly.
+        let totals = self.totals
+        let histograms = liveHistograms()
+        return timeline.withLock { recorder in
+            recorder?.record(totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness, at: now)
+            return recorder?.due
+        }
     }
 
     /// Connections that are up with messages unacknowledged or queued, asked on their loops.

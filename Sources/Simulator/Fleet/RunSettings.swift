@@ -36,6 +36,8 @@ public struct RunSettings: Sendable {
     public var drainTimeout: Duration
     /// Between status lines; `nil` for none.
     public var statsInterval: Duration?
+    /// Between the points of the report's timeline; `nil` for none.
+    public var timelineInterval: Duration? = Defaults.timelineInterval
     /// Unacknowledged QoS 1/2 messages a connection may have at once.
     public var maxInFlight: Int
     /// How long a QoS 1/2 message may wait for its acknowledgement, over the scenarios'

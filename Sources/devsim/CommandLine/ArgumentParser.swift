@@ -51,10 +51,19 @@ enum ArgumentParser {
             return .sample(try pointing(to: "sample") { () throws(UsageError) in try parseSample(rest) })
         case "report":
             if rest.isEmpty || rest.contains("--help") || rest.contains("-h") { return .help(topic: "report") }
-            guard rest[0] == "merge" else {
-                throw UsageError("report: unknown subcommand '\(rest[0])'; the one there is is 'report merge REPORT...'")
+            let arguments = Array(rest.dropFirst())
+            switch rest[0] {
+            case "merge":
+                return .reportMerge(try pointing(to: "report") { () throws(UsageError) in try parseReportMerge(arguments) })
+            case "csv", "html":
+                let format: ReportFormat = rest[0] == "csv" ? .csv : .html
+                return .reportConvert(
+                    try pointing(to: "report") { () throws(UsageError) in try parseReportConvert(arguments, to: format) })
+            default:
+                let hint = Suggestion.closest(to: rest[0], among: ["merge", "csv", "html"]).map { "did you mean '\($0)'? " } ?? ""
+                throw UsageError(
+                    "report: unknown subcommand '\(rest[0])'; \(hint)the subcommands are 'merge REPORT...', 'csv REPORT' and 'html REPORT'")
             }
-            return .reportMerge(try pointing(to: "report") { () throws(UsageError) in try parseReportMerge(Array(rest.dropFirst())) })
         default:
             let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
             throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, sample and validate"))
@@ -79,6 +88,14 @@ enum ArgumentParser {
         let (values, reports) = try split(arguments, command: "report merge", flags: [("--output", "FILE"), ("--force", nil)])
         guard !reports.isEmpty else { throw UsageError("report merge: name at least one report file") }
         return ReportMergeOptions(reports: reports, output: values["--output"]?.last, force: values["--force"] != nil)
+    }
+
+    /// `report csv|html [--output FILE] REPORT`.
+    static func parseReportConvert(_ arguments: [String], to format: ReportFormat) throws(UsageError) -> ReportConvertOptions {
+        let command = "report \(format.rawValue)"
+        let (values, reports) = try split(arguments, command: command, flags: [("--output", "FILE")])
+        guard reports.count == 1 else { throw UsageError("\(command): name one report file, found \(reports.count)") }
+        return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
 
     /// `sample [--count N] [--seed N] SCENARIO...`.
@@ -282,10 +299,12 @@ enum ArgumentParser {
             o.report = v
         },
         Option(
-            flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit",
-            help: "the report as JSON (default) or JUnit XML, one test case per --expect"
+            flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit|csv|html",
+            help: "the report as JSON (default), JUnit XML (one test case per --expect), the timeline as CSV, or a page of charts"
         ) { o, v, label throws(UsageError) in
-            guard let format = ReportFormat(rawValue: v) else { throw UsageError("\(label): expected json or junit, found '\(v)'") }
+            guard let format = ReportFormat(rawValue: v) else {
+                throw UsageError("\(label): expected json, junit, csv or html, found '\(v)'")
+            }
             o.reportFormat = format
         },
         Option(
@@ -334,6 +353,16 @@ enum ArgumentParser {
         ) { o, v, label throws(UsageError) in
             let interval = try duration(v, label, allowZero: true)
             o.statsInterval = interval > .zero ? interval : nil
+        },
+        Option(
+            flag: "--timeline-interval", variable: "DEVSIM_TIMELINE_INTERVAL", valueName: "DURATION",
+            help: "time between the points of the report's timeline (default 1s, 0 for none; at least 10ms)"
+        ) { o, v, label throws(UsageError) in
+            let interval = try duration(v, label, allowZero: true)
+            guard interval == .zero || interval >= .milliseconds(10) else {
+                throw UsageError("\(label): expected 0 or at least 10ms, found '\(v)'")
+            }
+            o.timelineInterval = interval > .zero ? interval : nil
         },
         Option(flag: "--loops", variable: "DEVSIM_LOOPS", valueName: "N", help: "event-loop threads (default: one per core)") {
             o, v, label throws(UsageError) in

@@ -9,6 +9,7 @@ enum Command: Equatable {
     case validate([String])
     case sample(SampleOptions)
     case reportMerge(ReportMergeOptions)
+    case reportConvert(ReportConvertOptions)
     case help(topic: String?)
     /// `devsim` alone: the help, on standard error, and exit 2, as for any usage error.
     case missingCommand
@@ -43,6 +44,7 @@ struct RunOptions: Equatable {
     var connackTimeout = Defaults.connackTimeout
     var drainTimeout = Defaults.drainTimeout
     var statsInterval: Duration? = Defaults.statsInterval
+    var timelineInterval: Duration? = Defaults.timelineInterval
     var loops: Int?
     var maxInFlight = Defaults.maxInFlight
     /// `--ack-timeout`: over the scenario's `broker.ackTimeout`.
@@ -90,9 +92,21 @@ struct ReportMergeOptions: Equatable {
     var force = false
 }
 
+/// `devsim report csv|html REPORT`: a JSON report written again in another format.
+struct ReportConvertOptions: Equatable {
+    var format: ReportFormat
+    var report: String
+    /// `nil`: standard output.
+    var output: String?
+}
+
 /// What `--report` writes.
 enum ReportFormat: String, Equatable, CaseIterable {
     case json, junit
+    /// The timeline, a line per interval.
+    case csv
+    /// One self-contained page with the timeline's charts (`HTMLReport`).
+    case html
 }
 
 /// `devsim sample`'s options.

@@ -26,6 +26,8 @@ enum Help {
                                              print the first ticks of every device group
           devsim report merge [--output FILE] [--force] REPORT...
                                              add up shard reports (run --shard) into one
+          devsim report csv|html [--output FILE] REPORT
+                                             a report's timeline as CSV, or the report as a page
           devsim --version | --help
           devsim run --help                  the run options
 
@@ -60,6 +62,8 @@ enum Help {
 
     static let report = """
         Usage: devsim report merge [--output FILE] [--force] REPORT...
+               devsim report csv [--output FILE] REPORT
+               devsim report html [--output FILE] REPORT
 
         Adds up the JSON reports of the shards of one fleet (run --shard K/N --report FILE)
         into the report of the whole fleet, on standard output or in FILE: counts summed
@@ -72,6 +76,16 @@ enum Help {
 
           --output FILE    write the merged report here instead of standard output
           --force          merge reports that are not all shards' all the same, with a warning
+
+        'report csv' writes the report's timeline as CSV: a header line, then per interval
+        at_seconds, seconds, scheduled, published, acknowledged, connections_up, errors and the
+        latency and lateness p50 and p99 in milliseconds (empty when nothing was acknowledged).
+        The shards' timelines are merged by wall-clock interval.
+
+        'report html' writes the report as one self-contained page (no script, nothing loaded
+        from elsewhere): its figures, the --expect verdicts, the timeline as charts (published
+        against scheduled, latency and lateness percentiles, connections up, reloads marked)
+        and the device groups.
 
         """
 

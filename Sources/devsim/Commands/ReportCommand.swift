@@ -2,7 +2,8 @@ import FoundationEssentials
 import Simulator
 
 /// `devsim report merge REPORT...`: shard reports (`run --shard K/N --report FILE`) added up into
-/// the report of the whole fleet, written to standard output or `--output FILE`.
+/// the report of the whole fleet; `devsim report csv REPORT`: a report's timeline. Either is
+/// written to standard output or `--output FILE`.
 enum ReportCommand {
     static func merge(_ options: ReportMergeOptions, output: (String) -> Void, errors: (String) -> Void) -> ExitCode {
         if let path = options.output, let problem = OutputFile.problem(path) {
@@ -10,18 +11,9 @@ enum ReportCommand {
             return .usage
         }
         var inputs: [ReportMerge.Input] = []
-        let decoder = JSONDecoder()
         for file in options.reports {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                errors("devsim report merge: cannot read '\(file)'\n")
-                return .usage
-            }
-            do {
-                inputs.append(ReportMerge.Input(name: file, report: try decoder.decode(RunReport.self, from: data)))
-            } catch {
-                errors("devsim report merge: '\(file)' is not a devsim JSON report: \(describe(error))\n")
-                return .usage
-            }
+            guard let report = read(file, command: "report merge", errors: errors) else { return .usage }
+            inputs.append(ReportMerge.Input(name: file, report: report))
         }
         let merged: ReportMerge.Merged
         do throws(ReportMergeError) {
@@ -46,6 +38,53 @@ enum ReportCommand {
             return .failure
         }
         return .success
+    }
+
+    /// `devsim report csv REPORT`: the report's timeline, a line per interval; `devsim report
+    /// html REPORT`: the report as a page of charts (`HTMLReport`).
+    static func convert(_ options: ReportConvertOptions, output: (String) -> Void, errors: (String) -> Void) -> ExitCode {
+        let command = "report \(options.format.rawValue)"
+        if let path = options.output, let problem = OutputFile.problem(path) {
+            errors("devsim \(command): --output \(path): \(problem)\n")
+            return .usage
+        }
+        guard let report = read(options.report, command: command, errors: errors) else { return .usage }
+        let text: String
+        if options.format == .html {
+            text = HTMLReport.page(report)
+        } else if let timeline = report.timeline {
+            text = timeline.csv
+        } else {
+            errors(
+                "devsim \(command): '\(options.report)' has no timeline: it was written with --timeline-interval 0, "
+                    + "or by a devsim before timelines\n")
+            return .usage
+        }
+        do {
+            if let path = options.output {
+                try OutputFile.write(Array(text.utf8), to: path)
+            } else {
+                output(text)
+            }
+        } catch {
+            errors("devsim \(command): \(error)\n")
+            return .failure
+        }
+        return .success
+    }
+
+    /// The JSON report in `file`, or `nil` once the error is told.
+    private static func read(_ file: String, command: String, errors: (String) -> Void) -> RunReport? {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            errors("devsim \(command): cannot read '\(file)'\n")
+            return nil
+        }
+        do {
+            return try JSONDecoder().decode(RunReport.self, from: data)
+        } catch {
+            errors("devsim \(command): '\(file)' is not a devsim JSON report: \(describe(error))\n")
+            return nil
+        }
     }
 
     /// A decoding error as a user can act on it: what is wrong, and where in the JSON.

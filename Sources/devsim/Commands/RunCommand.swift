@@ -87,6 +87,9 @@ struct RunCommand {
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
+        if options.reportFormat == .csv, options.timelineInterval == nil {
+            throw UsageError("--report-format csv writes the timeline, which --timeline-interval 0 turns off")
+        }
         let serviceSettings = try Self.serviceSettings(options, shard: plan.shard, environment: environment)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
         let service = try serviceSettings.map { serviceSettings throws(UsageError) in
@@ -295,6 +298,7 @@ struct RunCommand {
             statsInterval: options.quiet ? nil : options.statsInterval, maxInFlight: options.maxInFlight,
             logConnectionEvents: options.verbose)
         if Self.redrawsStatus(options) { settings.liveStatus = Logger.standardError }
+        settings.timelineInterval = options.timelineInterval
         settings.verify = options.verify
         settings.anonymous = options.anonymous
         settings.retryRefused = options.retryRefused
@@ -355,6 +359,10 @@ struct RunCommand {
         case .junit:
             let xml = JUnitReport.xml(report, exitCode: exitCode.rawValue, json: String(decoding: json, as: UTF8.self))
             try OutputFile.write(Array(xml.utf8), to: path)
+        case .csv:
+            try OutputFile.write(Array((report.timeline?.csv ?? "").utf8), to: path)
+        case .html:
+            try OutputFile.write(Array(HTMLReport.page(report).utf8), to: path)
         }
     }
 }

@@ -1,0 +1,159 @@
+import FoundationEssentials
+
+/// `--report-format html` and `devsim report html`: the report as one self-contained page to
+/// look at. The run's figures, its timeline as charts (the published rate against the
+/// schedule, latency and lateness percentiles, connections up, with reloads marked), the
+/// device groups' table and the `--expect` verdicts; nothing loaded from elsewhere.
+public enum HTMLReport {
+    public static func page(_ report: RunReport) -> String {
+        let title = "devsim: " + report.scenarios.joined(separator: ", ")
+        var body = "<h1>\(HTMLText.escape(title))</h1>\n"
+        body += "<p class=\"run\">\(HTMLText.escape(runLine(report)))</p>\n"
+        body += figures(report)
+        body += verdicts(report)
+        body += charts(report)
+        body += groups(report)
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTMLText.escape(title))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    private static let style = """
+        body { font: 14px system-ui, sans-serif; margin: 1.5em; color: #222; background: #fafafa; max-width: 1400px; }
+        h1 { font-size: 1.3em; margin: 0 0 .3em; } h2 { font-size: 1.05em; margin: 1.2em 0 .4em; }
+        .run { color: #555; margin: 0 0 1em; }
+        .figures { display: flex; gap: 2em; flex-wrap: wrap; }
+        .figure b { display: block; font-size: 1.5em; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 1em; }
+        figure { margin: 0; background: #fff; border: 1px solid #ddd; padding: .5em; }
+        figcaption { font-weight: 600; margin-bottom: .3em; } figcaption span { font-weight: normal; margin-left: .6em; }
+        svg { width: 100%; height: auto; display: block; }
+        svg .grid { stroke: #eee; } svg .axis { font-size: 11px; fill: #777; }
+        svg line.mark { stroke: #c60; stroke-dasharray: 4 3; } svg text.mark { font-size: 11px; fill: #c60; }
+        table { border-collapse: collapse; background: #fff; }
+        th, td { border: 1px solid #ddd; padding: .3em .6em; text-align: right; }
+        th:first-child, td:first-child { text-align: left; }
+        .passed { color: #070; } .failed { color: #b00; font-weight: 600; }
+        """
+
+    private static func runLine(_ report: RunReport) -> String {
+        var parts = [
+            "outcome \(report.outcome)", "\(format(report.durationSeconds)) s", "seed \(report.seed)",
+            "\(report.connections) connections",
+        ]
+        if let startedAt = report.timeline?.startedAt {
+            parts.insert("started " + Date(timeIntervalSince1970: startedAt).formatted(.iso8601), at: 0)
+        }
+        if let shard = report.shard { parts.append("shard \(shard.index)/\(shard.count)") }
+        return parts.joined(separator: " · ")
+    }
+
+    private static func figures(_ report: RunReport) -> String {
+        var items: [(String, String)] = [
+            ("published", "\(report[.published])"), ("of scheduled", "\(report[.scheduled])"),
+            ("messages / s", format(report.ratePerSecond)), ("connections up at the end", "\(report.connectionsUp)/\(report.connections)"),
+            ("lateness p99", "\(format(report.lateness.p99)) ms"),
+        ]
+        if let latency = report.latency { items.append(("ack latency p99", "\(format(latency.p99)) ms")) }
+        if let acked = report.ackedPercent { items.append(("acknowledged", "\(format(acked)) %")) }
+        if let verify = report.verify { items.append(("lost (verify)", "\(verify.lost)")) }
+        let errors = report.connectionErrors.values.reduce(0, +) + report[.failed]
+        items.append(("errors", "\(errors)"))
+        return "<div class=\"figures\">"
+            + items.map { "<div class=\"figure\">\(HTMLText.escape($0.0))<b>\(HTMLText.escape($0.1))</b></div>" }.joined()
+            + "</div>\n"
+    }
+
+    private static func verdicts(_ report: RunReport) -> String {
+        guard let verdicts = report.expectations, !verdicts.isEmpty else { return "" }
+        let rows = verdicts.map { verdict in
+            "<tr data-verdict=\"\(verdict.passed ? "passed" : "failed")\"><td>\(HTMLText.escape(verdict.assertion))</td>"
+                + "<td class=\"\(verdict.passed ? "passed" : "failed")\">\(verdict.passed ? "passed" : "FAILED")</td>"
+                + "<td>\(HTMLText.escape(verdict.message))</td></tr>"
+        }
+        return "<h2>Expectations</h2>\n<table id=\"verdicts\"><thead><tr><th>assertion</th><th>verdict</th><th>measured</th></tr></thead>"
+            + "<tbody>\(rows.joined())</tbody></table>\n"
+    }
+
+    private static func charts(_ report: RunReport) -> String {
+        guard let timeline = report.timeline, !timeline.points.isEmpty else {
+            return "<h2>Over time</h2>\n<p>No timeline: the run was made with --timeline-interval 0.</p>\n"
+        }
+        let points = timeline.points
+        // Each point is drawn at its interval's end, as the figures over it are known then.
+        let x = points.map { $0.at + $0.seconds }
+        func perSecond(_ count: KeyPath<Timeline.Point, Int>) -> [Double?] {
+            points.map { $0.seconds > 0 ? Double($0[keyPath: count]) / $0.seconds : nil }
+        }
+        func milliseconds(_ histogram: KeyPath<Timeline.Point, SparseHistogram>, _ p: Double) -> [Double?] {
+            points.map { point in
+                let values = point[keyPath: histogram].histogram
+                return values.isEmpty ? nil : Double(values.percentile(p)) / 1e6
+            }
+        }
+        let marks = (report.reloads ?? []).map { SVGChart.Mark(at: $0.atSeconds, label: $0.error == nil ? "reload" : "reload failed") }
+        var charts = [
+            SVGChart(
+                title: "Published against the schedule", unit: "messages / s", x: x,
+                series: [
+                    .init(name: "scheduled", colour: "#777", values: perSecond(\.scheduled), dashed: true),
+                    .init(name: "published", colour: "#1f77b4", values: perSecond(\.published)),
+                    .init(name: "acknowledged", colour: "#2ca02c", values: perSecond(\.acknowledged)),
+                ], marks: marks),
+            SVGChart(
+                title: "Lateness", unit: "ms after the tick's deadline", x: x,
+                series: [
+                    .init(name: "lateness p50", colour: "#9467bd", values: milliseconds(\.lateness, 50)),
+                    .init(name: "lateness p99", colour: "#d62728", values: milliseconds(\.lateness, 99)),
+                ], marks: marks),
+            SVGChart(
+                title: "Connections up", unit: "at each interval's end", x: x,
+                series: [.init(name: "connections up", colour: "#1f77b4", values: points.map { Double($0.connectionsUp) })],
+                marks: marks),
+        ]
+        if report.latency != nil {
+            charts.insert(
+                SVGChart(
+                    title: "Acknowledgement latency", unit: "ms, QoS 1/2 publish to PUBACK/PUBCOMP", x: x,
+                    series: [
+                        .init(name: "latency p50", colour: "#ff7f0e", values: milliseconds(\.latency, 50)),
+                        .init(name: "latency p99", colour: "#d62728", values: milliseconds(\.latency, 99)),
+                    ], marks: marks), at: 1)
+        }
+        if points.contains(where: { $0.errors > 0 }) {
+            charts.append(
+                SVGChart(
+                    title: "Errors", unit: "per interval", x: x,
+                    series: [.init(name: "errors", colour: "#b00", values: points.map { Double($0.errors) })], marks: marks))
+        }
+        let note = "<p class=\"run\">\(points.count) points of \(format(timeline.intervalSeconds)) s.</p>\n"
+        return "<h2>Over time</h2>\n" + note + "<div class=\"charts\">\n" + charts.map(\.svg).joined(separator: "\n") + "\n</div>\n"
+    }
+
+    private static func groups(_ report: RunReport) -> String {
+        let columns: [Figure] = [.scheduled, .published, .acknowledged, .inFlight, .skippedOffline, .droppedBuffer, .failed, .paused]
+        let header = "<tr><th>group</th>" + columns.map { "<th>\(HTMLText.escape($0.words))</th>" }.joined() + "</tr>"
+        let rows = report.groups.map { group in
+            "<tr data-group=\"\(HTMLText.escape(group.name))\"><td>\(HTMLText.escape(group.name))</td>"
+                + columns.map { "<td>\(group[$0])</td>" }.joined() + "</tr>"
+        }
+        return "<h2>Device groups</h2>\n<table id=\"groups\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+    }
+
+    /// A figure to at most three decimals, without trailing zeros.
+    private static func format(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+    }
+}

@@ -1,0 +1,117 @@
+/// A line chart as inline SVG, drawn when the report is written: no script, no font or file
+/// from elsewhere, so the page shows the same offline, in a mail, or in a CI artifact viewer.
+///
+/// Each series is one `<polyline data-series="NAME" data-points="N">` of its points with a
+/// value; marks (reloads, stages) are labelled vertical lines.
+struct SVGChart {
+    struct Series {
+        var name: String
+        var colour: String
+        /// One value per x; `nil` where the series has none (nothing acknowledged).
+        var values: [Double?]
+        /// Drawn dashed: a reference the others are read against (the schedule).
+        var dashed = false
+    }
+
+    struct Mark {
+        var at: Double
+        var label: String
+    }
+
+    var title: String
+    var unit: String
+    /// Seconds from the run's start.
+    var x: [Double]
+    var series: [Series]
+    var marks: [Mark] = []
+
+    private static let width = 640.0, height = 200.0
+    private static let left = 56.0, right = 12.0, top = 10.0, bottom = 26.0
+
+    var svg: String {
+        let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom
+        let xMax = max(x.last ?? 1, 1e-9)
+        let xStep = Self.step(covering: xMax, in: 5)
+        // A tenth of headroom, so a flat line at the top is not drawn on the frame.
+        let highest = (series.flatMap { $0.values.compactMap { $0 } }.max() ?? 0) * 1.1
+        let yStep = Self.step(covering: highest, in: 4)
+        let yMax = highest > 0 ? (highest / yStep).rounded(.up) * yStep : 1
+        func px(_ seconds: Double) -> Double { Self.left + seconds / xMax * plotWidth }
+        func py(_ value: Double) -> Double { Self.top + plotHeight - (yMax > 0 ? value / yMax : 0) * plotHeight }
+        var svg = """
+            <svg viewBox="0 0 \(Self.number(Self.width)) \(Self.number(Self.height))" role="img" aria-label="\(HTMLText.escape(title))">
+            """
+        for step in 0...Int((yMax / yStep).rounded()) {
+            let value = yStep * Double(step), y = py(value)
+            svg += "<line class=\"grid\" x1=\"\(Self.number(Self.left))\" x2=\"\(Self.number(Self.width - Self.right))\" "
+            svg += "y1=\"\(Self.number(y))\" y2=\"\(Self.number(y))\"/>"
+            svg += "<text class=\"axis\" x=\"\(Self.number(Self.left - 4))\" y=\"\(Self.number(y + 4))\" text-anchor=\"end\">"
+            svg += "\(Self.label(value))</text>"
+        }
+        for step in 0...Int((xMax / xStep).rounded(.down)) {
+            let seconds = xStep * Double(step)
+            svg += "<text class=\"axis\" x=\"\(Self.number(px(seconds)))\" y=\"\(Self.number(Self.height - 8))\" text-anchor=\"middle\">"
+            svg += "\(Self.label(seconds)) s</text>"
+        }
+        for mark in marks {
+            let x = Self.number(px(mark.at))
+            svg +=
+                "<line class=\"mark\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(Self.number(Self.top))\" y2=\"\(Self.number(Self.top + plotHeight))\"/>"
+            svg += "<text class=\"mark\" x=\"\(x)\" y=\"\(Self.number(Self.top + 10))\" dx=\"3\">\(HTMLText.escape(mark.label))</text>"
+        }
+        for line in series {
+            let points = zip(x, line.values).compactMap { x, value in value.map { "\(Self.number(px(x))),\(Self.number(py($0)))" } }
+            svg += "<polyline data-series=\"\(HTMLText.escape(line.name))\" data-points=\"\(points.count)\" fill=\"none\" "
+            svg += "stroke=\"\(line.colour)\" stroke-width=\"1.5\"\(line.dashed ? " stroke-dasharray=\"5 3\"" : "") "
+            svg += "points=\"\(points.joined(separator: " "))\"/>"
+        }
+        svg += "</svg>"
+        let legend = series.map { "<span style=\"color:\($0.colour)\">━ \(HTMLText.escape($0.name))</span>" }.joined(separator: " ")
+        return
+            "<figure><figcaption>\(HTMLText.escape(title)) <small>(\(HTMLText.escape(unit)))</small> \(legend)</figcaption>\(svg)</figure>"
+    }
+
+    /// A round step (1, 2, 2.5 or 5 times a power of ten) of which at most `count` cover
+    /// `span`: the axis's ticks.
+    static func step(covering span: Double, in count: Int) -> Double {
+        guard span > 0, span.isFinite else { return 1 }
+        let rough = span / Double(count)
+        var power = 1.0
+        while power * 10 <= rough { power *= 10 }
+        while power > rough { power /= 10 }
+        for factor in [1.0, 2, 2.5, 5, 10] where factor * power >= rough { return factor * power }
+        return 10 * power
+    }
+
+    /// Coordinates to a tenth of a pixel.
+    private static func number(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    /// An axis value as a person reads it: `1500`, `2.5`, `0.25`.
+    private static func label(_ value: Double) -> String {
+        if value == value.rounded() { return "\(Int(value))" }
+        let text = "\((value * 1000).rounded() / 1000)"
+        return text
+    }
+}
+
+/// Text put into HTML: the five characters that could end an element or an attribute, escaped.
+enum HTMLText {
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
