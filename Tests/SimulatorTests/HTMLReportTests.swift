@@ -40,6 +40,16 @@ import Testing
         #expect(page.contains("<text class=\"mark\""), "the reload is marked")
         #expect(page.contains("started 2027-01-15T08:00:00Z"))
         #expect(page.contains("<tr data-verdict=\"passed\"><td>lateness.p99&lt;5ms</td>"))
+        #expect(!page.contains("<table id=\"stages\">"), "no stages, no table")
+
+        var staged = Self.report(timeline: timeline)
+        staged.stages = [
+            StageFigures(stage: 1, target: "20/s", plannedSeconds: 2, point: timeline.points[0].merged(with: timeline.points[1])),
+            StageFigures(stage: 2, target: "x2", plannedSeconds: 2, point: timeline.points[2]),
+        ]
+        let withStages = HTMLReport.page(staged)
+        #expect(withStages.contains("<tr data-stage=\"1\"><td>1</td><td>20/s</td><td>0</td><td>2</td><td>20</td>"))
+        #expect(withStages.contains(">stage 2: x2</text>"))
     }
 
     @Test func aReportWithoutATimelineSaysSo() {

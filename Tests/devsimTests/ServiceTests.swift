@@ -14,6 +14,8 @@ import TestSupport
             topic: "svc/{index}"
             publish: 1/10s
             qos: 1
+            # Each device's first tick at its CONNACK, so a short run has acknowledgements.
+            jitter: none
             payload: { fields: { seq: { counter: 0 } } }
         """
 

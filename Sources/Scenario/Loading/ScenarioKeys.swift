@@ -10,7 +10,8 @@ package struct ScenarioKeys: Sendable {
     package let keys: [String]
 
     package static let top = ScenarioKeys(
-        path: "the scenario", keys: ["name", "broker", "offline", "control", "defaults", "include", "devices"])
+        path: "the scenario", keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices"])
+    package static let stage = ScenarioKeys(path: "stages[]", keys: ["duration", "rate", "multiplier", "devices"])
     package static let control = ScenarioKeys(path: "control", keys: ["topic"])
     package static let broker = ScenarioKeys(
         path: "broker",
@@ -47,7 +48,7 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, commands, command, onChange,
+        top, stage, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, commands, command, onChange,
         connection,
         payload, modifiers,
         faults, spike,

@@ -8,10 +8,18 @@ extension ScenarioReader {
         let broker = top["broker"].map(broker) ?? BrokerSettings()
         let offline = top["offline"].map(offline) ?? .drop
         let control = top["control"].flatMap(controlTopic)
+        let stages = top["stages"].map(stages) ?? []
         let groups = fleet(top, inherited: GroupKeys())
+        if let node = top["stages"] {
+            for group in groups where !group.publish.perSecond.isFinite {
+                report(
+                    node.mark, "'stages' ramp each group's rate, and device group '\(group.name)' publishes at max: it has no rate to ramp")
+            }
+        }
         guard !session.hasProblems, let offline else { return nil }
         var scenario = Scenario(name: name ?? defaultName, file: file, broker: broker, offline: offline, groups: groups)
         scenario.controlTopic = control
+        scenario.stages = stages
         return scenario
     }
 
@@ -35,7 +43,7 @@ extension ScenarioReader {
     /// broker, offline) is the including scenario's to say.
     func includedFile(_ root: Node, by includer: String, defaults: GroupKeys) -> [DeviceGroup] {
         guard let top = entries(root, of: "an included file", known: ScenarioKeys.top.keys) else { return [] }
-        for key in ["name", "broker", "offline", "control"] {
+        for key in ["name", "broker", "offline", "control", "stages"] {
             guard let node = top.values[key] else { continue }
             report(node.mark, "'\(key)' cannot be set in an included file; set it in \(includer), which includes this one")
         }

@@ -11,6 +11,8 @@ public struct Scenario: Sendable {
     public var groups: [DeviceGroup]
     /// `control.topic`: commands for the running fleet arrive here over MQTT.
     package var controlTopic: String?
+    /// The load profile every group's rate follows (`stages:`); empty for the groups' own rates.
+    public var stages: [Stage] = []
 
     package init(
         name: String, file: String, broker: BrokerSettings = .init(),

@@ -317,11 +317,11 @@ final class ConnectionDriver: TimerTarget {
 }
 
 /// `duration` as `formatSeconds` writes seconds.
-func formatSeconds(_ duration: Duration) -> String {
+package func formatSeconds(_ duration: Duration) -> String {
     formatSeconds(duration / .seconds(1))
 }
 
-func formatSeconds(_ seconds: Double) -> String {
+package func formatSeconds(_ seconds: Double) -> String {
     let tenths = (seconds * 10).rounded()
     return "\(Int(tenths) / 10).\(Int(tenths) % 10)s"
 }

@@ -78,7 +78,7 @@ final class Device: TimerTarget {
             return
         }
         let first = now &+ MonotonicClock.nanoseconds(plan.startDelay)
-        schedule = Schedule(start: first, perSecond: perSecond)
+        schedule = Schedule(start: first, perSecond: perSecond, profile: plan.profile, runStart: control.startedAt)
         wallStart = WallTime.now().secondsSinceEpoch + plan.startDelay
         timer.schedule(at: first)
     }

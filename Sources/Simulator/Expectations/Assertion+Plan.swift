@@ -7,6 +7,9 @@ extension Assertion {
     /// run is refused (exit 2) rather than failed, or passed on a figure never measured, after it.
     package func unjudgeableReason(plan: FleetPlan, verify: Bool) -> String? {
         let devices = plan.connections.lazy.flatMap(\.devices)
+        if let stage, stage > plan.stages.count {
+            return "\(text): the run has \(plan.stages.isEmpty ? "no stages" : Text.counted(plan.stages.count, "stage"))"
+        }
         switch metric.needs {
         case .verify where !verify:
             return "\(text): \(metric.name) is measured by the closed-loop check; add --verify"

@@ -43,6 +43,8 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     /// The assertion as given, without spaces: `rate>=99.5%`.
     public let text: String
     package let metric: Metric
+    /// `stage[N].…`: judged on stage N's figures alone (1-based); `nil` for the whole run's.
+    package let stage: Int?
     package let comparison: Comparison
     /// The limit in the metric's base unit (percent, milliseconds or a plain number).
     package let limit: Double
@@ -52,7 +54,8 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     public var description: String { text }
 
     public static func == (a: Assertion, b: Assertion) -> Bool {
-        a.text == b.text && a.metric.name == b.metric.name && a.comparison == b.comparison && a.limit == b.limit && a.unit == b.unit
+        a.text == b.text && a.metric.name == b.metric.name && a.stage == b.stage && a.comparison == b.comparison && a.limit == b.limit
+            && a.unit == b.unit
     }
 
     static let operatorCharacters: Set<Character> = ["<", ">", "=", "!"]
@@ -75,7 +78,19 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
                 ? "; use == to test equality" : opText == "=<" ? "; did you mean <=?" : opText == "=>" ? "; did you mean >=?" : ""
             throw AssertionError("unknown comparison '\(opText)'\(hint); expected one of \(Self.comparisons)")
         }
-        let name = Text.trimmed(trimmed[..<opStart])
+        var name = Text.trimmed(trimmed[..<opStart])
+        let scope = name
+        var stage: Int?
+        if name.hasPrefix("stage[") {
+            guard let close = name.firstIndex(of: "]"), let number = Int(name[name.index(name.startIndex, offsetBy: 6)..<close]),
+                number >= 1,
+                name[close...].hasPrefix("].")
+            else {
+                throw AssertionError("expected stage[N].FIGURE with N from 1, such as stage[2].lateness.p99<5ms, found '\(name)'")
+            }
+            stage = number
+            name = String(name[name.index(close, offsetBy: 2)...])
+        }
         guard !name.isEmpty else {
             throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
         }
@@ -116,7 +131,13 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         case (.number, _):
             throw AssertionError("\(name) is a plain number and takes no unit, found '\(unitText)'")
         }
-        self.text = name + opText + numberText + unitText
+        if stage != nil, !ReportMetrics.perStage.contains(metric.name) {
+            throw AssertionError(
+                "\(name) is a figure of the whole run; per stage the figures are "
+                    + ReportMetrics.perStage.sorted().joined(separator: ", "))
+        }
+        self.text = scope + opText + numberText + unitText
+        self.stage = stage
         self.metric = metric
         self.comparison = comparison
         self.limit = value * unit.scale
@@ -144,6 +165,16 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     /// The verdict on `report`: passed or not, the actual value, and by how much it missed.
     /// A figure the report does not have fails the assertion and says why.
     public func evaluate(_ report: RunReport) -> Verdict {
+        var report = report
+        if let stage {
+            guard let figures = report.stages?.first(where: { $0.stage == stage }) else {
+                let reached = report.stages?.count ?? 0
+                return Verdict(
+                    assertion: text, passed: false, actual: nil,
+                    message: "not available: the run did not reach stage \(stage) (it ran \(Text.counted(reached, "stage")))")
+            }
+            report = report.ofStage(figures)
+        }
         guard let actual = metric.value(report), actual.isFinite else {
             return Verdict(assertion: text, passed: false, actual: nil, message: metric.unavailable(report))
         }

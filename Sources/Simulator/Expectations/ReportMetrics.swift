@@ -61,6 +61,12 @@ public enum ReportMetrics {
         byName[aliases[name] ?? name]
     }
 
+    /// What a stage keeps of its own (`stage[N].…`, `RunReport.ofStage`): its counts, rate,
+    /// latency and lateness.
+    package static let perStage: Set<String> = Set(
+        ["rate", "scheduled", "published", "acknowledged", "ratePerSecond", "durationSeconds"]
+            + ["latency", "lateness"].flatMap { prefix in ["p50", "p90", "p99", "p999", "max", "count"].map { "\(prefix).\($0)" } })
+
     /// Every metric, in the order help lists them.
     public static let all: [Metric] =
         ratios + counts

@@ -91,6 +91,17 @@ public enum ReportMerge {
         }
         merged.expectations = nil
         merged.shard = nil
+        // Stage by stage: the shards ran the same profile side by side.
+        var stages: [Int: StageFigures] = [:]
+        for stage in reports.flatMap({ $0.stages ?? [] }) {
+            if var sum = stages[stage.stage] {
+                sum.point = sum.point.beside(stage.point)
+                stages[stage.stage] = sum
+            } else {
+                stages[stage.stage] = stage
+            }
+        }
+        merged.stages = stages.isEmpty ? nil : stages.keys.sorted().map { stages[$0]! }
         let timelines = reports.compactMap(\.timeline)
         merged.timeline = Timeline.merged(timelines)
         // A shard without devices ran nothing to chart.

@@ -101,6 +101,9 @@ extension RunReport {
         public var commandSubscribeLatency: Percentiles? = nil
         /// The run interval by interval (see `Timeline`); absent with `--timeline-interval 0`.
         public var timeline: Timeline? = nil
+        /// Each stage's figures under a load profile (`stages:`), those the run reached; absent
+        /// without stages.
+        public var stages: [StageFigures]? = nil
     }
 }
 
@@ -137,7 +140,7 @@ extension RunReport {
             commands: result.commandGroups.isEmpty ? nil : t.commands,
             commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency),
             commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
-            timeline: result.timeline)
+            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its
@@ -155,6 +158,24 @@ extension RunReport {
     }
 
     package static let emptyShardOutcome = "empty shard"
+
+    /// The report as stage `stage` alone would have it, for `--expect stage[N].…`: its counts,
+    /// length, rate, latency and lateness (`ReportMetrics.perStage`); the rest as the run's.
+    package func ofStage(_ stage: StageFigures) -> RunReport {
+        var report = self
+        let point = stage.point
+        report.figures = Figures()
+        report[.scheduled] = point.scheduled
+        report[.published] = point.published
+        report[.acknowledged] = point.acknowledged
+        report.durationSeconds = point.seconds
+        report.ratePerSecond = point.seconds > 0 ? (Double(point.published) / point.seconds * 100).rounded() / 100 : 0
+        let latency = point.latency.histogram
+        report.latency = latency.isEmpty ? nil : Percentiles(latency)
+        report.lateness = Percentiles(point.lateness.histogram)
+        report.verify = nil
+        return report
+    }
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.
     public func json() throws -> Data {

@@ -66,7 +66,7 @@ private final class VirtualDevice: TimerTarget {
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
             seed: seed, sampleInterval: plan.sampleInterval)
-        schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond)
+        schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond, profile: plan.profile)
         timer = Timer(target: self)
         if let onChange = plan.onChange { signals.watch(onChange.fields) }
     }

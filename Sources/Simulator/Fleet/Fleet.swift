@@ -1,6 +1,7 @@
 import Glibc
 import Dispatch
 import Reactor
+import Scenario
 import Synchronization
 
 /// A run of the whole fleet: the event loops, their connections and devices, and the thread that
@@ -45,6 +46,8 @@ public final class Fleet: Sendable {
         package var subscribeLatency = Histogram()
         /// The run interval by interval; `nil` without `settings.timelineInterval`.
         public var timeline: Timeline? = nil
+        /// Each stage's figures under a load profile (`stages:`), those the run reached.
+        public var stages: [StageFigures] = []
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -82,8 +85,13 @@ public final class Fleet: Sendable {
     private let verifier: Verifier?
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
-    /// The timeline so far, read by the thread that waits for the run's end.
-    private let timeline = Locked<TimelineRecorder?>(nil)
+    /// The timeline and the stages' figures so far, read by the thread that waits for the
+    /// run's end.
+    private let recorders = Locked<(timeline: TimelineRecorder?, stages: StageRecorder?)>((nil, nil))
+    private let stages: [Stage]
+    /// Each loop's histograms as of its last answer to `liveHistograms`: a loop too busy to
+    /// answer in time counts with what it last said, so a reading never goes back.
+    private let lastHistograms: Locked<[(latency: Histogram, lateness: Histogram)]>
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -106,6 +114,8 @@ public final class Fleet: Sendable {
         let roster = try FleetRoster(plan: plan, contexts: contexts, control: control, settings: settings)
         self.roster = roster
         self.contexts = contexts
+        stages = plan.stages
+        lastHistograms = Locked(Array(repeating: (Histogram(), Histogram()), count: contexts.count))
         liveState = Locked(
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
@@ -181,12 +191,13 @@ public final class Fleet: Sendable {
         try verifier?.start(timeout: min(settings.connectTimeout, .seconds(5)))
         let start = MonotonicClock.now()
         liveState.withLock { $0.start = start }
-        if let interval = settings.timelineInterval {
-            timeline.withLock {
-                $0 = TimelineRecorder(
-                    interval: max(1_000_000, MonotonicClock.nanoseconds(interval)), start: start,
-                    startedAt: WallTime.now().secondsSinceEpoch)
+        control.start(at: start)
+        let startedAt = WallTime.now().secondsSinceEpoch
+        recorders.withLock { [stages, settings] recorders in
+            recorders.timeline = settings.timelineInterval.map {
+                TimelineRecorder(interval: max(1_000_000, MonotonicClock.nanoseconds($0)), start: start, startedAt: startedAt)
             }
+            recorders.stages = stages.isEmpty ? nil : StageRecorder(stages: stages, start: start)
         }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         roster.begin()
@@ -249,9 +260,13 @@ public final class Fleet: Sendable {
         // the goodbyes.
         var final = totals
         final.connectionsUp = connectionsUpAtEnd
-        result.timeline = timeline.withLock { recorder in
-            recorder?.record(final, errors: errorCount(final), latency: latency, lateness: lateness, at: MonotonicClock.now())
-            return recorder?.timeline
+        let reading = FigureReading(
+            time: MonotonicClock.now(), totals: final, errors: errorCount(final), latency: latency, lateness: lateness)
+        recorders.withLock { recorders in
+            recorders.timeline?.record(reading)
+            recorders.stages?.record(reading, final: true)
+            result.timeline = recorders.timeline?.timeline
+            result.stages = recorders.stages?.figures ?? []
         }
         result.commandLatency = commandLatency
         result.subscribeLatency = subscribeLatency
@@ -297,7 +312,7 @@ public final class Fleet: Sendable {
                 status.report(totals, latency: liveHistograms().latency, errors: errorCount(totals), at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
-            let timelineDue = recordTimeline(now: now)
+            let timelineDue = record(now: now)
             // At least once a second, for the lines that sum up lost connections.
             let wake = max(
                 now,
@@ -390,7 +405,6 @@ public final class Fleet: Sendable {
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- state.start) / 1e9)
         result.reloads = roster.reloads
         result.commandGroups = roster.commandGroups
-        result.timeline = timeline.withLock { $0?.timeline }
         let stuck = contexts.indices.filter { index in
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit
@@ -408,21 +422,24 @@ public final class Fleet: Sendable {
     /// The acknowledgement latencies and the lateness so far, each loop's copied on its own
     /// thread.
     private func liveHistograms() -> (latency: Histogram, lateness: Histogram) {
-        let merged = Locked((latency: Histogram(), lateness: Histogram()))
         let answered = DispatchGroup()
-        for context in contexts {
+        for (index, context) in contexts.enumerated() {
             answered.enter()
-            context.loop.execute {
+            context.loop.execute { [lastHistograms] in
                 let latency = context.latency, lateness = context.lateness
-                merged.withLock {
-                    $0.latency.merge(latency)
-                    $0.lateness.merge(lateness)
-                }
+                lastHistograms.withLock { $0[index] = (latency, lateness) }
                 answered.leave()
             }
         }
         _ = answered.wait(timeout: .now() + 1)
-        return merged.withLock { $0 }
+        return lastHistograms.withLock { copies in
+            var merged = (latency: Histogram(), lateness: Histogram())
+            for copy in copies {
+                merged.latency.merge(copy.latency)
+                merged.lateness.merge(copy.lateness)
+            }
+            return merged
+        }
     }
 
     /// Connection problems and failed messages so far: the status line's and the timeline's
@@ -431,17 +448,22 @@ public final class Fleet: Sendable {
         control.connectionErrors.values.reduce(0, +) + totals[.failed]
     }
 
-    /// Takes the timeline's next point when it is due; returns when the one after is.
-    private func recordTimeline(now: UInt64) -> UInt64? {
-        guard let due = timeline.withLock({ $0?.due }) else { return nil }
+    /// Takes the timeline's next point, and closes a stage, when due; returns when the next
+    /// of those is.
+    private func record(now: UInt64) -> UInt64? {
+        let dues = recorders.withLock { [$0.timeline?.due, $0.stages?.due].compactMap { $0 } }
+        guard let due = dues.min() else { return nil }
         guard now >= due else { return due }
         // A message published between the two readings is counted in this point and timed in
         // the next; over the run, both add up exactly.
         let totals = self.totals
         let histograms = liveHistograms()
-        return timeline.withLock { recorder in
-            recorder?.record(totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness, at: now)
-            return recorder?.due
+        let reading = FigureReading(
+            time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
+        return recorders.withLock { recorders in
+            if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
+            recorders.stages?.record(reading)
+            return [recorders.timeline?.due, recorders.stages?.due].compactMap { $0 }.min()
         }
     }
 

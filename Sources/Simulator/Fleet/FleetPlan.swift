@@ -27,6 +27,8 @@ public struct DevicePlan: Sendable {
     package var commands: CommandPlan? = nil
     /// Which fields its ticks watch, sent only on a change or a heartbeat (`onChange`).
     package var onChange: OnChange? = nil
+    /// Its rate over the run under the scenario's `stages`; `nil` for a steady rate.
+    package var profile: RateProfile? = nil
 
     /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`); empty
     /// for the other styles, whose messages go to `topic`.
@@ -86,7 +88,7 @@ package struct GroupPlan: Sendable, Equatable {
         described.count = 0
         // A deep dump, not Equatable: the generators are existentials of many types.
         var text = ""
-        dump((scenario.name, scenario.broker, scenario.offline, described), to: &text)
+        dump((scenario.name, scenario.broker, scenario.offline, scenario.stages, described), to: &text)
         fingerprint = text
     }
 }
@@ -118,6 +120,9 @@ public struct FleetPlan: Sendable {
     public var conflicts: [Diagnostic]
 
     public var deviceCount: Int { connections.reduce(0) { $0 + $1.devices.count } }
+
+    /// The run's load profile: the `stages` of the scenarios that have any, which must agree.
+    public var stages: [Stage] = []
 
     /// The slice of the fleet this plan holds, `nil` for all of it (`RunSettings.shard`).
     public var shard: Shard? = nil
@@ -187,7 +192,20 @@ public struct FleetPlan: Sendable {
         }
         self.connections = connections
         self.scenarios = scenarios
-        conflicts = deviceIDs.conflicts + clientIDs.conflicts
+        var stageConflicts: [Diagnostic] = []
+        if let first = scenarios.first(where: { !$0.stages.isEmpty }) {
+            stages = first.stages
+            // Where they are written does not matter, what they say does.
+            let profile = { (scenario: Scenario) in scenario.stages.map { Stage(duration: $0.duration, target: $0.target) } }
+            for other in scenarios where !other.stages.isEmpty && profile(other) != profile(first) {
+                guard let place = other.stages[0].location else { continue }
+                stageConflicts.append(
+                    Diagnostic(
+                        file: place.file, line: place.line, column: place.column,
+                        message: "these stages differ from those of \(first.file); a run has one load profile: give it in one file"))
+            }
+        }
+        conflicts = deviceIDs.conflicts + clientIDs.conflicts + stageConflicts
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }
 
@@ -258,6 +276,7 @@ public struct FleetPlan: Sendable {
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
             device.onChange = group.onChange
+            device.profile = RateProfile(stages: scenario.stages, baseRate: group.publish.perSecond)
             device.discovery = group.discovery.map {
                 HomeAssistantDiscovery(
                     deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,

@@ -16,6 +16,8 @@ final class RunControl: Sendable {
     private let ticking = Atomic<Bool>(true)
     /// Monotonic nanoseconds from which no tick is due any more: the end of `--duration`.
     private let end = Atomic<UInt64>(.max)
+    /// Monotonic nanoseconds at which the run started: what a load profile counts from.
+    private let started = Atomic<UInt64>(0)
     private let remaining: Atomic<Int>
     private let everConnected = Atomic<Bool>(false)
     let finishedConnections = Atomic<Int>(0)
@@ -45,6 +47,14 @@ final class RunControl: Sendable {
         else { return }
         stop(.noConnection("every connection was refused: \(reason) (--retry-refused keeps trying)"))
     }
+
+    /// Sets the run's start, before any connection opens.
+    func start(at instant: UInt64) {
+        started.store(instant, ordering: .relaxed)
+    }
+
+    /// The run's start on the monotonic clock; 0 before it.
+    var startedAt: UInt64 { started.load(ordering: .relaxed) }
 
     /// Sets the run's end; ticks due at or after it do not happen, however late the loop
     /// that would run them notices the end.

@@ -38,9 +38,11 @@ struct RunCommand {
         if !options.dryRun, let path = options.report, let problem = OutputFile.problem(path) {
             throw UsageError("--report \(path): \(problem)")
         }
-        let settings = try settings()
-        let plan = FleetPlan(scenarios: scenarios, settings: settings)
+        let planned = try settings()
+        let plan = FleetPlan(scenarios: scenarios, settings: planned)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
+        let settings = lastingTheStages(planned, of: plan)
+        if !options.dryRun { tellTheRamp(plan, settings: settings) }
         try Self.checkCredentials(plan)
         if options.dryRun, options.messages == nil,
             let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite })
@@ -68,7 +70,7 @@ struct RunCommand {
                     "dry run: --expect ignored, nothing is measured without a broker (\(Text.counted(options.expectations.count, "assertion")))"
                 )
             }
-            return dryRun(plan, seed: settings.seed)
+            return dryRun(plan, seed: settings.seed, duration: settings.duration)
         }
         if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.payload.style == .perField }) {
             throw UsageError(
@@ -168,6 +170,31 @@ struct RunCommand {
             return fleet.reloadFailed(error.message)
         }
         return fleet.reload(to: plan)
+    }
+
+    /// Says how long the connections take to open when that is long enough to notice: a big
+    /// fleet without `rampUp` opens at the default 1,000 a second, not at once.
+    private func tellTheRamp(_ plan: FleetPlan, settings: RunSettings) {
+        guard let last = plan.connections.map(\.startOffset).max(), last >= 2 else { return }
+        logger.info(
+            "the \(Text.counted(plan.connections.count, "connection")) open over \(formatSeconds(last)) "
+                + "(rampUp; the groups without one share \(Int(Defaults.rampUp))/s)")
+        if let duration = settings.duration, duration < Durations.duration(seconds: last) {
+            logger.warning(
+                "the run ends after \(formatSeconds(duration)), before its last connections open at \(formatSeconds(last)): "
+                    + "raise rampUp, or --duration")
+        }
+    }
+
+    /// A load profile is a test of a known length: without --duration or --messages, the run
+    /// ends with its last stage.
+    private func lastingTheStages(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
+        guard !plan.stages.isEmpty, settings.duration == nil, settings.messages == nil else { return settings }
+        var settings = settings
+        let seconds = plan.stages.reduce(0) { $0 + $1.duration }
+        settings.duration = Durations.duration(seconds: seconds)
+        logger.info("the run lasts its \(Text.counted(plan.stages.count, "stage")): \(formatSeconds(seconds))")
+        return settings
     }
 
     /// libmosquitto refuses a password without a user name ("Invalid function arguments"): MQTT
@@ -321,8 +348,8 @@ struct RunCommand {
         isatty(2) != 0 && !options.quiet && options.statsInterval != nil && options.logFormat == .text && !options.dryRun
     }
 
-    private func dryRun(_ plan: FleetPlan, seed: UInt64) -> ExitCode {
-        var duration = options.duration
+    private func dryRun(_ plan: FleetPlan, seed: UInt64, duration: Duration?) -> ExitCode {
+        var duration = duration
         if duration == nil, options.messages == nil {
             duration = .seconds(10)
             logger.info("dry run without --duration or --messages: showing the first 10 seconds")

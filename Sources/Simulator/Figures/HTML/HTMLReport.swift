@@ -12,6 +12,7 @@ public enum HTMLReport {
         body += figures(report)
         body += verdicts(report)
         body += charts(report)
+        body += stages(report)
         body += groups(report)
         return """
             <!doctype html>
@@ -102,7 +103,9 @@ public enum HTMLReport {
                 return values.isEmpty ? nil : Double(values.percentile(p)) / 1e6
             }
         }
-        let marks = (report.reloads ?? []).map { SVGChart.Mark(at: $0.atSeconds, label: $0.error == nil ? "reload" : "reload failed") }
+        let marks =
+            (report.stages ?? []).map { SVGChart.Mark(at: $0.point.at, label: "stage \($0.stage): \($0.target)") }
+            + (report.reloads ?? []).map { SVGChart.Mark(at: $0.atSeconds, label: $0.error == nil ? "reload" : "reload failed") }
         var charts = [
             SVGChart(
                 title: "Published against the schedule", unit: "messages / s", x: x,
@@ -139,6 +142,24 @@ public enum HTMLReport {
         }
         let note = "<p class=\"run\">\(points.count) points of \(format(timeline.intervalSeconds)) s.</p>\n"
         return "<h2>Over time</h2>\n" + note + "<div class=\"charts\">\n" + charts.map(\.svg).joined(separator: "\n") + "\n</div>\n"
+    }
+
+    private static func stages(_ report: RunReport) -> String {
+        guard let stages = report.stages, !stages.isEmpty else { return "" }
+        let header =
+            "<tr><th>stage</th><th>target</th><th>from s</th><th>seconds</th><th>scheduled</th><th>published</th>"
+            + "<th>acknowledged</th><th>latency p99 ms</th><th>lateness p99 ms</th><th>errors</th></tr>"
+        let rows = stages.map { stage in
+            let point = stage.point
+            let latency = point.latency.histogram, lateness = point.lateness.histogram
+            let cells = [
+                "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
+                "\(point.published)", "\(point.acknowledged)", latency.isEmpty ? "" : format(Double(latency.percentile(99)) / 1e6),
+                lateness.isEmpty ? "" : format(Double(lateness.percentile(99)) / 1e6), "\(point.errors)",
+            ]
+            return "<tr data-stage=\"\(stage.stage)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        return "<h2>Stages</h2>\n<table id=\"stages\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
     }
 
     private static func groups(_ report: RunReport) -> String {

@@ -30,14 +30,17 @@ struct SVGChart {
 
     var svg: String {
         let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom
-        let xMax = max(x.last ?? 1, 1e-9)
+        // At least a second wide, so a run shorter than its first interval still has an axis.
+        let xMax = max(x.last ?? 1, 1)
         let xStep = Self.step(covering: xMax, in: 5)
         // A tenth of headroom, so a flat line at the top is not drawn on the frame.
         let highest = (series.flatMap { $0.values.compactMap { $0 } }.max() ?? 0) * 1.1
         let yStep = Self.step(covering: highest, in: 4)
         let yMax = highest > 0 ? (highest / yStep).rounded(.up) * yStep : 1
         func px(_ seconds: Double) -> Double { Self.left + seconds / xMax * plotWidth }
-        func py(_ value: Double) -> Double { Self.top + plotHeight - (yMax > 0 ? value / yMax : 0) * plotHeight }
+        // Clamped to the axis: an interval's count can dip below 0 when messages a broker never
+        // took are taken back from `published` (suspected QoS 2 trouble).
+        func py(_ value: Double) -> Double { Self.top + plotHeight - (yMax > 0 ? max(0, value) / yMax : 0) * plotHeight }
         var svg = """
             <svg viewBox="0 0 \(Self.number(Self.width)) \(Self.number(Self.height))" role="img" aria-label="\(HTMLText.escape(title))">
             """
@@ -64,6 +67,10 @@ struct SVGChart {
             svg += "<polyline data-series=\"\(HTMLText.escape(line.name))\" data-points=\"\(points.count)\" fill=\"none\" "
             svg += "stroke=\"\(line.colour)\" stroke-width=\"1.5\"\(line.dashed ? " stroke-dasharray=\"5 3\"" : "") "
             svg += "points=\"\(points.joined(separator: " "))\"/>"
+            // One point draws no line: a dot shows it.
+            if points.count == 1, let only = points.first?.split(separator: ",") {
+                svg += "<circle cx=\"\(only[0])\" cy=\"\(only[1])\" r=\"2.5\" fill=\"\(line.colour)\"/>"
+            }
         }
         svg += "</svg>"
         let legend = series.map { "<span style=\"color:\($0.colour)\">━ \(HTMLText.escape($0.name))</span>" }.joined(separator: " ")

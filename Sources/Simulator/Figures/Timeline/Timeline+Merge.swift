@@ -1,3 +1,20 @@
+extension Timeline.Point {
+    /// This point and another of the same interval, from runs side by side (shards): counts,
+    /// connections and histograms added, the longer of the two lengths.
+    package func beside(_ other: Timeline.Point) -> Timeline.Point {
+        var sum = self
+        sum.seconds = max(seconds, other.seconds)
+        sum.scheduled += other.scheduled
+        sum.published += other.published
+        sum.acknowledged += other.acknowledged
+        sum.errors += other.errors
+        sum.connectionsUp += other.connectionsUp
+        sum.latency = latency + other.latency
+        sum.lateness = lateness + other.lateness
+        return sum
+    }
+}
+
 extension Timeline {
     /// Shards' timelines as one (`devsim report merge`): points lined up by wall-clock time on
     /// the widest interval among them, counts and histograms added, and connections up the sum
@@ -8,32 +25,20 @@ extension Timeline {
         }
         var slots: [Int: Point] = [:]
         for timeline in timelines {
+            // Each point where its interval falls on the shard's grid, not where its reading
+            // happened to be taken: a reading a few milliseconds late must not move a point into
+            // the next slot when the shard's start is near a slot's edge.
+            let offset = timeline.startedAt - origin
             var mine: [Int: Point] = [:]
             for point in timeline.points {
-                // A point belongs where it starts; the millisecond of slack absorbs the
-                // rounding of `at` in the report.
-                let start = timeline.startedAt - origin + point.at
-                let slot = Int(((start + 0.001) / width).rounded(.down))
+                let nominal = (point.at / timeline.intervalSeconds).rounded() * timeline.intervalSeconds
+                let slot = Int(((offset + nominal) / width + 1e-9).rounded(.down))
                 var placed = point
                 placed.at = Double(slot) * width
-                placed.seconds = min(width, start + point.seconds - placed.at)
+                placed.seconds = min(width, offset + nominal + point.seconds - placed.at)
                 mine[slot] = mine[slot].map { $0.merged(with: placed) } ?? placed
             }
-            for (slot, point) in mine {
-                guard var sum = slots[slot] else {
-                    slots[slot] = point
-                    continue
-                }
-                sum.seconds = max(sum.seconds, point.seconds)
-                sum.scheduled += point.scheduled
-                sum.published += point.published
-                sum.acknowledged += point.acknowledged
-                sum.errors += point.errors
-                sum.connectionsUp += point.connectionsUp
-                sum.latency = sum.latency + point.latency
-                sum.lateness = sum.lateness + point.lateness
-                slots[slot] = sum
-            }
+            for (slot, point) in mine { slots[slot] = slots[slot].map { $0.beside(point) } ?? point }
         }
         return Timeline(intervalSeconds: width, startedAt: origin, points: slots.keys.sorted().map { slots[$0]! })
     }

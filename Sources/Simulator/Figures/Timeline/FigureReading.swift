@@ -1,0 +1,35 @@
+/// The run's running figures at one instant, read together: a timeline's point, or a stage's,
+/// is what changed between two readings.
+package struct FigureReading: Sendable {
+    /// On the monotonic clock.
+    package var time: UInt64
+    package var totals = Totals()
+    /// Connection problems and failed messages so far.
+    package var errors = 0
+    package var latency = Histogram()
+    package var lateness = Histogram()
+
+    package init(
+        time: UInt64, totals: Totals = Totals(), errors: Int = 0, latency: Histogram = Histogram(), lateness: Histogram = Histogram()
+    ) {
+        self.time = time
+        self.totals = totals
+        self.errors = errors
+        self.latency = latency
+        self.lateness = lateness
+    }
+
+    /// What happened from `earlier` to this reading, timed from `start`; its connections are
+    /// those up at this reading.
+    package func point(since earlier: FigureReading, start: UInt64) -> Timeline.Point {
+        var point = Timeline.Point(at: Double(earlier.time &- start) / 1e9, seconds: Double(time &- earlier.time) / 1e9)
+        point.scheduled = totals[.scheduled] - earlier.totals[.scheduled]
+        point.published = totals[.published] - earlier.totals[.published]
+        point.acknowledged = totals[.acknowledged] - earlier.totals[.acknowledged]
+        point.errors = errors - earlier.errors
+        point.connectionsUp = totals.connectionsUp
+        point.latency = SparseHistogram(latency.since(earlier.latency))
+        point.lateness = SparseHistogram(lateness.since(earlier.lateness))
+        return point
+    }
+}

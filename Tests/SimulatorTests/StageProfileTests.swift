@@ -1,0 +1,136 @@
+import Foundation
+import Scenario
+import Testing
+
+@testable import Simulator
+
+/// Load profiles on a virtual clock: the ticks of each stage are the integral of its rate.
+@Suite struct StageProfileTests {
+    /// From 10/s: up to 20/s over 10 s (150 ticks), 20/s for 10 s (200), down to nothing over
+    /// 5 s (50), nothing for 5 s, and back to 10/s over 5 s (25).
+    private static let stages = [
+        Stage(duration: 10, target: .rate(.every(seconds: 1.0 / 20))), Stage(duration: 10, target: .multiplier(2)),
+        Stage(duration: 5, target: .multiplier(0)), Stage(duration: 5, target: .multiplier(0)),
+        Stage(duration: 5, target: .multiplier(1)),
+    ]
+    private static let ends: [Double] = [10, 20, 25, 30, 35]
+
+    /// S(t), worked out by hand for this profile: ∫₀ᵗ m.
+    private static func integral(_ t: Double) -> Double {
+        switch t {
+        case ..<10: t + t * t / 20
+        case ..<20: 15 + 2 * (t - 10)
+        case ..<25: 35 + 2 * (t - 20) - (t - 20) * (t - 20) / 5
+        case ..<30: 40
+        case ..<35: 40 + (t - 30) * (t - 30) / 10
+        default: 42.5 + (t - 35)
+        }
+    }
+
+    /// Each stage's ticks of a device at 10/s whose schedule starts `start` seconds into the run.
+    private static func ticksPerStage(start: Double) -> [Int] {
+        let profile = RateProfile(stages: stages, baseRate: 10)!
+        var schedule = Schedule(start: UInt64(start * 1e9), perSecond: 10, profile: profile, runStart: 0)
+        var counts = [Int](repeating: 0, count: ends.count)
+        while true {
+            let seconds = Double(schedule.deadline) / 1e9
+            guard let stage = ends.firstIndex(where: { seconds < $0 }) else { break }
+            counts[stage] += 1
+            schedule.advance()
+        }
+        return counts
+    }
+
+    @Test func aDeviceFromTheStartTicksTheIntegralOfEachStage() {
+        #expect(Self.ticksPerStage(start: 0) == [150, 200, 50, 0, 25])
+    }
+
+    @Test(arguments: [0.037, 3.3, 12.25, 31.5])
+    func aDeviceThatStartsLaterTicksTheIntegralFromItsStart(start: Double) {
+        // Tick n is due where 10·(S(t) − S(start)) = n: those of a stage are the whole numbers
+        // in its stretch of 10·(S − S(start)), from 0.
+        let from = 10 * Self.integral(start)
+        var expected: [Int] = []
+        var previous = 0.0
+        for end in Self.ends {
+            let upTo = max(0, 10 * Self.integral(end) - from)
+            expected.append(Int(upTo.rounded(.up)) - Int(previous.rounded(.up)))
+            previous = upTo
+        }
+        #expect(Self.ticksPerStage(start: start) == expected, "starting at \(start) s")
+    }
+
+    @Test func theProfileReadsBackItsOwnClock() throws {
+        let profile = try #require(RateProfile(stages: Self.stages, baseRate: 10))
+        for t in stride(from: 0.0, through: 40, by: 0.25) {
+            #expect(abs(profile.clock(at: t) - Self.integral(t)) < 1e-9, "S(\(t))")
+            if t < 25 || t > 30 {
+                #expect(abs(try #require(profile.time(atClock: Self.integral(t))) - t) < 1e-6, "t at S(\(t))")
+            }
+        }
+        #expect(profile.multiplier(at: 5) == 1.5 && profile.multiplier(at: 27) == 0 && profile.multiplier(at: 99) == 1)
+        #expect(profile.end == 35)
+        // A profile that ends at nothing never reaches beyond where it stopped.
+        let stopping = try #require(RateProfile(stages: [Stage(duration: 2, target: .multiplier(0))], baseRate: 1))
+        // From 1 down to 0 over 2 s: S(t) = t − t²/4, which is 0.5 at 2 − √2 and never passes 1.
+        #expect(abs(try #require(stopping.time(atClock: 0.5)) - (2 - 2.0.squareRoot())) < 1e-12)
+        #expect(stopping.time(atClock: 1.5) == nil)
+    }
+
+    @Test func theDryRunFollowsTheStagesOfTheScenario() throws {
+        let yaml = """
+            name: staged
+            stages:
+              - { duration: 10s, rate: 20/s }
+              - { duration: 10s, multiplier: 2 }
+              - { duration: 5s, rate: 0/s }
+            devices:
+              - name: d
+                count: 3
+                jitter: none
+                topic: "d/{id}"
+                publish: 10/s
+                payload: { fields: { n: { counter: 0 } } }
+            """
+        let scenario = try ScenarioLoader.load(text: yaml, file: "staged.yaml", environment: [:])
+        #expect(scenario.stages.map(\.targetText) == ["20/s", "x2", "x0"])
+        let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1))
+        #expect(plan.stages == scenario.stages)
+        var lines = 0
+        DryRun(plan: plan, seed: 1, duration: .seconds(60), messages: nil).run { _ in lines += 1 }
+        // 150 + 200 + 50 each, and nothing after a profile that ends at zero.
+        #expect(lines == 3 * 400)
+    }
+
+    @Test(arguments: [
+        ("stages: []", "'stages' is empty: give at least one, such as { duration: 30s, rate: 20/s }, or leave it out"),
+        ("stages: 5", "expected a list of stages such as [{ duration: 30s, rate: 20/s }] for 'stages', found"),
+        ("stages: [{ rate: 5/s }]", "missing 'duration' in a stage"),
+        (
+            "stages: [{ duration: 5s }]",
+            "a stage needs its target: 'rate' (each device's, such as 20/s) or 'multiplier' (of the group's publish rate)"
+        ),
+        ("stages: [{ duration: 5s, rate: 5/s, multiplier: 2 }]", "a stage has one target; found 'rate' and 'multiplier'"),
+        ("stages: [{ duration: 5s, devices: 10 }]", "a stage of 'devices' is not supported yet"),
+        ("stages: [{ duration: 5s, multiplier: -1 }]", "multiplier"),
+        ("stages: [{ duration: 0s, rate: 5/s }]", "duration"),
+    ])
+    func badStagesAreRefusedWhereTheyAreWritten(stages: String, message: String) {
+        let yaml = "name: bad\n\(stages)\ndevices:\n  - { name: d, topic: t, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }\n"
+        #expect {
+            try ScenarioLoader.load(text: yaml, file: "bad.yaml", environment: [:])
+        } throws: { error in
+            "\(error)".contains("bad.yaml:2:") && "\(error)".contains(message)
+        }
+    }
+
+    @Test func aGroupAtMaxHasNoRateToRamp() {
+        let yaml =
+            "name: max\nstages: [{ duration: 5s, multiplier: 2 }]\ndevices:\n  - { name: fast, topic: t, publish: max, payload: { fields: { n: { counter: 0 } } } }\n"
+        #expect {
+            try ScenarioLoader.load(text: yaml, file: "max.yaml", environment: [:])
+        } throws: { error in
+            "\(error)".contains("device group 'fast' publishes at max: it has no rate to ramp")
+        }
+    }
+}

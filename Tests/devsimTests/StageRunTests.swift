@@ -1,0 +1,58 @@
+import Foundation
+import Simulator
+import Testing
+import TestSupport
+
+/// A load profile run against a real mosquitto: the run lasts its stages, the report has a
+/// figure set per stage that adds up to the run's, and `--expect` judges a stage on its own.
+@Suite(.tags(.integration), .notUnitOnly) struct StageRunTests {
+    private static let scenario = """
+        name: staged
+        stages:
+          - { duration: 1500ms, rate: 40/s }
+          - { duration: 1500ms, multiplier: 4 }
+        devices:
+          - name: meter
+            count: 4
+            topic: "staged/{id}"
+            publish: 20/s
+            qos: 1
+            payload: { fields: { n: { counter: 0 } } }
+        """
+
+    @Test func theRunLastsItsStagesAndReportsEach() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("staged.yaml", Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
+                "--expect", "stage[2].lateness.p99<1s", "--expect", "stage[1].published>=100",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("the run lasts its 2 stages: 3.0s"), "\(result.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        #expect(abs(report.durationSeconds - 3) < 0.5)
+        let stages = try #require(report.stages)
+        #expect(stages.map(\.stage) == [1, 2] && stages.map(\.target) == ["40/s", "x4"] && stages.map(\.plannedSeconds) == [1.5, 1.5])
+        #expect(stages.reduce(0) { $0 + $1.point.scheduled } == report[.scheduled])
+        #expect(stages.reduce(0) { $0 + $1.point.published } == report[.published])
+        // 4 devices from 20/s to 40/s over 1.5 s (45 each), then from 40/s to 80/s (90 each):
+        // the profile's integral, give or take the ticks the CONNACKs' few milliseconds and the
+        // readings' moved across an edge.
+        #expect(abs(stages[0].point.scheduled - 180) <= 8, "\(stages.map(\.point.scheduled))")
+        #expect(abs(stages[1].point.scheduled - 360) <= 8, "\(stages.map(\.point.scheduled))")
+        #expect(report.expectations?.map(\.passed) == [true, true])
+    }
+
+    @Test func aStageTheRunDoesNotHaveIsAUsageError() throws {
+        let file = try RunFiles.scenario("staged.yaml", Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(args: ["run", file, "--expect", "stage[3].p99<50ms"], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("stage[3].p99<50ms: the run has 2 stages"), "\(result.stderr)")
+        let whole = try DevsimProcess.runToCompletion(args: ["run", file, "--expect", "stage[1].reconnects==0"], timeout: 30)
+        #expect(whole.status == 2)
+        #expect(whole.stderr.contains("reconnects is a figure of the whole run; per stage the figures are"), "\(whole.stderr)")
+    }
+}
