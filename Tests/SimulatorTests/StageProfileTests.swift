@@ -102,6 +102,60 @@ import Testing
         #expect(lines == 3 * 400)
     }
 
+    /// A ramp to nothing whose last ticks fall within rounding of its end: each tick after the
+    /// one before, none back at the ramp's start (the square root of a value a few ulps below 0).
+    @Test func aRampToNothingKeepsItsTicksInOrderAndThenStops() throws {
+        let stages = [Stage(duration: 2, target: .rate(.every(seconds: 0.2))), Stage(duration: 30, target: .multiplier(0))]
+        let profile = try #require(RateProfile(stages: stages, baseRate: 7))
+        var schedule = Schedule(start: 0, perSecond: 7, profile: profile, runStart: 0)
+        var deadlines: [UInt64] = []
+        while schedule.deadline < Schedule.never, deadlines.count < 1000 {
+            deadlines.append(schedule.deadline)
+            schedule.advance()
+        }
+        // Ticks 0 to 7 × (12/7 + 75/7) = 87, the last at most at the ramp's end.
+        #expect((87...88).contains(deadlines.count), "\(deadlines.count)")
+        #expect(zip(deadlines, deadlines.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(deadlines.last! <= 32_000_000_000)
+    }
+
+    @Test func aDryRunOfAProfileThatStopsShowsOnlyTheTicksThatCome() throws {
+        let yaml = """
+            name: stop
+            stages: [{ duration: 5s, multiplier: 0 }]
+            devices:
+              - { name: d, topic: t, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }
+            """
+        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "stop.yaml", environment: [:])], settings: RunSettings())
+        var lines = 0
+        // S(5) = 2.5: ticks at S = 0, 1 and 2, and none after.
+        DryRun(plan: plan, seed: 1, duration: nil, messages: 10).run { _ in lines += 1 }
+        #expect(lines == 3)
+    }
+
+    @Test func aReadingAfterTwoStageEndsClosesBoth() {
+        let stages = [
+            Stage(duration: 1, target: .multiplier(1)), Stage(duration: 1, target: .multiplier(2)),
+            Stage(duration: 1, target: .multiplier(3)),
+        ]
+        var recorder = StageRecorder(stages: stages, start: 0)
+        var totals = Totals()
+        totals.figures[.scheduled] = 30
+        recorder.record(FigureReading(time: 2_100_000_000, totals: totals))
+        #expect(recorder.figures.map(\.stage) == [1, 2])
+        #expect(recorder.figures.map(\.point.scheduled) == [30, 0])
+        #expect(recorder.due == 3_000_000_000)
+        totals.figures[.scheduled] = 40
+        recorder.record(FigureReading(time: 2_500_000_000, totals: totals), final: true)
+        #expect(recorder.figures.map(\.point.scheduled) == [30, 0, 10])
+        #expect(recorder.due == nil)
+    }
+
+    @Test func aStagesFigureMayHaveSpacesAfterTheDot() throws {
+        let assertion = try Assertion("stage[1]. rate>=99%")
+        #expect(assertion.stage == 1 && assertion.metric.name == "rate")
+    }
+
     @Test(arguments: [
         ("stages: []", "'stages' is empty: give at least one, such as { duration: 30s, rate: 20/s }, or leave it out"),
         ("stages: 5", "expected a list of stages such as [{ duration: 30s, rate: 20/s }] for 'stages', found"),

@@ -74,8 +74,10 @@ package struct RateProfile: Sendable, Equatable {
             // S(start + τ) − S(start) = from·τ + k·τ²/2 = rise, solved in the form that neither
             // divides by a slope near 0 nor loses digits to cancellation.
             let k = segment.slope, a = segment.from
-            let root = (a * a + 2 * k * rise).squareRoot()
-            let τ = a + root > 0 ? 2 * rise / (a + root) : 0
+            // A value a few ulps short of a ramp to 0's end can take the discriminant just
+            // below 0: that is the ramp's end, never its start.
+            let root = max(0, a * a + 2 * k * rise).squareRoot()
+            let τ = a + root > 0 ? 2 * rise / (a + root) : rise > 0 ? segment.duration : 0
             return segment.start + min(τ, segment.duration)
         }
         guard last > 0, let final = segments.last else { return nil }

@@ -42,6 +42,10 @@ package struct Schedule: Sendable, Equatable {
             runStart: profile?.runStart ?? 0)
     }
 
+    /// A deadline that never comes: the tick after a profile that stops for good, or of a rate
+    /// of once in a million days.
+    package static let never = UInt64.max / 2
+
     /// When tick `next` is due, in monotonic nanoseconds.
     package var deadline: UInt64 { start &+ offset(of: next) }
 
@@ -67,13 +71,13 @@ package struct Schedule: Sendable, Equatable {
         let nanoseconds: Double
         if let profile {
             // Never, for a profile that stops and stays stopped.
-            guard let seconds = profile.rates.time(atClock: profile.clockAtStart + Double(tick) / perSecond) else { return UInt64.max / 2 }
+            guard let seconds = profile.rates.time(atClock: profile.clockAtStart + Double(tick) / perSecond) else { return Self.never }
             let since = (seconds * 1e9).rounded() - Double(start &- min(start, profile.runStart))
             nanoseconds = max(0, since)
         } else {
             nanoseconds = (Double(tick) * 1e9 / perSecond).rounded()
         }
         // Saturates: a rate of once in a million days must not trap after its first tick.
-        return nanoseconds < 1.8e19 ? UInt64(nanoseconds) : UInt64.max / 2
+        return nanoseconds < 1.8e19 ? UInt64(nanoseconds) : Self.never
     }
 }

@@ -89,7 +89,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
                 throw AssertionError("expected stage[N].FIGURE with N from 1, such as stage[2].lateness.p99<5ms, found '\(name)'")
             }
             stage = number
-            name = String(name[name.index(close, offsetBy: 2)...])
+            name = Text.trimmed(name[name.index(close, offsetBy: 2)...])
         }
         guard !name.isEmpty else {
             throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")

@@ -168,6 +168,7 @@ extension RunReport {
         report[.scheduled] = point.scheduled
         report[.published] = point.published
         report[.acknowledged] = point.acknowledged
+        report[.unchanged] = point.unchanged
         report.durationSeconds = point.seconds
         report.ratePerSecond = point.seconds > 0 ? (Double(point.published) / point.seconds * 100).rounded() / 100 : 0
         let latency = point.latency.histogram

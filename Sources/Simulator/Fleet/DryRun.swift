@@ -28,7 +28,8 @@ public struct DryRun {
         var heap = TimerHeap()
         let end = duration.map { MonotonicClock.nanoseconds($0) }
         let devices = plan.connections.flatMap(\.devices).map { VirtualDevice(plan: $0, seed: seed) }
-        for device in devices { heap.schedule(device.timer, at: device.schedule.deadline) }
+        // A profile that stops for good puts the next tick at "never": it is not scheduled.
+        for device in devices where device.schedule.deadline < Schedule.never { heap.schedule(device.timer, at: device.schedule.deadline) }
         // The heap holds the timers unretained: the devices must live until it is emptied, which
         // an optimized build does not wait for once `devices` is no longer named.
         defer { withExtendedLifetime(devices) { heap.removeAll() } }
@@ -43,7 +44,7 @@ public struct DryRun {
                 emit(DryRun.line(device.plan, topic: topic, payload: text))
                 printed += 1
             }
-            heap.schedule(device.timer, at: device.schedule.deadline)
+            if device.schedule.deadline < Schedule.never { heap.schedule(device.timer, at: device.schedule.deadline) }
         }
         return printed
     }

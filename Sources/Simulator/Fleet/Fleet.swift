@@ -140,6 +140,9 @@ public final class Fleet: Sendable {
         }
     }
 
+    /// The run's load profile (`stages:`), which a reload cannot change.
+    public var loadProfile: [Stage] { stages }
+
     /// The device groups, in the report's order, removed ones too.
     public var groups: [String] { roster.groupNames }
 
@@ -227,7 +230,8 @@ public final class Fleet: Sendable {
                     + "the run lasted (\(reason.description)): \(why)")
         }
         // The run's length is its ticking time; the drain and goodbyes after it are not.
-        let duration = Double(MonotonicClock.now() - start) / 1e9
+        let tickingEnded = MonotonicClock.now()
+        let duration = Double(tickingEnded - start) / 1e9
         waitForTicksUnderWay()
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
@@ -256,12 +260,12 @@ public final class Fleet: Sendable {
         result.reloads = roster.reloads
         result.commandGroups = roster.commandGroups
         // The last point holds the run's last part interval and what the drain settled, so
-        // the points add up to the totals; its connections are those up at the end, before
-        // the goodbyes.
+        // the points add up to the totals; it ends where the ticking did, as the run's length
+        // does, and its connections are those up then, before the goodbyes.
         var final = totals
         final.connectionsUp = connectionsUpAtEnd
         let reading = FigureReading(
-            time: MonotonicClock.now(), totals: final, errors: errorCount(final), latency: latency, lateness: lateness)
+            time: tickingEnded, totals: final, errors: errorCount(final), latency: latency, lateness: lateness)
         recorders.withLock { recorders in
             recorders.timeline?.record(reading)
             recorders.stages?.record(reading, final: true)

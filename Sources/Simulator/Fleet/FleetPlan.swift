@@ -88,7 +88,8 @@ package struct GroupPlan: Sendable, Equatable {
         described.count = 0
         // A deep dump, not Equatable: the generators are existentials of many types.
         var text = ""
-        dump((scenario.name, scenario.broker, scenario.offline, scenario.stages, described), to: &text)
+        let stages = scenario.stages.map { Stage(duration: $0.duration, target: $0.target) }
+        dump((scenario.name, scenario.broker, scenario.offline, stages, described), to: &text)
         fingerprint = text
     }
 }
@@ -152,6 +153,8 @@ public struct FleetPlan: Sendable {
 
     private init(scenarios: [Scenario], settings: RunSettings, keeping shard: Shard?) {
         var connections: [ConnectionPlan] = []
+        // A run has one load profile, every group's, whichever file gives it.
+        let profile = scenarios.first(where: { !$0.stages.isEmpty })?.stages ?? []
         /// Connections of the groups before this one that open at the default rate: together
         /// those groups open at most `Defaults.rampUp` a second, one after another.
         var defaultRampPosition = 0
@@ -168,7 +171,7 @@ public struct FleetPlan: Sendable {
                     location: group.location
                         ?? SourceLocation(file: scenario.file, line: 1, column: 1))
                 var made = FleetPlan.connections(
-                    for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition)
+                    for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition, stages: profile)
                 if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
@@ -252,10 +255,11 @@ public struct FleetPlan: Sendable {
         }
     }
 
-    /// `rampPosition` is where a group without `rampUp` starts in the fleet's default ramp.
+    /// `rampPosition` is where a group without `rampUp` starts in the fleet's default ramp;
+    /// `stages` is the run's load profile.
     static func connections(
         for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
-        shard: Shard? = nil, rampPosition: Int = 0
+        shard: Shard? = nil, rampPosition: Int = 0, stages: [Stage] = []
     ) -> [ConnectionPlan] {
         let jitter = group.jitter ?? .standard(deviceCount: group.count)
         let verify = VerifyPlan(group: group)
@@ -276,7 +280,7 @@ public struct FleetPlan: Sendable {
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
             device.onChange = group.onChange
-            device.profile = RateProfile(stages: scenario.stages, baseRate: group.publish.perSecond)
+            device.profile = RateProfile(stages: stages, baseRate: group.publish.perSecond)
             device.discovery = group.discovery.map {
                 HomeAssistantDiscovery(
                     deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,

@@ -169,6 +169,12 @@ struct RunCommand {
         } catch {
             return fleet.reloadFailed(error.message)
         }
+        let profile = { (stages: [Stage]) in stages.map { Stage(duration: $0.duration, target: $0.target) } }
+        guard profile(plan.stages) == profile(fleet.loadProfile) else {
+            let error = "the stages changed: a running load profile, its length and its report, cannot change; restart the run"
+            logger.error(error)
+            return fleet.reloadFailed(error)
+        }
         return fleet.reload(to: plan)
     }
 
@@ -186,10 +192,12 @@ struct RunCommand {
         }
     }
 
-    /// A load profile is a test of a known length: without --duration or --messages, the run
-    /// ends with its last stage.
+    /// A load profile is a test of a known length: without --duration or --messages (or with
+    /// --messages, when the profile ends at nothing), the run ends with its last stage.
     private func lastingTheStages(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
-        guard !plan.stages.isEmpty, settings.duration == nil, settings.messages == nil else { return settings }
+        // With --messages too: a profile that ends at nothing would never spend the budget.
+        let stops = plan.stages.last?.target == .multiplier(0)
+        guard !plan.stages.isEmpty, settings.duration == nil, settings.messages == nil || stops else { return settings }
         var settings = settings
         let seconds = plan.stages.reduce(0) { $0 + $1.duration }
         settings.duration = Durations.duration(seconds: seconds)

@@ -26,6 +26,7 @@ package struct FigureReading: Sendable {
         point.scheduled = totals[.scheduled] - earlier.totals[.scheduled]
         point.published = totals[.published] - earlier.totals[.published]
         point.acknowledged = totals[.acknowledged] - earlier.totals[.acknowledged]
+        point.unchanged = totals[.unchanged] - earlier.totals[.unchanged]
         point.errors = errors - earlier.errors
         point.connectionsUp = totals.connectionsUp
         point.latency = SparseHistogram(latency.since(earlier.latency))

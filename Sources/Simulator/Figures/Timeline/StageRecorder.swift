@@ -25,15 +25,19 @@ package struct StageRecorder: Sendable {
     /// When the current stage ends; `nil` after the last.
     package var due: UInt64? { figures.count < ends.count ? ends[figures.count] : nil }
 
-    /// Closes the stage that `reading` ends, or with `final`, the one the run ended in.
+    /// Closes every stage that ended by `reading` (one that ended unread between two readings
+    /// gets none of the figures, which the reading after it holds), and with `final` the one
+    /// the run ended in.
     package mutating func record(_ reading: FigureReading, final: Bool = false) {
-        guard let due, reading.time >= due || final, reading.time > previous.time else { return }
-        let index = figures.count
-        figures.append(
-            StageFigures(
-                stage: index + 1, target: stages[index].targetText, plannedSeconds: stages[index].duration,
-                point: reading.point(since: previous, start: start)))
-        previous = reading
+        while let due, reading.time >= due || final {
+            let index = figures.count
+            figures.append(
+                StageFigures(
+                    stage: index + 1, target: stages[index].targetText, plannedSeconds: stages[index].duration,
+                    point: reading.point(since: previous, start: start)))
+            previous = reading
+            if reading.time < due { return }
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 /// The report's `timeline`: `{"intervalSeconds":1,"startedAt":…,"points":[…]}`, each point
-/// `{"at","seconds","scheduled","published","acknowledged","connectionsUp","errors","latency",
+/// `{"at","seconds","scheduled","published","acknowledged","unchanged","connectionsUp","errors","latency",
 /// "lateness","histograms"}`: `latency` and `lateness` are `Percentiles` (latency absent when
 /// nothing was acknowledged), `histograms` the raw ones behind them, as the whole report's are,
 /// so shards' timelines merge exactly.
@@ -26,7 +26,7 @@ extension Timeline: Codable {
 
 extension Timeline.Point: Codable {
     private enum Key: String, CodingKey {
-        case at, seconds, scheduled, published, acknowledged, connectionsUp, errors, latency, lateness, histograms
+        case at, seconds, scheduled, published, acknowledged, unchanged, connectionsUp, errors, latency, lateness, histograms
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +35,7 @@ extension Timeline.Point: Codable {
         scheduled = try container.decode(Int.self, forKey: .scheduled)
         published = try container.decode(Int.self, forKey: .published)
         acknowledged = try container.decode(Int.self, forKey: .acknowledged)
+        unchanged = try container.decodeIfPresent(Int.self, forKey: .unchanged) ?? 0
         connectionsUp = try container.decode(Int.self, forKey: .connectionsUp)
         errors = try container.decode(Int.self, forKey: .errors)
         let histograms = try container.decode(ReportHistograms.self, forKey: .histograms)
@@ -54,6 +55,7 @@ extension Timeline.Point: Codable {
         try container.encode(scheduled, forKey: .scheduled)
         try container.encode(published, forKey: .published)
         try container.encode(acknowledged, forKey: .acknowledged)
+        try container.encode(unchanged, forKey: .unchanged)
         try container.encode(connectionsUp, forKey: .connectionsUp)
         try container.encode(errors, forKey: .errors)
         let latency = self.latency.histogram, lateness = self.lateness.histogram

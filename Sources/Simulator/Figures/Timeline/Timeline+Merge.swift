@@ -7,6 +7,7 @@ extension Timeline.Point {
         sum.scheduled += other.scheduled
         sum.published += other.published
         sum.acknowledged += other.acknowledged
+        sum.unchanged += other.unchanged
         sum.errors += other.errors
         sum.connectionsUp += other.connectionsUp
         sum.latency = latency + other.latency

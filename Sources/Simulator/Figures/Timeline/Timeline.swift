@@ -30,6 +30,9 @@ public struct Timeline: Sendable, Equatable {
         public var scheduled = 0
         public var published = 0
         public var acknowledged = 0
+        /// Ticks of `onChange` groups kept back, unchanged: never to be sent, so a stage's
+        /// `rate` leaves them out.
+        public var unchanged = 0
         /// Connection errors (refusals, failures, losses) and messages that failed.
         public var errors = 0
         /// Connections up at the interval's end.
@@ -51,6 +54,7 @@ public struct Timeline: Sendable, Equatable {
             point.scheduled += next.scheduled
             point.published += next.published
             point.acknowledged += next.acknowledged
+            point.unchanged += next.unchanged
             point.errors += next.errors
             point.connectionsUp = next.connectionsUp
             point.latency = latency + next.latency
