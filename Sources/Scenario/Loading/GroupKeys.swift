@@ -21,6 +21,7 @@ struct GroupKeys {
     var connection: ConnectionMode?
     var rampUp: Rate?
     var jitter: StartJitter?
+    var lifecycle: Lifecycle?
     var payload: PayloadSpec?
     var verify: VerifyFields?
     var availability: Availability?
@@ -49,6 +50,7 @@ struct GroupKeys {
         take("connection", \.connection)
         take("rampUp", \.rampUp)
         take("jitter", \.jitter)
+        take("lifecycle", \.lifecycle)
         take("payload", \.payload)
         take("verify", \.verify)
         take("availability", \.availability)

@@ -28,8 +28,9 @@ package struct ScenarioKeys: Sendable {
         path: "devices[]",
         keys: [
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "jitter", "payload", "verify", "availability", "discovery", "commands", "onChange",
+            "connection", "rampUp", "jitter", "lifecycle", "payload", "verify", "availability", "discovery", "commands", "onChange",
         ])
+    package static let lifecycle = ScenarioKeys(path: "devices[].lifecycle", keys: ["online", "offline", "jitter"])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
     package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
     package static let discovery = ScenarioKeys(path: "devices[].discovery", keys: ["type", "prefix", "manufacturer", "model"])
@@ -48,7 +49,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, stage, broker, tls, will, reconnect, offline, control, group, verify, availability, discovery, commands, command, onChange,
+        top, stage, broker, tls, will, reconnect, offline, control, group, lifecycle, verify, availability, discovery, commands, command,
+        onChange,
         connection,
         payload, modifiers,
         faults, spike,

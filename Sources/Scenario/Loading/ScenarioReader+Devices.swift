@@ -110,7 +110,7 @@ extension ScenarioReader {
             // it made the entity: a state not retained is lost until the next.
             publish: publish, qos: keys.qos ?? .atMostOnce, retain: keys.retain ?? (keys.discovery != nil),
             connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
-            jitter: keys.jitter,
+            jitter: keys.jitter, lifecycle: keys.lifecycle,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
             verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
             commands: commandsApply ? keys.commands : nil, onChange: onChange)
@@ -136,6 +136,7 @@ extension ScenarioReader {
         keys.connection = entries["connection"].flatMap(connection)
         keys.rampUp = rate(entries["rampUp"], "rampUp")
         keys.jitter = entries["jitter"].flatMap(jitter)
+        keys.lifecycle = entries["lifecycle"].flatMap(lifecycle)
         keys.payload = entries["payload"].flatMap { payload($0, of: what) }
         keys.verify = entries["verify"].flatMap(verifyFields)
         keys.availability = entries["availability"].flatMap(availability)
@@ -324,6 +325,27 @@ extension ScenarioReader {
         } else {
             report(mark, "verify: the timestamp field '\(verify.timestamp)' must be a 'timestamp' in s, ms, us or ns")
         }
+    }
+
+    /// `lifecycle: { online: 10m, offline: 30s, jitter: 20% }`.
+    private func lifecycle(_ node: Node) -> Lifecycle? {
+        guard let entries = entries(node, of: "'lifecycle'", known: ScenarioKeys.lifecycle.keys) else { return nil }
+        for key in ["online", "offline"] where entries[key] == nil {
+            missing(key, in: entries, of: "'lifecycle' (how long each connection stays up, and away)")
+        }
+        let online = duration(entries["online"], "online", positive: true)
+        let offline = duration(entries["offline"], "offline", positive: true)
+        var jitter = 0.0
+        if let node = entries["jitter"] {
+            let text = node.scalarText ?? ""
+            guard text.hasSuffix("%"), let percent = Double(text.dropLast()), (0..<100).contains(percent) else {
+                report(node.mark, "expected a share under 100% such as 20% for 'jitter' of 'lifecycle', found \(node.summary)")
+                return nil
+            }
+            jitter = percent / 100
+        }
+        guard let online, let offline else { return nil }
+        return Lifecycle(online: online, offline: offline, jitter: jitter)
     }
 
     /// `auto` (one publish interval), `none`, or a duration such as `500ms` (`0s` is none).

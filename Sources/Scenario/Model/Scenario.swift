@@ -155,6 +155,8 @@ public struct DeviceGroup: Sendable {
     /// How far each device's first tick may be put off after its connection's CONNACK, so the
     /// group does not publish in lock-step; `nil` means not at all.
     public var jitter: StartJitter?
+    /// Each connection's comings and goings (`lifecycle`); `nil` to stay up.
+    public var lifecycle: Lifecycle?
     /// Where the group is written (the file may be one the scenario includes); `nil` for a group
     /// made in code.
     public var location: SourceLocation?
@@ -174,7 +176,7 @@ public struct DeviceGroup: Sendable {
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
-        jitter: StartJitter? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
+        jitter: StartJitter? = nil, lifecycle: Lifecycle? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
         availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil, onChange: OnChange? = nil
     ) {
         self.name = name
@@ -190,6 +192,7 @@ public struct DeviceGroup: Sendable {
         self.rampUp = rampUp
         self.payload = payload
         self.jitter = jitter
+        self.lifecycle = lifecycle
         self.location = location
         self.verify = verify
         self.availability = availability

@@ -57,6 +57,12 @@ final class DeviceConnection: @unchecked Sendable {
     private let ackTimeout: AckTimeout?
     private let ackTimeoutNanoseconds: UInt64
     private let ackTimer: Timer
+    /// With a `lifecycle`: when the connection next leaves (while up) or comes back (while
+    /// away), and the draws of its stays.
+    private let lifecycleTimer: Timer
+    private var lifecycleRandom: Xoshiro256StarStar
+    /// Away by its lifecycle, not by request: the timer brings it back.
+    private var isAway = false
 
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
@@ -121,6 +127,8 @@ final class DeviceConnection: @unchecked Sendable {
         ackTimeout = plan.ackTimeout
         ackTimeoutNanoseconds = plan.ackTimeout.map { MonotonicClock.nanoseconds($0.limit) } ?? .max
         ackTimer = Timer(on: context.loop)
+        lifecycleTimer = Timer(on: context.loop)
+        lifecycleRandom = Seed(plan.lifecycle?.seed ?? 0).generator()
         self.logsEvents = logsEvents
         qos = plan.devices.first?.qos ?? .atMostOnce
         switch plan.offline {
@@ -137,6 +145,7 @@ final class DeviceConnection: @unchecked Sendable {
         client.delegate = self
         driver.delegate = self
         ackTimer.target = self
+        lifecycleTimer.target = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
     }
 
@@ -239,6 +248,13 @@ final class DeviceConnection: @unchecked Sendable {
     /// Sleep by request (the seed's phone in the background): ticks count as `paused`, the
     /// connection leaves cleanly. What waits in the queue stays there for the resume.
     func pause() {
+        // A pause by request holds until the resume: the lifecycle waits for it.
+        lifecycleTimer.cancel()
+        isAway = false
+        pauseNow()
+    }
+
+    private func pauseNow() {
         if !isPaused { counters.connections(paused: 1) }
         isPaused = true
         // `publish: max` devices waiting for room stay in `sleepers`: the resume's CONNACK
@@ -416,6 +432,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if !firstTime, !isPaused { counters.add(.reconnects) }
         if isPaused { counters.connections(paused: -1) }
         isPaused = false
+        lifecycleConnected(now: MonotonicClock.now())
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
         // Before any telemetry: the device is there, and what it has.
         announce(online: true)
@@ -558,6 +575,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
     func driverDidFinish() {
         ackTimer.cancel()
+        lifecycleTimer.cancel()
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
         if isCountedUp { counters.connections(up: -1) }
@@ -577,7 +595,38 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
 extension DeviceConnection: TimerTarget {
     func timerFired(_ timer: Timer, now: UInt64) {
-        checkAcknowledgements(now: now)
+        if timer === lifecycleTimer {
+            lifecycleTurned(now: now)
+        } else {
+            checkAcknowledgements(now: now)
+        }
+    }
+
+    /// The next stay of `seconds`, drawn within the lifecycle's jitter.
+    private func stay(_ seconds: Double, of lifecycle: Lifecycle) -> UInt64 {
+        MonotonicClock.nanoseconds(lifecycle.stay(seconds, unit: lifecycleRandom.nextUnit()))
+    }
+
+    /// Up from a CONNACK: the lifecycle's online stay starts.
+    private func lifecycleConnected(now: UInt64) {
+        guard let lifecycle = plan.lifecycle?.lifecycle else { return }
+        // Back, by its timer or by a resume that came first.
+        isAway = false
+        lifecycleTimer.schedule(at: now &+ stay(lifecycle.online, of: lifecycle))
+    }
+
+    /// The online stay is over: leave cleanly, ticks counting as `paused`; or the offline stay
+    /// is: come back.
+    private func lifecycleTurned(now: UInt64) {
+        guard let lifecycle = plan.lifecycle?.lifecycle, !hasEnded else { return }
+        if isAway {
+            isAway = false
+            resume()
+        } else if isConnected, !isPaused {
+            isAway = true
+            pauseNow()
+            lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
+        }
     }
 }
 

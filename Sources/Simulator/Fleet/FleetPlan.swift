@@ -63,6 +63,8 @@ public struct ConnectionPlan: Sendable {
     package var ackTimeout: AckTimeout? = nil
     /// Seconds after the run's start at which the connection is opened (the group's ramp-up).
     package var startOffset: Double
+    /// Its group's `lifecycle`, with the seed of its stays; `nil` to stay up.
+    package var lifecycle: (lifecycle: Lifecycle, seed: UInt64)? = nil
     /// The connection's device group: an index into `FleetPlan.groups`.
     public var group = 0
 }
@@ -346,11 +348,14 @@ public struct FleetPlan: Sendable {
             positions = Array(0..<count)
         }
         return zip(groups, clientIDs).enumerated().map { slot, pair in
-            ConnectionPlan(
+            var connection = ConnectionPlan(
                 options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
                 ackTimeout: (settings.ackTimeout ?? broker.ackTimeout).map { AckTimeout(limit: $0, action: broker.onAckTimeout ?? .count) },
                 startOffset: rampPerSecond.isFinite ? Double(rampStart + positions[slot]) / rampPerSecond : 0)
+            // The stays follow from the seed and the client id alone, whichever shard runs it.
+            connection.lifecycle = group.lifecycle.map { ($0, Seed(settings.seed).derive("devsim.lifecycle").derive(pair.1).value) }
+            return connection
         }
     }
 }
