@@ -168,6 +168,8 @@ import Testing
         ("stages: [{ duration: 5s, devices: 10 }]", "a stage of 'devices' is not supported yet"),
         ("stages: [{ duration: 5s, multiplier: -1 }]", "multiplier"),
         ("stages: [{ duration: 0s, rate: 5/s }]", "duration"),
+        ("stages: [{ duration: 5s, disconnect: all }]", "the first stage cannot 'disconnect: all': nothing is up yet"),
+        ("stages: [{ duration: 5s, rate: 5/s }, { duration: 5s, disconnect: some }]", "disconnect"),
     ])
     func badStagesAreRefusedWhereTheyAreWritten(stages: String, message: String) {
         let yaml = "name: bad\n\(stages)\ndevices:\n  - { name: d, topic: t, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }\n"

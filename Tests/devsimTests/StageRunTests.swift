@@ -45,6 +45,46 @@ import TestSupport
         #expect(report.expectations?.map(\.passed) == [true, true])
     }
 
+    /// A reconnect storm on purpose: stage 2 drops every connection at once, and the report
+    /// says how long the fleet took to be back.
+    @Test func aStageThatDisconnectsAllTimesTheFleetsReturn() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "storm.yaml",
+            """
+            name: storm
+            broker: { reconnect: { initial: 300ms, max: 1s } }
+            stages:
+              - { duration: 1s, multiplier: 1 }
+              - { duration: 2s, disconnect: all }
+            devices:
+              - name: meter
+                count: 10
+                topic: "storm/{id}"
+                publish: 10/s
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("stage 2: dropping every connection (disconnect: all)"), "\(result.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        let stages = try #require(report.stages)
+        #expect(stages.count == 2 && stages[0].recovery == nil && stages[1].target == "hold")
+        let recovery = try #require(stages[1].recovery)
+        #expect(recovery.dropped == 10 && recovery.back == 10, "\(recovery)")
+        // The backoff's first wait, 300 ms ± 20 %, and a CONNACK.
+        let (half, most, all) = (try #require(recovery.p50Seconds), try #require(recovery.p90Seconds), try #require(recovery.allSeconds))
+        #expect(0.2 <= half && half <= most && most <= all && all < 1.5, "\(recovery)")
+        #expect(report[.reconnects] == 10)
+        #expect(report.connectionErrors["connection lost: dropped by stage 2 (disconnect: all)"] == 10, "\(report.connectionErrors)")
+        let log = broker.log
+        for index in 1...10 { #expect(log.components(separatedBy: " as meter-\(index) (").count - 1 == 2, "meter-\(index)\n\(log)") }
+    }
+
     @Test func aStageTheRunDoesNotHaveIsAUsageError() throws {
         let file = try RunFiles.scenario("staged.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }

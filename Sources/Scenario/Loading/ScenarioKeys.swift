@@ -11,7 +11,7 @@ package struct ScenarioKeys: Sendable {
 
     package static let top = ScenarioKeys(
         path: "the scenario", keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices"])
-    package static let stage = ScenarioKeys(path: "stages[]", keys: ["duration", "rate", "multiplier", "devices"])
+    package static let stage = ScenarioKeys(path: "stages[]", keys: ["duration", "rate", "multiplier", "devices", "disconnect"])
     package static let control = ScenarioKeys(path: "control", keys: ["topic"])
     package static let broker = ScenarioKeys(
         path: "broker",

@@ -9,7 +9,11 @@ extension ScenarioReader {
             report(node.mark, "'stages' is empty: give at least one, such as { duration: 30s, rate: 20/s }, or leave it out")
             return []
         }
-        return items.compactMap(stage)
+        let stages = items.compactMap(stage)
+        if let first = stages.first, first.disconnectsAll, let mark = items.first?.mark {
+            report(mark, "the first stage cannot 'disconnect: all': nothing is up yet; give the fleet a stage to connect in first")
+        }
+        return stages
     }
 
     private func stage(_ node: Node) -> Stage? {
@@ -20,6 +24,15 @@ extension ScenarioReader {
         }
         let duration = self.duration(durationNode, "duration", positive: true)
         let targets = ["rate", "multiplier", "devices"].filter { entries[$0] != nil }
+        let disconnects = entries["disconnect"].map { choice($0, "disconnect", ["all"]) == "all" }
+        if disconnects == false { return nil }
+        if targets.isEmpty, disconnects == true {
+            // A stage that only drops the connections holds the rate.
+            guard let duration = self.duration(durationNode, "duration", positive: true) else { return nil }
+            return Stage(
+                duration: duration, target: .hold, disconnectsAll: true,
+                location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
+        }
         guard targets.count == 1 else {
             report(
                 entries.mark,
@@ -49,6 +62,7 @@ extension ScenarioReader {
         }
         guard let duration, let target else { return nil }
         return Stage(
-            duration: duration, target: target, location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
+            duration: duration, target: target, disconnectsAll: disconnects ?? false,
+            location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
     }
 }

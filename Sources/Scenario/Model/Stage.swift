@@ -5,6 +5,10 @@
 public struct Stage: Sendable, Equatable {
     public var duration: Double
     public var target: Target
+    /// `disconnect: all`: at the stage's start every connection of the fleet is dropped at
+    /// once, as a network failure would (no DISCONNECT), and comes back through its backoff:
+    /// a reconnect storm, whose recovery the report times.
+    public var disconnectsAll = false
     package var location: SourceLocation?
 
     public enum Target: Sendable, Equatable {
@@ -12,13 +16,19 @@ public struct Stage: Sendable, Equatable {
         case rate(Rate)
         /// The group's own rate times this; `0` stops the ticks.
         case multiplier(Double)
+        /// The previous stage's target, held (a stage that only disconnects).
+        case hold
     }
 
-    package init(duration: Double, target: Target, location: SourceLocation? = nil) {
+    package init(duration: Double, target: Target, disconnectsAll: Bool = false, location: SourceLocation? = nil) {
         self.duration = duration
         self.target = target
+        self.disconnectsAll = disconnectsAll
         self.location = location
     }
+
+    /// The stage as it runs, wherever it is written: what a reload compares.
+    package var profile: Stage { Stage(duration: duration, target: target, disconnectsAll: disconnectsAll) }
 
     /// How the report and the logs name the target: `10/s`, `x2`.
     public var targetText: String {
@@ -29,6 +39,7 @@ public struct Stage: Sendable, Equatable {
         return switch target {
         case .rate(let rate): number(rate.perSecond) + "/s"
         case .multiplier(let factor): "x" + number(factor)
+        case .hold: "hold"
         }
     }
 }

@@ -63,6 +63,8 @@ final class DeviceConnection: @unchecked Sendable {
     private var lifecycleRandom: Xoshiro256StarStar
     /// Away by its lifecycle, not by request: the timer brings it back.
     private var isAway = false
+    /// Dropped by a stage (`disconnect: all`), and when: its next CONNACK says how long it took.
+    private var droppedBy: (stage: Int, at: UInt64)?
 
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
@@ -262,6 +264,15 @@ final class DeviceConnection: @unchecked Sendable {
         driver.pause()
     }
 
+    /// Drops the connection, if up, as a network failure would (no DISCONNECT): it comes back
+    /// through its backoff, as after any loss. Stage `stage`'s reconnect storm.
+    func drop(stage: Int, now: UInt64) {
+        guard isConnected, !isPaused, !hasEnded else { return }
+        droppedBy = (stage, now)
+        context.control.recoveries.withLock { $0[stage, default: (0, [])].dropped += 1 }
+        driver.abandon(because: "connection lost: dropped by stage \(stage) (disconnect: all)")
+    }
+
     /// Wake: connect again; ticks are published from the CONNACK on.
     func resume() {
         driver.resume()
@@ -432,7 +443,12 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if !firstTime, !isPaused { counters.add(.reconnects) }
         if isPaused { counters.connections(paused: -1) }
         isPaused = false
-        lifecycleConnected(now: MonotonicClock.now())
+        let connackAt = MonotonicClock.now()
+        lifecycleConnected(now: connackAt)
+        if let dropped = droppedBy {
+            droppedBy = nil
+            context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].back.append(Double(connackAt &- dropped.at) / 1e9) }
+        }
         if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
         // Before any telemetry: the device is there, and what it has.
         announce(online: true)

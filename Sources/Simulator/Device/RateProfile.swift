@@ -35,6 +35,7 @@ package struct RateProfile: Sendable, Equatable {
                 switch stage.target {
                 case .rate(let rate): rate.perSecond / baseRate
                 case .multiplier(let factor): factor
+                case .hold: previous
                 }
             let segment = Segment(start: start, duration: stage.duration, from: previous, to: target, clock: clock)
             segments.append(segment)

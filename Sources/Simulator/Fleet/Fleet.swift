@@ -89,6 +89,8 @@ public final class Fleet: Sendable {
     /// run's end.
     private let recorders = Locked<(timeline: TimelineRecorder?, stages: StageRecorder?)>((nil, nil))
     private let stages: [Stage]
+    /// The stages whose `disconnect: all` has been carried out (0-based).
+    private let droppedStages = Locked<Set<Int>>([])
     /// Each loop's histograms as of its last answer to `liveHistograms`: a loop too busy to
     /// answer in time counts with what it last said, so a reading never goes back.
     private let lastHistograms: Locked<[(latency: Histogram, lateness: Histogram)]>
@@ -271,6 +273,11 @@ public final class Fleet: Sendable {
             recorders.stages?.record(reading, final: true)
             result.timeline = recorders.timeline?.timeline
             result.stages = recorders.stages?.figures ?? []
+        }
+        let recoveries = control.recoveries.withLock { $0 }
+        for index in result.stages.indices {
+            guard let recovery = recoveries[result.stages[index].stage] else { continue }
+            result.stages[index].recovery = StageRecovery(dropped: recovery.dropped, back: recovery.back)
         }
         result.commandLatency = commandLatency
         result.subscribeLatency = subscribeLatency
@@ -464,10 +471,26 @@ public final class Fleet: Sendable {
         let histograms = liveHistograms()
         let reading = FigureReading(
             time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
-        return recorders.withLock { recorders in
+        let (next, stage) = recorders.withLock { recorders in
             if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
             recorders.stages?.record(reading)
-            return [recorders.timeline?.due, recorders.stages?.due].compactMap { $0 }.min()
+            return ([recorders.timeline?.due, recorders.stages?.due].compactMap { $0 }.min(), recorders.stages?.figures.count)
+        }
+        if let stage, stage < stages.count, stages[stage].disconnectsAll, droppedStages.withLock({ $0.insert(stage).inserted }) {
+            dropEveryConnection(stage: stage + 1)
+        }
+        return next
+    }
+
+    /// Stage `stage`'s reconnect storm (`disconnect: all`): every connection up is dropped on
+    /// its loop, at once.
+    private func dropEveryConnection(stage: Int) {
+        control.logger.info("stage \(stage): dropping every connection (disconnect: all)")
+        for context in contexts {
+            context.loop.execute {
+                let now = MonotonicClock.now()
+                for connection in context.connections { connection.drop(stage: stage, now: now) }
+            }
         }
     }
 

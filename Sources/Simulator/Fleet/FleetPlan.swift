@@ -90,7 +90,7 @@ package struct GroupPlan: Sendable, Equatable {
         described.count = 0
         // A deep dump, not Equatable: the generators are existentials of many types.
         var text = ""
-        let stages = scenario.stages.map { Stage(duration: $0.duration, target: $0.target) }
+        let stages = scenario.stages.map(\.profile)
         dump((scenario.name, scenario.broker, scenario.offline, stages, described), to: &text)
         fingerprint = text
     }
@@ -201,7 +201,7 @@ public struct FleetPlan: Sendable {
         if let first = scenarios.first(where: { !$0.stages.isEmpty }) {
             stages = first.stages
             // Where they are written does not matter, what they say does.
-            let profile = { (scenario: Scenario) in scenario.stages.map { Stage(duration: $0.duration, target: $0.target) } }
+            let profile = { (scenario: Scenario) in scenario.stages.map(\.profile) }
             for other in scenarios where !other.stages.isEmpty && profile(other) != profile(first) {
                 guard let place = other.stages[0].location else { continue }
                 stageConflicts.append(

@@ -21,6 +21,9 @@ final class RunControl: Sendable {
     private let remaining: Atomic<Int>
     private let everConnected = Atomic<Bool>(false)
     let finishedConnections = Atomic<Int>(0)
+    /// Per stage that dropped every connection (`disconnect: all`): how many it dropped, and
+    /// the seconds each took to be back.
+    let recoveries = Locked<[Int: (dropped: Int, back: [Double])]>([:])
     private let reason = Locked<StopReason?>(nil)
     private let wake = DispatchSemaphore(value: 0)
     private let reported = Locked<Set<String>>([])

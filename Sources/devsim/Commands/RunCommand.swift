@@ -169,7 +169,7 @@ struct RunCommand {
         } catch {
             return fleet.reloadFailed(error.message)
         }
-        let profile = { (stages: [Stage]) in stages.map { Stage(duration: $0.duration, target: $0.target) } }
+        let profile = { (stages: [Stage]) in stages.map(\.profile) }
         guard profile(plan.stages) == profile(fleet.loadProfile) else {
             let error = "the stages changed: a running load profile, its length and its report, cannot change; restart the run"
             logger.error(error)

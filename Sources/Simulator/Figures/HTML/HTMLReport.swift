@@ -148,7 +148,8 @@ public enum HTMLReport {
         guard let stages = report.stages, !stages.isEmpty else { return "" }
         let header =
             "<tr><th>stage</th><th>target</th><th>from s</th><th>seconds</th><th>scheduled</th><th>published</th>"
-            + "<th>acknowledged</th><th>latency p99 ms</th><th>lateness p99 ms</th><th>errors</th></tr>"
+            + "<th>acknowledged</th><th>latency p99 ms</th><th>lateness p99 ms</th><th>errors</th>"
+            + "<th>back after s (50 / 90 / 100 %)</th></tr>"
         let rows = stages.map { stage in
             let point = stage.point
             let latency = point.latency.histogram, lateness = point.lateness.histogram
@@ -156,6 +157,10 @@ public enum HTMLReport {
                 "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
                 "\(point.published)", "\(point.acknowledged)", latency.isEmpty ? "" : format(Double(latency.percentile(99)) / 1e6),
                 lateness.isEmpty ? "" : format(Double(lateness.percentile(99)) / 1e6), "\(point.errors)",
+                stage.recovery.map { recovery in
+                    [recovery.p50Seconds, recovery.p90Seconds, recovery.allSeconds].map { $0.map(format) ?? "–" }.joined(separator: " / ")
+                        + " (\(recovery.back) of \(recovery.dropped))"
+                } ?? "",
             ]
             return "<tr data-stage=\"\(stage.stage)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
         }

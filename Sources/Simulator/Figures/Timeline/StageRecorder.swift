@@ -51,9 +51,11 @@ public struct StageFigures: Codable, Sendable, Equatable {
     public var target: String
     public var plannedSeconds: Double
     public var point: Timeline.Point
+    /// With `disconnect: all`: how the fleet came back from the stage's drop.
+    public var recovery: StageRecovery? = nil
 
     private enum Key: String, CodingKey {
-        case stage, target, plannedSeconds
+        case stage, target, plannedSeconds, recovery
     }
 
     package init(stage: Int, target: String, plannedSeconds: Double, point: Timeline.Point) {
@@ -68,6 +70,7 @@ public struct StageFigures: Codable, Sendable, Equatable {
         stage = try container.decode(Int.self, forKey: .stage)
         target = try container.decode(String.self, forKey: .target)
         plannedSeconds = try container.decode(Double.self, forKey: .plannedSeconds)
+        recovery = try container.decodeIfPresent(StageRecovery.self, forKey: .recovery)
         point = try Timeline.Point(from: decoder)
     }
 
@@ -76,6 +79,33 @@ public struct StageFigures: Codable, Sendable, Equatable {
         try container.encode(stage, forKey: .stage)
         try container.encode(target, forKey: .target)
         try container.encode(plannedSeconds, forKey: .plannedSeconds)
+        try container.encodeIfPresent(recovery, forKey: .recovery)
         try point.encode(to: encoder)
+    }
+}
+
+/// How a fleet came back from a stage that dropped every connection (`disconnect: all`):
+/// `{"dropped":N,"back":M,"p50Seconds":…,"p90Seconds":…,"allSeconds":…}`, the seconds from the
+/// drop until half, 90 % and all of the dropped connections had their CONNACK again; each
+/// absent until that many were back.
+public struct StageRecovery: Codable, Sendable, Equatable {
+    public var dropped: Int
+    public var back: Int
+    public var p50Seconds: Double?
+    public var p90Seconds: Double?
+    public var allSeconds: Double?
+
+    /// From the seconds each connection that came back took, in any order.
+    package init(dropped: Int, back seconds: [Double]) {
+        self.dropped = dropped
+        back = seconds.count
+        let sorted = seconds.sorted()
+        func within(_ share: Double) -> Double? {
+            let needed = max(1, Int((Double(dropped) * share).rounded(.up)))
+            return dropped > 0 && sorted.count >= needed ? (sorted[needed - 1] * 1000).rounded() / 1000 : nil
+        }
+        p50Seconds = within(0.5)
+        p90Seconds = within(0.9)
+        allSeconds = within(1)
     }
 }
