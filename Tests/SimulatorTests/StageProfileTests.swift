@@ -151,6 +151,17 @@ import Testing
         #expect(recorder.due == nil)
     }
 
+    @Test func aRecoveryTimesTheShareOfConnectionsBackAndShardsAddUp() {
+        // The 5th and the 9th of 10 back, and the last.
+        let recovery = StageRecovery(dropped: 10, back: [0.9, 0.3, 0.5, 0.4, 0.35, 0.6, 0.45, 0.7, 0.8, 1.2])
+        #expect(recovery.back == 10 && recovery.p50Seconds == 0.5 && recovery.p90Seconds == 0.9 && recovery.allSeconds == 1.2)
+        let short = StageRecovery(dropped: 10, back: [0.3, 0.4, 0.5, 0.6, 0.7])
+        #expect(short.p50Seconds == 0.7 && short.p90Seconds == nil && short.allSeconds == nil)
+        let merged = recovery.beside(StageRecovery(dropped: 4, back: [0.2, 0.3, 0.4, 1.5]))
+        #expect(merged == StageRecovery(dropped: 14, back: 14, p50Seconds: nil, p90Seconds: nil, allSeconds: 1.5))
+        #expect(recovery.beside(short).allSeconds == nil, "not all back in one shard: not all back")
+    }
+
     @Test func aStagesFigureMayHaveSpacesAfterTheDot() throws {
         let assertion = try Assertion("stage[1]. rate>=99%")
         #expect(assertion.stage == 1 && assertion.metric.name == "rate")

@@ -52,6 +52,33 @@ import TestSupport
         #expect(report["connectionsUp"] as? Int == 3)
     }
 
+    /// A group's resume wakes connections paused by request, not those away by their
+    /// lifecycle, whose offline stay it would cut short.
+    @Test func aResumeDoesNotCutAnOfflineStayShort() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "away.yaml",
+            """
+            devices:
+              - name: p
+                topic: "away/p"
+                publish: 10/s
+                lifecycle: { online: 1s, offline: 3s }
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--http", "0", "--stats-interval", "0",
+        ])
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { broker.log.contains("Client p-1 disconnected.") }, "\(broker.log)")
+        let resumed = try HTTPGet.request(port: port, path: "/api/groups/p/resume", method: "POST")
+        #expect(resumed.status != 500, "\(resumed.body)")
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        // Away from 1 s to 4 s, past the run's end at 3 s: one connect only.
+        #expect(Self.count(broker.log, " as p-1 (") == 1, "\(broker.log)")
+    }
+
     @Test func theStaysFollowTheSeedAndTheClientID() throws {
         let yaml = """
             devices:

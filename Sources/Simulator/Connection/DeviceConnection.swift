@@ -240,6 +240,7 @@ final class DeviceConnection: @unchecked Sendable {
         if isInitial, !driver.hasConnected { context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false) }
         for device in devices { device.stop() }
         sleepers.removeAll()
+        droppedBy = nil
         if isPaused {
             counters.connections(paused: -1)
             isPaused = false
@@ -250,9 +251,11 @@ final class DeviceConnection: @unchecked Sendable {
     /// Sleep by request (the seed's phone in the background): ticks count as `paused`, the
     /// connection leaves cleanly. What waits in the queue stays there for the resume.
     func pause() {
-        // A pause by request holds until the resume: the lifecycle waits for it.
+        // A pause by request holds until the resume: the lifecycle waits for it, and a storm's
+        // clock stops.
         lifecycleTimer.cancel()
         isAway = false
+        droppedBy = nil
         pauseNow()
     }
 
@@ -273,8 +276,10 @@ final class DeviceConnection: @unchecked Sendable {
         driver.abandon(because: "connection lost: dropped by stage \(stage) (disconnect: all)")
     }
 
-    /// Wake: connect again; ticks are published from the CONNACK on.
+    /// Wake: connect again; ticks are published from the CONNACK on. Not a connection away
+    /// by its lifecycle, which a group's resume does not cut short.
     func resume() {
+        guard !isAway else { return }
         driver.resume()
     }
 
@@ -634,10 +639,11 @@ extension DeviceConnection: TimerTarget {
     /// The online stay is over: leave cleanly, ticks counting as `paused`; or the offline stay
     /// is: come back.
     private func lifecycleTurned(now: UInt64) {
-        guard let lifecycle = plan.lifecycle?.lifecycle, !hasEnded else { return }
+        // Not once the ticking is over: the drain and the goodbyes are the run's end.
+        guard let lifecycle = plan.lifecycle?.lifecycle, !hasEnded, context.control.isDue(now) else { return }
         if isAway {
             isAway = false
-            resume()
+            driver.resume()
         } else if isConnected, !isPaused {
             isAway = true
             pauseNow()

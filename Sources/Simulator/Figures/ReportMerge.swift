@@ -96,6 +96,10 @@ public enum ReportMerge {
         for stage in reports.flatMap({ $0.stages ?? [] }) {
             if var sum = stages[stage.stage] {
                 sum.point = sum.point.beside(stage.point)
+                if let recovery = stage.recovery {
+                    sum.recovery = sum.recovery.map { $0.beside(recovery) } ?? recovery
+                    if !warnings.contains(StageRecovery.mergeWarning) { warnings.append(StageRecovery.mergeWarning) }
+                }
                 stages[stage.stage] = sum
             } else {
                 stages[stage.stage] = stage

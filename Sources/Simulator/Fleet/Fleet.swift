@@ -471,13 +471,22 @@ public final class Fleet: Sendable {
         let histograms = liveHistograms()
         let reading = FigureReading(
             time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
-        let (next, stage) = recorders.withLock { recorders in
+        let (next, before, after) = recorders.withLock { recorders in
+            let before = recorders.stages?.figures.count ?? 0
             if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
             recorders.stages?.record(reading)
-            return ([recorders.timeline?.due, recorders.stages?.due].compactMap { $0 }.min(), recorders.stages?.figures.count)
+            return ([recorders.timeline?.due, recorders.stages?.due].compactMap { $0 }.min(), before, recorders.stages?.figures.count ?? 0)
         }
-        if let stage, stage < stages.count, stages[stage].disconnectsAll, droppedStages.withLock({ $0.insert(stage).inserted }) {
-            dropEveryConnection(stage: stage + 1)
+        // The stages that began since the last reading: the one now under way drops its
+        // connections; one already over when the reading came (a stalled loop held it back)
+        // is too late to, and says so.
+        for stage in (before + 1)..<(after + 1) where stage < stages.count && stages[stage].disconnectsAll {
+            guard droppedStages.withLock({ $0.insert(stage).inserted }) else { continue }
+            if stage == after {
+                dropEveryConnection(stage: stage + 1)
+            } else {
+                control.logger.warning("stage \(stage + 1) was over before its disconnect: all could be carried out: the run was held up")
+            }
         }
         return next
     }
@@ -486,6 +495,8 @@ public final class Fleet: Sendable {
     /// its loop, at once.
     private func dropEveryConnection(stage: Int) {
         control.logger.info("stage \(stage): dropping every connection (disconnect: all)")
+        // Recorded even if none is up to drop, so the stage still says what it did.
+        control.recoveries.withLock { $0[stage, default: (0, [])].dropped += 0 }
         for context in contexts {
             context.loop.execute {
                 let now = MonotonicClock.now()

@@ -196,7 +196,7 @@ struct RunCommand {
     /// --messages, when the profile ends at nothing), the run ends with its last stage.
     private func lastingTheStages(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
         // With --messages too: a profile that ends at nothing would never spend the budget.
-        let stops = plan.stages.last?.target == .multiplier(0)
+        let stops = plan.stages.last(where: { $0.target != .hold })?.target == .multiplier(0)
         guard !plan.stages.isEmpty, settings.duration == nil, settings.messages == nil || stops else { return settings }
         var settings = settings
         let seconds = plan.stages.reduce(0) { $0 + $1.duration }

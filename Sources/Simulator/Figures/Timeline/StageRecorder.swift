@@ -108,4 +108,29 @@ public struct StageRecovery: Codable, Sendable, Equatable {
         p90Seconds = within(0.9)
         allSeconds = within(1)
     }
+
+    /// Shards' recoveries from one stage: the counts added, and the time until all were back
+    /// the longest of theirs, when every shard had all back. The shares' times cannot be made
+    /// from theirs, so they are left out (`mergeWarning`).
+    package init(dropped: Int, back: Int, p50Seconds: Double?, p90Seconds: Double?, allSeconds: Double?) {
+        self.dropped = dropped
+        self.back = back
+        self.p50Seconds = p50Seconds
+        self.p90Seconds = p90Seconds
+        self.allSeconds = allSeconds
+    }
+
+    package func beside(_ other: StageRecovery) -> StageRecovery {
+        var sum = self
+        sum.dropped += other.dropped
+        sum.back += other.back
+        sum.p50Seconds = nil
+        sum.p90Seconds = nil
+        sum.allSeconds = allSeconds.flatMap { mine in other.allSeconds.map { max(mine, $0) } }
+        return sum
+    }
+
+    package static let mergeWarning =
+        "the shards' reconnect storms are added up: the merged recovery gives the counts and the time until all were back, "
+        + "not the 50 % and 90 % times, which the shards' reports keep"
 }
