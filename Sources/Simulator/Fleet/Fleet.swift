@@ -91,9 +91,6 @@ public final class Fleet: Sendable {
     private let stages: [Stage]
     /// The stages whose `disconnect: all` has been carried out (0-based).
     private let droppedStages = Locked<Set<Int>>([])
-    /// Each loop's histograms as of its last answer to `liveHistograms`: a loop too busy to
-    /// answer in time counts with what it last said, so a reading never goes back.
-    private let lastHistograms: Locked<[(latency: Histogram, lateness: Histogram)]>
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -117,7 +114,6 @@ public final class Fleet: Sendable {
         self.roster = roster
         self.contexts = contexts
         stages = plan.stages
-        lastHistograms = Locked(Array(repeating: (Histogram(), Histogram()), count: contexts.count))
         liveState = Locked(
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
@@ -431,24 +427,27 @@ public final class Fleet: Sendable {
     }
 
     /// The acknowledgement latencies and the lateness so far, each loop's copied on its own
-    /// thread.
+    /// thread into the live state, which the probes keep too.
     private func liveHistograms() -> (latency: Histogram, lateness: Histogram) {
         let answered = DispatchGroup()
         for (index, context) in contexts.enumerated() {
             answered.enter()
-            context.loop.execute { [lastHistograms] in
+            context.loop.execute { [liveState] in
                 let latency = context.latency, lateness = context.lateness
-                lastHistograms.withLock { $0[index] = (latency, lateness) }
+                liveState.withLock {
+                    $0.latency[index] = latency
+                    $0.lateness[index] = lateness
+                }
                 answered.leave()
             }
         }
         _ = answered.wait(timeout: .now() + 1)
-        return lastHistograms.withLock { copies in
+        // A loop too busy to answer in time counts with its last copy, so a reading never
+        // goes back. A loop runs its jobs in order, so a later copy is never an older one.
+        return liveState.withLock { state in
             var merged = (latency: Histogram(), lateness: Histogram())
-            for copy in copies {
-                merged.latency.merge(copy.latency)
-                merged.lateness.merge(copy.lateness)
-            }
+            for histogram in state.latency { merged.latency.merge(histogram) }
+            for histogram in state.lateness { merged.lateness.merge(histogram) }
             return merged
         }
     }

@@ -2,16 +2,9 @@ extension Timeline.Point {
     /// This point and another of the same interval, from runs side by side (shards): counts,
     /// connections and histograms added, the longer of the two lengths.
     package func beside(_ other: Timeline.Point) -> Timeline.Point {
-        var sum = self
+        var sum = adding(other)
         sum.seconds = max(seconds, other.seconds)
-        sum.scheduled += other.scheduled
-        sum.published += other.published
-        sum.acknowledged += other.acknowledged
-        sum.unchanged += other.unchanged
-        sum.errors += other.errors
         sum.connectionsUp += other.connectionsUp
-        sum.latency = latency + other.latency
-        sum.lateness = lateness + other.lateness
         return sum
     }
 }

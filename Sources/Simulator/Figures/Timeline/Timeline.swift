@@ -49,18 +49,24 @@ public struct Timeline: Sendable, Equatable {
 
         /// `self` followed by `next`.
         func merged(with next: Point) -> Point {
-            var point = self
+            var point = adding(next)
             point.seconds = next.at + next.seconds - at
-            point.scheduled += next.scheduled
-            point.published += next.published
-            point.acknowledged += next.acknowledged
-            point.unchanged += next.unchanged
-            point.errors += next.errors
             point.connectionsUp = next.connectionsUp
-            point.latency = latency + next.latency
-            point.lateness = lateness + next.lateness
             point.span += next.span
             return point
+        }
+
+        /// The counts and histograms of both; the rest, this one's.
+        func adding(_ other: Point) -> Point {
+            var sum = self
+            sum.scheduled += other.scheduled
+            sum.published += other.published
+            sum.acknowledged += other.acknowledged
+            sum.unchanged += other.unchanged
+            sum.errors += other.errors
+            sum.latency = latency + other.latency
+            sum.lateness = lateness + other.lateness
+            return sum
         }
 
         fileprivate var heapBytes: Int { latency.heapBytes + lateness.heapBytes }
