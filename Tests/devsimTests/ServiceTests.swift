@@ -65,13 +65,19 @@ import TestSupport
             arguments: [
                 "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--ready", "100%",
                 "--stats-interval", "0",
-            ], environment: ["DEVSIM_TEST_STALL_LOOP": "2500ms"])
+            ], environment: ["DEVSIM_TEST_STALL_LOOP": "4s"])
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         let before = try HTTPGet.request(port: port, path: "/readyz")
         #expect(before.status == 503 && before.body.contains("not ready: 0/5 connections up (0 %), below --ready 100 %"), "\(before.body)")
-        // A second in, the first loop blocks for 2.5 s: /healthz says so while it does.
+        // A second in, the first loop blocks for 4 s. The next probe finds it within about a
+        // second, and a second later /healthz says so, until the loop answers: a window of
+        // about 2 s, waited for from the stall's start, not from the serving (on a busy machine
+        // the fleet's start can come well after it: CI missed a 0.5 s window so).
         #expect(
-            TestClock.wait(timeout: 5, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/healthz").status) == 503 },
+            TestClock.wait(timeout: 15, interval: 0.02) { devsim.stderr.contains("event loop devsim-loop-0 blocks for 4.0s") },
+            "\(devsim.stderr)")
+        #expect(
+            TestClock.wait(timeout: 4, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/healthz").status) == 503 },
             "a stuck loop fails /healthz")
         let unhealthy = try HTTPGet.request(port: port, path: "/healthz")
         #expect(unhealthy.status != 503 || unhealthy.body.contains("event loop devsim-loop-0 has not answered"), "\(unhealthy.body)")

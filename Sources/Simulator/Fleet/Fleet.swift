@@ -213,8 +213,13 @@ public final class Fleet: Sendable {
         let controls = self.controls
         contexts[0].loop.execute { for control in controls { control.open() } }
         if let stall = settings.stallFirstLoop, let first = contexts.first {
+            let logger = control.logger
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
-                first.loop.execute { usleep(UInt32(clamping: MonotonicClock.nanoseconds(stall) / 1000)) }
+                first.loop.execute {
+                    // Said, so that a test waits for the stall rather than guessing when it came.
+                    logger.info("test hook: event loop \(first.loop.name) blocks for \(formatSeconds(stall))")
+                    usleep(UInt32(clamping: MonotonicClock.nanoseconds(stall) / 1000))
+                }
             }
         }
         var reason = waitForEnd(start: start)
