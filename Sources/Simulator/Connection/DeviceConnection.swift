@@ -289,6 +289,11 @@ final class DeviceConnection: @unchecked Sendable {
         for device in devices { device.setRate(perSecond, now: now) }
     }
 
+    /// A capacity search's step: each device ticks at its plan's rate times `multiplier`.
+    func scaleRates(by multiplier: Double, now: UInt64) {
+        for device in devices { device.setRate(device.plan.perSecond * multiplier, now: now) }
+    }
+
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
     /// of it, room in the QoS 1/2 window, and the socket not backed up. Never with a broker that
     /// breaks QoS 2: a `publish: max` device then waits rather than fail as fast as it can.

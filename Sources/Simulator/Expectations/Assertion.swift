@@ -162,6 +162,43 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         return expectations
     }
 
+    /// An SLO of `run --find-capacity`: an assertion judged on each step's figures alone, so
+    /// one of the figures a stage has (`ReportMetrics.perStage`), without a stage of its own.
+    public static func slo(_ text: String) throws(AssertionError) -> Assertion {
+        let slo = try Assertion(text)
+        guard slo.stage == nil else {
+            throw AssertionError("an SLO is judged on every step of the search; leave out 'stage[\(slo.stage!)].'")
+        }
+        guard ReportMetrics.perStage.contains(slo.metric.name) else {
+            let hint =
+                slo.metric.needs == .verify
+                ? ": --verify counts what was lost only when the run ends, not step by step; "
+                    + "what a step could not deliver shows as rate<100% or in latency" : ""
+            throw AssertionError(
+                "\(slo.metric.name) is a figure of the whole run\(hint); per step the figures are "
+                    + ReportMetrics.perStage.sorted().joined(separator: ", "))
+        }
+        return slo
+    }
+
+    /// How far `actual` is past the limit, as a ratio above 1 (62 ms against <50ms: 1.24); 1
+    /// or less when it is not past it, infinite for a figure that was not measured, so that of
+    /// several broken SLOs the one broken furthest can be named.
+    package func excess(_ actual: Double?) -> Double {
+        guard let actual else { return .infinity }
+        guard limit != 0, actual != 0 else { return actual == limit ? 1 : .infinity }
+        switch comparison {
+        case .less, .lessOrEqual: return actual / limit
+        case .greater, .greaterOrEqual: return limit / actual
+        case .equal, .notEqual: return max(actual / limit, limit / actual)
+        }
+    }
+
+    /// The verdict on a span of the run alone (a step of a capacity search).
+    package func evaluate(_ point: Timeline.Point) -> Verdict {
+        evaluate(RunReport.of(point))
+    }
+
     /// The verdict on `report`: passed or not, the actual value, and by how much it missed.
     /// A figure the report does not have fails the assertion and says why.
     public func evaluate(_ report: RunReport) -> Verdict {
@@ -219,7 +256,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// At most three decimals, trailing zeros dropped: `97.12`, `3`, `0.05`.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         var text = Text.fixed(value, decimals: 3)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }

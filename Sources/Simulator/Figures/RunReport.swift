@@ -104,6 +104,8 @@ extension RunReport {
         /// Each stage's figures under a load profile (`stages:`), those the run reached; absent
         /// without stages.
         public var stages: [StageFigures]? = nil
+        /// `run --find-capacity`'s steps and answer; absent without it.
+        public var capacity: CapacityFigures? = nil
     }
 }
 
@@ -115,6 +117,7 @@ extension RunReport {
             case .duration: "duration"
             case .messages: "messages"
             case .requested: "stopped"
+            case .searched: "capacity search over"
             case .noConnection(let why): "no connection: \(why)"
             case .running: "running"
             }
@@ -140,7 +143,7 @@ extension RunReport {
             commands: result.commandGroups.isEmpty ? nil : t.commands,
             commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency),
             commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
-            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages)
+            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages, capacity: result.capacity)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its
@@ -163,19 +166,30 @@ extension RunReport {
     /// length, rate, latency and lateness (`ReportMetrics.perStage`); the rest as the run's.
     package func ofStage(_ stage: StageFigures) -> RunReport {
         var report = self
-        let point = stage.point
-        report.figures = Figures()
-        report[.scheduled] = point.scheduled
-        report[.published] = point.published
-        report[.acknowledged] = point.acknowledged
-        report[.unchanged] = point.unchanged
-        report.durationSeconds = point.seconds
-        report.ratePerSecond = point.seconds > 0 ? (Double(point.published) / point.seconds * 100).rounded() / 100 : 0
-        let latency = point.latency.histogram
-        report.latency = latency.isEmpty ? nil : Percentiles(latency)
-        report.lateness = Percentiles(point.lateness.histogram)
-        report.verify = nil
+        report.limit(to: stage.point)
         return report
+    }
+
+    /// A report of what happened over `point` alone: the figures `ReportMetrics.perStage`
+    /// reads, and nothing else.
+    package static func of(_ point: Timeline.Point) -> RunReport {
+        var report = RunReport.empty(scenarios: [], seed: 0)
+        report.limit(to: point)
+        return report
+    }
+
+    private mutating func limit(to point: Timeline.Point) {
+        figures = Figures()
+        self[.scheduled] = point.scheduled
+        self[.published] = point.published
+        self[.acknowledged] = point.acknowledged
+        self[.unchanged] = point.unchanged
+        self.durationSeconds = point.seconds
+        self.ratePerSecond = point.seconds > 0 ? (Double(point.published) / point.seconds * 100).rounded() / 100 : 0
+        let latency = point.latency.histogram
+        self.latency = latency.isEmpty ? nil : Percentiles(latency)
+        self.lateness = Percentiles(point.lateness.histogram)
+        self.verify = nil
     }
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.

@@ -30,4 +30,8 @@ public enum Defaults {
     /// connections in about 60 ms measured SYN retransmits and a last CONNACK 1.3–1.9 s late.
     /// 1,000 a second opens the 1,000 in a second, and a handful at once.
     public static let rampUp = 1000.0
+    /// `run --find-capacity`: each step measured this long, after this long at its rate. 15 s
+    /// holds 15 timeline points, enough for a p99 of a few thousand messages a step.
+    public static let capacityStep = Duration.seconds(15)
+    public static let capacityWarmUp = Duration.seconds(5)
 }

@@ -12,6 +12,8 @@ public final class Fleet: Sendable {
         case duration
         case messages
         case requested
+        /// A capacity search (`settings.capacity`) is over.
+        case searched
         /// No connection got a CONNACK within the connect timeout; the text says why.
         case noConnection(String)
         /// Not ended: the run as the service sees it while it goes on.
@@ -48,6 +50,8 @@ public final class Fleet: Sendable {
         public var timeline: Timeline? = nil
         /// Each stage's figures under a load profile (`stages:`), those the run reached.
         public var stages: [StageFigures] = []
+        /// With `settings.capacity`: the search's steps and answer.
+        public var capacity: CapacityFigures? = nil
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -85,9 +89,9 @@ public final class Fleet: Sendable {
     private let verifier: Verifier?
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
-    /// The timeline and the stages' figures so far, read by the thread that waits for the
-    /// run's end.
-    private let recorders = Locked<(timeline: TimelineRecorder?, stages: StageRecorder?)>((nil, nil))
+    /// The timeline, the stages' figures and the capacity search so far, read by the thread
+    /// that waits for the run's end.
+    private let recorders = Locked<(timeline: TimelineRecorder?, stages: StageRecorder?, capacity: CapacityRecorder?)>((nil, nil, nil))
     private let stages: [Stage]
     /// The stages whose `disconnect: all` has been carried out (0-based).
     private let droppedStages = Locked<Set<Int>>([])
@@ -199,6 +203,7 @@ public final class Fleet: Sendable {
                 TimelineRecorder(interval: max(1_000_000, MonotonicClock.nanoseconds($0)), start: start, startedAt: startedAt)
             }
             recorders.stages = stages.isEmpty ? nil : StageRecorder(stages: stages, start: start)
+            recorders.capacity = settings.capacity.map { CapacityRecorder(settings: $0, start: start) }
         }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         roster.begin()
@@ -274,6 +279,7 @@ public final class Fleet: Sendable {
             recorders.stages?.record(reading, final: true)
             result.timeline = recorders.timeline?.timeline
             result.stages = recorders.stages?.figures ?? []
+            result.capacity = recorders.capacity?.figures
         }
         let recoveries = control.recoveries.withLock { $0 }
         for index in result.stages.indices {
@@ -325,10 +331,11 @@ public final class Fleet: Sendable {
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             let timelineDue = record(now: now)
+            let searchDue = searchCapacity(now: now, connectDeadline: connectDeadline)
             // At least once a second, for the lines that sum up lost connections.
             let wake = max(
                 now,
-                [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, timelineDue, now &+ 1_000_000_000]
+                [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, timelineDue, searchDue, now &+ 1_000_000_000]
                     .compactMap { $0 }.min()!)
             control.wait(seconds: Double(wake - now) / 1e9)
         }
@@ -469,12 +476,7 @@ public final class Fleet: Sendable {
         let dues = recorders.withLock { [$0.timeline?.due, $0.stages?.due].compactMap { $0 } }
         guard let due = dues.min() else { return nil }
         guard now >= due else { return due }
-        // A message published between the two readings is counted in this point and timed in
-        // the next; over the run, both add up exactly.
-        let totals = self.totals
-        let histograms = liveHistograms()
-        let reading = FigureReading(
-            time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
+        let reading = reading(now: now)
         let (next, before, after) = recorders.withLock { recorders in
             let before = recorders.stages?.figures.count ?? 0
             if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
@@ -491,6 +493,54 @@ public final class Fleet: Sendable {
             } else {
                 control.logger.warning("stage \(stage + 1) was over before its disconnect: all could be carried out: the run was held up")
             }
+        }
+        return next
+    }
+
+    /// The run's figures as of `now`. A message published between two readings is counted in
+    /// the first's span and timed in the next's; over the run, both add up exactly.
+    private func reading(now: UInt64) -> FigureReading {
+        let totals = self.totals
+        let histograms = liveHistograms()
+        return FigureReading(
+            time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
+    }
+
+    /// Moves a capacity search on (`settings.capacity`): starts it once every connection is
+    /// up (or at the connect timeout, with those that are), takes its readings when due, sets
+    /// each step's rate, and ends the run when it is over. Returns when it is next due.
+    private func searchCapacity(now: UInt64, connectDeadline: UInt64) -> UInt64? {
+        guard let state = recorders.withLock({ $0.capacity.map { (connecting: $0.isConnecting, due: $0.due) } }) else { return nil }
+        if state.connecting {
+            let allUp = control.allConnectedAt.load(ordering: .relaxed) != 0
+            guard allUp || now >= connectDeadline else { return now &+ 20_000_000 }
+            if !allUp {
+                control.logger.warning(
+                    "capacity: \(totals.connectionsUp) of \(roster.connectionCount) connections up after "
+                        + "\(formatSeconds(settings.connectTimeout)); the search starts with those")
+            }
+            recorders.withLock { $0.capacity?.connected(now: now) }
+            return recorders.withLock { $0.capacity?.due }
+        }
+        guard let due = state.due, now >= due else { return state.due }
+        let reading = reading(now: now)
+        let (closed, action, next) = recorders.withLock { recorders in
+            let (closed, action) = recorders.capacity?.record(reading) ?? (nil, nil)
+            return (closed, action, recorders.capacity?.due)
+        }
+        if let closed { control.logger.log(closed.passed ? .info : .warning, closed.logLine) }
+        switch action {
+        case .setMultiplier(let multiplier):
+            for context in contexts {
+                context.loop.execute {
+                    let now = MonotonicClock.now()
+                    for connection in context.connections { connection.scaleRates(by: multiplier, now: now) }
+                }
+            }
+        case .finish:
+            control.stop(.searched)
+        case nil:
+            break
         }
         return next
     }
@@ -552,6 +602,7 @@ extension Fleet.StopReason {
         case .duration: "ended by --duration"
         case .messages: "ended by --messages"
         case .requested: "stopped"
+        case .searched: "the capacity search is over"
         case .noConnection: "no connection"
         case .running: "running"
         }
@@ -562,6 +613,7 @@ extension Fleet.StopReason {
         case .duration: self = .duration
         case .messages: self = .messages
         case .requested: self = .requested
+        case .searched: self = .searched
         case .noConnection(let why): self = .noConnection(why)
         }
     }

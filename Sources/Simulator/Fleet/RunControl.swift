@@ -9,6 +9,7 @@ final class RunControl: Sendable {
         case duration
         case messages
         case requested
+        case searched
         case noConnection(String)
     }
 

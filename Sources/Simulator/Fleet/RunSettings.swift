@@ -55,6 +55,9 @@ public struct RunSettings: Sendable {
     /// A test's hook (`DEVSIM_TEST_STALL_LOOP`): the first event loop blocks this long, a
     /// second into the run, as a loop stuck in a call would, for `/healthz` to see.
     package var stallFirstLoop: Duration? = nil
+    /// `run --find-capacity`: the run steps its rate up until an SLO breaks, and ends when the
+    /// search is over.
+    public var capacity: CapacitySettings? = nil
 
     public init(
         host: String? = nil, port: Int? = nil, username: String? = nil, password: String? = nil,

@@ -318,6 +318,39 @@ enum ArgumentParser {
             }
         },
         Option(
+            flag: "--find-capacity", variable: "DEVSIM_FIND_CAPACITY", valueName: nil,
+            help: "step the fleet's rate up (doubling, then bisecting) and report the highest that met every --slo"
+        ) { o, v, label throws(UsageError) in
+            o.findCapacity = try flag(v, label)
+        },
+        Option(
+            flag: "--slo", variable: "DEVSIM_SLO", valueName: "ASSERTION",
+            help: "with --find-capacity, what each step must meet: lateness.p99<5ms, p99<50ms, rate>=99.9% (repeatable)",
+            repeatable: true
+        ) { o, v, label throws(UsageError) in
+            let parts = v.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\n" }).map { Text.trimmed($0) }.filter { !$0.isEmpty }
+            for part in parts.isEmpty ? [v] : parts {
+                do throws(AssertionError) {
+                    o.slos.append(try Assertion.slo(part))
+                } catch {
+                    throw UsageError("\(label) '\(part)': \(error.message)")
+                }
+            }
+        },
+        Option(
+            flag: "--step", variable: "DEVSIM_STEP", valueName: "DURATION",
+            help: "with --find-capacity, how long each step is measured (default \(Defaults.capacityStep.components.seconds)s)"
+        ) { o, v, label throws(UsageError) in
+            o.capacityStep = try duration(v, label, allowZero: false)
+        },
+        Option(
+            flag: "--warmup", variable: "DEVSIM_WARMUP", valueName: "DURATION",
+            help:
+                "with --find-capacity, each step's time at its rate before it is measured (default \(Defaults.capacityWarmUp.components.seconds)s)"
+        ) { o, v, label throws(UsageError) in
+            o.capacityWarmUp = try duration(v, label, allowZero: true)
+        },
+        Option(
             flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil,
             help: "no broker: print what would be published, one JSON object a line"
         ) { o, v, label throws(UsageError) in

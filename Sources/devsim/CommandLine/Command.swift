@@ -54,6 +54,12 @@ struct RunOptions: Equatable {
     var verbose = false
     /// `--expect` assertions, judged against the report when the run ends (exit 4 if one fails).
     var expectations: [Assertion] = []
+    /// `--find-capacity`: search the highest rate that meets every `--slo`.
+    var findCapacity = false
+    var slos: [Assertion] = []
+    /// `--step` and `--warmup`; `nil`: not given (the defaults, with `--find-capacity`).
+    var capacityStep: Duration?
+    var capacityWarmUp: Duration?
     var reportFormat: ReportFormat = .json
     /// `--shard K/N`: only this slice of the devices.
     var shard: Shard?

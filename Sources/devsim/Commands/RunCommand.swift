@@ -41,7 +41,9 @@ struct RunCommand {
         let planned = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: planned)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
-        let settings = lastingTheStages(planned, of: plan)
+        var lasting = lastingTheStages(planned, of: plan)
+        lasting.capacity = try capacitySettings(plan)
+        let settings = lasting
         if !options.dryRun { tellTheRamp(plan, settings: settings) }
         try Self.checkCredentials(plan)
         if options.dryRun, options.messages == nil,
@@ -126,6 +128,7 @@ struct RunCommand {
             report.expectations = verdicts
             code = judge(verdicts)
         }
+        if let capacity = result.capacity, tell(capacity) == .expectationFailed { code = .expectationFailed }
         if case .noConnection(let why) = result.reason {
             logger.error(why)
             code = .noConnection  // no connection says more than the assertions it broke

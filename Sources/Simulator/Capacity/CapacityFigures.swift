@@ -1,0 +1,126 @@
+/// The report's `capacity`, from `run --find-capacity`: the SLOs, each step held, and the
+/// answer they give.
+///
+/// ```json
+/// "capacity": {"slos": ["lateness.p99<5ms", "p99<50ms"], "stepSeconds": 15, "warmUpSeconds": 5,
+///   "baseRatePerSecond": 1000, "capacityPerSecond": 12000, "brokeAtPerSecond": 13000,
+///   "brokenFirst": {"assertion": "p99<50ms", "passed": false, "actual": 61.2, "message": "..."},
+///   "steps": [{"step": 1, "multiplier": 1, "targetPerSecond": 1000, "passed": true, ...}]}
+/// ```
+public struct CapacityFigures: Codable, Sendable, Equatable {
+    public var slos: [String]
+    public var stepSeconds: Double
+    public var warmUpSeconds: Double
+    /// The scenarios' own aggregate rate: the first step's target.
+    public var baseRatePerSecond: Double
+    public var steps: [CapacityStep] = []
+
+    package init(slos: [String], stepSeconds: Double, warmUpSeconds: Double, baseRatePerSecond: Double) {
+        self.slos = slos
+        self.stepSeconds = stepSeconds
+        self.warmUpSeconds = warmUpSeconds
+        self.baseRatePerSecond = baseRatePerSecond
+    }
+
+    /// The step of the highest target that met every SLO; `nil` when none did.
+    public var capacity: CapacityStep? { steps.filter(\.passed).max { $0.targetPerSecond < $1.targetPerSecond } }
+    /// The step of the lowest target that broke an SLO; `nil` when none did (the search
+    /// stopped at its maximum, or the run was cut short).
+    public var brokeAt: CapacityStep? { steps.filter { !$0.passed }.min { $0.targetPerSecond < $1.targetPerSecond } }
+    /// The verdict on the SLO that broke first, at `brokeAt`.
+    public var brokenFirst: Verdict? { brokeAt.flatMap { step in step.verdicts.first { $0.assertion == step.brokenFirst } } }
+
+    private enum Key: String, CodingKey {
+        case slos, stepSeconds, warmUpSeconds, baseRatePerSecond, steps, capacityPerSecond, brokeAtPerSecond, brokenFirst
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        slos = try container.decode([String].self, forKey: .slos)
+        stepSeconds = try container.decode(Double.self, forKey: .stepSeconds)
+        warmUpSeconds = try container.decode(Double.self, forKey: .warmUpSeconds)
+        baseRatePerSecond = try container.decode(Double.self, forKey: .baseRatePerSecond)
+        steps = try container.decode([CapacityStep].self, forKey: .steps)
+    }
+
+    /// The answer is written for the reader, and made anew from the steps when read back.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(slos, forKey: .slos)
+        try container.encode(stepSeconds, forKey: .stepSeconds)
+        try container.encode(warmUpSeconds, forKey: .warmUpSeconds)
+        try container.encode(baseRatePerSecond, forKey: .baseRatePerSecond)
+        try container.encode(steps, forKey: .steps)
+        try container.encodeIfPresent(capacity?.targetPerSecond, forKey: .capacityPerSecond)
+        try container.encodeIfPresent(brokeAt?.targetPerSecond, forKey: .brokeAtPerSecond)
+        try container.encodeIfPresent(brokenFirst, forKey: .brokenFirst)
+    }
+}
+
+/// One step of a capacity search: its target, the figures of its hold (a timeline point's,
+/// after the warm-up) and the SLOs' verdicts on them.
+public struct CapacityStep: Codable, Sendable, Equatable {
+    /// 1-based, in the order held.
+    public var step: Int
+    /// The scenarios' rates times this.
+    public var multiplier: Double
+    public var targetPerSecond: Double
+    public var point: Timeline.Point
+    public var verdicts: [Verdict]
+    /// Of the SLOs the step broke, the one furthest past its limit (`Assertion.excess`): of
+    /// several broken at once, the one a slightly lower rate would still break; `nil` for a
+    /// step that passed.
+    public var brokenFirst: String?
+
+    package init(
+        step: Int, multiplier: Double, targetPerSecond: Double, point: Timeline.Point, verdicts: [Verdict], brokenFirst: String?
+    ) {
+        self.step = step
+        self.multiplier = multiplier
+        self.targetPerSecond = targetPerSecond
+        self.point = point
+        self.verdicts = verdicts
+        self.brokenFirst = brokenFirst
+    }
+
+    public var passed: Bool { verdicts.allSatisfy(\.passed) }
+
+    /// Messages published per second over the hold.
+    public var ratePerSecond: Double { point.seconds > 0 ? Double(point.published) / point.seconds : 0 }
+
+    /// `capacity step 4: 8000/s (x8) for 15.0s, 7998.2/s published: broke p99<50ms, 61.2 ms
+    /// (11.2 ms over); lateness.p99<5ms 0.8 ms`.
+    public var logLine: String {
+        let verdicts = verdicts.sorted { ($0.assertion == brokenFirst ? 0 : 1) < ($1.assertion == brokenFirst ? 0 : 1) }
+            .map { "\($0.assertion) \($0.message)" }.joined(separator: "; ")
+        return "capacity step \(step): \(Assertion.number(targetPerSecond))/s (x\(Assertion.number(multiplier))) for "
+            + "\(formatSeconds(point.seconds)), \(Assertion.number(ratePerSecond))/s published: "
+            + (passed ? "passed" : "broke") + ", " + verdicts
+    }
+
+    private enum Key: String, CodingKey {
+        case step, multiplier, targetPerSecond, verdicts, brokenFirst, passed, ratePerSecond
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        step = try container.decode(Int.self, forKey: .step)
+        multiplier = try container.decode(Double.self, forKey: .multiplier)
+        targetPerSecond = try container.decode(Double.self, forKey: .targetPerSecond)
+        verdicts = try container.decode([Verdict].self, forKey: .verdicts)
+        brokenFirst = try container.decodeIfPresent(String.self, forKey: .brokenFirst)
+        point = try Timeline.Point(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(step, forKey: .step)
+        try container.encode(multiplier, forKey: .multiplier)
+        try container.encode(targetPerSecond, forKey: .targetPerSecond)
+        try container.encode(verdicts, forKey: .verdicts)
+        try container.encodeIfPresent(brokenFirst, forKey: .brokenFirst)
+        try container.encode(passed, forKey: .passed)
+        try container.encode((ratePerSecond * 100).rounded() / 100, forKey: .ratePerSecond)
+        try point.encode(to: encoder)
+    }
+}

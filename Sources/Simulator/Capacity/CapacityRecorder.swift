@@ -1,0 +1,110 @@
+import Reactor
+
+/// How `run --find-capacity` searches: the SLOs every step must meet, and how long each step
+/// warms up and then holds.
+public struct CapacitySettings: Sendable {
+    public var slos: [Assertion]
+    /// Measured: the step's figures are this long's.
+    public var step: Duration
+    /// Before each step's hold, at its rate but not measured: what the step before left
+    /// queued drains, and a broker's caches settle.
+    public var warmUp: Duration
+    /// The scenarios' aggregate rate, messages a second: the first step's target.
+    public var baseRatePerSecond: Double
+    package var resolution = CapacitySearch.defaultResolution
+    package var maximum = CapacitySearch.defaultMaximum
+
+    public init(slos: [Assertion], step: Duration, warmUp: Duration, baseRatePerSecond: Double) {
+        self.slos = slos
+        self.step = step
+        self.warmUp = warmUp
+        self.baseRatePerSecond = baseRatePerSecond
+    }
+}
+
+/// Carries a capacity search out on the run's clock, as a plain state machine: the fleet asks
+/// it when it is next due, hands it a reading then, and carries out the action it returns.
+/// Each step warms up, then holds; the hold's figures, read as a timeline point is, are judged
+/// by the SLOs, and the search (`CapacitySearch`) says which rate comes next.
+package struct CapacityRecorder: Sendable {
+    package enum Action: Sendable, Equatable {
+        /// Every device's rate is its plan's times this from now on.
+        case setMultiplier(Double)
+        /// The search is over: end the run.
+        case finish
+    }
+
+    private enum Phase: Sendable {
+        /// The first step waits for the fleet's connections to be up.
+        case connecting
+        case warmingUp(until: UInt64)
+        case holding(since: FigureReading, until: UInt64)
+        case done
+    }
+
+    package private(set) var figures: CapacityFigures
+    private let settings: CapacitySettings
+    private var search: CapacitySearch
+    private var phase = Phase.connecting
+    private let start: UInt64
+
+    package init(settings: CapacitySettings, start: UInt64) {
+        self.settings = settings
+        self.start = start
+        search = CapacitySearch(resolution: settings.resolution, maximum: settings.maximum)
+        figures = CapacityFigures(
+            slos: settings.slos.map(\.text), stepSeconds: settings.step / .seconds(1), warmUpSeconds: settings.warmUp / .seconds(1),
+            baseRatePerSecond: settings.baseRatePerSecond)
+    }
+
+    /// When the search next needs a reading; `nil` while it waits for the connections, and
+    /// once it is over.
+    package var due: UInt64? {
+        switch phase {
+        case .connecting, .done: nil
+        case .warmingUp(let until), .holding(_, let until): until
+        }
+    }
+
+    package var isConnecting: Bool {
+        if case .connecting = phase { return true }
+        return false
+    }
+
+    /// The connections are up (or as many as will be): the first step warms up from `now`.
+    package mutating func connected(now: UInt64) {
+        guard isConnecting else { return }
+        phase = .warmingUp(until: now &+ MonotonicClock.nanoseconds(settings.warmUp))
+    }
+
+    /// Takes `reading` if it is due: the hold starts after a warm-up, and a hold's end closes
+    /// its step. Returns the step closed, if any, and what the fleet must do.
+    package mutating func record(_ reading: FigureReading) -> (closed: CapacityStep?, action: Action?) {
+        guard let due, reading.time >= due else { return (nil, nil) }
+        switch phase {
+        case .connecting, .done:
+            return (nil, nil)
+        case .warmingUp:
+            phase = .holding(since: reading, until: reading.time &+ MonotonicClock.nanoseconds(settings.step))
+            return (nil, nil)
+        case .holding(let since, _):
+            let point = reading.point(since: since, start: start)
+            let verdicts = settings.slos.map { $0.evaluate(point) }
+            let broken = zip(settings.slos, verdicts).filter { !$1.passed }
+            let first = broken.max { $0.0.excess($0.1.actual) < $1.0.excess($1.1.actual) }
+            let step = CapacityStep(
+                step: figures.steps.count + 1, multiplier: search.current,
+                targetPerSecond: (settings.baseRatePerSecond * search.current * 100).rounded() / 100, point: point,
+                verdicts: verdicts, brokenFirst: first?.0.text)
+            figures.steps.append(step)
+            switch search.stepEnded(passing: step.passed) {
+            case .hold(let multiplier):
+                phase = .warmingUp(until: reading.time &+ MonotonicClock.nanoseconds(settings.warmUp))
+                return (step, .setMultiplier(multiplier))
+            case .finish:
+                phase = .done
+                return (step, .finish)
+            }
+        }
+    }
+}
