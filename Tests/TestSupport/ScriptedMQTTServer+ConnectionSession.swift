@@ -17,6 +17,8 @@ extension ScriptedMQTTServer {
         private var connackDueAt: Double?
         /// When the script closes the connection.
         private var closeAt: Double?
+        /// Acknowledgements held back by `Script.ackDelay`, due in order.
+        private var heldAcks: [(due: Double, packet: [UInt8])] = []
 
         init(core: Core, attempt: Int, fd: Int32, script: Script) {
             self.core = core
@@ -51,10 +53,14 @@ extension ScriptedMQTTServer {
                     if let after = script.closeAfterConnack { closeAt = now + after }
                 }
                 if let closeAt, now >= closeAt { return .scripted }
+                while let held = heldAcks.first, now >= held.due {
+                    heldAcks.removeFirst()
+                    guard send(held.packet) else { return .clientClosed }
+                }
 
                 // Wake up for the next scripted event, and at least every 50 ms to notice stop().
                 var timeout = 0.05
-                for deadline in [connackDueAt, closeAt].compactMap({ $0 }) {
+                for deadline in [connackDueAt, closeAt, heldAcks.first?.due].compactMap({ $0 }) {
                     timeout = min(timeout, max(0, deadline - now))
                 }
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -98,14 +104,18 @@ extension ScriptedMQTTServer {
                 guard qos < 3 else { return .protocolError("PUBLISH with QoS 3") }
                 let topic = try reader.string()
                 let packetID = qos > 0 ? try reader.uint16() : nil
-                core.record(
+                let receivedPerSecond = core.record(
                     Publish(
                         attempt: attempt, receivedAt: now, topic: topic, payload: reader.rest, qos: qos,
                         packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
                 if let packetID, script.ackPublishes {
                     // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP.
                     let puback = qos == 1 || script.acksQoS2WithPuback
-                    guard send(MQTTWire.encode(header: puback ? 0x40 : 0x50, body: Self.bytes(packetID))) else {
+                    let ack = MQTTWire.encode(header: puback ? 0x40 : 0x50, body: Self.bytes(packetID))
+                    if let delay = script.ackDelay?(receivedPerSecond), delay > 0 || !heldAcks.isEmpty {
+                        // In order: one held back holds back those after it.
+                        heldAcks.append((max(now + delay, heldAcks.last?.due ?? 0), ack))
+                    } else if !send(ack) {
                         return .clientClosed
                     }
                 }

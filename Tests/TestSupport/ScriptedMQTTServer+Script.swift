@@ -10,6 +10,7 @@ extension ScriptedMQTTServer {
     /// Script(ackPublishes: false, answerPings: false)  // a broker gone silent
     /// Script(acksQoS2WithPuback: true)           // RabbitMQ 3.10's answer to QoS 2
     /// Script(refusesMQTT5: true)                 // a broker of MQTT 3 only
+    /// Script(ackDelay: { $0 < 1000 ? 0 : 0.1 })  // a broker that slows past 1,000 msg/s
     /// ```
     public struct Script: Sendable {
         /// Close the socket as soon as it is accepted, before reading anything.
@@ -34,6 +35,10 @@ extension ScriptedMQTTServer {
         public var acksQoS2WithPuback: Bool
         /// Refuse an MQTT 5 CONNECT with reason 0x84, unsupported protocol version.
         public var refusesMQTT5: Bool
+        /// How long to hold each PUBACK back, given the PUBLISH packets the whole server
+        /// received a second over the last `ScriptedMQTTServer.rateWindow`: a broker whose
+        /// acknowledgements slow down as its load grows. `nil`: at once.
+        public var ackDelay: (@Sendable (_ receivedPerSecond: Double) -> Double)?
 
         public init(
             closeOnAccept: Bool = false,
@@ -45,7 +50,8 @@ extension ScriptedMQTTServer {
             ackPublishes: Bool = true,
             answerPings: Bool = true,
             acksQoS2WithPuback: Bool = false,
-            refusesMQTT5: Bool = false
+            refusesMQTT5: Bool = false,
+            ackDelay: (@Sendable (_ receivedPerSecond: Double) -> Double)? = nil
         ) {
             self.closeOnAccept = closeOnAccept
             self.sendConnack = sendConnack
@@ -57,6 +63,7 @@ extension ScriptedMQTTServer {
             self.answerPings = answerPings
             self.acksQoS2WithPuback = acksQoS2WithPuback
             self.refusesMQTT5 = refusesMQTT5
+            self.ackDelay = ackDelay
         }
     }
 }

@@ -17,6 +17,11 @@ public final class ScriptedMQTTServer: Sendable {
     /// Chooses the script for a connection attempt (1-based).
     public typealias ScriptProvider = @Sendable (_ attempt: Int) -> Script
 
+    /// The span over which `Script.ackDelay` is told the received rate: long enough that a
+    /// client's short burst (a catch-up after a stall on a busy machine) barely moves it, short
+    /// enough that a rate lowered shows within a second.
+    public static let rateWindow = 1.0
+
     /// The loopback port the server listens on.
     public let port: UInt16
     private let core: Core
@@ -134,6 +139,9 @@ extension ScriptedMQTTServer {
             var stopping = false
             var acceptThread: WorkerThread?
             var connectionThreads: [WorkerThread] = []
+            /// When the PUBLISH packets of the last `rateWindow` arrived, oldest first.
+            var recentReceipts: [Double] = []
+            var firstRecent = 0
         }
 
         /// Guards the records, the open-socket table and the thread handles.
@@ -199,8 +207,21 @@ extension ScriptedMQTTServer {
             state.withLock { change(&$0.connections[attempt - 1]) }
         }
 
-        func record(_ publish: Publish) {
-            state.withLock { $0.publishes.append(publish) }
+        /// Records `publish`; returns the PUBLISH packets received a second, the server over,
+        /// in the `rateWindow` up to it.
+        @discardableResult
+        func record(_ publish: Publish) -> Double {
+            state.withLock { state in
+                state.publishes.append(publish)
+                state.recentReceipts.append(publish.receivedAt)
+                let since = publish.receivedAt - ScriptedMQTTServer.rateWindow
+                while state.recentReceipts[state.firstRecent] < since { state.firstRecent += 1 }
+                if state.firstRecent > 4096 {
+                    state.recentReceipts.removeFirst(state.firstRecent)
+                    state.firstRecent = 0
+                }
+                return Double(state.recentReceipts.count - state.firstRecent) / ScriptedMQTTServer.rateWindow
+            }
         }
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import Reactor
+import Testing
+@testable import Simulator
+
+/// Issue 15, item 4: the search of `run --find-capacity`, on its own and on a virtual clock.
+@Suite struct CapacitySearchTests {
+    /// The multipliers a search holds against a broker that meets the SLOs below `knee`, and
+    /// the answer it gives.
+    private func held(knee: Double) -> (steps: [Double], passed: Double?, broke: Double?) {
+        var search = CapacitySearch()
+        var steps = [search.current]
+        while case .hold(let multiplier) = search.stepEnded(passing: search.current < knee) {
+            steps.append(multiplier)
+        }
+        return (steps, search.passed, search.broke)
+    }
+
+    @Test func itDoublesThenBisectsToWithinTenPercent() {
+        let (steps, passed, broke) = held(knee: 6.5)
+        #expect(steps == [1, 2, 4, 8, 6, 7, 6.5])
+        #expect(passed == 6 && broke == 6.5)
+    }
+
+    @Test(arguments: [1.01, 1.5, 3, 3.33, 17, 100, 700.5])
+    func theAnswerBracketsTheKnee(knee: Double) {
+        let (steps, passed, broke) = held(knee: knee)
+        #expect((passed ?? .infinity) < knee && knee <= (broke ?? 0), "\(steps)")
+        #expect((broke ?? .infinity) <= (passed ?? 0) * 1.1, "within 10 %: \(steps)")
+        #expect(steps.count <= 20, "\(steps)")
+    }
+
+    @Test func aFirstStepThatBreaksEndsTheSearch() {
+        var search = CapacitySearch()
+        #expect(search.stepEnded(passing: false) == .finish)
+        #expect(search.passed == nil && search.broke == 1)
+    }
+
+    @Test func aBrokerThatNeverBreaksIsSearchedUpToTheMaximum() {
+        let (steps, passed, broke) = held(knee: .infinity)
+        #expect(steps.last == CapacitySearch.defaultMaximum && passed == CapacitySearch.defaultMaximum && broke == nil)
+    }
+
+    /// The recorder on a virtual clock: each step warms up, then holds, and its figures are
+    /// the hold's alone; the SLO breaking names itself.
+    @Test func eachStepIsJudgedOnItsHoldAlone() throws {
+        let slos = [try Assertion.slo("p99<50ms"), try Assertion.slo("rate>=99%")]
+        var recorder = CapacityRecorder(
+            settings: CapacitySettings(slos: slos, step: .seconds(10), warmUp: .seconds(2), baseRatePerSecond: 100), start: 0)
+        #expect(recorder.due == nil && recorder.isConnecting)
+        recorder.connected(now: 1_000_000_000)
+        #expect(recorder.due == 3_000_000_000)
+
+        var totals = Totals(), latency = Histogram()
+        func reading(at seconds: UInt64) -> FigureReading {
+            FigureReading(time: seconds * 1_000_000_000, totals: totals, latency: latency)
+        }
+        // Messages of the warm-up, slow to be acknowledged, are not the step's.
+        totals[.scheduled] = 200
+        totals[.published] = 200
+        for _ in 0..<200 { latency.record(900_000_000) }
+        #expect(recorder.record(reading(at: 3)) == (nil, nil))
+        #expect(recorder.due == 13_000_000_000)
+        totals[.scheduled] += 1000
+        totals[.published] += 1000
+        for _ in 0..<1000 { latency.record(2_000_000) }
+        let (first, action) = recorder.record(reading(at: 13))
+        #expect(action == .setMultiplier(2))
+        #expect(first?.passed == true && first?.point.published == 1000 && first?.targetPerSecond == 100, "\(String(describing: first))")
+        #expect(recorder.due == 15_000_000_000)
+
+        _ = recorder.record(reading(at: 15))
+        totals[.scheduled] += 2000
+        totals[.published] += 1900
+        for _ in 0..<1900 { latency.record(60_000_000) }
+        let (second, end) = recorder.record(reading(at: 25))
+        #expect(end == .setMultiplier(1.5))
+        #expect(second?.passed == false && second?.brokenFirst == "p99<50ms", "60 ms is further past 50 ms than 95 % is short of 99 %")
+        #expect(recorder.figures.brokeAt?.step == 2 && recorder.figures.capacity?.step == 1)
+    }
+
+    @Test func excessComparesHowFarEachSLOIsPastItsLimit() throws {
+        #expect(try Assertion.slo("p99<50ms").excess(62) == 1.24)
+        #expect(try Assertion.slo("rate>=99%").excess(49.5) == 2)
+        #expect(try Assertion.slo("p99<50ms").excess(nil) == .infinity)
+    }
+}
