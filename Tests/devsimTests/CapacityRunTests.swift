@@ -18,7 +18,10 @@ import TestSupport
             payload: { fields: { seq: { counter: 0 } } }
         """
 
-    private func search(knee: Double, _ extra: [String] = []) throws -> (status: Int32?, stderr: String, capacity: [String: Any]) {
+    /// The run's exit status, log and report's `capacity`, and the report as `devsim report html` shows it.
+    private func search(knee: Double, _ extra: [String] = []) throws -> (
+        status: Int32?, stderr: String, capacity: [String: Any], page: String
+    ) {
         let server = try ScriptedMQTTServer(script: .init(ackDelay: { $0 < knee ? 0 : 0.1 }))
         let file = try RunFiles.scenario("capacity.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
@@ -30,13 +33,14 @@ import TestSupport
                 "--report", file + ".json", "--stats-interval", "0",
             ] + extra, timeout: 120)
         let report = try RunFiles.report(file + ".json")
-        return (run.status, run.stderr, report["capacity"] as? [String: Any] ?? [:])
+        let page = try DevsimProcess.runToCompletion(args: ["report", "html", file + ".json"], timeout: 20)
+        return (run.status, run.stderr, report["capacity"] as? [String: Any] ?? [:], page.stdout)
     }
 
     @Test func theAnswerLandsWithinOneStepOfTheKneeAndNamesTheSLOThatBroke() throws {
         // 200, 400, 800 pass; 1,600 breaks; bisecting: 1,200 passes, 1,400 breaks, and 1,300
         // (at the knee) may go either way; then the bounds are within 10 %.
-        let (status, stderr, capacity) = try search(knee: 1300)
+        let (status, stderr, capacity, page) = try search(knee: 1300)
         #expect(status == 0, "\(stderr)")
         let answer = try #require(capacity["capacityPerSecond"] as? Double, "\(capacity)")
         let broke = try #require(capacity["brokeAtPerSecond"] as? Double, "\(capacity)")
@@ -57,10 +61,14 @@ import TestSupport
             #expect(lateness.contains { $0["assertion"] as? String == "lateness.p99<50ms" && $0["passed"] as? Bool == true }, "\(step)")
         }
         #expect(stderr.contains("capacity: \(Int(answer))/s"), "the answer is said last: \(stderr)")
+        // The HTML report: the answer, and a row a step.
+        #expect(page.contains("Capacity: \(Int(answer)) messages/s met every SLO"), "\(page)")
+        #expect(page.components(separatedBy: "<tr data-step=").count - 1 == steps.count, "\(page)")
     }
 
     @Test func aFirstStepThatBreaksAnSLOExitsFour() throws {
-        let (status, stderr, capacity) = try search(knee: 0)
+        let (status, stderr, capacity, page) = try search(knee: 0)
+        #expect(page.contains("No step met every SLO."))
         #expect(status == 4, "\(stderr)")
         #expect(capacity["capacityPerSecond"] == nil && (capacity["steps"] as? [Any])?.count == 1, "\(capacity)")
         #expect(stderr.contains("even the first step, the scenarios' own 200/s, broke an SLO"), "\(stderr)")

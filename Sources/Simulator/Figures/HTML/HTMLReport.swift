@@ -3,7 +3,8 @@ import FoundationEssentials
 /// `--report-format html` and `devsim report html`: the report as one self-contained page to
 /// look at. The run's figures, its timeline as charts (the published rate against the
 /// schedule, latency and lateness percentiles, connections up, with reloads marked), the
-/// device groups' table and the `--expect` verdicts; nothing loaded from elsewhere.
+/// device groups' table, the `--expect` verdicts and a capacity search's answer and steps;
+/// nothing loaded from elsewhere.
 public enum HTMLReport {
     public static func page(_ report: RunReport) -> String {
         let title = "devsim: " + report.scenarios.joined(separator: ", ")
@@ -11,6 +12,7 @@ public enum HTMLReport {
         body += "<p class=\"run\">\(HTMLText.escape(runLine(report)))</p>\n"
         body += figures(report)
         body += verdicts(report)
+        body += capacity(report)
         body += charts(report)
         body += stages(report)
         body += groups(report)
@@ -106,6 +108,9 @@ public enum HTMLReport {
         let marks =
             (report.stages ?? []).map { SVGChart.Mark(at: $0.point.at, label: "stage \($0.stage): \($0.target)") }
             + (report.reloads ?? []).map { SVGChart.Mark(at: $0.atSeconds, label: $0.error == nil ? "reload" : "reload failed") }
+            + (report.capacity?.steps ?? []).map { step in
+                SVGChart.Mark(at: step.point.at, label: "step \(step.step): \(format(step.targetPerSecond))/s")
+            }
         var charts = [
             SVGChart(
                 title: "Published against the schedule", unit: "messages / s", x: x,
@@ -165,6 +170,38 @@ public enum HTMLReport {
             return "<tr data-stage=\"\(stage.stage)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
         }
         return "<h2>Stages</h2>\n<table id=\"stages\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+    }
+
+    /// `--find-capacity`: the answer in a sentence, and each step's target, figures and verdicts.
+    private static func capacity(_ report: RunReport) -> String {
+        guard let capacity = report.capacity else { return "" }
+        var answer =
+            capacity.capacity.map { "Capacity: \(format($0.targetPerSecond)) messages/s met every SLO (step \($0.step))." }
+            ?? "No step met every SLO."
+        if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
+            answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)."
+        }
+        let header =
+            "<tr><th>step</th><th>target / s</th><th>published / s</th><th>latency p99 ms</th><th>lateness p99 ms</th>"
+            + "<th>errors</th><th>verdict</th></tr>"
+        let rows = capacity.steps.map { step in
+            let latency = step.point.latency.histogram, lateness = step.point.lateness.histogram
+            let verdict =
+                step.passed
+                ? "met every SLO" : step.verdicts.filter { !$0.passed }.map { "\($0.assertion): \($0.message)" }.joined(separator: "; ")
+            let cells = [
+                "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond),
+                latency.isEmpty ? "" : format(Double(latency.percentile(99)) / 1e6),
+                lateness.isEmpty ? "" : format(Double(lateness.percentile(99)) / 1e6), "\(step.point.errors)", HTMLText.escape(verdict),
+            ]
+            return "<tr data-step=\"\(step.step)\" class=\"\(step.passed ? "passed" : "failed")\">"
+                + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        let slos = capacity.slos.map(HTMLText.escape).joined(separator: ", ")
+        return "<h2>Capacity</h2>\n<p class=\"answer\">\(HTMLText.escape(answer))</p>\n"
+            + "<p class=\"run\">SLOs: \(slos); each step \(format(capacity.warmUpSeconds)) s of warm-up, then "
+            + "\(format(capacity.stepSeconds)) s measured.</p>\n"
+            + "<table id=\"capacity\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
     }
 
     private static func groups(_ report: RunReport) -> String {
