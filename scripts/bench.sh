@@ -6,6 +6,8 @@
 #   scripts/bench.sh throughput   one connection, QoS 0, publish: max: devsim beside mosquitto_pub -l
 #   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s, with the defaults and in lock-step:
 #                                 achieved vs scheduled, lateness
+#   scripts/bench.sh capacity     1,000 devices from 1 Hz: run --find-capacity at QoS 0 and at QoS 1,
+#                                 the answer and the table of steps (CAPACITY_STEP, CAPACITY_WARMUP)
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
@@ -113,6 +115,46 @@ l = r["lateness"]
 print(f"lateness ms: p50 {l['p50']} p90 {l['p90']} p99 {l['p99']} p99.9 {l['p999']} max {l['max']}; all connected after {r.get('allConnectedSeconds')} s")
 print(f"CPU {cpu:.2f} s ({100*cpu/seconds:.1f}% of one core), max RSS {rss/1024:.1f} MB")
 PY
+}
+
+capacity() {
+  local qos
+  for qos in 0 1; do
+    cat > "$dir/capacity.yaml" <<YAML
+name: capacity
+devices:
+  - name: phone
+    count: 1000
+    topic: "capacity/{id}"
+    publish: 1/s
+    qos: $qos
+    payload:
+      fields:
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+        seq: { counter: 0 }
+YAML
+    local slos=(--slo 'lateness.p99<5ms' --slo 'rate>=99.9%')
+    [ "$qos" = 1 ] && slos+=(--slo 'p99<50ms')
+    /usr/bin/time -v "$bin" run "$dir/capacity.yaml" --host 127.0.0.1 --port "$port" --find-capacity "${slos[@]}" \
+      --step "${CAPACITY_STEP:-15s}" --warmup "${CAPACITY_WARMUP:-5s}" --stats-interval 0 --quiet \
+      --report "$dir/capacity.json" 2> "$dir/capacity.time" || true
+    python3 - "$dir/capacity.json" "$qos" "$(cpu "$dir/capacity.time")" <<'PY'
+import sys, json
+r = json.load(open(sys.argv[1])); c = r["capacity"]
+print(f"== capacity: 1000 devices from 1 Hz, QoS {sys.argv[2]}, SLOs {', '.join(c['slos'])}; "
+      f"{c['warmUpSeconds']:g} s warm-up + {c['stepSeconds']:g} s a step; {r['durationSeconds']:.0f} s, CPU {float(sys.argv[3]):.1f} s")
+first = c.get("brokenFirst") or {}
+print(f"capacity {c.get('capacityPerSecond')} msg/s; broke at {c.get('brokeAtPerSecond')} msg/s: "
+      f"{first.get('assertion')} {first.get('message')}")
+print("| step | target msg/s | published msg/s | latency p99 ms | lateness p99 ms | verdict |")
+print("|---|---|---|---|---|---|")
+for s in c["steps"]:
+    latency = (s.get("latency") or {}).get("p99", "")
+    verdict = "passed" if s["passed"] else "broke " + "; ".join(f"{v['assertion']} ({v['message']})" for v in s["verdicts"] if not v["passed"])
+    print(f"| {s['step']} | {s['targetPerSecond']:g} | {s['ratePerSecond']:g} | {latency} | {s['lateness']['p99']} | {verdict} |")
+PY
+  done
 }
 
 qos1() {
@@ -291,6 +333,7 @@ case "$which" in
   throughput) throughput ;;
   rate) rate ;;
   payload) payload ;;
+  capacity) capacity ;;
   qos1) qos1 ;;
   scale) scale ;;
   reload) reload ;;

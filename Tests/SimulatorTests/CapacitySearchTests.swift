@@ -73,10 +73,16 @@ import Testing
         totals[.scheduled] += 2000
         totals[.published] += 1900
         for _ in 0..<1900 { latency.record(60_000_000) }
-        let (second, end) = recorder.record(reading(at: 25))
-        #expect(end == .setMultiplier(1.5))
+        totals[.buffered] = 100
+        let (second, coolDown) = recorder.record(reading(at: 25))
         #expect(second?.passed == false && second?.brokenFirst == "p99<50ms", "60 ms is further past 50 ms than 95 % is short of 99 %")
         #expect(recorder.figures.brokeAt?.step == 2 && recorder.figures.capacity?.step == 1)
+        // The break left messages queued: back at x1 for at least a second, until none are.
+        #expect(coolDown == .coolDown && recorder.due == 26_000_000_000)
+        #expect(recorder.record(reading(at: 26)) == (nil, nil) && recorder.due == 26_100_000_000)
+        totals[.buffered] = 0
+        let (_, next) = recorder.record(FigureReading(time: 26_100_000_000, totals: totals, latency: latency))
+        #expect(next == .setMultiplier(1.5) && recorder.due == 28_100_000_000, "then the next step warms up")
     }
 
     @Test func excessComparesHowFarEachSLOIsPastItsLimit() throws {

@@ -26,10 +26,18 @@ public struct CapacitySettings: Sendable {
 /// it when it is next due, hands it a reading then, and carries out the action it returns.
 /// Each step warms up, then holds; the hold's figures, read as a timeline point is, are judged
 /// by the SLOs, and the search (`CapacitySearch`) says which rate comes next.
+///
+/// A step that broke an SLO leaves messages queued behind it, and the next step, lower, would
+/// start under that backlog: measured against mosquitto, a step at 40,000/s after one at
+/// 48,000/s began 3.4 s late and broke, while 40,000/s from an unloaded start passed. So after
+/// a break the fleet cools down at the scenarios' own rate (which passed) until nothing is
+/// queued, for at least `minimumCoolDown`, and only then warms up the next step.
 package struct CapacityRecorder: Sendable {
     package enum Action: Sendable, Equatable {
         /// Every device's rate is its plan's times this from now on.
         case setMultiplier(Double)
+        /// Back at the plan's rates (×1) until what a broken step left queued is sent.
+        case coolDown
         /// The search is over: end the run.
         case finish
     }
@@ -39,8 +47,15 @@ package struct CapacityRecorder: Sendable {
         case connecting
         case warmingUp(until: UInt64)
         case holding(since: FigureReading, until: UInt64)
+        /// After a broken step, at ×1 until nothing is queued or `latest`; then `next`.
+        case coolingDown(next: Double, due: UInt64, latest: UInt64)
         case done
     }
+
+    package static let minimumCoolDown = Duration.seconds(1)
+    package static let maximumCoolDown = Duration.seconds(30)
+    /// How often a cool-down looks at the queues.
+    private static let coolDownLook: UInt64 = 100_000_000
 
     package private(set) var figures: CapacityFigures
     private let settings: CapacitySettings
@@ -62,7 +77,7 @@ package struct CapacityRecorder: Sendable {
     package var due: UInt64? {
         switch phase {
         case .connecting, .done: nil
-        case .warmingUp(let until), .holding(_, let until): until
+        case .warmingUp(let until), .holding(_, let until), .coolingDown(_, let until, _): until
         }
     }
 
@@ -87,6 +102,13 @@ package struct CapacityRecorder: Sendable {
         case .warmingUp:
             phase = .holding(since: reading, until: reading.time &+ MonotonicClock.nanoseconds(settings.step))
             return (nil, nil)
+        case .coolingDown(let next, _, let latest):
+            guard reading.totals[.buffered] == 0 || reading.time >= latest else {
+                phase = .coolingDown(next: next, due: reading.time &+ Self.coolDownLook, latest: latest)
+                return (nil, nil)
+            }
+            phase = .warmingUp(until: reading.time &+ MonotonicClock.nanoseconds(settings.warmUp))
+            return (nil, .setMultiplier(next))
         case .holding(let since, _):
             let point = reading.point(since: since, start: start)
             let verdicts = settings.slos.map { $0.evaluate(point) }
@@ -98,6 +120,11 @@ package struct CapacityRecorder: Sendable {
                 verdicts: verdicts, brokenFirst: first?.0.text)
             figures.steps.append(step)
             switch search.stepEnded(passing: step.passed) {
+            case .hold(let multiplier) where !step.passed:
+                phase = .coolingDown(
+                    next: multiplier, due: reading.time &+ MonotonicClock.nanoseconds(Self.minimumCoolDown),
+                    latest: reading.time &+ MonotonicClock.nanoseconds(Self.maximumCoolDown))
+                return (step, .coolDown)
             case .hold(let multiplier):
                 phase = .warmingUp(until: reading.time &+ MonotonicClock.nanoseconds(settings.warmUp))
                 return (step, .setMultiplier(multiplier))

@@ -530,19 +530,29 @@ public final class Fleet: Sendable {
         }
         if let closed { control.logger.log(closed.passed ? .info : .warning, closed.logLine) }
         switch action {
+        case .coolDown:
+            control.logger.info(
+                "capacity: back at the scenarios' rates until nothing is queued (at most "
+                    + "\(formatSeconds(CapacityRecorder.maximumCoolDown))), so that the next step starts unloaded")
+            scaleRates(by: 1)
         case .setMultiplier(let multiplier):
-            for context in contexts {
-                context.loop.execute {
-                    let now = MonotonicClock.now()
-                    for connection in context.connections { connection.scaleRates(by: multiplier, now: now) }
-                }
-            }
+            scaleRates(by: multiplier)
         case .finish:
             control.stop(.searched)
         case nil:
             break
         }
         return next
+    }
+
+    /// Every device ticks at its plan's rate times `multiplier` from now on.
+    private func scaleRates(by multiplier: Double) {
+        for context in contexts {
+            context.loop.execute {
+                let now = MonotonicClock.now()
+                for connection in context.connections { connection.scaleRates(by: multiplier, now: now) }
+            }
+        }
     }
 
     /// Stage `stage`'s reconnect storm (`disconnect: all`): every connection up is dropped on
