@@ -104,6 +104,9 @@ extension RunReport {
         /// Each stage's figures under a load profile (`stages:`), those the run reached; absent
         /// without stages.
         public var stages: [StageFigures]? = nil
+        /// Each subscriber group's figures (`subscribers:`), in scenario order; absent without
+        /// any. Nothing they received is in the figures above, which are the devices'.
+        public var subscribers: [SubscriberFigures]? = nil
     }
 }
 
@@ -140,7 +143,8 @@ extension RunReport {
             commands: result.commandGroups.isEmpty ? nil : t.commands,
             commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency),
             commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
-            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages)
+            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages,
+            subscribers: result.subscribers.isEmpty ? nil : result.subscribers)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its
@@ -175,6 +179,7 @@ extension RunReport {
         report.latency = latency.isEmpty ? nil : Percentiles(latency)
         report.lateness = Percentiles(point.lateness.histogram)
         report.verify = nil
+        report.subscribers = nil
         return report
     }
 
