@@ -90,3 +90,25 @@ import TestSupport
         #expect(report["subscribers"] == nil, "\(report.keys.sorted())")
     }
 }
+
+/// Without a broker: `validate` counts the subscribers, a dry run names them.
+@Suite struct SubscriberCommandTests {
+    @Test func validateCountsThemAndADryRunNamesThem() throws {
+        let file = try RunFiles.scenario(
+            "s.yaml",
+            RunFiles.oneDevice + """
+
+                subscribers:
+                  - name: dash
+                    count: 3
+                    topics: ["t", "u/#"]
+                """)
+        defer { RunFiles.removeFolder(of: file) }
+        let validate = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(validate.stdout == "\(file): ok (1 device group, 1 device, 1 subscriber group, 3 subscribers)\n", "\(validate.stderr)")
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "2"], timeout: 30)
+        #expect(dry.status == 0 && dry.stdout.split(separator: "\n").count == 2, "\(dry.stderr)")
+        #expect(
+            dry.stderr.contains("dry run: 1 subscriber group not run without a broker: 'dash' (3 connections on t, u/#)"), "\(dry.stderr)")
+    }
+}
