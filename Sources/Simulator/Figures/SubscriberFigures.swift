@@ -9,8 +9,9 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
     public var connections = 0
     /// Connections whose subscriptions the broker acknowledged (SUBACK) at least once.
     public var subscribed = 0
-    /// Messages delivered to its connections, all of them added up: copies, and messages on
-    /// topics no device of the run publishes on, included.
+    /// Messages delivered to its connections, all of them added up: copies, retained messages
+    /// sent for the subscription, and messages on topics no device of the run publishes on,
+    /// included.
     public var received = 0
     /// Connections that received at least one message: in a shared group, how many the broker
     /// dealt the stream over.

@@ -87,6 +87,8 @@ public final class Fleet: Sendable {
     private let verifier: Verifier?
     /// The subscriber groups' connections, on loops of their own; `nil` without any.
     private let subscribers: Subscribers?
+    /// What the subscriber groups were made from, for a reload to tell whether they changed.
+    private let subscriberGroups: [String]
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
     /// The timeline and the stages' figures so far, read by the thread that waits for the
@@ -127,7 +129,10 @@ public final class Fleet: Sendable {
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
         verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
-        subscribers = plan.subscribers.isEmpty ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, logger: logger)
+        subscribers =
+            plan.subscribers.isEmpty
+            ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, connackTimeout: settings.connackTimeout, logger: logger)
+        subscriberGroups = plan.subscribers.map(\.description)
         controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
@@ -171,7 +176,11 @@ public final class Fleet: Sendable {
     /// thread.
     @discardableResult
     public func reload(to plan: FleetPlan) -> Reload {
-        roster.reload(to: plan, at: secondsSinceStart)
+        if plan.subscribers.map(\.description) != subscriberGroups {
+            // Their connections and counts are the run's from its start: a reload changes the devices only.
+            control.logger.warning("the subscriber groups changed, and a reload leaves them as they were; restart the run to change them")
+        }
+        return roster.reload(to: plan, at: secondsSinceStart)
     }
 
     /// A reload whose files did not load: the fleet runs on as it is, and the report says why.

@@ -23,7 +23,10 @@ final class SubscriberConnection: @unchecked Sendable {
     private(set) var everSubscribed = false
     private var wasFinished = false
 
-    init(plan: SubscriberGroupPlan, member: SubscriberGroupPlan.Member, group: Int, tally: SubscriberTally, loop: EventLoop) throws {
+    init(
+        plan: SubscriberGroupPlan, member: SubscriberGroupPlan.Member, group: Int, tally: SubscriberTally, connackTimeout: Duration,
+        loop: EventLoop
+    ) throws {
         client = try Client(options: member.options)
         self.loop = loop
         self.group = group
@@ -32,7 +35,7 @@ final class SubscriberConnection: @unchecked Sendable {
         startOffset = member.startOffset
         subscriptions = Subscriptions(filters: plan.subscriptions)
         driver = ConnectionDriver(
-            client: client, reconnect: plan.reconnect, connackTimeout: Defaults.connackTimeout, watchesSilence: true, loop: loop)
+            client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true, loop: loop)
         client.delegate = self
         driver.delegate = self
     }

@@ -79,6 +79,13 @@ package struct SubscriberGroupPlan: Sendable {
         return plans
     }
 
+    /// The group in one line: its name, filters, QoS and members' client ids and options.
+    package var description: String {
+        var text = ""
+        dump((name, filters.map(\.text), qos, isShared, members.map(\.options), reconnect), to: &text)
+        return text
+    }
+
     /// What the group's connections subscribe to, and at which QoS.
     package var subscriptions: [(key: String, value: QoS)] { filters.map { ($0.text, qos) } }
 }

@@ -7,6 +7,10 @@ import Synchronization
 /// which never mix into the devices'. They connect and subscribe before the devices start
 /// (`start`), get a short time at the end to receive what is still on its way (`settle`), and
 /// are read once their loops have stopped (`figures`).
+///
+/// `@unchecked Sendable`: its connections and tallies are touched only on their loops until
+/// those have stopped, and read only after; what other threads read meanwhile is atomic or
+/// behind a lock.
 package final class Subscribers: @unchecked Sendable {
     private let logger: Logger
     private let plans: [SubscriberGroupPlan]
@@ -34,7 +38,7 @@ package final class Subscribers: @unchecked Sendable {
     /// The groups' connections on at most `loops` event loops: the members of a group that
     /// receives the whole stream dealt over them in turn, every member of a shared group on one
     /// (see `SubscriberTally`).
-    package init(plans: [SubscriberGroupPlan], loops: Int, logger: Logger) throws {
+    package init(plans: [SubscriberGroupPlan], loops: Int, connackTimeout: Duration = Defaults.connackTimeout, logger: Logger) throws {
         self.logger = logger
         self.plans = plans
         let memberCount = plans.reduce(0) { $0 + $1.members.count }
@@ -63,7 +67,8 @@ package final class Subscribers: @unchecked Sendable {
                     order.append(tally)
                 }
                 connections.append(
-                    try SubscriberConnection(plan: plan, member: member, group: group, tally: tally, loop: self.loops[loop]))
+                    try SubscriberConnection(
+                        plan: plan, member: member, group: group, tally: tally, connackTimeout: connackTimeout, loop: self.loops[loop]))
             }
             tallies.append(order)
         }
@@ -93,6 +98,9 @@ package final class Subscribers: @unchecked Sendable {
             }
             usleep(5_000)
         }
+        logger.info(
+            "subscribers: \(Text.counted(connections.count, "connection")) of \(Text.counted(plans.count, "group")) subscribed in "
+                + formatSeconds(Double(MonotonicClock.now() &- start) / 1e9))
         return true
     }
 
