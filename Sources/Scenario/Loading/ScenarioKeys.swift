@@ -10,7 +10,7 @@ package struct ScenarioKeys: Sendable {
     package let keys: [String]
 
     package static let top = ScenarioKeys(
-        path: "the scenario", keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices"])
+        path: "the scenario", keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices", "subscribers"])
     package static let stage = ScenarioKeys(path: "stages[]", keys: ["duration", "rate", "multiplier", "devices", "disconnect"])
     package static let control = ScenarioKeys(path: "control", keys: ["topic"])
     package static let broker = ScenarioKeys(
@@ -30,6 +30,10 @@ package struct ScenarioKeys: Sendable {
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
             "connection", "rampUp", "jitter", "lifecycle", "payload", "verify", "availability", "discovery", "commands", "onChange",
         ])
+    /// A subscriber group's keys (`subscribers:`), spelt as a device group's where they mean
+    /// the same, and as the broker's `cleanSession`.
+    package static let subscriber = ScenarioKeys(
+        path: "subscribers[]", keys: ["name", "count", "clientId", "topics", "qos", "cleanSession", "rampUp"])
     package static let lifecycle = ScenarioKeys(path: "devices[].lifecycle", keys: ["online", "offline", "jitter"])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
     package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
@@ -49,7 +53,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, stage, broker, tls, will, reconnect, offline, control, group, lifecycle, verify, availability, discovery, commands, command,
+        top, stage, broker, tls, will, reconnect, offline, control, group, subscriber, lifecycle, verify, availability, discovery, commands,
+        command,
         onChange,
         connection,
         payload, modifiers,

@@ -10,6 +10,7 @@ extension ScenarioReader {
         let control = top["control"].flatMap(controlTopic)
         let stages = top["stages"].map(stages) ?? []
         let groups = fleet(top, inherited: GroupKeys())
+        let subscribers = top["subscribers"].map(subscribers) ?? []
         if let node = top["stages"] {
             for group in groups where !group.publish.perSecond.isFinite {
                 report(
@@ -20,6 +21,7 @@ extension ScenarioReader {
         var scenario = Scenario(name: name ?? defaultName, file: file, broker: broker, offline: offline, groups: groups)
         scenario.controlTopic = control
         scenario.stages = stages
+        scenario.subscribers = subscribers
         return scenario
     }
 
@@ -43,7 +45,7 @@ extension ScenarioReader {
     /// broker, offline) is the including scenario's to say.
     func includedFile(_ root: Node, by includer: String, defaults: GroupKeys) -> [DeviceGroup] {
         guard let top = entries(root, of: "an included file", known: ScenarioKeys.top.keys) else { return [] }
-        for key in ["name", "broker", "offline", "control", "stages"] {
+        for key in ["name", "broker", "offline", "control", "stages", "subscribers"] {
             guard let node = top.values[key] else { continue }
             report(node.mark, "'\(key)' cannot be set in an included file; set it in \(includer), which includes this one")
         }

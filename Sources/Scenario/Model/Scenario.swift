@@ -13,6 +13,9 @@ public struct Scenario: Sendable {
     package var controlTopic: String?
     /// The load profile every group's rate follows (`stages:`); empty for the groups' own rates.
     public var stages: [Stage] = []
+    /// The subscriber groups (`subscribers:`): connections of their own that count what the
+    /// broker sends them.
+    public var subscribers: [SubscriberGroup] = []
 
     package init(
         name: String, file: String, broker: BrokerSettings = .init(),

@@ -20,7 +20,7 @@ public enum ReportMerge {
         public var warnings: [String]
     }
 
-    /// Adds up `inputs`: every count summed (groups by name, connection errors by reason,
+    /// Adds up `inputs`: every count summed (groups and subscriber groups by name, connection errors by reason,
     /// faults, `--verify` counts), `durationSeconds` the longest, `ratePerSecond` the summed
     /// `published` over it, `allConnectedSeconds` the latest (absent if one shard never had all
     /// its connections), `latency`/`lateness` made from the sum of the raw histograms, and the
@@ -80,6 +80,7 @@ public enum ReportMerge {
         merged.lateness = Percentiles(lateness)
         merged.histograms = ReportHistograms(latency: latency, lateness: lateness)
         merged.groups = mergeGroups(reports.flatMap(\.groups))
+        merged.subscribers = mergeSubscribers(reports.flatMap { $0.subscribers ?? [] })
         merged.connectionErrors = reports.reduce(into: [:]) { total, report in
             total.merge(report.connectionErrors, uniquingKeysWith: +)
         }
@@ -143,6 +144,24 @@ public enum ReportMerge {
                 merged[index].commands = (merged[index].commands ?? CommandCounts()) + commands
             }
             merged[index].figures += group.figures
+        }
+        return merged
+    }
+
+    /// Subscriber groups of the same name added up (`SubscriberFigures.beside`), in the order
+    /// they are first met; `nil` when no report has any. A shared group's members in different
+    /// shards cannot see each other's messages: its duplicates are each shard's own.
+    private static func mergeSubscribers(_ groups: [SubscriberFigures]) -> [SubscriberFigures]? {
+        guard !groups.isEmpty else { return nil }
+        var merged: [SubscriberFigures] = []
+        var place: [String: Int] = [:]
+        for group in groups {
+            guard let index = place[group.name] else {
+                place[group.name] = merged.count
+                merged.append(group)
+                continue
+            }
+            merged[index] = merged[index].beside(group)
         }
         return merged
     }

@@ -106,6 +106,9 @@ extension RunReport {
         public var stages: [StageFigures]? = nil
         /// `run --find-capacity`'s steps and answer; absent without it.
         public var capacity: CapacityFigures? = nil
+        /// Each subscriber group's figures (`subscribers:`), in scenario order; absent without
+        /// any. Nothing they received is in the figures above, which are the devices'.
+        public var subscribers: [SubscriberFigures]? = nil
     }
 }
 
@@ -143,7 +146,8 @@ extension RunReport {
             commands: result.commandGroups.isEmpty ? nil : t.commands,
             commandLatency: result.commandLatency.isEmpty ? nil : Percentiles(result.commandLatency),
             commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
-            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages, capacity: result.capacity)
+            timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages, capacity: result.capacity,
+            subscribers: result.subscribers.isEmpty ? nil : result.subscribers)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its
@@ -190,6 +194,7 @@ extension RunReport {
         self.latency = latency.isEmpty ? nil : Percentiles(latency)
         self.lateness = Percentiles(point.lateness.histogram)
         self.verify = nil
+        self.subscribers = nil
     }
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.

@@ -52,6 +52,8 @@ public final class Fleet: Sendable {
         public var stages: [StageFigures] = []
         /// With `settings.capacity`: the search's steps and answer.
         public var capacity: CapacityFigures? = nil
+        /// Each subscriber group's figures (`subscribers:`), apart from the devices'.
+        public var subscribers: [SubscriberFigures] = []
     }
 
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
@@ -87,6 +89,10 @@ public final class Fleet: Sendable {
     /// The groups and their connections, as commands and reloads change them.
     private let roster: FleetRoster
     private let verifier: Verifier?
+    /// The subscriber groups' connections, on loops of their own; `nil` without any.
+    private let subscribers: Subscribers?
+    /// What the subscriber groups were made from, for a reload to tell whether they changed.
+    private let subscriberGroups: [String]
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
@@ -103,10 +109,12 @@ public final class Fleet: Sendable {
         control = RunControl(messages: settings.messages, retriesRefusedCredentials: settings.retryRefused, logger: logger)
         let loopCount = max(1, min(settings.loops, plan.connections.count))
         let perConnection = DeviceConnection.descriptorsPerConnection
+        // A subscriber's connection costs what a device's does, and its loops theirs.
+        let subscriberLoops = min(settings.loops, plan.subscriberConnectionCount)
         try DescriptorLimit.raise(
             toFit: DescriptorLimit.needed(
-                connections: plan.connections.count, perConnection: perConnection,
-                loops: loopCount), perConnection: perConnection)
+                connections: plan.connections.count + plan.subscriberConnectionCount, perConnection: perConnection,
+                loops: loopCount + subscriberLoops), perConnection: perConnection)
         var contexts: [LoopContext] = []
         for index in 0..<loopCount {
             contexts.append(
@@ -125,6 +133,10 @@ public final class Fleet: Sendable {
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
         verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
+        subscribers =
+            plan.subscribers.isEmpty
+            ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, connackTimeout: settings.connackTimeout, logger: logger)
+        subscriberGroups = plan.subscribers.map(\.description)
         controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
@@ -168,7 +180,11 @@ public final class Fleet: Sendable {
     /// thread.
     @discardableResult
     public func reload(to plan: FleetPlan) -> Reload {
-        roster.reload(to: plan, at: secondsSinceStart)
+        if plan.subscribers.map(\.description) != subscriberGroups {
+            // Their connections and counts are the run's from its start: a reload changes the devices only.
+            control.logger.warning("the subscriber groups changed, and a reload leaves them as they were; restart the run to change them")
+        }
+        return roster.reload(to: plan, at: secondsSinceStart)
     }
 
     /// A reload whose files did not load: the fleet runs on as it is, and the report says why.
@@ -194,6 +210,8 @@ public final class Fleet: Sendable {
     public func run() throws -> Result {
         // Subscribed before any device connects, so that its first message is seen.
         try verifier?.start(timeout: min(settings.connectTimeout, .seconds(5)))
+        // The subscriber groups too, so that they receive the devices' first messages.
+        try subscribers?.start(timeout: min(settings.connectTimeout, Subscribers.subscribeWait))
         let start = MonotonicClock.now()
         liveState.withLock { $0.start = start }
         control.start(at: start)
@@ -246,10 +264,12 @@ public final class Fleet: Sendable {
         disconnectAll()
         logLosses()  // those of the drain and the goodbyes
         verifier?.settle(published: totals[.published])
+        subscribers?.settle()
         // The run's last part second, judged once what was in flight has arrived.
         let settled = totals
         verifier?.notePace(published: settled[.published], publisherChanges: control.losses.load(ordering: .relaxed) + settled[.reconnects])
         verifier?.stop()
+        subscribers?.stop()
         for context in contexts { context.loop.stop() }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
@@ -287,6 +307,7 @@ public final class Fleet: Sendable {
             result.stages[index].recovery = StageRecovery(dropped: recovery.dropped, back: recovery.back)
         }
         result.commandLatency = commandLatency
+        result.subscribers = subscribers?.figures(seconds: duration) ?? []
         result.subscribeLatency = subscribeLatency
         if let verifier {
             result.verify = verifier.summary(

@@ -121,6 +121,11 @@ public struct FleetPlan: Sendable {
     /// any: a broker disconnects a client when another connects with its id, and two devices
     /// with one id draw the same values, at the same instants.
     public var conflicts: [Diagnostic]
+    /// The subscriber groups (`subscribers:`), with the members this shard runs.
+    package var subscribers: [SubscriberGroupPlan] = []
+
+    /// The subscriber groups' connections this plan runs.
+    package var subscriberConnectionCount: Int { subscribers.reduce(0) { $0 + $1.members.count } }
 
     public var deviceCount: Int { connections.reduce(0) { $0 + $1.devices.count } }
 
@@ -148,8 +153,11 @@ public struct FleetPlan: Sendable {
             self.shard = shard
             fleetDeviceCount = all.deviceCount
             conflicts = all.conflicts
+            subscribers = SubscriberGroupPlan.plans(
+                for: scenarios, settings: settings, shard: shard, devices: all.connections.flatMap(\.devices))
         } else {
             self = FleetPlan(scenarios: scenarios, settings: settings, keeping: nil)
+            subscribers = SubscriberGroupPlan.plans(for: scenarios, settings: settings, shard: nil, devices: connections.flatMap(\.devices))
         }
     }
 
@@ -185,6 +193,15 @@ public struct FleetPlan: Sendable {
                 }
                 connections += made
             }
+            // A subscriber's client id is as much the broker's key as a device's.
+            for group in scenario.subscribers {
+                let owner = Claims.Owner(
+                    group: group.name, location: group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1),
+                    kind: "subscriber group", member: "connection")
+                for index in 1...max(1, group.count) {
+                    clientIDs.claim(group.clientID.render(name: group.name, index: index, id: nil), by: owner)
+                }
+            }
             if let topic = scenario.controlTopic,
                 let first = scenario.groups.first.flatMap({ FleetPlan.connections(for: $0, in: scenario, settings: settings).first })
             {
@@ -219,6 +236,9 @@ public struct FleetPlan: Sendable {
         struct Owner {
             var group: String
             var location: SourceLocation
+            /// What the group is, and what each of its ids is for, in messages.
+            var kind = "device group"
+            var member = "device"
         }
 
         let kind: String
@@ -238,9 +258,9 @@ public struct FleetPlan: Sendable {
             guard reported.insert([first.location.description, owner.location.description]).inserted else { return }
             let message =
                 first.location == owner.location
-                ? "\(kind) '\(id)' is used by more than one device of device group '\(owner.group)'; "
+                ? "\(kind) '\(id)' is used by more than one \(owner.member) of \(owner.kind) '\(owner.group)'; "
                     + "\(consequence): put \(placeholders) in '\(template)'"
-                : "\(kind) '\(id)' of device group '\(owner.group)' is also used by device group '\(first.group)' "
+                : "\(kind) '\(id)' of \(owner.kind) '\(owner.group)' is also used by \(first.kind) '\(first.group)' "
                     + "at \(first.location); \(consequence): give the groups different names, or different '\(template)' templates"
             conflicts.append(
                 Diagnostic(
@@ -298,36 +318,15 @@ public struct FleetPlan: Sendable {
         let broker = scenario.broker
         /// `device` fills the will topic's placeholders (`devices/{id}/status`); a shared
         /// connection has no one device, so its will names the group.
-        let url = settings.url
-        let transport = url?.scheme.transport ?? broker.transport ?? .tcp
-        // A URL's scheme says whether there is TLS; the file's `tls` still says with what.
-        let tls = url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
-        let defaultPort = transport == .websockets ? (tls == nil ? Defaults.webSocketPort : Defaults.secureWebSocketPort) : Defaults.port
         func options(clientID: String, device: DevicePlan?) -> ClientOptions {
-            var options = ClientOptions(
-                host: url?.host ?? settings.host ?? broker.host ?? Defaults.host,
-                port: Int32(url?.port ?? settings.port ?? broker.port ?? defaultPort),
-                clientID: clientID,
-                cleanSession: broker.cleanSession ?? Defaults.cleanSession,
-                keepalive: broker.keepalive ?? Defaults.keepalive,
-                protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
-                // A platform that names each device by its own token (ThingsBoard's access token
-                // as the user name) takes the device's placeholders: `username: "{id}-token"`.
-                username: settings.anonymous
-                    ? nil
-                    : (settings.username ?? url?.username ?? broker.username).map {
-                        Template($0).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
-                    },
-                password: settings.anonymous ? nil : settings.password ?? broker.password,
+            clientOptions(
+                scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: device?.index ?? 0,
+                id: device?.id ?? clientID,
                 will: device?.availability.map { .init(topic: $0.topic, payload: $0.offline, qos: .atLeastOnce, retain: true) }
                     ?? broker.will.map { will in
                         let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
                         return .init(topic: topic, payload: Array(will.message.utf8), qos: will.qos, retain: will.retain)
-                    },
-                tls: tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
-                maxInFlight: Int32(clamping: settings.maxInFlight))
-            if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
-            return options
+                    })
         }
         guard !devices.isEmpty else { return [] }
         let groups: [[DevicePlan]]
@@ -357,5 +356,36 @@ public struct FleetPlan: Sendable {
             connection.lifecycle = group.lifecycle.map { ($0, Seed(settings.seed).derive("devsim.lifecycle").derive(pair.1).value) }
             return connection
         }
+    }
+
+    /// The options of a connection to `scenario`'s broker, with the command line's overrides:
+    /// a device's, a shared connection's, a subscriber's. `group`, `index` and `id` fill a
+    /// user name's placeholders (ThingsBoard's access token as the user name: `"{id}-token"`).
+    static func clientOptions(
+        scenario: Scenario, settings: RunSettings, clientID: String, group: String, index: Int, id: String,
+        will: ClientOptions.Will?
+    ) -> ClientOptions {
+        let broker = scenario.broker
+        let url = settings.url
+        let transport = url?.scheme.transport ?? broker.transport ?? .tcp
+        // A URL's scheme says whether there is TLS; the file's `tls` still says with what.
+        let tls = url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
+        let defaultPort = transport == .websockets ? (tls == nil ? Defaults.webSocketPort : Defaults.secureWebSocketPort) : Defaults.port
+        var options = ClientOptions(
+            host: url?.host ?? settings.host ?? broker.host ?? Defaults.host,
+            port: Int32(url?.port ?? settings.port ?? broker.port ?? defaultPort),
+            clientID: clientID,
+            cleanSession: broker.cleanSession ?? Defaults.cleanSession,
+            keepalive: broker.keepalive ?? Defaults.keepalive,
+            protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
+            username: settings.anonymous
+                ? nil
+                : (settings.username ?? url?.username ?? broker.username).map { Template($0).render(name: group, index: index, id: id) },
+            password: settings.anonymous ? nil : settings.password ?? broker.password,
+            will: will,
+            tls: tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
+            maxInFlight: Int32(clamping: settings.maxInFlight))
+        if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
+        return options
     }
 }

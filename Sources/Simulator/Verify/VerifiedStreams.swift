@@ -1,13 +1,24 @@
 import Glibc
 import MQTT
 
-/// The topics one verifier connection watches and what it has received on each, confined to its
-/// loop: no two connections share a topic, so every figure has one writer.
+/// The topics one subscribing connection watches and what it has received on each, confined to
+/// its loop. The verifier's connections each keep one of their own (no two share a topic, so
+/// every figure has one writer); a subscriber group keeps one per member, or one for all its
+/// members when they share their subscriptions (see `SubscriberStreams`).
 struct VerifiedStreams {
     var streams: [Verifier.Stream] = []
-    /// Publish-to-receipt times read from the payloads' send timestamps.
-    var latency = Histogram()
     private var table: TopicTable
+
+    /// What a message was to the streams.
+    enum Receipt: Equatable {
+        /// One not received before (or one whose repeats cannot be told: see `Verifier.Stream`).
+        case new
+        /// A copy of one received before.
+        case copy
+        /// A retained message, sent for the subscription rather than published by this run, or
+        /// one on a topic that is none of the streams'.
+        case notOurs
+    }
 
     init(capacity: Int) {
         table = TopicTable(capacity: capacity)
@@ -20,12 +31,11 @@ struct VerifiedStreams {
         return index
     }
 
-    /// Counts `message`; returns whether it was one not received before (a copy is not).
+    /// Counts `message`, its publish-to-receipt time (read from the payload's send timestamp)
+    /// into `latency`.
     @inline(__always)
-    mutating func receive(_ message: ReceivedMessage) -> Bool {
-        // A retained message is sent for the subscription, not published by this run.
-        // Messages on our filters but on no topic of ours are not ours either.
-        guard !message.retain, let index = table[message.topicBytes] else { return false }
+    mutating func receive(_ message: ReceivedMessage, latency: inout Histogram) -> Receipt {
+        guard !message.retain, let index = table[message.topicBytes] else { return .notOurs }
         streams[index].deliveries += 1
         let plan = streams[index].plan
         if let sentAt = plan.timestamp(in: message.payload) {
@@ -34,11 +44,11 @@ struct VerifiedStreams {
             let nanoseconds = Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
             latency.record(UInt64(max(0, nanoseconds &- sentAt)))
         }
-        guard streams[index].devices <= 1, plan.readsSequence else { return true }
+        guard streams[index].devices <= 1, plan.readsSequence else { return .new }
         guard let sequence = plan.sequence(in: message.payload) else {
             streams[index].unnumbered += 1
-            return true
+            return .new
         }
-        return streams[index].tracker.record(sequence) != .duplicate
+        return streams[index].tracker.record(sequence) == .duplicate ? .copy : .new
     }
 }

@@ -43,6 +43,9 @@ package final class Verifier: @unchecked Sendable {
         package var duplicated: Int { plan.readsSequence && devices <= 1 ? tracker.duplicated : 0 }
         package var outOfOrder: Int { plan.readsSequence && devices <= 1 ? tracker.outOfOrder : 0 }
         package var lost: Int { max(0, published - received) }
+        /// Numbers missing between the lowest and the highest received, where they can be
+        /// judged (one device, a sequence field): ticks skipped while offline included.
+        package var gaps: Int { plan.readsSequence && devices <= 1 ? Int(clamping: tracker.gaps) : 0 }
     }
 
     let logger: Logger
@@ -230,7 +233,7 @@ package final class Verifier: @unchecked Sendable {
         }
         let streams = topics
         var latency = Histogram()
-        for connection in connections { latency.merge(connection.streams.latency) }
+        for connection in connections { latency.merge(connection.latency) }
         var summary = VerifySummary(
             received: streams.reduce(0) { $0 + $1.received },
             lost: streams.reduce(0) { $0 + $1.lost },

@@ -12,11 +12,13 @@ final class VerifierConnection: @unchecked Sendable {
     let client: Client
     let loop: EventLoop
     unowned(unsafe) var verifier: Verifier!
-    let filters: [(key: String, value: QoS)]
+    private var subscriptions: Subscriptions
+    var filters: [(key: String, value: QoS)] { subscriptions.filters }
     /// Written on the loop; read, and published counts added, once it has stopped.
     var streams: VerifiedStreams
+    /// Publish-to-receipt times read from the payloads' send timestamps.
+    var latency = Histogram()
     private let driver: ConnectionDriver
-    private var pendingSubscriptions: Set<Int32> = []
     private var everSubscribed = false
     private var wasFinished = false
     /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
@@ -39,7 +41,7 @@ final class VerifierConnection: @unchecked Sendable {
         client = try Client(options: options)
         self.loop = loop
         self.fallback = fallback
-        self.filters = filters
+        subscriptions = Subscriptions(filters: filters)
         self.streams = streams
         driver = ConnectionDriver(
             client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false, loop: loop)
@@ -94,15 +96,7 @@ extension VerifierConnection: ConnectionDriverDelegate {
 
     func driverDidConnect(firstTime: Bool) {
         fallback = nil
-        pendingSubscriptions.removeAll()
-        for qos in Set(filters.map(\.value)).sorted() {
-            let topics = filters.filter { $0.value == qos }.map(\.key)
-            do {
-                pendingSubscriptions.formUnion(try client.subscribe(topics, qos: qos))
-            } catch {
-                verifier.logger.warning("verify: cannot subscribe to '\(topics[0])' and \(topics.count - 1) more: \(error)")
-            }
-        }
+        for problem in subscriptions.subscribe(with: client) { verifier.logger.warning("verify: " + problem) }
     }
 
     func driverDidLoseConnection(reason: String) {
@@ -151,10 +145,10 @@ extension VerifierConnection: ClientDelegate {
     func client(_ client: Client, didPublish messageID: Int32) {}
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        if grantedQoS.contains(where: { $0 >= 0x80 }) {
+        if Subscriptions.refuses(grantedQoS) {
             verifier.logger.warning("verify: the broker refused a subscription of \(filters.map(\.key).joined(separator: ", "))")
         }
-        guard pendingSubscriptions.remove(messageID) != nil, pendingSubscriptions.isEmpty else { return }
+        guard subscriptions.acknowledged(messageID) else { return }
         isSubscribed = true
         verifier.subscribedNow.add(1, ordering: .relaxed)
         verifier.disturbances.add(1, ordering: .relaxed)
@@ -164,6 +158,6 @@ extension VerifierConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {
-        if streams.receive(message) { verifier.receivedCount.add(1, ordering: .relaxed) }
+        if streams.receive(message, latency: &latency) == .new { verifier.receivedCount.add(1, ordering: .relaxed) }
     }
 }

@@ -65,14 +65,7 @@ public struct VerifyPlan: Sendable {
 
     /// Whether `filter` (with `+` and `#`) matches `topic`, as a broker decides it.
     public static func filter(_ filter: String, matches topic: String) -> Bool {
-        let levels = filter.split(separator: "/", omittingEmptySubsequences: false)
-        let topicLevels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        for (position, level) in levels.enumerated() {
-            if level == "#" { return true }
-            guard position < topicLevels.count else { return false }
-            if level != "+", level != topicLevels[position] { return false }
-        }
-        return levels.count == topicLevels.count
+        TopicFilter.filter(filter, matches: topic)
     }
 
     /// The tick index written in `payload`, `nil` if it has none (or not one of ours).

@@ -120,6 +120,7 @@ struct RunCommand {
         systemd?.cancel()
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
+        for group in result.subscribers { logger.info(group.logLine) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
         var code = ExitCode.success
@@ -367,6 +368,15 @@ struct RunCommand {
         }
         if options.seed == nil {
             logger.info("dry run with seed \(seed); --seed \(seed) shows these values again")
+        }
+        if !plan.subscribers.isEmpty {
+            // A dry run shows what would be published; a subscriber receives only from a broker.
+            logger.info(
+                "dry run: " + Text.counted(plan.subscribers.count, "subscriber group") + " not run without a broker: "
+                    + plan.subscribers.map {
+                        "'\($0.name)' (\(Text.counted($0.members.count, "connection")) on "
+                            + $0.filters.map(\.text).joined(separator: ", ") + ")"
+                    }.joined(separator: ", "))
         }
         var chunk = ""
         DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in

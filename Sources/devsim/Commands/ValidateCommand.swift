@@ -14,7 +14,14 @@ enum ValidateCommand {
                     continue
                 }
                 let devices = scenario.groups.reduce(0) { $0 + $1.count }
-                output("\(file): ok (\(Text.counted(scenario.groups.count, "device group")), \(Text.counted(devices, "device")))\n")
+                let subscribers = scenario.subscribers.reduce(0) { $0 + $1.count }
+                let listening =
+                    scenario.subscribers.isEmpty
+                    ? ""
+                    : ", \(Text.counted(scenario.subscribers.count, "subscriber group")), \(Text.counted(subscribers, "subscriber"))"
+                output(
+                    "\(file): ok (\(Text.counted(scenario.groups.count, "device group")), \(Text.counted(devices, "device"))\(listening))\n"
+                )
             } catch {
                 valid = false
                 for diagnostic in error.diagnostics { errors("\(diagnostic)\n") }

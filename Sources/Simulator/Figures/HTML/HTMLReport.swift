@@ -3,8 +3,8 @@ import FoundationEssentials
 /// `--report-format html` and `devsim report html`: the report as one self-contained page to
 /// look at. The run's figures, its timeline as charts (the published rate against the
 /// schedule, latency and lateness percentiles, connections up, with reloads marked), the
-/// device groups' table, the `--expect` verdicts and a capacity search's answer and steps;
-/// nothing loaded from elsewhere.
+/// device groups' table, the subscriber groups' when there are any, the `--expect` verdicts
+/// and a capacity search's answer and steps; nothing loaded from elsewhere.
 public enum HTMLReport {
     public static func page(_ report: RunReport) -> String {
         let title = "devsim: " + report.scenarios.joined(separator: ", ")
@@ -16,6 +16,7 @@ public enum HTMLReport {
         body += charts(report)
         body += stages(report)
         body += groups(report)
+        body += subscribers(report)
         return """
             <!doctype html>
             <html lang="en">
@@ -212,6 +213,23 @@ public enum HTMLReport {
                 + columns.map { "<td>\(group[$0])</td>" }.joined() + "</tr>"
         }
         return "<h2>Device groups</h2>\n<table id=\"groups\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+    }
+
+    private static func subscribers(_ report: RunReport) -> String {
+        guard let groups = report.subscribers, !groups.isEmpty else { return "" }
+        let header =
+            "<tr><th>subscriber group</th><th>connections</th><th>subscribed</th><th>received</th><th>messages / s</th>"
+            + "<th>latency p50 ms</th><th>latency p99 ms</th><th>duplicates</th><th>out of order</th><th>gaps</th></tr>"
+        let rows = groups.map { group in
+            let cells = [
+                "\(group.connections)", "\(group.subscribed)", "\(group.received)", format(group.ratePerSecond),
+                group.latency.map { format($0.p50) } ?? "", group.latency.map { format($0.p99) } ?? "", "\(group.duplicates)",
+                "\(group.outOfOrder)", "\(group.gaps)",
+            ]
+            return "<tr data-subscriber-group=\"\(HTMLText.escape(group.name))\"><td>\(HTMLText.escape(group.name))"
+                + (group.shared ? " (shared)" : "") + "</td>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        return "<h2>Subscriber groups</h2>\n<table id=\"subscribers\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
     }
 
     /// A figure to at most three decimals, without trailing zeros.

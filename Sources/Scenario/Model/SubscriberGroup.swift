@@ -1,0 +1,43 @@
+import MQTT
+
+/// One `subscribers:` entry: `count` MQTT connections of their own that subscribe to `topics`
+/// after every CONNACK and count what the broker sends them, beside the devices that publish.
+/// A group whose filters are shared subscriptions (`$share/NAME/…`) receives each message once
+/// between its members; any other group receives each message on every member.
+public struct SubscriberGroup: Sendable, Equatable {
+    public var name: String
+    /// Connections.
+    public var count: Int
+    /// Filled per connection with `{name}` and `{index}` (1-based).
+    package var clientID: Template
+    /// Every filter shared, or none (the reader refuses a mix): see `isShared`.
+    package var topics: [TopicFilter]
+    /// The QoS asked for in SUBSCRIBE: a message arrives at the lower of it and its publish's.
+    public var qos: QoS
+    /// `nil` for the broker's `cleanSession` (true unless it says).
+    package var cleanSession: Bool?
+    /// How fast the group's connections are opened; `nil` for the default rate.
+    package var rampUp: Rate?
+    /// Where the group is written.
+    public var location: SourceLocation?
+
+    package init(
+        name: String, count: Int = 1, clientID: Template = SubscriberGroup.defaultClientID, topics: [TopicFilter],
+        qos: QoS = .atMostOnce, cleanSession: Bool? = nil, rampUp: Rate? = nil, location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.count = count
+        self.clientID = clientID
+        self.topics = topics
+        self.qos = qos
+        self.cleanSession = cleanSession
+        self.rampUp = rampUp
+        self.location = location
+    }
+
+    /// Whether the broker deals the group's messages out among its members (`$share/…`).
+    public var isShared: Bool { topics.contains(where: \.isShared) }
+
+    /// `{name}-{index}`, as a device group's ids are made.
+    package static let defaultClientID = Template("{name}-{index}")
+}

@@ -1,0 +1,109 @@
+import MQTT
+import Mosquitto
+import Reactor
+
+/// One member of a subscriber group: a connection of its own, brought up and down by its
+/// `ConnectionDriver` like a device's, that subscribes to the group's filters after every
+/// CONNACK and counts what arrives into its group's tally on this loop. Confined to its loop.
+final class SubscriberConnection: @unchecked Sendable {
+    let client: Client
+    let loop: EventLoop
+    /// The group's, as the run keeps it (`Subscribers.groups`).
+    let group: Int
+    let tally: SubscriberTally
+    /// The member's table in the tally.
+    let slot: Int
+    unowned(unsafe) var subscribers: Subscribers!
+    private var subscriptions: Subscriptions
+    private let driver: ConnectionDriver
+    private let startOffset: Double
+    /// Every message delivered, copies and messages of no topic of the fleet's included.
+    private(set) var received = 0
+    /// All its subscriptions were acknowledged at least once.
+    private(set) var everSubscribed = false
+    private var wasFinished = false
+
+    init(
+        plan: SubscriberGroupPlan, member: SubscriberGroupPlan.Member, group: Int, tally: SubscriberTally, connackTimeout: Duration,
+        loop: EventLoop
+    ) throws {
+        client = try Client(options: member.options)
+        self.loop = loop
+        self.group = group
+        self.tally = tally
+        slot = tally.slot()
+        startOffset = member.startOffset
+        subscriptions = Subscriptions(filters: plan.subscriptions)
+        driver = ConnectionDriver(
+            client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true, loop: loop)
+        client.delegate = self
+        driver.delegate = self
+    }
+
+    /// Opens the connection at its place in the ramp after `start`. Loop thread only.
+    func open(start: UInt64) {
+        client.attach(to: loop)
+        driver.open(at: start &+ UInt64(max(0, startOffset) * 1e9))
+    }
+
+    func stop() {
+        driver.stop()
+    }
+}
+
+extension SubscriberConnection: ConnectionDriverDelegate {
+    func driverDidConnect(firstTime: Bool) {
+        subscribers.connectionsUp.add(1, ordering: .relaxed)
+        for problem in subscriptions.subscribe(with: client) { subscribers.warn(group: group, problem) }
+    }
+
+    func driverDidLoseConnection(reason: String) {
+        subscribers.connectionsUp.subtract(1, ordering: .relaxed)
+        subscribers.warn(group: group, reason + "; it subscribes again once back")
+    }
+
+    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
+        subscribers.warn(group: group, reason)
+    }
+
+    func driverWillRetry(after delay: Double) {}
+
+    func driverWillDisconnect() {
+        subscribers.connectionsUp.subtract(1, ordering: .relaxed)
+    }
+
+    func driverDidFinish() {
+        guard !wasFinished else { return }
+        wasFinished = true
+        subscribers.finishedConnections.add(1, ordering: .relaxed)
+    }
+}
+
+extension SubscriberConnection: ClientDelegate {
+    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
+        driver.connackArrived(code)
+    }
+
+    func client(_ client: Client, didDisconnect error: MosquittoError?) {
+        driver.closed(error)
+    }
+
+    func client(_ client: Client, didPublish messageID: Int32) {}
+
+    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
+        if Subscriptions.refuses(grantedQoS) {
+            subscribers.warn(
+                group: group, "the broker refused a subscription of \(subscriptions.filters.map(\.key).joined(separator: ", "))")
+            return
+        }
+        guard subscriptions.acknowledged(messageID), !everSubscribed else { return }
+        everSubscribed = true
+        subscribers.subscribedConnections.add(1, ordering: .relaxed)
+    }
+
+    func client(_ client: Client, didReceive message: ReceivedMessage) {
+        received += 1
+        _ = tally.receive(message, slot: slot)
+        subscribers.receivedCount.add(1, ordering: .relaxed)
+    }
+}

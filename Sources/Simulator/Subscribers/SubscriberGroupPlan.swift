@@ -1,0 +1,91 @@
+import MQTT
+import Scenario
+
+/// One subscriber group of the run, resolved: its members' connections (those of this shard)
+/// and the fleet's topics its filters catch, each with what `VerifyPlan` reads of its payloads.
+package struct SubscriberGroupPlan: Sendable {
+    package struct Member: Sendable {
+        /// 1-based, as in the whole group, whichever shard runs it.
+        package var index: Int
+        package var options: ClientOptions
+        /// Seconds after the subscribers' start at which the connection is opened (the ramp).
+        package var startOffset: Double
+    }
+
+    /// A topic the fleet publishes on that the group's filters match.
+    package struct WatchedTopic: Sendable {
+        package var topic: String
+        package var plan: VerifyPlan
+        /// Devices publishing on it: with more than one, sequence numbers mix and are not judged.
+        package var devices: Int
+    }
+
+    package var name: String
+    package var filters: [TopicFilter]
+    package var qos: QoS
+    package var isShared: Bool
+    package var members: [Member]
+    package var reconnect: ReconnectSettings
+    package var topics: [WatchedTopic]
+
+    /// The subscriber groups of every scenario, in order, with the members of `shard` (each
+    /// kept by its client id, as devices are by their id, so the shards together run the whole
+    /// group). `devices` are the whole fleet's, every shard's: a subscriber receives what the
+    /// other shards publish too. Groups without `rampUp` open one after another at
+    /// `Defaults.rampUp` a second together, apart from the devices' ramp: the subscribers are
+    /// up before the devices start.
+    static func plans(for scenarios: [Scenario], settings: RunSettings, shard: Shard?, devices: [DevicePlan]) -> [SubscriberGroupPlan] {
+        guard scenarios.contains(where: { !$0.subscribers.isEmpty }) else { return [] }
+        var published: [String: WatchedTopic] = [:]
+        var order: [String] = []
+        for device in devices {
+            let fieldTopics = device.fieldTopics
+            for topic in fieldTopics.isEmpty ? [device.topic] : fieldTopics {
+                if published[topic] == nil {
+                    published[topic] = WatchedTopic(topic: topic, plan: device.verify, devices: 0)
+                    order.append(topic)
+                }
+                published[topic]!.devices += 1
+            }
+        }
+        var plans: [SubscriberGroupPlan] = []
+        var defaultRampPosition = 0
+        for scenario in scenarios {
+            for group in scenario.subscribers {
+                let perSecond = group.rampUp?.perSecond ?? Defaults.rampUp
+                let rampStart = group.rampUp == nil ? defaultRampPosition : 0
+                if group.rampUp == nil { defaultRampPosition += group.count }
+                let members = (1...max(1, group.count)).compactMap { index -> Member? in
+                    let clientID = group.clientID.render(name: group.name, index: index, id: nil)
+                    if let shard, !shard.contains(deviceID: clientID) { return nil }
+                    var options = FleetPlan.clientOptions(
+                        scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID,
+                        will: nil)
+                    options.cleanSession = group.cleanSession ?? options.cleanSession
+                    options.reportsPublishes = false
+                    return Member(
+                        index: index, options: options,
+                        startOffset: perSecond.isFinite ? Double(rampStart + index - 1) / perSecond : 0)
+                }
+                let topics = order.compactMap { topic in
+                    group.topics.contains(where: { $0.matches(topic) }) ? published[topic] : nil
+                }
+                plans.append(
+                    SubscriberGroupPlan(
+                        name: group.name, filters: group.topics, qos: group.qos, isShared: group.isShared, members: members,
+                        reconnect: scenario.broker.reconnect ?? ReconnectSettings(), topics: topics))
+            }
+        }
+        return plans
+    }
+
+    /// The group in one line: its name, filters, QoS and members' client ids and options.
+    package var description: String {
+        var text = ""
+        dump((name, filters.map(\.text), qos, isShared, members.map(\.options), reconnect), to: &text)
+        return text
+    }
+
+    /// What the group's connections subscribe to, and at which QoS.
+    package var subscriptions: [(key: String, value: QoS)] { filters.map { ($0.text, qos) } }
+}

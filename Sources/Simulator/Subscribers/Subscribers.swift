@@ -1,0 +1,172 @@
+import Glibc
+import Reactor
+import Synchronization
+
+/// The run's subscriber groups (`subscribers:`): their connections, on event loops of their
+/// own, apart from the devices' so that receiving never delays a tick, and their figures,
+/// which never mix into the devices'. They connect and subscribe before the devices start
+/// (`start`), get a short time at the end to receive what is still on its way (`settle`), and
+/// are read once their loops have stopped (`figures`).
+///
+/// `@unchecked Sendable`: its connections and tallies are touched only on their loops until
+/// those have stopped, and read only after; what other threads read meanwhile is atomic or
+/// behind a lock.
+package final class Subscribers: @unchecked Sendable {
+    private let logger: Logger
+    private let plans: [SubscriberGroupPlan]
+    private let loops: [EventLoop]
+    private let connections: [SubscriberConnection]
+    /// Each group's tallies, one per loop it has members on.
+    private let tallies: [[SubscriberTally]]
+    let receivedCount = Atomic<Int>(0)
+    let subscribedConnections = Atomic<Int>(0)
+    let connectionsUp = Atomic<Int>(0)
+    let finishedConnections = Atomic<Int>(0)
+    /// Warnings said so far per group: a broker that goes away would otherwise have every
+    /// member of a group of thousands say so.
+    private let warnings: Locked<[Int]>
+    static let warningsPerGroup = 5
+
+    /// How long the devices wait for every subscriber connection to be subscribed before they
+    /// start anyway (a slow ramp then goes on while the devices publish).
+    package static let subscribeWait = Duration.seconds(10)
+    /// At the end: the subscribers receive until nothing has come for `settleQuiet`, at most
+    /// `settleLimit`.
+    package static let settleQuiet = 0.5
+    package static let settleLimit = 5.0
+
+    /// The groups' connections on at most `loops` event loops: the members of a group that
+    /// receives the whole stream dealt over them in turn, every member of a shared group on one
+    /// (see `SubscriberTally`).
+    package init(plans: [SubscriberGroupPlan], loops: Int, connackTimeout: Duration = Defaults.connackTimeout, logger: Logger) throws {
+        self.logger = logger
+        self.plans = plans
+        let memberCount = plans.reduce(0) { $0 + $1.members.count }
+        let loopCount = max(1, min(loops, memberCount))
+        self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-subscribe-\($0)") }
+        warnings = Locked(Array(repeating: 0, count: plans.count))
+        var connections: [SubscriberConnection] = []
+        var tallies: [[SubscriberTally]] = []
+        var next = 0
+        for (group, plan) in plans.enumerated() {
+            var byLoop: [Int: SubscriberTally] = [:]
+            var order: [SubscriberTally] = []
+            let sharedLoop = next % loopCount
+            if plan.isShared, !plan.members.isEmpty { next += 1 }
+            for member in plan.members {
+                let loop: Int
+                if plan.isShared {
+                    loop = sharedLoop
+                } else {
+                    loop = next % loopCount
+                    next += 1
+                }
+                let tally = byLoop[loop] ?? SubscriberTally(plan: plan)
+                if byLoop[loop] == nil {
+                    byLoop[loop] = tally
+                    order.append(tally)
+                }
+                connections.append(
+                    try SubscriberConnection(
+                        plan: plan, member: member, group: group, tally: tally, connackTimeout: connackTimeout, loop: self.loops[loop]))
+            }
+            tallies.append(order)
+        }
+        self.connections = connections
+        self.tallies = tallies
+        for connection in connections { connection.subscribers = self }
+    }
+
+    package var connectionCount: Int { connections.count }
+
+    /// Opens every connection at its place in the ramp and waits, at most `timeout`, until all
+    /// are subscribed; returns whether they were.
+    @discardableResult
+    package func start(timeout: Duration) throws -> Bool {
+        for loop in loops { try loop.start() }
+        let start = MonotonicClock.now()
+        for connection in connections {
+            connection.loop.execute { connection.open(start: start) }
+        }
+        let deadline = start &+ MonotonicClock.nanoseconds(timeout)
+        while subscribedConnections.load(ordering: .relaxed) < connections.count {
+            guard MonotonicClock.now() < deadline else {
+                logger.warning(
+                    "subscribers: \(subscribedConnections.load(ordering: .relaxed)) of \(connections.count) connections subscribed "
+                        + "within \(formatSeconds(timeout)); the devices start now, and the rest subscribe while they publish")
+                return false
+            }
+            usleep(5_000)
+        }
+        logger.info(
+            "subscribers: \(Text.counted(connections.count, "connection")) of \(Text.counted(plans.count, "group")) subscribed in "
+                + formatSeconds(Double(MonotonicClock.now() &- start) / 1e9))
+        return true
+    }
+
+    /// Waits for what is on its way: until nothing has arrived for `quiet` seconds, at most
+    /// `limit`. The devices' QoS 1/2 messages are acknowledged by then, and so in the broker's
+    /// hands: what it has for the subscribers is on its way or queued for them.
+    package func settle(quiet: Double = Subscribers.settleQuiet, limit: Double = Subscribers.settleLimit) {
+        let start = MonotonicClock.now()
+        var last = receivedCount.load(ordering: .relaxed)
+        var lastChange = start
+        while true {
+            let now = MonotonicClock.now()
+            let count = receivedCount.load(ordering: .relaxed)
+            if count != last { (last, lastChange) = (count, now) }
+            if now - lastChange >= MonotonicClock.nanoseconds(quiet) || now - start >= MonotonicClock.nanoseconds(limit) { return }
+            usleep(10_000)
+        }
+    }
+
+    /// Disconnects (at most a second) and stops the loops; the figures can be read from here.
+    package func stop() {
+        for connection in connections {
+            connection.loop.execute { connection.stop() }
+        }
+        let deadline = MonotonicClock.now() &+ 1_000_000_000
+        while finishedConnections.load(ordering: .relaxed) < connections.count, MonotonicClock.now() < deadline {
+            usleep(5_000)
+        }
+        for loop in loops { loop.stop() }
+    }
+
+    /// Each group's figures over a run of `seconds`. Call after `stop()`.
+    package func figures(seconds: Double) -> [SubscriberFigures] {
+        plans.enumerated().map { group, plan in
+            let members = connections.filter { $0.group == group }
+            var latency = Histogram()
+            var figures = SubscriberFigures(name: plan.name, shared: plan.isShared)
+            for tally in tallies[group] {
+                latency.merge(tally.latency)
+                for table in tally.streams {
+                    for stream in table.streams {
+                        figures.duplicates += stream.duplicated
+                        figures.outOfOrder += stream.outOfOrder
+                        figures.gaps += stream.gaps
+                    }
+                }
+            }
+            figures.connections = members.count
+            figures.subscribed = members.count(where: \.everSubscribed)
+            figures.received = members.reduce(0) { $0 + $1.received }
+            figures.connectionsReceiving = members.count { $0.received > 0 }
+            figures.ratePerSecond = seconds > 0 ? (Double(figures.received) / seconds * 100).rounded() / 100 : 0
+            figures.latency = latency.isEmpty ? nil : Percentiles(latency)
+            figures.histogram = HistogramData(latency)
+            return figures
+        }
+    }
+
+    /// Logs `problem` of a connection of `group`, unless the group has said enough already.
+    func warn(group: Int, _ problem: String) {
+        let said = warnings.withLock { counts in
+            counts[group] += 1
+            return counts[group]
+        }
+        guard said <= Self.warningsPerGroup else { return }
+        let more = said == Self.warningsPerGroup ? " (further problems of this group are not logged)" : ""
+        logger.warning("subscriber group '\(plans[group].name)': \(problem)\(more)")
+    }
+}

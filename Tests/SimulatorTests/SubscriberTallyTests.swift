@@ -1,0 +1,103 @@
+import MQTT
+import Scenario
+@testable import Simulator
+import Testing
+
+/// A subscriber group's counting without a broker: a shared group's members count into one
+/// table, so a message that reaches two of them is a duplicate; a group whose members each get
+/// the whole stream counts each member's copy apart.
+struct SubscriberTallyTests {
+    static func plan(topics: String, count: Int = 2, shard: Shard? = nil) throws -> FleetPlan {
+        let yaml = """
+            devices:
+              - name: d
+                count: 2
+                topic: "fleet/{index}"
+                publish: 1/s
+                payload: { style: flat, fields: { seq: { counter: 0 }, ts: { timestamp: ms } } }
+            subscribers:
+              - name: s
+                count: \(count)
+                topics: [\(topics)]
+            """
+        var settings = RunSettings()
+        settings.shard = shard
+        return FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: settings)
+    }
+
+    /// Hands `tally` the message `seq` on `topic` as member `slot` received it.
+    @discardableResult
+    static func receive(_ tally: SubscriberTally, slot: Int, topic: String, seq: Int) -> Bool {
+        let payload = Array("{\"seq\":\(seq),\"ts\":1}".utf8)
+        let topicBytes = Array(topic.utf8)
+        return topicBytes.withUnsafeBytes { topicBuffer in
+            payload.withUnsafeBytes { payloadBuffer in
+                tally.receive(
+                    ReceivedMessage(topicBytes: topicBuffer, payload: payloadBuffer, qos: .atLeastOnce, retain: false), slot: slot)
+            }
+        }
+    }
+
+    static func sum(_ tally: SubscriberTally, _ figure: KeyPath<Verifier.Stream, Int>) -> Int {
+        tally.streams.flatMap(\.streams).reduce(0) { $0 + $1[keyPath: figure] }
+    }
+
+    @Test func aSharedGroupCountsAMessageOnTwoMembersAsADuplicate() throws {
+        let group = try #require(try Self.plan(topics: "\"$share/g/fleet/+\"").subscribers.first)
+        #expect(group.isShared && group.topics.map(\.topic) == ["fleet/1", "fleet/2"])
+        let tally = SubscriberTally(plan: group)
+        let first = tally.slot(), second = tally.slot()
+        #expect(first == second, "one table for every member")
+        for seq in 0..<5 { #expect(!Self.receive(tally, slot: seq % 2 == 0 ? first : second, topic: "fleet/1", seq: seq)) }
+        #expect(Self.receive(tally, slot: second, topic: "fleet/1", seq: 2), "seq 2 went to the first member already")
+        #expect(Self.sum(tally, \.duplicated) == 1 && Self.sum(tally, \.gaps) == 0 && Self.sum(tally, \.outOfOrder) == 0)
+        #expect(tally.latency.count == 6)
+    }
+
+    @Test func membersOfAWholeStreamGroupEachCountTheirOwn() throws {
+        let group = try #require(try Self.plan(topics: "\"fleet/#\"").subscribers.first)
+        let tally = SubscriberTally(plan: group)
+        let first = tally.slot(), second = tally.slot()
+        #expect(first != second)
+        for seq in [0, 1, 3] {
+            #expect(!Self.receive(tally, slot: first, topic: "fleet/2", seq: seq))
+            #expect(!Self.receive(tally, slot: second, topic: "fleet/2", seq: seq), "the same message on another member is its own")
+        }
+        #expect(Self.receive(tally, slot: first, topic: "fleet/2", seq: 3))
+        #expect(Self.sum(tally, \.duplicated) == 1, "the first member's copy")
+        #expect(Self.sum(tally, \.gaps) == 2, "seq 2 missing on each member")
+        #expect(!Self.receive(tally, slot: first, topic: "elsewhere", seq: 0), "a topic of no device is counted, not judged")
+    }
+
+    @Test func theFiltersCatchTheFleetsTopicsAndTheMembersAreTheirClientIDs() throws {
+        let plan = try Self.plan(topics: "\"fleet/2\"", count: 3)
+        let group = try #require(plan.subscribers.first)
+        #expect(group.topics.map(\.topic) == ["fleet/2"] && !group.isShared)
+        #expect(group.members.map(\.options.clientID) == ["s-1", "s-2", "s-3"])
+        #expect(plan.subscriberConnectionCount == 3)
+        // Dealt over shards by client id: together, the shards run every member once.
+        let shards = try (0..<2).map { try Self.plan(topics: "\"fleet/2\"", count: 3, shard: Shard(index: $0, count: 2)) }
+        let members = shards.flatMap { $0.subscribers.first?.members.map(\.index) ?? [] }
+        #expect(members.sorted() == [1, 2, 3])
+        #expect(shards.allSatisfy { $0.subscribers.first?.topics.count == 1 }, "every shard's subscribers watch the whole fleet's topics")
+    }
+
+    @Test func aSubscribersClientIDThatIsADevicesIsAConflict() throws {
+        let yaml = """
+            devices:
+              - name: d
+                topic: t
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+            subscribers:
+              - name: s
+                clientId: "d-{index}"
+                topics: [t]
+            """
+        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        #expect(
+            plan.conflicts.map(\.description) == [
+                "t.yaml:7:5: client id 'd-1' of subscriber group 's' is also used by device group 'd' at t.yaml:2:5; two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates"
+            ])
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 15, item 3: subscriber groups against a real mosquitto. At QoS 1 end to end, with the
+/// devices' drain and the subscribers' settle, the broker delivers every message it
+/// acknowledged: fan-out counts are what was published times the members, fan-in counts what
+/// was published once, split over a shared group's members with nothing received twice.
+@Suite(.tags(.integration), .notUnitOnly) struct SubscriberRunTests {
+    /// Runs `scenario` for `duration` against a fresh mosquitto; returns the report and stderr.
+    private func run(_ scenario: String, duration: String = "2s") throws -> (report: [String: Any], log: String) {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("subscribers.yaml", scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", duration,
+                "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        return (try RunFiles.report(file + ".json"), result.stderr)
+    }
+
+    private static func devices(count: Int, rate: String) -> String {
+        """
+        devices:
+          - name: sensor
+            count: \(count)
+            topic: "fleet/{index}/telemetry"
+            publish: \(rate)
+            qos: 1
+            payload: { style: flat, fields: { seq: { counter: 0 }, ts: { timestamp: us } } }
+
+        """
+    }
+
+    private static func group(_ report: [String: Any], _ name: String) throws -> [String: Any] {
+        let groups = try #require(report["subscribers"] as? [[String: Any]], "\(report.keys.sorted())")
+        return try #require(groups.first { $0["name"] as? String == name }, "\(groups)")
+    }
+
+    @Test func fanOutDeliversEveryMessageToEveryMember() throws {
+        let (report, log) = try run(
+            Self.devices(count: 1, rate: "20/s") + """
+                subscribers:
+                  - name: dashboards
+                    count: 20
+                    topics: ["fleet/+/telemetry"]
+                    qos: 1
+                """)
+        let published = try #require(report["published"] as? Int)
+        #expect(published > 0 && report["acknowledged"] as? Int == published, "\(report)")
+        let dashboards = try Self.group(report, "dashboards")
+        #expect(dashboards["connections"] as? Int == 20 && dashboards["subscribed"] as? Int == 20, "\(dashboards)")
+        #expect(dashboards["received"] as? Int == published * 20, "published \(published): \(dashboards)")
+        #expect(dashboards["connectionsReceiving"] as? Int == 20 && dashboards["shared"] as? Bool == false, "\(dashboards)")
+        #expect(dashboards["duplicates"] as? Int == 0 && dashboards["gaps"] as? Int == 0, "\(dashboards)")
+        let latency = try #require(dashboards["latency"] as? [String: Any], "\(dashboards)")
+        #expect(latency["count"] as? Int == published * 20 && latency["p99"] is Double, "every payload has its timestamp: \(latency)")
+        #expect((dashboards["ratePerSecond"] as? Double ?? 0) > 0, "\(dashboards)")
+        // What the subscribers received is theirs alone: the devices' figures are untouched.
+        let groups = try #require(report["groups"] as? [[String: Any]])
+        #expect(groups.count == 1 && groups[0]["published"] as? Int == published, "\(groups)")
+        #expect(log.contains("subscriber group 'dashboards': 20/20 subscribed, received \(published * 20) "), "\(log)")
+    }
+
+    @Test func aSharedGroupSplitsTheStreamWithNothingReceivedTwice() throws {
+        let (report, log) = try run(
+            Self.devices(count: 20, rate: "10/s") + """
+                subscribers:
+                  - name: workers
+                    count: 4
+                    topics: ["$share/workers/fleet/#"]
+                    qos: 1
+                """)
+        let published = try #require(report["published"] as? Int)
+        #expect(published > 0 && report["acknowledged"] as? Int == published, "\(report)")
+        let workers = try Self.group(report, "workers")
+        #expect(workers["shared"] as? Bool == true && workers["subscribed"] as? Int == 4, "\(workers)")
+        #expect(workers["received"] as? Int == published, "published \(published): \(workers)")
+        #expect(workers["duplicates"] as? Int == 0 && workers["gaps"] as? Int == 0, "\(workers)")
+        // mosquitto deals a shared subscription's messages out in turn.
+        #expect((workers["connectionsReceiving"] as? Int ?? 0) > 1, "\(workers)")
+        #expect((workers["latency"] as? [String: Any])?["count"] as? Int == published, "\(workers)")
+        #expect(log.contains("subscriber group 'workers' (shared): 4/4 subscribed"), "\(log)")
+    }
+
+    @Test func aReportWithoutSubscribersHasNoSubscribersSection() throws {
+        let (report, _) = try run(Self.devices(count: 1, rate: "10/s"), duration: "1s")
+        #expect(report["subscribers"] == nil, "\(report.keys.sorted())")
+    }
+}
+
+/// Without a broker: `validate` counts the subscribers, a dry run names them.
+@Suite struct SubscriberCommandTests {
+    @Test func validateCountsThemAndADryRunNamesThem() throws {
+        let file = try RunFiles.scenario(
+            "s.yaml",
+            RunFiles.oneDevice + """
+
+                subscribers:
+                  - name: dash
+                    count: 3
+                    topics: ["t", "u/#"]
+                """)
+        defer { RunFiles.removeFolder(of: file) }
+        let validate = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(validate.stdout == "\(file): ok (1 device group, 1 device, 1 subscriber group, 3 subscribers)\n", "\(validate.stderr)")
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "2"], timeout: 30)
+        #expect(dry.status == 0 && dry.stdout.split(separator: "\n").count == 2, "\(dry.stderr)")
+        #expect(
+            dry.stderr.contains("dry run: 1 subscriber group not run without a broker: 'dash' (3 connections on t, u/#)"), "\(dry.stderr)")
+    }
+}
