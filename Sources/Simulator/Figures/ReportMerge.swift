@@ -132,36 +132,31 @@ public enum ReportMerge {
 
     /// Groups of the same name added up, in the order they are first met.
     private static func mergeGroups(_ groups: [GroupFigures]) -> [GroupFigures] {
-        var merged: [GroupFigures] = []
-        var place: [String: Int] = [:]
-        for group in groups {
-            guard let index = place[group.name] else {
-                place[group.name] = merged.count
-                merged.append(group)
-                continue
-            }
-            if let commands = group.commands {
-                merged[index].commands = (merged[index].commands ?? CommandCounts()) + commands
-            }
-            merged[index].figures += group.figures
+        byName(groups, name: \.name) { sum, group in
+            if let commands = group.commands { sum.commands = (sum.commands ?? CommandCounts()) + commands }
+            sum.figures += group.figures
         }
-        return merged
     }
 
     /// Subscriber groups of the same name added up (`SubscriberFigures.beside`), in the order
     /// they are first met; `nil` when no report has any. A shared group's members in different
     /// shards cannot see each other's messages: its duplicates are each shard's own.
     private static func mergeSubscribers(_ groups: [SubscriberFigures]) -> [SubscriberFigures]? {
-        guard !groups.isEmpty else { return nil }
-        var merged: [SubscriberFigures] = []
+        groups.isEmpty ? nil : byName(groups, name: \.name) { sum, group in sum = sum.beside(group) }
+    }
+
+    /// `items` with those of the same name added into the first of them by `add`, in the order
+    /// their names are first met.
+    private static func byName<Item>(_ items: [Item], name: KeyPath<Item, String>, add: (inout Item, Item) -> Void) -> [Item] {
+        var merged: [Item] = []
         var place: [String: Int] = [:]
-        for group in groups {
-            guard let index = place[group.name] else {
-                place[group.name] = merged.count
-                merged.append(group)
-                continue
+        for item in items {
+            if let index = place[item[keyPath: name]] {
+                add(&merged[index], item)
+            } else {
+                place[item[keyPath: name]] = merged.count
+                merged.append(item)
             }
-            merged[index] = merged[index].beside(group)
         }
         return merged
     }
