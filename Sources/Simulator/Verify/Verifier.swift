@@ -202,14 +202,9 @@ package final class Verifier: @unchecked Sendable {
 
     /// Disconnects (at most a second) and stops the loops; the figures can be read from here.
     package func stop() {
-        for connection in connections {
-            connection.loop.execute { connection.stop() }
-        }
-        let deadline = MonotonicClock.now() &+ 1_000_000_000
-        while finishedConnections.load(ordering: .relaxed) < connections.count, MonotonicClock.now() < deadline {
-            usleep(5_000)
-        }
-        for loop in loops { loop.stop() }
+        stopSubscribing(
+            connections: connections.map { connection in (connection.loop, { connection.stop() }) },
+            finished: { finishedConnections.load(ordering: .relaxed) }, loops: loops)
     }
 
     /// Judges the last second: `published` so far, and publishing connections lost or back so
