@@ -85,6 +85,19 @@ import Testing
         #expect(next == .setMultiplier(1.5) && recorder.due == 28_100_000_000, "then the next step warms up")
     }
 
+    /// A fleet down for a whole step measured nothing: its empty lateness must not pass it.
+    @Test func aStepThatPublishedNothingBreaks() throws {
+        var recorder = CapacityRecorder(
+            settings: CapacitySettings(
+                slos: [try Assertion.slo("lateness.p99<5ms")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
+            start: 0)
+        recorder.connected(now: 0)
+        _ = recorder.record(FigureReading(time: 0))
+        let (step, action) = recorder.record(FigureReading(time: 1_000_000_000))
+        #expect(step?.passed == false && action == .finish, "\(String(describing: step))")
+        #expect(step?.verdicts.last?.assertion == "published>0")
+    }
+
     @Test func excessComparesHowFarEachSLOIsPastItsLimit() throws {
         #expect(try Assertion.slo("p99<50ms").excess(62) == 1.24)
         #expect(try Assertion.slo("rate>=99%").excess(49.5) == 2)

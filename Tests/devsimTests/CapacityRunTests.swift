@@ -3,17 +3,18 @@ import Testing
 import TestSupport
 
 /// Issue 15, item 4: `run --find-capacity`, against a scripted server whose acknowledgements
-/// slow down past a known rate, the knee: PUBACKs at once below it, 100 ms late at or above it
-/// (judged on what the whole server received over the last second).
+/// slow down past a known rate, the knee: PUBACKs at once below it, 300 ms late at or above it
+/// (judged on what the whole server received over the last second). The limits are wide, so
+/// that a stall of a busy machine does not break a step: 150 ms for latency, 1 s for lateness.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct CapacityRunTests {
-    /// 20 devices at 10/s: the first step is 200/s. At 1,600/s, with PUBACKs 100 ms late, each
-    /// connection has 8 messages in flight, under devsim's 16: the devices stay on time.
+    /// 40 devices at 5/s: the first step is 200/s. At 1,600/s, with PUBACKs 300 ms late, each
+    /// connection has 12 messages in flight, under devsim's 16: the devices stay on time.
     private static let fleet = """
         devices:
           - name: meter
-            count: 20
+            count: 40
             topic: "cap/{index}"
-            publish: 10/s
+            publish: 5/s
             qos: 1
             payload: { fields: { seq: { counter: 0 } } }
         """
@@ -22,14 +23,14 @@ import TestSupport
     private func search(knee: Double, _ extra: [String] = []) throws -> (
         status: Int32?, stderr: String, capacity: [String: Any], page: String
     ) {
-        let server = try ScriptedMQTTServer(script: .init(ackDelay: { $0 < knee ? 0 : 0.1 }))
+        let server = try ScriptedMQTTServer(script: .init(ackDelay: { $0 < knee ? 0 : 0.3 }))
         let file = try RunFiles.scenario("capacity.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
         // The warm-up outlasts the server's one-second memory of the step before.
         let run = try DevsimProcess.runToCompletion(
             args: [
                 "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity",
-                "--slo", "p99<50ms", "--slo", "lateness.p99<50ms", "--step", "1500ms", "--warmup", "1500ms",
+                "--slo", "p99<150ms", "--slo", "lateness.p99<1s", "--step", "1500ms", "--warmup", "1500ms",
                 "--report", file + ".json", "--stats-interval", "0",
             ] + extra, timeout: 120)
         let report = try RunFiles.report(file + ".json")
@@ -39,16 +40,18 @@ import TestSupport
 
     @Test func theAnswerLandsWithinOneStepOfTheKneeAndNamesTheSLOThatBroke() throws {
         // 200, 400, 800 pass; 1,600 breaks; bisecting: 1,200 passes, 1,400 breaks, and 1,300
-        // (at the knee) may go either way; then the bounds are within 10 %.
+        // (at the knee) may go either way; then the bounds are within 10 %. A burst after a
+        // stall can lift the server's one-second count over the knee at 1,200 too: the answer
+        // is then one bisection step lower, 1,000 or 1,100.
         let (status, stderr, capacity, page) = try search(knee: 1300)
         #expect(status == 0, "\(stderr)")
         let answer = try #require(capacity["capacityPerSecond"] as? Double, "\(capacity)")
         let broke = try #require(capacity["brokeAtPerSecond"] as? Double, "\(capacity)")
-        #expect(answer >= 1200 && answer <= 1300, "the highest rate that met every SLO: \(stderr)")
-        #expect(broke > 1300 - 1 && broke <= 1400, "the lowest that broke one: \(stderr)")
+        #expect(answer >= 1000 && answer <= 1300, "the highest rate that met every SLO: \(stderr)")
+        #expect(broke >= 1100 && broke <= 1400, "the lowest that broke one: \(stderr)")
         #expect(broke <= answer * 1.1 + 0.01, "the bisection went on until the bounds were within 10 %")
         let first = capacity["brokenFirst"] as? [String: Any]
-        #expect(first?["assertion"] as? String == "p99<50ms", "the acknowledgements slowed; the devices stayed on time: \(stderr)")
+        #expect(first?["assertion"] as? String == "p99<150ms", "the acknowledgements slowed; the devices stayed on time: \(stderr)")
         let steps = capacity["steps"] as? [[String: Any]] ?? []
         let targets = steps.compactMap { $0["targetPerSecond"] as? Double }
         #expect(Array(targets.prefix(4)) == [200, 400, 800, 1600], "doubling from the scenario's own rate: \(targets)")
@@ -57,8 +60,8 @@ import TestSupport
             // Each step's figures are its hold's alone: about its target times 1.5 s.
             let published = step["published"] as? Int ?? 0, target = step["targetPerSecond"] as? Double ?? 0
             #expect(abs(Double(published) - target * 1.5) <= target * 1.5 * 0.1 + 20, "\(step)")
-            let lateness = step["verdicts"] as? [[String: Any]] ?? []
-            #expect(lateness.contains { $0["assertion"] as? String == "lateness.p99<50ms" && $0["passed"] as? Bool == true }, "\(step)")
+            let verdicts = step["verdicts"] as? [[String: Any]] ?? []
+            #expect(verdicts.contains { $0["assertion"] as? String == "lateness.p99<1s" && $0["passed"] as? Bool == true }, "\(step)")
         }
         #expect(stderr.contains("capacity: \(Int(answer))/s"), "the answer is said last: \(stderr)")
         // The HTML report: the answer, and a row a step.

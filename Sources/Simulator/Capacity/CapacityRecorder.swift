@@ -111,7 +111,15 @@ package struct CapacityRecorder: Sendable {
             return (nil, .setMultiplier(next))
         case .holding(let since, _):
             let point = reading.point(since: since, start: start)
-            let verdicts = settings.slos.map { $0.evaluate(point) }
+            var verdicts = settings.slos.map { $0.evaluate(point) }
+            if point.published == 0 {
+                // Its percentiles are of nothing, and would pass: a fleet that was down, or
+                // held up, measured nothing at this rate.
+                verdicts.append(
+                    Verdict(
+                        assertion: "published>0", passed: false, actual: 0,
+                        message: "nothing was published in the step: the connections were down, or devsim held up"))
+            }
             let broken = zip(settings.slos, verdicts).filter { !$1.passed }
             let first = broken.max { $0.0.excess($0.1.actual) < $1.0.excess($1.1.actual) }
             let step = CapacityStep(

@@ -165,8 +165,16 @@ public final class Fleet: Sendable {
     /// cleanly), resume, a new rate, or a new device count. Returns how many connections the
     /// group has. Any thread.
     public func perform(_ command: GroupCommand, group: String) throws(GroupCommandError) -> Int {
-        try roster.perform(command, group: group)
+        if isSearching {
+            // A new rate or new devices would not be at the step's rate, a pause not at any,
+            // and the step's target would be wrong.
+            throw GroupCommandError("a capacity search sets every device's rate: \(command.name) is refused while it runs")
+        }
+        return try roster.perform(command, group: group)
     }
+
+    /// Whether a capacity search (`settings.capacity`) is under way.
+    private var isSearching: Bool { recorders.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
 
     /// `observer` hears of every command carried out, from HTTP or a control topic, with the
     /// group's connection count; on the thread that carried it out.
@@ -180,6 +188,9 @@ public final class Fleet: Sendable {
     /// thread.
     @discardableResult
     public func reload(to plan: FleetPlan) -> Reload {
+        if isSearching {
+            return reloadFailed("a capacity search sets every device's rate: a reload would change what it measures; restart the run")
+        }
         if plan.subscribers.map(\.description) != subscriberGroups {
             // Their connections and counts are the run's from its start: a reload changes the devices only.
             control.logger.warning("the subscriber groups changed, and a reload leaves them as they were; restart the run to change them")

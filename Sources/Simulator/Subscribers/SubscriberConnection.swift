@@ -43,7 +43,7 @@ final class SubscriberConnection: @unchecked Sendable {
     /// Opens the connection at its place in the ramp after `start`. Loop thread only.
     func open(start: UInt64) {
         client.attach(to: loop)
-        driver.open(at: start &+ UInt64(max(0, startOffset) * 1e9))
+        driver.open(at: start &+ MonotonicClock.nanoseconds(startOffset))
     }
 
     func stop() {
