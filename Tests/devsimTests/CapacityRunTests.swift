@@ -77,6 +77,26 @@ import TestSupport
         #expect(stderr.contains("even the first step, the scenarios' own 200/s, broke an SLO"), "\(stderr)")
     }
 
+    /// A command would put devices at rates the step does not know of: refused while the
+    /// search runs, and the search goes on.
+    @Test func groupCommandsAreRefusedWhileASearchRuns() throws {
+        let server = try ScriptedMQTTServer()
+        let file = try RunFiles.scenario("capacity-commands.yaml", Self.fleet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
+            "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0",
+        ])
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        for (verb, body) in [("rate", #"{"publish": "50/s"}"#), ("scale", #"{"count": 50}"#), ("pause", "")] {
+            let answer = try HTTPGet.request(port: port, path: "/api/groups/meter/\(verb)", method: "POST", body: body)
+            #expect(answer.status == 400, "\(verb): \(answer)")
+            #expect(answer.body.contains("a capacity search sets every device's rate: \(verb) is refused while it runs"), "\(answer.body)")
+        }
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+    }
+
     @Test(arguments: [
         (["--slo", "p99<5ms"], "--slo is for --find-capacity, which is not given"),
         (["--find-capacity"], "--find-capacity needs the SLOs each step must meet"),
