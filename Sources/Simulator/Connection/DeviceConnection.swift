@@ -542,7 +542,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
         guard let subscription = commandSubscription, subscription.messageIDs.contains(messageID) else { return }
-        if grantedQoS.contains(where: { $0 >= 0x80 }) {
+        if Subscriptions.refuses(grantedQoS) {
             context.control.warnOnce(
                 "commands: the broker refused the subscription to '\(commandFilters[0])': no command reaches the devices",
                 key: "commands: refused", host: plan.options.host, port: plan.options.port)

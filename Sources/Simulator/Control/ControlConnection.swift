@@ -101,7 +101,7 @@ extension ControlConnection: ClientDelegate {
     func client(_ client: Client, didPublish messageID: Int32) {}
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        if grantedQoS.contains(where: { $0 >= 0x80 }) { logger.warning("control: the broker refused the subscription to '\(topic)'") }
+        if Subscriptions.refuses(grantedQoS) { logger.warning("control: the broker refused the subscription to '\(topic)'") }
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {

@@ -146,15 +146,18 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
 
     /// Several assertions in one text, separated by commas, semicolons or new lines (how
     /// `DEVSIM_EXPECT` holds them).
-    public static func list(_ text: String) throws(AssertionError) -> [Assertion] {
+    /// `parse` reads each: `Assertion.init`, or `Assertion.slo` for `--slo`.
+    public static func list(
+        _ text: String, parse: (String) throws(AssertionError) -> Assertion = { text throws(AssertionError) in try Assertion(text) }
+    ) throws(AssertionError) -> [Assertion] {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\n" })
             .map { Text.trimmed($0) }
             .filter { !$0.isEmpty }
-        guard !parts.isEmpty else { return [try Assertion(text)] }
+        guard !parts.isEmpty else { return [try parse(text)] }
         var expectations: [Assertion] = []
         for part in parts {
             do {
-                expectations.append(try Assertion(part))
+                expectations.append(try parse(part))
             } catch  where parts.count > 1 {
                 throw AssertionError("in '\(part)': \(error.message)")
             }

@@ -328,13 +328,10 @@ enum ArgumentParser {
             help: "with --find-capacity, what each step must meet: lateness.p99<5ms, p99<50ms, rate>=99.9% (repeatable)",
             repeatable: true
         ) { o, v, label throws(UsageError) in
-            let parts = v.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\n" }).map { Text.trimmed($0) }.filter { !$0.isEmpty }
-            for part in parts.isEmpty ? [v] : parts {
-                do throws(AssertionError) {
-                    o.slos.append(try Assertion.slo(part))
-                } catch {
-                    throw UsageError("\(label) '\(part)': \(error.message)")
-                }
+            do throws(AssertionError) {
+                o.slos += try Assertion.list(v, parse: Assertion.slo)
+            } catch {
+                throw UsageError("\(label) '\(v)': \(error.message)")
             }
         },
         Option(
