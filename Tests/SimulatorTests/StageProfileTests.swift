@@ -173,10 +173,11 @@ import Testing
         ("stages: [{ rate: 5/s }]", "missing 'duration' in a stage"),
         (
             "stages: [{ duration: 5s }]",
-            "a stage needs its target: 'rate' (each device's, such as 20/s) or 'multiplier' (of the group's publish rate)"
+            "a stage needs its target: 'rate' (each device's, such as 20/s), 'multiplier' (of the group's publish rate) or 'devices'"
         ),
         ("stages: [{ duration: 5s, rate: 5/s, multiplier: 2 }]", "a stage has one target; found 'rate' and 'multiplier'"),
-        ("stages: [{ duration: 5s, devices: 10 }]", "a stage of 'devices' is not supported yet"),
+        ("stages: [{ duration: 5s, devices: 2 }]", "stage 1 has 2 devices in, and the fleet has 1: raise 'count' to 2"),
+        ("stages: [{ duration: 5s, devices: -1 }]", "devices"),
         ("stages: [{ duration: 5s, multiplier: -1 }]", "multiplier"),
         ("stages: [{ duration: 0s, rate: 5/s }]", "duration"),
         ("stages: [{ duration: 5s, disconnect: all }]", "the first stage cannot 'disconnect: all': nothing is up yet"),

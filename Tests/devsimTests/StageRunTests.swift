@@ -85,6 +85,56 @@ import TestSupport
         for index in 1...10 { #expect(log.components(separatedBy: " as meter-\(index) (").count - 1 == 2, "meter-\(index)\n\(log)") }
     }
 
+    /// `devices` stages: the fleet grows from none, shrinks and grows again, each device
+    /// connecting as the count passes it and leaving cleanly when the count comes down to it,
+    /// with no ticks while it is out.
+    @Test func devicesStagesConnectAndDisconnectAsTheCountGoes() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "grow.yaml",
+            """
+            name: grow
+            stages:
+              - { duration: 1s, devices: 6 }
+              - { duration: 2s, devices: 6 }
+              - { duration: 1s, devices: 2 }
+              - { duration: 2s, devices: 2 }
+              - { duration: 2s, devices: 4 }
+            devices:
+              - name: meter
+                count: 6
+                topic: "grow/{id}"
+                publish: 20/s
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        let stages = try #require(report.stages)
+        #expect(stages.map(\.target) == ["6 devices", "6 devices", "2 devices", "2 devices", "4 devices"])
+        // All 6 in from 5/6 s to 3 s; 2 from 4 s to 6 s, when rank 2 joins again.
+        #expect(stages[1].point.connectionsUp == 6, "\(stages.map(\.point.connectionsUp))")
+        let points = try #require(report.timeline?.points)
+        let between = points.filter { (4.3...5.7).contains($0.at + $0.seconds) }
+        #expect(!between.isEmpty && between.allSatisfy { $0.connectionsUp == 2 }, "\(points.map { ($0.at, $0.connectionsUp) })")
+        // Ranks 2 and 3 joined twice (the second time at 6 s and 7 s), ranks 4 and 5 once.
+        let log = broker.log
+        for (index, times) in [(1, 1), (2, 1), (3, 2), (4, 2), (5, 1), (6, 1)] {
+            #expect(log.components(separatedBy: " as meter-\(index) (").count - 1 == times, "meter-\(index)\n\(log)")
+        }
+        // 31 device-seconds in, by the stages' lines (ranks 0 to 5: 8, 7.83, 5.67, 4.25, 2.83
+        // and 2.42 s), at 20/s: no more than that, one tick more for each of the 8 stretches,
+        // and no tick is due while its device is out.
+        #expect(report[.scheduled] <= 620 + 8 && report[.scheduled] >= 500, "\(report[.scheduled])")
+        #expect(report[.skippedOffline] == 0, "\(report[.skippedOffline])")
+        // 2 devices for the 2 s of stage 4.
+        #expect(abs(stages[3].point.scheduled - 80) <= 6, "\(stages.map(\.point.scheduled))")
+    }
+
     @Test func aStageTheRunDoesNotHaveIsAUsageError() throws {
         let file = try RunFiles.scenario("staged.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }

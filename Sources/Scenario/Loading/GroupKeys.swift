@@ -22,6 +22,7 @@ struct GroupKeys {
     var rampUp: Rate?
     var jitter: StartJitter?
     var lifecycle: Lifecycle?
+    var stages: [Stage]?
     var payload: PayloadSpec?
     var verify: VerifyFields?
     var availability: Availability?
@@ -51,6 +52,7 @@ struct GroupKeys {
         take("rampUp", \.rampUp)
         take("jitter", \.jitter)
         take("lifecycle", \.lifecycle)
+        take("stages", \.stages)
         take("payload", \.payload)
         take("verify", \.verify)
         take("availability", \.availability)

@@ -28,7 +28,8 @@ package struct ScenarioKeys: Sendable {
         path: "devices[]",
         keys: [
             "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "jitter", "lifecycle", "payload", "verify", "availability", "discovery", "commands", "onChange",
+            "connection", "rampUp", "jitter", "lifecycle", "stages", "payload", "verify", "availability", "discovery", "commands",
+            "onChange",
         ])
     /// A subscriber group's keys (`subscribers:`), spelt as a device group's where they mean
     /// the same, and as the broker's `cleanSession`.

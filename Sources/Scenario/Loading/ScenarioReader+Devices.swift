@@ -99,6 +99,13 @@ extension ScenarioReader {
                 "\(what) has 'discovery' and a template payload: Home Assistant reads each value out of JSON, so discovery "
                     + "needs payload style milkcocoa or flat")
         }
+        if let stages = keys.stages, !stages.isEmpty {
+            let mark = (entries["stages"] ?? node).mark
+            checkFollowing(
+                stages, by: what, publishesAtMax: keys.publish.map { !$0.perSecond.isFinite } ?? false,
+                hasLifecycle: keys.lifecycle != nil, at: mark)
+            checkDeviceCounts(stages, of: what, count: keys.count ?? 1, at: mark)
+        }
         let onChange = keys.payload.flatMap { watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what) }
         guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
             diagnostics.count == problemsBefore
@@ -110,7 +117,7 @@ extension ScenarioReader {
             // it made the entity: a state not retained is lost until the next.
             publish: publish, qos: keys.qos ?? .atMostOnce, retain: keys.retain ?? (keys.discovery != nil),
             connection: keys.connection ?? .perDevice, rampUp: keys.rampUp, payload: payload,
-            jitter: keys.jitter, lifecycle: keys.lifecycle,
+            jitter: keys.jitter, lifecycle: keys.lifecycle, stages: keys.stages ?? [],
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
             verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
             commands: commandsApply ? keys.commands : nil, onChange: onChange)
@@ -137,6 +144,7 @@ extension ScenarioReader {
         keys.rampUp = rate(entries["rampUp"], "rampUp")
         keys.jitter = entries["jitter"].flatMap(jitter)
         keys.lifecycle = entries["lifecycle"].flatMap(lifecycle)
+        keys.stages = entries["stages"].map { stages($0, ofGroup: true) }
         keys.payload = entries["payload"].flatMap { payload($0, of: what) }
         keys.verify = entries["verify"].flatMap(verifyFields)
         keys.availability = entries["availability"].flatMap(availability)

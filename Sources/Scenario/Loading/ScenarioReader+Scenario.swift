@@ -8,13 +8,19 @@ extension ScenarioReader {
         let broker = top["broker"].map(broker) ?? BrokerSettings()
         let offline = top["offline"].map(offline) ?? .drop
         let control = top["control"].flatMap(controlTopic)
-        let stages = top["stages"].map(stages) ?? []
+        let stages = top["stages"].map { self.stages($0) } ?? []
         let groups = fleet(top, inherited: GroupKeys())
         let subscribers = top["subscribers"].map(subscribers) ?? []
         if let node = top["stages"] {
-            for group in groups where !group.publish.perSecond.isFinite {
-                report(
-                    node.mark, "'stages' ramp each group's rate, and device group '\(group.name)' publishes at max: it has no rate to ramp")
+            // A group with stages of its own follows those.
+            let following = groups.filter(\.stages.isEmpty)
+            for group in following {
+                checkFollowing(
+                    stages, by: "device group '\(group.name)'", publishesAtMax: !group.publish.perSecond.isFinite,
+                    hasLifecycle: group.lifecycle != nil, at: node.mark)
+            }
+            if !following.isEmpty {
+                checkDeviceCounts(stages, of: "the fleet", count: following.reduce(0) { $0 + $1.count }, at: node.mark)
             }
         }
         guard !session.hasProblems, let offline else { return nil }

@@ -1,6 +1,7 @@
 extension ScenarioReader {
-    /// `stages: [{ duration: 30s, rate: 20/s }, { duration: 1m, multiplier: 2 }]`.
-    func stages(_ node: Node) -> [Stage] {
+    /// `stages: [{ duration: 30s, rate: 20/s }, { duration: 1m, multiplier: 2 }]`; `ofGroup`
+    /// for a device group's own, which cannot drop the whole fleet's connections.
+    func stages(_ node: Node, ofGroup: Bool = false) -> [Stage] {
         guard case .sequence(let items) = node.kind else {
             report(node.mark, "expected a list of stages such as [{ duration: 30s, rate: 20/s }] for 'stages', found \(node.summary)")
             return []
@@ -10,6 +11,13 @@ extension ScenarioReader {
             return []
         }
         let stages = items.compactMap(stage)
+        if ofGroup, let index = stages.firstIndex(where: \.disconnectsAll) {
+            report(
+                items[index].mark,
+                "a device group's stage cannot 'disconnect: all': a reconnect storm drops the whole fleet; "
+                    + "put the stage in the scenario's 'stages'")
+            return []
+        }
         if let first = stages.first, first.disconnectsAll, let mark = items.first?.mark {
             report(mark, "the first stage cannot 'disconnect: all': nothing is up yet; give the fleet a stage to connect in first")
         }
@@ -37,7 +45,8 @@ extension ScenarioReader {
             report(
                 entries.mark,
                 targets.isEmpty
-                    ? "a stage needs its target: 'rate' (each device's, such as 20/s) or 'multiplier' (of the group's publish rate)"
+                    ? "a stage needs its target: 'rate' (each device's, such as 20/s), 'multiplier' (of the group's "
+                        + "publish rate) or 'devices' (how many are in)"
                     : "a stage has one target; found \(targets.map { "'\($0)'" }.joined(separator: " and "))")
             return nil
         }
@@ -54,15 +63,44 @@ extension ScenarioReader {
         case "multiplier":
             target = number(entries["multiplier"], "multiplier", atLeast: 0).map(Stage.Target.multiplier)
         default:
-            report(
-                entries["devices"]!.mark,
-                "a stage of 'devices' is not supported yet; ramp the rate with 'rate' or 'multiplier', or change the count with a reload or scale"
-            )
-            target = nil
+            target = integer(entries["devices"], "devices", in: 0...Self.maximumCount).map(Stage.Target.devices)
         }
         guard let duration, let target else { return nil }
         return Stage(
             duration: duration, target: target, disconnectsAll: disconnects ?? false,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
+    }
+}
+
+extension ScenarioReader {
+    /// What a group that follows `stages` must be, reported at `mark`: one with a rate to ramp,
+    /// and under `devices` stages, one without a lifecycle of its own.
+    func checkFollowing(_ stages: [Stage], by what: String, publishesAtMax: Bool, hasLifecycle: Bool, at mark: Mark) {
+        if publishesAtMax {
+            report(mark, "'stages' ramp each device's rate, and \(what) publishes at max: it has no rate to ramp")
+        }
+        if hasLifecycle, stages.setsDevices {
+            report(
+                mark,
+                "\(what) has a 'lifecycle' and follows 'devices' stages: either the stages or the lifecycle say when a device "
+                    + "is connected, not both")
+        }
+    }
+
+    /// `devices` stages over `count` devices (a group's, or for the scenario's stages the
+    /// fleet's), reported at `mark`: they never go past the count, and they reach it.
+    func checkDeviceCounts(_ stages: [Stage], of what: String, count: Int, at mark: Mark) {
+        guard stages.setsDevices else { return }
+        for (number, stage) in zip(1..., stages) {
+            guard case .devices(let devices) = stage.target, devices > count else { continue }
+            report(mark, "stage \(number) has \(devices) devices in, and \(what) has \(count): raise 'count' to \(devices)")
+        }
+        let peak = stages.devicePeak(count: count)
+        if peak < count {
+            report(
+                mark,
+                "\(what) has \(count) devices and the stages never have more than \(peak) in: the rest would never connect; "
+                    + "make 'count' \(peak)")
+        }
     }
 }

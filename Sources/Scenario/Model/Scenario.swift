@@ -160,6 +160,8 @@ public struct DeviceGroup: Sendable {
     public var jitter: StartJitter?
     /// Each connection's comings and goings (`lifecycle`); `nil` to stay up.
     public var lifecycle: Lifecycle?
+    /// The group's own load profile (`stages:`); empty to follow the scenario's, if any.
+    public var stages: [Stage] = []
     /// Where the group is written (the file may be one the scenario includes); `nil` for a group
     /// made in code.
     public var location: SourceLocation?
@@ -179,7 +181,8 @@ public struct DeviceGroup: Sendable {
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
         sample: Rate? = nil, publish: Rate, qos: QoS = .atMostOnce, retain: Bool = false,
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
-        jitter: StartJitter? = nil, lifecycle: Lifecycle? = nil, location: SourceLocation? = nil, verify: VerifyFields? = nil,
+        jitter: StartJitter? = nil, lifecycle: Lifecycle? = nil, stages: [Stage] = [], location: SourceLocation? = nil,
+        verify: VerifyFields? = nil,
         availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil, onChange: OnChange? = nil
     ) {
         self.name = name
@@ -196,6 +199,7 @@ public struct DeviceGroup: Sendable {
         self.payload = payload
         self.jitter = jitter
         self.lifecycle = lifecycle
+        self.stages = stages
         self.location = location
         self.verify = verify
         self.availability = availability

@@ -65,6 +65,15 @@ final class DeviceConnection: @unchecked Sendable {
     private var isAway = false
     /// Dropped by a stage (`disconnect: all`), and when: its next CONNACK says how long it took.
     private var droppedBy: (stage: Int, at: UInt64)?
+    /// Under `devices` stages (`plan.presence`): when the connection next joins the fleet or
+    /// leaves it.
+    private let presenceTimer: Timer
+    /// Out of the fleet by its stages: disconnected, its devices' clocks standing still.
+    private var isOut = false
+    /// Out, or joining until its CONNACK: a tick due now counts as `paused`.
+    private var isParked = false
+    /// Whether the driver was told to open: a connection out from its start joins by opening.
+    private var driverOpened = false
 
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
@@ -130,6 +139,7 @@ final class DeviceConnection: @unchecked Sendable {
         ackTimeoutNanoseconds = plan.ackTimeout.map { MonotonicClock.nanoseconds($0.limit) } ?? .max
         ackTimer = Timer(on: context.loop)
         lifecycleTimer = Timer(on: context.loop)
+        presenceTimer = Timer(on: context.loop)
         lifecycleRandom = Seed(plan.lifecycle?.seed ?? 0).generator()
         self.logsEvents = logsEvents
         qos = plan.devices.first?.qos ?? .atMostOnce
@@ -148,6 +158,7 @@ final class DeviceConnection: @unchecked Sendable {
         driver.delegate = self
         ackTimer.target = self
         lifecycleTimer.target = self
+        presenceTimer.target = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
     }
 
@@ -174,6 +185,17 @@ final class DeviceConnection: @unchecked Sendable {
         join()
         guard !isOpened, !hasEnded else { return }
         isOpened = true
+        if let presence = plan.presence {
+            let t = runSeconds(deadline)
+            followPresence(after: t)
+            // Out at its place in the ramp-up (or in a reload's fleet): it opens when it joins.
+            guard presence.isIn(at: t) else {
+                isOut = true
+                isParked = true
+                return
+            }
+        }
+        driverOpened = true
         driver.open(at: deadline)
     }
 
@@ -195,7 +217,7 @@ final class DeviceConnection: @unchecked Sendable {
     /// Returns whether the message was taken: published, or queued to be.
     @discardableResult
     func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
-        if isPaused {
+        if isPaused || isParked {
             counters.add(.paused)
             return false
         } else if isConnected, queue.isEmpty, hasRoom {
@@ -280,6 +302,14 @@ final class DeviceConnection: @unchecked Sendable {
     /// by its lifecycle, which a group's resume does not cut short.
     func resume() {
         guard !isAway else { return }
+        if isOut {
+            // Its stages have it out: it connects when they bring it in.
+            if isPaused { counters.connections(paused: -1) }
+            isPaused = false
+            return
+        }
+        // From a pause that came before the open, too: the resume is its open.
+        driverOpened = true
         driver.resume()
     }
 
@@ -453,6 +483,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if !firstTime, !isPaused { counters.add(.reconnects) }
         if isPaused { counters.connections(paused: -1) }
         isPaused = false
+        isParked = false
         let connackAt = MonotonicClock.now()
         lifecycleConnected(now: connackAt)
         if let dropped = droppedBy {
@@ -602,6 +633,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
     func driverDidFinish() {
         ackTimer.cancel()
         lifecycleTimer.cancel()
+        presenceTimer.cancel()
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
         if isCountedUp { counters.connections(up: -1) }
@@ -623,6 +655,8 @@ extension DeviceConnection: TimerTarget {
     func timerFired(_ timer: Timer, now: UInt64) {
         if timer === lifecycleTimer {
             lifecycleTurned(now: now)
+        } else if timer === presenceTimer {
+            presenceTurned(now: now)
         } else {
             checkAcknowledgements(now: now)
         }
@@ -653,6 +687,47 @@ extension DeviceConnection: TimerTarget {
             isAway = true
             pauseNow()
             lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
+        }
+    }
+}
+
+extension DeviceConnection {
+    /// Seconds from the run's start to `time`, as the load profile counts them.
+    private func runSeconds(_ time: UInt64) -> Double {
+        let start = context.control.startedAt
+        return time >= start ? Double(time - start) / 1e9 : -Double(start - time) / 1e9
+    }
+
+    /// Sets the presence timer for the next join or leave after `t` seconds into the run; a
+    /// nanosecond past it, so that the presence has changed when the timer fires.
+    private func followPresence(after t: Double) {
+        guard let change = plan.presence?.nextChange(after: t) else { return }
+        presenceTimer.schedule(at: context.control.startedAt &+ MonotonicClock.nanoseconds(change.at) &+ 1)
+    }
+
+    /// The stages bring the connection in (it connects, or opens the first time) or take it
+    /// out (it leaves cleanly, as a pause does, but is not counted as paused: its devices have
+    /// no ticks until they are in again). A pause by request holds through a join.
+    private func presenceTurned(now: UInt64) {
+        guard let presence = plan.presence, !hasEnded, context.control.isDue(now) else { return }
+        let t = runSeconds(now)
+        followPresence(after: t)
+        let isIn = presence.isIn(at: t)
+        guard isIn == isOut else { return }
+        isOut = !isIn
+        if isIn {
+            if logsEvents { context.control.logger.info("joining (stages)", metadata) }
+            guard !isPaused else { return }
+            if driverOpened {
+                driver.resume()
+            } else {
+                driverOpened = true
+                driver.open(at: now)
+            }
+        } else {
+            isParked = true
+            if logsEvents { context.control.logger.info("leaving (stages)", metadata) }
+            if !isPaused { driver.pause() }
         }
     }
 }

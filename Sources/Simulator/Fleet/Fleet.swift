@@ -101,6 +101,9 @@ public final class Fleet: Sendable {
     private let stages: [Stage]
     /// The stages whose `disconnect: all` has been carried out (0-based).
     private let droppedStages = Locked<Set<Int>>([])
+    /// Seconds from the start to the first connection's open: a fleet that `devices` stages
+    /// grow from none has the connect timeout from then.
+    private let firstOpen: Double
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -126,6 +129,7 @@ public final class Fleet: Sendable {
         self.roster = roster
         self.contexts = contexts
         stages = plan.stages
+        firstOpen = plan.connections.map(\.startOffset).min() ?? 0
         liveState = Locked(
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
@@ -338,7 +342,7 @@ public final class Fleet: Sendable {
         let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
-        let connectDeadline = start &+ MonotonicClock.nanoseconds(settings.connectTimeout)
+        let connectDeadline = start &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
         var nextPace = start
         defer { logLosses() }
         while true {

@@ -27,7 +27,8 @@ public struct DevicePlan: Sendable {
     package var commands: CommandPlan? = nil
     /// Which fields its ticks watch, sent only on a change or a heartbeat (`onChange`).
     package var onChange: OnChange? = nil
-    /// Its rate over the run under the scenario's `stages`; `nil` for a steady rate.
+    /// Its rate over the run under its load profile (its group's `stages`, or the scenario's),
+    /// and when it is in under `devices` stages; `nil` for a steady rate.
     package var profile: RateProfile? = nil
 
     /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`); empty
@@ -65,6 +66,9 @@ public struct ConnectionPlan: Sendable {
     package var startOffset: Double
     /// Its group's `lifecycle`, with the seed of its stays; `nil` to stay up.
     package var lifecycle: (lifecycle: Lifecycle, seed: UInt64)? = nil
+    /// When it is connected under `devices` stages: while its first device is in (the others
+    /// of a shared connection join after it and leave before it); `nil` for always.
+    package var presence: Presence? = nil
     /// The connection's device group: an index into `FleetPlan.groups`.
     public var group = 0
 }
@@ -163,8 +167,10 @@ public struct FleetPlan: Sendable {
 
     private init(scenarios: [Scenario], settings: RunSettings, keeping shard: Shard?) {
         var connections: [ConnectionPlan] = []
-        // A run has one load profile, every group's, whichever file gives it.
+        // A run has one load profile, whichever file gives it, for every group without its own.
         let profile = scenarios.first(where: { !$0.stages.isEmpty })?.stages ?? []
+        // Its `devices` are the fleet's: each group has its part, by its count.
+        let following = scenarios.flatMap(\.groups).filter(\.stages.isEmpty).reduce(0) { $0 + max(1, $1.count) }
         /// Connections of the groups before this one that open at the default rate: together
         /// those groups open at most `Defaults.rampUp` a second, one after another.
         var defaultRampPosition = 0
@@ -181,7 +187,8 @@ public struct FleetPlan: Sendable {
                     location: group.location
                         ?? SourceLocation(file: scenario.file, line: 1, column: 1))
                 var made = FleetPlan.connections(
-                    for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition, stages: profile)
+                    for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition, stages: profile,
+                    fleetCount: following)
                 if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
@@ -278,11 +285,14 @@ public struct FleetPlan: Sendable {
     }
 
     /// `rampPosition` is where a group without `rampUp` starts in the fleet's default ramp;
-    /// `stages` is the run's load profile.
+    /// `stages` is the run's load profile, whose `devices` count `fleetCount` devices (those of
+    /// the groups without stages of their own).
     static func connections(
         for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
-        shard: Shard? = nil, rampPosition: Int = 0, stages: [Stage] = []
+        shard: Shard? = nil, rampPosition: Int = 0, stages runStages: [Stage] = [], fleetCount: Int = 0
     ) -> [ConnectionPlan] {
+        let stages = group.stages.isEmpty ? runStages : group.stages
+        let share = group.stages.isEmpty ? Double(max(1, group.count)) / Double(max(1, fleetCount)) : 1
         let jitter = group.jitter ?? .standard(deviceCount: group.count)
         let verify = VerifyPlan(group: group)
         let all = (1...max(1, group.count)).map { index in
@@ -302,7 +312,9 @@ public struct FleetPlan: Sendable {
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
             device.onChange = group.onChange
-            device.profile = RateProfile(stages: stages, baseRate: group.publish.perSecond)
+            device.profile = RateProfile(
+                stages: stages, baseRate: group.publish.perSecond,
+                presence: stages.setsDevices ? Presence(stages: stages, count: group.count, share: share, rank: index - 1) : nil)
             device.discovery = group.discovery.map {
                 HomeAssistantDiscovery(
                     deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,
@@ -354,6 +366,12 @@ public struct FleetPlan: Sendable {
                 startOffset: rampPerSecond.isFinite ? Double(rampStart + positions[slot]) / rampPerSecond : 0)
             // The stays follow from the seed and the client id alone, whichever shard runs it.
             connection.lifecycle = group.lifecycle.map { ($0, Seed(settings.seed).derive("devsim.lifecycle").derive(pair.1).value) }
+            if let presence = pair.0[0].profile?.presence {
+                connection.presence = presence
+                // A fleet the stages grow from none opens as they bring each in; one in from the
+                // start opens at its place in the ramp-up.
+                if stages.devicesBefore(count: group.count) == 0 { connection.startOffset = presence.stretches.first?.on ?? 0 }
+            }
             return connection
         }
     }

@@ -188,6 +188,10 @@ final class FleetRoster: Sendable {
         var found = false
         for s in scenarios.indices {
             for g in scenarios[s].groups.indices where GroupPlan.key(of: scenarios[s].groups[g], in: scenarios[s]) == key {
+                let stages = scenarios[s].groups[g].stages.isEmpty ? state.plan.stages : scenarios[s].groups[g].stages
+                guard !stages.setsDevices else {
+                    throw GroupCommandError("device group '\(name)' follows 'devices' stages: they set how many of its devices are in")
+                }
                 scenarios[s].groups[g].count = count
                 found = true
             }

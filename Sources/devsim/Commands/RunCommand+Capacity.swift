@@ -30,6 +30,8 @@ extension RunCommand {
                 "each shard would search alone: run the search in one process"
             } else if !plan.stages.isEmpty {
                 "the scenario's stages set the rate, which the search must: leave out stages:"
+            } else if let group = plan.scenarios.flatMap(\.groups).first(where: { !$0.stages.isEmpty }) {
+                "device group '\(group.name)' has stages of its own, which set its rate: leave them out"
             } else if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
                 "device group '\(device.group)' publishes at max, which has no rate to step up"
             } else {

@@ -199,13 +199,20 @@ struct RunCommand {
     /// A load profile is a test of a known length: without --duration or --messages (or with
     /// --messages, when the profile ends at nothing), the run ends with its last stage.
     private func lastingTheStages(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
+        // The scenario's stages and the groups' own: the run lasts the longest.
+        let profiles = ([plan.stages] + plan.scenarios.flatMap(\.groups).map(\.stages)).filter { !$0.isEmpty }
         // With --messages too: a profile that ends at nothing would never spend the budget.
-        let stops = plan.stages.last(where: { $0.target != .hold })?.target == .multiplier(0)
-        guard !plan.stages.isEmpty, settings.duration == nil, settings.messages == nil || stops else { return settings }
+        let stops = profiles.allSatisfy { stages in
+            switch stages.last(where: { $0.target != .hold })?.target {
+            case .multiplier(0), .devices(0): true
+            default: false
+            }
+        }
+        guard let longest = profiles.max(by: { $0.seconds < $1.seconds }), settings.duration == nil, settings.messages == nil || stops
+        else { return settings }
         var settings = settings
-        let seconds = plan.stages.reduce(0) { $0 + $1.duration }
-        settings.duration = Durations.duration(seconds: seconds)
-        logger.info("the run lasts its \(Text.counted(plan.stages.count, "stage")): \(formatSeconds(seconds))")
+        settings.duration = Durations.duration(seconds: longest.seconds)
+        logger.info("the run lasts its \(Text.counted(longest.count, "stage")): \(formatSeconds(longest.seconds))")
         return settings
     }
 
