@@ -54,6 +54,21 @@ import TestSupport
         #expect(result.connections == 1 && result.reloads.count == 1)
     }
 
+    @Test func aGroupUnderDevicesStagesIsNotScaled() throws {
+        let broker = try MosquittoBroker()
+        let yaml = Self.yaml(field: "a", count: 2).replacingOccurrences(
+            of: "    publish: 10/s", with: "    publish: 10/s\n    stages: [{ duration: 1s, devices: 2 }]")
+        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(statsInterval: nil))
+        harness.start()
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.totals.connectionsUp == 2 })
+        #expect(throws: GroupCommandError("device group 'room' follows 'devices' stages: they set how many of its devices are in")) {
+            try harness.fleet.perform(.scale(count: 3), group: "room")
+        }
+        harness.fleet.requestStop()
+        let result = try #require(try harness.result(timeout: 10))
+        #expect(result.connections == 2 && result.reloads.isEmpty)
+    }
+
     /// The first reload's successor waits for its predecessor, which cannot leave cleanly while
     /// the broker is frozen (its DISCONNECT is stuck behind a full socket); a second reload
     /// retires the successor. A retired successor must not open when its predecessor goes (it

@@ -113,4 +113,16 @@ import TestSupport
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains(error), "\(run.stderr)")
     }
+
+    @Test func aGroupWithStagesOfItsOwnIsNotSearched() throws {
+        let file = try RunFiles.scenario(
+            "capacity-staged.yaml",
+            "devices:\n  - { name: meter, topic: t, publish: 5/s, stages: [{ duration: 5s, rate: 10/s }], "
+                + "payload: { fields: { n: { counter: 0 } } } }\n")
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", "1", "--find-capacity", "--slo", "p99<5ms"], timeout: 20)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("device group 'meter' has stages of its own, which set its rate: leave them out"), "\(run.stderr)")
+    }
 }

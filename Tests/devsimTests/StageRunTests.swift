@@ -135,6 +135,53 @@ import TestSupport
         #expect(abs(stages[3].point.scheduled - 80) <= 6, "\(stages.map(\.point.scheduled))")
     }
 
+    /// A group's own stages: it follows them while the group beside it keeps its rate, and its
+    /// entry in the report has a figure set per stage, which the HTML report shows.
+    @Test func aGroupsOwnStagesAreFollowedAndReportedInItsEntry() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "own.yaml",
+            """
+            name: own
+            defaults: { publish: 20/s, payload: { fields: { n: { counter: 0 } } } }
+            devices:
+              - name: meter
+                count: 4
+                topic: "own/{id}"
+                stages:
+                  - { duration: 1s, devices: 4 }
+                  - { duration: 2s, devices: 4 }
+                  - { duration: 1s, rate: 40/s }
+              - { name: steady, count: 2, topic: "steady/{id}" }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("the run lasts its 3 stages: 4.0s"), "\(result.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        #expect(report.stages == nil)
+        let meter = try #require(report.groups.first { $0.name == "meter" })
+        let steady = try #require(report.groups.first { $0.name == "steady" })
+        #expect(steady.stages == nil)
+        let stages = try #require(meter.stages)
+        #expect(stages.map(\.target) == ["4 devices", "4 devices", "40/s"] && stages.map(\.plannedSeconds) == [1, 2, 1])
+        #expect(stages.reduce(0) { $0 + $1.point.scheduled } == meter[.scheduled])
+        #expect(stages.reduce(0) { $0 + $1.point.published } == meter[.published])
+        // All 4 in by 0.75 s; at 20/s for the 2 s of stage 2, then from 20/s to 40/s (30 each).
+        #expect(stages[1].point.connectionsUp == 4 && abs(stages[1].point.scheduled - 160) <= 6, "\(stages)")
+        #expect(abs(stages[2].point.scheduled - 120) <= 6, "\(stages)")
+        // The other group at its own 20/s for 4 s.
+        #expect(abs(steady[.scheduled] - 160) <= 6, "\(steady[.scheduled])")
+        let page = try DevsimProcess.runToCompletion(args: ["report", "html", file + ".json"], timeout: 20)
+        #expect(page.stdout.contains("<h2>Stages of device group meter</h2>") && page.stdout.contains("<td>40/s</td>"))
+        let merged = try DevsimProcess.runToCompletion(args: ["report", "merge", "--force", file + ".json", file + ".json"], timeout: 20)
+        let twice = try JSONDecoder().decode(RunReport.self, from: Data(merged.stdout.utf8))
+        #expect(twice.groups.first { $0.name == "meter" }?.stages?.map(\.point.scheduled) == stages.map { 2 * $0.point.scheduled })
+    }
+
     @Test func aStageTheRunDoesNotHaveIsAUsageError() throws {
         let file = try RunFiles.scenario("staged.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }

@@ -4,21 +4,26 @@ public struct GroupFigures: Codable, Sendable, Equatable {
     public var figures: Figures
     /// The commands to the group's devices; absent for a group that takes none.
     public var commands: CommandCounts?
+    /// Each stage of the group's own load profile that the run reached; absent for a group
+    /// without stages of its own.
+    public var stages: [GroupStageFigures]?
 
-    public init(name: String, figures: Figures, commands: CommandCounts? = nil) {
+    public init(name: String, figures: Figures, commands: CommandCounts? = nil, stages: [GroupStageFigures]? = nil) {
         self.name = name
         self.figures = figures
         self.commands = commands
+        self.stages = stages
     }
 
     public subscript(figure: Figure) -> Int { figures[figure] }
 
-    private enum CodingKeys: String, CodingKey { case name, commands }
+    private enum CodingKeys: String, CodingKey { case name, commands, stages }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         commands = try container.decodeIfPresent(CommandCounts.self, forKey: .commands)
+        stages = try container.decodeIfPresent([GroupStageFigures].self, forKey: .stages)
         figures = try Figures(from: decoder)
     }
 
@@ -26,6 +31,7 @@ public struct GroupFigures: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(commands, forKey: .commands)
+        try container.encodeIfPresent(stages, forKey: .stages)
         try figures.encode(to: encoder)
     }
 }

@@ -134,6 +134,7 @@ public enum ReportMerge {
     private static func mergeGroups(_ groups: [GroupFigures]) -> [GroupFigures] {
         byName(groups, name: \.name) { sum, group in
             if let commands = group.commands { sum.commands = (sum.commands ?? CommandCounts()) + commands }
+            if let stages = group.stages { sum.stages = GroupStageFigures.merged((sum.stages ?? []) + stages) }
             sum.figures += group.figures
         }
     }

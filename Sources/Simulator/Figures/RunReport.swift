@@ -136,7 +136,8 @@ extension RunReport {
             groups: result.groups.map { group in
                 GroupFigures(
                     name: group.name, figures: group.totals.figures,
-                    commands: result.commandGroups.contains(group.name) ? group.totals.commands : nil)
+                    commands: result.commandGroups.contains(group.name) ? group.totals.commands : nil,
+                    stages: result.groupStages[group.name]?.map(GroupStageFigures.init))
             },
             connectionErrors: result.connectionErrors,
             allConnectedSeconds: result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 },

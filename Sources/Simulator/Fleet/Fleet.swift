@@ -50,6 +50,8 @@ public final class Fleet: Sendable {
         public var timeline: Timeline? = nil
         /// Each stage's figures under a load profile (`stages:`), those the run reached.
         public var stages: [StageFigures] = []
+        /// The figures of each stage of a group's own profile, by the group's name: its counts.
+        public var groupStages: [String: [StageFigures]] = [:]
         /// With `settings.capacity`: the search's steps and answer.
         public var capacity: CapacityFigures? = nil
         /// Each subscriber group's figures (`subscribers:`), apart from the devices'.
@@ -97,8 +99,21 @@ public final class Fleet: Sendable {
     private let controls: [ControlConnection]
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
     /// that waits for the run's end.
-    private let recorders = Locked<(timeline: TimelineRecorder?, stages: StageRecorder?, capacity: CapacityRecorder?)>((nil, nil, nil))
+    private let recorders = Locked<Recorders>(Recorders())
     private let stages: [Stage]
+    /// The groups with stages of their own, by index, and their stages.
+    private let groupProfiles: [(group: Int, stages: [Stage])]
+
+    private struct Recorders {
+        var timeline: TimelineRecorder?
+        var stages: StageRecorder?
+        /// Those of `groupProfiles`, in its order.
+        var groupStages: [StageRecorder] = []
+        var capacity: CapacityRecorder?
+
+        /// When the next reading is due for any of them but the capacity search.
+        var due: UInt64? { ([timeline?.due, stages?.due] + groupStages.map(\.due)).compactMap { $0 }.min() }
+    }
     /// The stages whose `disconnect: all` has been carried out (0-based).
     private let droppedStages = Locked<Set<Int>>([])
     /// Seconds from the start to the first connection's open: a fleet that `devices` stages
@@ -129,6 +144,10 @@ public final class Fleet: Sendable {
         self.roster = roster
         self.contexts = contexts
         stages = plan.stages
+        // The plan's groups are the scenarios', in order.
+        groupProfiles = plan.scenarios.flatMap(\.groups).enumerated().compactMap { index, group in
+            group.stages.isEmpty ? nil : (index, group.stages)
+        }
         firstOpen = plan.connections.map(\.startOffset).min() ?? 0
         liveState = Locked(
             LiveState(
@@ -231,11 +250,12 @@ public final class Fleet: Sendable {
         liveState.withLock { $0.start = start }
         control.start(at: start)
         let startedAt = WallTime.now().secondsSinceEpoch
-        recorders.withLock { [stages, settings] recorders in
+        recorders.withLock { [stages, groupProfiles, settings] recorders in
             recorders.timeline = settings.timelineInterval.map {
                 TimelineRecorder(interval: max(1_000_000, MonotonicClock.nanoseconds($0)), start: start, startedAt: startedAt)
             }
             recorders.stages = stages.isEmpty ? nil : StageRecorder(stages: stages, start: start)
+            recorders.groupStages = groupProfiles.map { StageRecorder(stages: $0.stages, start: start) }
             recorders.capacity = settings.capacity.map { CapacityRecorder(settings: $0, start: start) }
         }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
@@ -276,6 +296,7 @@ public final class Fleet: Sendable {
         waitForTicksUnderWay()
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
+        let groupsUpAtEnd = roster.groupTotals.map(\.totals.connectionsUp)
         disconnectAll()
         logLosses()  // those of the drain and the goodbyes
         verifier?.settle(published: totals[.published])
@@ -309,11 +330,16 @@ public final class Fleet: Sendable {
         final.connectionsUp = connectionsUpAtEnd
         let reading = FigureReading(
             time: tickingEnded, totals: final, errors: errorCount(final), latency: latency, lateness: lateness)
-        recorders.withLock { recorders in
+        let groupReadings = groupReadings(at: tickingEnded, connectionsUp: groupsUpAtEnd)
+        recorders.withLock { [groupProfiles] recorders in
             recorders.timeline?.record(reading)
             recorders.stages?.record(reading, final: true)
             result.timeline = recorders.timeline?.timeline
             result.stages = recorders.stages?.figures ?? []
+            for (index, profile) in groupProfiles.enumerated() {
+                recorders.groupStages[index].record(groupReadings[index], final: true)
+                result.groupStages[result.groups[profile.group].name] = recorders.groupStages[index].figures
+            }
             result.capacity = recorders.capacity?.figures
         }
         let recoveries = control.recoveries.withLock { $0 }
@@ -509,15 +535,16 @@ public final class Fleet: Sendable {
     /// Takes the timeline's next point, and closes a stage, when due; returns when the next
     /// of those is.
     private func record(now: UInt64) -> UInt64? {
-        let dues = recorders.withLock { [$0.timeline?.due, $0.stages?.due].compactMap { $0 } }
-        guard let due = dues.min() else { return nil }
+        guard let due = recorders.withLock({ $0.due }) else { return nil }
         guard now >= due else { return due }
         let reading = reading(now: now)
+        let groupReadings = groupProfiles.isEmpty ? [] : groupReadings(at: now)
         let (next, before, after) = recorders.withLock { recorders in
             let before = recorders.stages?.figures.count ?? 0
             if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
             recorders.stages?.record(reading)
-            return ([recorders.timeline?.due, recorders.stages?.due].compactMap { $0 }.min(), before, recorders.stages?.figures.count ?? 0)
+            for index in recorders.groupStages.indices { recorders.groupStages[index].record(groupReadings[index]) }
+            return (recorders.due, before, recorders.stages?.figures.count ?? 0)
         }
         // The stages that began since the last reading: the one now under way drops its
         // connections; one already over when the reading came (a stalled loop held it back)
@@ -540,6 +567,17 @@ public final class Fleet: Sendable {
         let histograms = liveHistograms()
         return FigureReading(
             time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
+    }
+
+    /// The counts of each group of `groupProfiles` as of `time`, for its stages; with
+    /// `connectionsUp`, every group's connections up then, in the place of those up now.
+    private func groupReadings(at time: UInt64, connectionsUp: [Int]? = nil) -> [FigureReading] {
+        let groups = roster.groupTotals
+        return groupProfiles.map { profile in
+            var totals = groups[profile.group].totals
+            if let connectionsUp { totals.connectionsUp = connectionsUp[profile.group] }
+            return FigureReading(time: time, totals: totals)
+        }
     }
 
     /// Moves a capacity search on (`settings.capacity`): starts it once every connection is

@@ -151,6 +151,29 @@ public enum HTMLReport {
     }
 
     private static func stages(_ report: RunReport) -> String {
+        runStages(report) + report.groups.map(groupStages).joined()
+    }
+
+    /// A group's own stages: its counts over each, and its connections up at the end.
+    private static func groupStages(_ group: GroupFigures) -> String {
+        guard let stages = group.stages, !stages.isEmpty else { return "" }
+        let header =
+            "<tr><th>stage</th><th>target</th><th>from s</th><th>seconds</th><th>scheduled</th><th>published</th>"
+            + "<th>acknowledged</th><th>connections up at the end</th></tr>"
+        let rows = stages.map { stage in
+            let point = stage.point
+            let cells = [
+                "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
+                "\(point.published)", "\(point.acknowledged)", "\(point.connectionsUp)",
+            ]
+            return "<tr data-stage=\"\(stage.stage)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        let name = HTMLText.escape(group.name)
+        return "<h2>Stages of device group \(name)</h2>\n<table class=\"group-stages\" data-group=\"\(name)\"><thead>\(header)</thead>"
+            + "<tbody>\(rows.joined())</tbody></table>\n"
+    }
+
+    private static func runStages(_ report: RunReport) -> String {
         guard let stages = report.stages, !stages.isEmpty else { return "" }
         let header =
             "<tr><th>stage</th><th>target</th><th>from s</th><th>seconds</th><th>scheduled</th><th>published</th>"
