@@ -246,3 +246,61 @@ func makeReport(_ changes: [String: Any] = [:]) throws -> RunReport {
         #expect(try JSONDecoder().decode(RunReport.self, from: report.json()) == report)
     }
 }
+
+/// `subscribers[NAME].FIGURE`: a subscriber group's figures, judged on its entry of the report.
+@Suite struct SubscriberAssertionTests {
+    private static func report(_ figures: [SubscriberFigures]) -> RunReport {
+        var report = RunReport.empty(scenarios: ["s"], seed: 1)
+        report.subscribers = figures
+        return report
+    }
+
+    @Test func aGroupsFigureIsReadFromItsEntry() throws {
+        var dashboards = SubscriberFigures(name: "dash.boards", shared: false)
+        dashboards.received = 1200
+        dashboards.gaps = 3
+        var latency = Percentiles(Histogram())
+        latency.p99 = 12.5
+        latency.count = 1200
+        dashboards.latency = latency
+        let report = Self.report([SubscriberFigures(name: "other", shared: true), dashboards])
+        let gaps = try Assertion("subscribers[dash.boards].gaps==0")
+        #expect(gaps.subscriberGroup == "dash.boards" && gaps.metric.name == "subscribers[dash.boards].gaps")
+        #expect(
+            gaps.evaluate(report) == Verdict(assertion: "subscribers[dash.boards].gaps==0", passed: false, actual: 3, message: "3 (3 over)")
+        )
+        #expect(try Assertion("subscribers[dash.boards].received >= 1_000").evaluate(report).passed)
+        let p99 = try Assertion("subscribers[dash.boards].p99<10ms").evaluate(report)
+        #expect(!p99.passed && p99.actual == 12.5 && p99.message == "12.5 ms (2.5 ms over)")
+        // A group without timestamps has no latency; a group the report lacks, nothing.
+        #expect(try Assertion("subscribers[other].latency.p99<10ms").evaluate(report).message.contains("had a timestamp"))
+        #expect(
+            try Assertion("subscribers[gone].received>0").evaluate(report).message
+                == "not available: the run has no subscriber group 'gone'")
+    }
+
+    @Test(arguments: [
+        ("subscribers[].received>0", "expected subscribers[NAME].FIGURE"),
+        ("subscribers[a]received>0", "expected subscribers[NAME].FIGURE"),
+        ("subscribers[a].recieved>0", "unknown figure 'recieved' of a subscriber group (did you mean received?)"),
+        ("subscribers[a].rate>=99%", "unknown figure 'rate' of a subscriber group"),
+        ("stage[1].subscribers[a].received>0", "a subscriber group's figures are the whole run's; leave out 'stage[1].'"),
+        ("subscribers[a].p99<10", "is a duration; give a unit"),
+    ])
+    func badOnesSayWhat(text: String, message: String) {
+        #expect(throws: AssertionError.self) { try Assertion(text) }
+        do {
+            _ = try Assertion(text)
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test func anSLOCannotBeASubscribersFigure() {
+        #expect {
+            try Assertion.slo("subscribers[a].gaps==0")
+        } throws: { error in
+            "\(error)".contains("subscribers[a].gaps is a figure of the whole run")
+        }
+    }
+}

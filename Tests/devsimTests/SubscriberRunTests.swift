@@ -8,7 +8,7 @@ import TestSupport
 /// was published once, split over a shared group's members with nothing received twice.
 @Suite(.tags(.integration), .notUnitOnly) struct SubscriberRunTests {
     /// Runs `scenario` for `duration` against a fresh mosquitto; returns the report and stderr.
-    private func run(_ scenario: String, duration: String = "2s") throws -> (report: [String: Any], log: String) {
+    private func run(_ scenario: String, duration: String = "2s", extra: [String] = []) throws -> (report: [String: Any], log: String) {
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("subscribers.yaml", scenario)
         defer { RunFiles.removeFolder(of: file) }
@@ -16,7 +16,7 @@ import TestSupport
             args: [
                 "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", duration,
                 "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
+            ] + extra, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         return (try RunFiles.report(file + ".json"), result.stderr)
     }
@@ -47,7 +47,11 @@ import TestSupport
                     count: 20
                     topics: ["fleet/+/telemetry"]
                     qos: 1
-                """)
+                """,
+            extra: [
+                "--expect", "subscribers[dashboards].gaps==0", "--expect", "subscribers[dashboards].connectionsReceiving==20",
+                "--expect", "subscribers[dashboards].p99<10s",
+            ])
         let published = try #require(report["published"] as? Int)
         #expect(published > 0 && report["acknowledged"] as? Int == published, "\(report)")
         let dashboards = try Self.group(report, "dashboards")
@@ -62,6 +66,9 @@ import TestSupport
         let groups = try #require(report["groups"] as? [[String: Any]])
         #expect(groups.count == 1 && groups[0]["published"] as? Int == published, "\(groups)")
         #expect(log.contains("subscriber group 'dashboards': 20/20 subscribed, received \(published * 20) "), "\(log)")
+        let verdicts = try #require(report["expectations"] as? [[String: Any]])
+        #expect(verdicts.map { $0["passed"] as? Bool } == [true, true, true], "\(verdicts)")
+        #expect(verdicts[1]["actual"] as? Double == 20, "\(verdicts)")
     }
 
     @Test func aSharedGroupSplitsTheStreamWithNothingReceivedTwice() throws {
@@ -83,6 +90,16 @@ import TestSupport
         #expect((workers["connectionsReceiving"] as? Int ?? 0) > 1, "\(workers)")
         #expect((workers["latency"] as? [String: Any])?["count"] as? Int == published, "\(workers)")
         #expect(log.contains("subscriber group 'workers' (shared): 4/4 subscribed"), "\(log)")
+    }
+
+    @Test func aSubscriberGroupTheRunDoesNotHaveIsAUsageError() throws {
+        let file = try RunFiles.scenario("expect.yaml", Self.devices(count: 1, rate: "10/s") + "subscribers: [{ name: a, topics: x }]\n")
+        defer { RunFiles.removeFolder(of: file) }
+        // Port 1: nothing listens, and nothing must try.
+        let run = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", "1", "--expect", "subscribers[b].received>0"], timeout: 30)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("subscribers[b].received>0: the run has no subscriber group 'b' (it has 'a')"), "\(run.stderr)")
     }
 
     @Test func aReportWithoutSubscribersHasNoSubscribersSection() throws {

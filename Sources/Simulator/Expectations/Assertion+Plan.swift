@@ -7,6 +7,11 @@ extension Assertion {
     /// run is refused (exit 2) rather than failed, or passed on a figure never measured, after it.
     package func unjudgeableReason(plan: FleetPlan, verify: Bool) -> String? {
         let devices = plan.connections.lazy.flatMap(\.devices)
+        if let group = subscriberGroup, !plan.subscribers.contains(where: { $0.name == group }) {
+            let names = plan.subscribers.map { "'\($0.name)'" }
+            return "\(text): the run has no subscriber group '\(group)'"
+                + (names.isEmpty ? " (it has none)" : " (it has \(names.joined(separator: ", ")))")
+        }
         if let stage, stage > plan.stages.count {
             return "\(text): the run has \(plan.stages.isEmpty ? "no stages" : Text.counted(plan.stages.count, "stage"))"
         }

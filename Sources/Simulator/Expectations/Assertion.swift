@@ -45,6 +45,8 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     package let metric: Metric
     /// `stage[N].…`: judged on stage N's figures alone (1-based); `nil` for the whole run's.
     package let stage: Int?
+    /// `subscribers[NAME].…`: a figure of that subscriber group; `nil` for the devices'.
+    package let subscriberGroup: String?
     package let comparison: Comparison
     /// The limit in the metric's base unit (percent, milliseconds or a plain number).
     package let limit: Double
@@ -54,8 +56,8 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     public var description: String { text }
 
     public static func == (a: Assertion, b: Assertion) -> Bool {
-        a.text == b.text && a.metric.name == b.metric.name && a.stage == b.stage && a.comparison == b.comparison && a.limit == b.limit
-            && a.unit == b.unit
+        a.text == b.text && a.metric.name == b.metric.name && a.stage == b.stage && a.subscriberGroup == b.subscriberGroup
+            && a.comparison == b.comparison && a.limit == b.limit && a.unit == b.unit
     }
 
     static let operatorCharacters: Set<Character> = ["<", ">", "=", "!"]
@@ -91,10 +93,29 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
             stage = number
             name = Text.trimmed(name[name.index(close, offsetBy: 2)...])
         }
+        var subscriberGroup: String?
+        if name.hasPrefix("subscribers[") {
+            let open = name.index(name.startIndex, offsetBy: 12)
+            guard let close = name[open...].firstRange(of: "]."), close.lowerBound > open else {
+                throw AssertionError("expected subscribers[NAME].FIGURE, such as subscribers[dashboards].gaps==0, found '\(name)'")
+            }
+            guard stage == nil else {
+                throw AssertionError("a subscriber group's figures are the whole run's; leave out 'stage[\(stage!)].'")
+            }
+            subscriberGroup = String(name[open..<close.lowerBound])
+            name = Text.trimmed(name[close.upperBound...])
+        }
         guard !name.isEmpty else {
             throw AssertionError("no figure before '\(opText)'; expected FIGURE OP VALUE such as rate>=99.5%")
         }
-        guard var metric = ReportMetrics.named(name) else {
+        let found = subscriberGroup.map { ReportMetrics.subscriber(name, of: $0) } ?? ReportMetrics.named(name)
+        guard var metric = found else {
+            if subscriberGroup != nil {
+                let names = ReportMetrics.subscriberFigureNames
+                let hint = Suggestion.closest(to: name, among: names).map { " (did you mean \($0)?)" } ?? ""
+                throw AssertionError(
+                    "unknown figure '\(name)' of a subscriber group\(hint); its figures are \(names.joined(separator: ", "))")
+            }
             let candidates = ReportMetrics.all.map(\.name) + ReportMetrics.aliases.keys.sorted()
             let hint = Suggestion.closest(to: name, among: candidates).map { " (did you mean \($0)?)" } ?? ""
             throw AssertionError("unknown figure '\(name)'\(hint); the figures are \(ReportMetrics.summary)")
@@ -138,6 +159,7 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         }
         self.text = scope + opText + numberText + unitText
         self.stage = stage
+        self.subscriberGroup = subscriberGroup
         self.metric = metric
         self.comparison = comparison
         self.limit = value * unit.scale

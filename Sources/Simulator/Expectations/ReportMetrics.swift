@@ -160,11 +160,51 @@ public enum ReportMetrics {
 }
 
 extension ReportMetrics {
+    /// A subscriber group's figure (`subscribers[NAME].FIGURE`), read from its entry of the
+    /// report's `subscribers`; `nil` for a name that is not one. `p99` alone means latency, as
+    /// for the devices.
+    package static func subscriber(_ figure: String, of group: String) -> Metric? {
+        let figure = aliases[figure].flatMap { $0.hasPrefix("latency.") ? $0 : nil } ?? figure
+        guard let (kind, read) = subscriberFigures[figure] else { return nil }
+        let missing: @Sendable (RunReport) -> String = { report in
+            report.subscribers?.contains(where: { $0.name == group }) == true
+                ? "not available: no payload that group '\(group)' received had a timestamp"
+                : "not available: the run has no subscriber group '\(group)'"
+        }
+        return Metric("subscribers[\(group)].\(figure)", kind, unavailable: missing) { report in
+            report.subscribers?.first(where: { $0.name == group }).flatMap(read)
+        }
+    }
+
+    /// What a subscriber group has of its own, by name.
+    private static let subscriberFigures: [String: (Metric.Kind, @Sendable (SubscriberFigures) -> Double?)] = {
+        let counts: [(String, @Sendable (SubscriberFigures) -> Int)] = [
+            ("connections", { $0.connections }), ("subscribed", { $0.subscribed }), ("received", { $0.received }),
+            ("connectionsReceiving", { $0.connectionsReceiving }), ("duplicates", { $0.duplicates }),
+            ("outOfOrder", { $0.outOfOrder }), ("gaps", { $0.gaps }),
+        ]
+        var figures: [String: (Metric.Kind, @Sendable (SubscriberFigures) -> Double?)] = [:]
+        for (name, get) in counts { figures[name] = (.number, { Double(get($0)) }) }
+        figures["ratePerSecond"] = (.number, { $0.ratePerSecond })
+        let percentiles: [(String, @Sendable (Percentiles) -> Double)] = [
+            ("p50", { $0.p50 }), ("p90", { $0.p90 }), ("p99", { $0.p99 }), ("p999", { $0.p999 }), ("max", { $0.max }),
+        ]
+        for (field, get) in percentiles { figures["latency.\(field)"] = (.duration, { $0.latency.map(get) }) }
+        figures["latency.count"] = (.number, { $0.latency.map { Double($0.count) } })
+        return figures
+    }()
+
+    /// The figures of `subscribers[NAME].…`, in order, for messages and help.
+    package static let subscriberFigureNames: [String] =
+        ["connections", "subscribed", "received", "connectionsReceiving", "ratePerSecond", "duplicates", "outOfOrder", "gaps"]
+        + ["p50", "p90", "p99", "p999", "max", "count"].map { "latency.\($0)" }
+
     /// The names `--expect` accepts, in short, for error messages and help.
     public static let summary: String = {
         let plain =
             (ratios + counts).map(\.name) + ["durationSeconds"] + verify.filter { $0.kind == .number && !$0.name.contains(".") }.map(\.name)
         return plain.joined(separator: ", ")
-            + ", latency.*, lateness.*, e2e.* (each .p50, .p90, .p99, .p999, .max, .count); p50, p90, p99, p999 alone mean latency"
+            + ", latency.*, lateness.*, e2e.* (each .p50, .p90, .p99, .p999, .max, .count); p50, p90, p99, p999 alone mean latency; "
+            + "stage[N].FIGURE for a stage's; subscribers[NAME].FIGURE for a subscriber group's"
     }()
 }
