@@ -30,7 +30,11 @@ import TestSupport
 
     @Test func metricsPassPromtoolAndMatchTheReport() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario("svc.yaml", Self.quiet)
+        // Two subscribers, each of which has every device's one tick by the scrape.
+        let withTimestamps = Self.quiet.replacingOccurrences(
+            of: "{ seq: { counter: 0 } }", with: "{ seq: { counter: 0 }, ts: { timestamp: us } }")
+        let file = try RunFiles.scenario(
+            "svc.yaml", withTimestamps + "\nsubscribers: [{ name: screens, count: 2, topics: \"svc/#\", qos: 1 }]\n")
         defer { RunFiles.removeFolder(of: file) }
         let devsim = try DevsimProcess(arguments: [
             "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0",
@@ -44,6 +48,7 @@ import TestSupport
         #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         let status = try HTTPGet.request(port: port, path: "/api/status")
         #expect(status.status == 200 && status.body.contains("\"outcome\" : \"running\""), "\(status.body)")
+        #expect(status.body.contains("\"received\" : 10"), "the subscribers' figures so far: \(status.body)")
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
 
         let checked = try Self.promtool(metrics.body)
@@ -53,6 +58,10 @@ import TestSupport
             #expect(Self.value(metrics.body, "devsim_\(name){group=\"meter\"}") == report[figure] as? Int, "\(figure): \(metrics.body)")
         }
         #expect(Self.value(metrics.body, "devsim_connections_up{group=\"meter\"}") == 5)
+        let screens = try #require((report["subscribers"] as? [[String: Any]])?.first)
+        #expect(Self.value(metrics.body, "devsim_subscriber_received_total{group=\"screens\"}") == 10 && screens["received"] as? Int == 10)
+        #expect(Self.value(metrics.body, "devsim_subscriber_connections_subscribed{group=\"screens\"}") == 2)
+        #expect(Self.value(metrics.body, "devsim_subscriber_latency_seconds_count{group=\"screens\"}") == 10, "\(metrics.body)")
         #expect(Self.value(metrics.body, "devsim_ack_latency_seconds_count") == (report["latency"] as? [String: Any])?["count"] as? Int)
     }
 

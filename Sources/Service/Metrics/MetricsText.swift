@@ -4,7 +4,8 @@ import Simulator
 /// report figure is a `devsim_…_total` counter (gauges for the two that go down: `in_flight`,
 /// `buffered`) labelled by device group, and by shard with `--shard`; connections up and in all
 /// are gauges; acknowledgement latency and lateness are histograms in seconds, from devsim's own
-/// histograms at their resolution. No label names a device: a fleet of a million devices makes
+/// histograms at their resolution. Subscriber groups (`subscribers:`) have `devsim_subscriber_…`
+/// series of their own, labelled by their group. No label names a device: a fleet of a million devices makes
 /// as many series as one of ten.
 package enum MetricsText {
     /// The `le` bounds of the histograms, in seconds: half a millisecond to ten seconds.
@@ -33,11 +34,43 @@ package enum MetricsText {
         histogram(&text, "devsim_ack_latency_seconds", "QoS 1/2 publish to PUBACK/PUBCOMP.", live.result.latency, base)
         histogram(
             &text, "devsim_lateness_seconds", "How late messages were published after their ticks' deadlines.", live.result.lateness, base)
+        subscribers(&text, live.result.subscribers, base)
         header(&text, "devsim_process_start_time_seconds", "When devsim started, in seconds since the Unix epoch.", "gauge")
         sample(&text, "devsim_process_start_time_seconds", [], format(startTime))
         header(&text, "devsim_build_info", "devsim's version, as a label; the value is always 1.", "gauge")
         sample(&text, "devsim_build_info", [("version", version)], "1")
         return text
+    }
+
+    /// What each subscriber group received, its connections, and its end-to-end latency.
+    private static func subscribers(_ text: inout String, _ groups: [SubscriberFigures], _ base: [(String, String)]) {
+        guard !groups.isEmpty else { return }
+        let counts: [(String, String, (SubscriberFigures) -> Int?)] = [
+            ("received", "Messages the subscriber group's connections received.", { $0.received }),
+            ("duplicates", "Messages a subscriber group received again (by sequence number).", { $0.duplicates }),
+            ("gaps", "Sequence numbers missing from what a subscriber group received.", { $0.gaps }),
+            ("out_of_order", "Messages a subscriber group received after a later one (not for shared groups).", { $0.outOfOrder }),
+        ]
+        for (name, help, read) in counts {
+            header(&text, "devsim_subscriber_\(name)_total", help, "counter")
+            for group in groups {
+                guard let value = read(group) else { continue }
+                sample(&text, "devsim_subscriber_\(name)_total", base + [("group", group.name)], "\(value)")
+            }
+        }
+        header(&text, "devsim_subscriber_connections", "A subscriber group's connections.", "gauge")
+        for group in groups { sample(&text, "devsim_subscriber_connections", base + [("group", group.name)], "\(group.connections)") }
+        header(
+            &text, "devsim_subscriber_connections_subscribed",
+            "A subscriber group's connections the broker acknowledged the subscriptions of, once or more.", "gauge")
+        for group in groups {
+            sample(&text, "devsim_subscriber_connections_subscribed", base + [("group", group.name)], "\(group.subscribed)")
+        }
+        let latencies = groups.compactMap { group in (try? group.histogram?.histogram()).flatMap { $0 }.map { (group.name, $0) } }
+        guard !latencies.isEmpty else { return }
+        let name = "devsim_subscriber_latency_seconds"
+        header(&text, name, "From a payload's timestamp to its receipt. Buckets at devsim's histogram resolution (1.6 %).", "histogram")
+        for (group, histogram) in latencies { buckets(&text, name, histogram, base + [("group", group)]) }
     }
 
     private static func header(_ text: inout String, _ name: String, _ help: String, _ type: String) {
@@ -53,6 +86,11 @@ package enum MetricsText {
         _ text: inout String, _ name: String, _ help: String, _ histogram: Histogram, _ labels: [(String, String)]
     ) {
         header(&text, name, help + " Buckets at devsim's histogram resolution (1.6 %).", "histogram")
+        buckets(&text, name, histogram, labels)
+    }
+
+    /// A histogram's samples, without its header: one series of several.
+    private static func buckets(_ text: inout String, _ name: String, _ histogram: Histogram, _ labels: [(String, String)]) {
         for bound in bounds {
             let count = histogram.count(atMost: UInt64(bound * 1e9))
             sample(&text, name + "_bucket", labels + [("le", format(bound))], "\(count)")

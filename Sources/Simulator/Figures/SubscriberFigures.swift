@@ -33,9 +33,10 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
     /// The raw histogram behind `latency`, for `report merge`.
     public var histogram: HistogramData? = nil
 
-    public init(name: String, shared: Bool) {
+    public init(name: String, shared: Bool, histogram: HistogramData? = nil) {
         self.name = name
         self.shared = shared
+        self.histogram = histogram
     }
 
     /// One line for the run log.

@@ -497,6 +497,7 @@ public final class Fleet: Sendable {
                 if let sample { payloads[groupNames[index]] = sample }
             }
         }
+        result.subscribers = subscribers?.liveFigures(seconds: result.durationSeconds) ?? []
         return Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Reactor
 import Synchronization
@@ -6,7 +7,8 @@ import Synchronization
 /// own, apart from the devices' so that receiving never delays a tick, and their figures,
 /// which never mix into the devices'. They connect and subscribe before the devices start
 /// (`start`), get a short time at the end to receive what is still on its way (`settle`), and
-/// are read once their loops have stopped (`figures`).
+/// are read once their loops have stopped (`figures`), or by each loop while they run
+/// (`liveFigures`).
 ///
 /// `@unchecked Sendable`: its connections and tallies are touched only on their loops until
 /// those have stopped, and read only after; what other threads read meanwhile is atomic or
@@ -16,12 +18,17 @@ package final class Subscribers: @unchecked Sendable {
     private let plans: [SubscriberGroupPlan]
     private let loops: [EventLoop]
     private let connections: [SubscriberConnection]
-    /// Each group's tallies, one per loop it has members on.
-    private let tallies: [[SubscriberTally]]
+    /// Each group's tallies, one per loop it has members on, with that loop's index.
+    private let tallies: [[(loop: Int, tally: SubscriberTally)]]
+    /// Each loop's part of every group's figures, as it last gave them (`liveFigures`).
+    private let liveParts: Locked<[[SubscriberFigures]]>
     let receivedCount = Atomic<Int>(0)
     let subscribedConnections = Atomic<Int>(0)
     let connectionsUp = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
+    /// 0 before `start`, 1 while the loops run, 2 once `stop` has stopped them: what
+    /// `liveFigures` may ask of them.
+    private let phase = Atomic<Int>(0)
     /// Warnings said so far per group: a broker that goes away would otherwise have every
     /// member of a group of thousands say so.
     private let warnings: Locked<[Int]>
@@ -46,11 +53,11 @@ package final class Subscribers: @unchecked Sendable {
         self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-subscribe-\($0)") }
         warnings = Locked(Array(repeating: 0, count: plans.count))
         var connections: [SubscriberConnection] = []
-        var tallies: [[SubscriberTally]] = []
+        var tallies: [[(loop: Int, tally: SubscriberTally)]] = []
         var next = 0
         for (group, plan) in plans.enumerated() {
             var byLoop: [Int: SubscriberTally] = [:]
-            var order: [SubscriberTally] = []
+            var order: [(loop: Int, tally: SubscriberTally)] = []
             let sharedLoop = next % loopCount
             if plan.isShared, !plan.members.isEmpty { next += 1 }
             for member in plan.members {
@@ -64,7 +71,7 @@ package final class Subscribers: @unchecked Sendable {
                 let tally = byLoop[loop] ?? SubscriberTally(plan: plan)
                 if byLoop[loop] == nil {
                     byLoop[loop] = tally
-                    order.append(tally)
+                    order.append((loop, tally))
                 }
                 connections.append(
                     try SubscriberConnection(
@@ -74,6 +81,7 @@ package final class Subscribers: @unchecked Sendable {
         }
         self.connections = connections
         self.tallies = tallies
+        liveParts = Locked(Array(repeating: [], count: loopCount))
         for connection in connections { connection.subscribers = self }
     }
 
@@ -84,6 +92,7 @@ package final class Subscribers: @unchecked Sendable {
     @discardableResult
     package func start(timeout: Duration) throws -> Bool {
         for loop in loops { try loop.start() }
+        phase.store(1, ordering: .releasing)
         let start = MonotonicClock.now()
         for connection in connections {
             connection.loop.execute { connection.open(start: start) }
@@ -125,31 +134,69 @@ package final class Subscribers: @unchecked Sendable {
         stopSubscribing(
             connections: connections.map { connection in (connection.loop, { connection.stop() }) },
             finished: { finishedConnections.load(ordering: .relaxed) }, loops: loops)
+        phase.store(2, ordering: .releasing)
     }
 
     /// Each group's figures over a run of `seconds`. Call after `stop()`.
     package func figures(seconds: Double) -> [SubscriberFigures] {
+        combined(loops.indices.map(parts), seconds: seconds)
+    }
+
+    /// Each group's figures as of now, `seconds` into the run: each loop reads its own part.
+    /// A loop too busy to answer within a second counts with its last part, so a reading never
+    /// goes back.
+    package func liveFigures(seconds: Double) -> [SubscriberFigures] {
+        switch phase.load(ordering: .acquiring) {
+        case 0: return combined([], seconds: seconds)
+        case 2: return figures(seconds: seconds)
+        default: break
+        }
+        let answered = DispatchGroup()
+        for (index, loop) in loops.enumerated() {
+            answered.enter()
+            loop.execute { [liveParts] in
+                let parts = self.parts(onLoop: index)
+                liveParts.withLock { $0[index] = parts }
+                answered.leave()
+            }
+        }
+        _ = answered.wait(timeout: .now() + 1)
+        return combined(liveParts.withLock { $0 }, seconds: seconds)
+    }
+
+    /// Every group's part on loop `loop`, its members there and their tally: on that loop, or
+    /// once the loops have stopped.
+    private func parts(onLoop loop: Int) -> [SubscriberFigures] {
         plans.enumerated().map { group, plan in
-            let members = connections.filter { $0.group == group }
+            var part = SubscriberFigures(name: plan.name, shared: plan.isShared)
             var latency = Histogram()
-            var figures = SubscriberFigures(name: plan.name, shared: plan.isShared)
-            for tally in tallies[group] {
+            for (tallyLoop, tally) in tallies[group] where tallyLoop == loop {
                 latency.merge(tally.latency)
                 for table in tally.streams {
                     for stream in table.streams {
-                        figures.duplicates += stream.duplicated
-                        figures.outOfOrder += stream.outOfOrder
-                        figures.gaps += stream.gaps
+                        part.duplicates += stream.duplicated
+                        part.outOfOrder += stream.outOfOrder
+                        part.gaps += stream.gaps
                     }
                 }
             }
-            figures.connections = members.count
-            figures.subscribed = members.count(where: \.everSubscribed)
-            figures.received = members.reduce(0) { $0 + $1.received }
-            figures.connectionsReceiving = members.count { $0.received > 0 }
+            for member in connections where member.group == group && member.loop === loops[loop] {
+                part.connections += 1
+                if member.everSubscribed { part.subscribed += 1 }
+                part.received += member.received
+                if member.received > 0 { part.connectionsReceiving += 1 }
+            }
+            part.histogram = HistogramData(latency)
+            return part
+        }
+    }
+
+    /// The loops' parts added up, group by group (a loop that has given none yet adds none).
+    private func combined(_ loopParts: [[SubscriberFigures]], seconds: Double) -> [SubscriberFigures] {
+        plans.enumerated().map { group, plan in
+            var figures = loopParts.filter { group < $0.count }.map { $0[group] }
+                .reduce(SubscriberFigures(name: plan.name, shared: plan.isShared, histogram: HistogramData(Histogram()))) { $0.beside($1) }
             figures.ratePerSecond = seconds > 0 ? (Double(figures.received) / seconds * 100).rounded() / 100 : 0
-            figures.latency = latency.isEmpty ? nil : Percentiles(latency)
-            figures.histogram = HistogramData(latency)
             return figures
         }
     }
