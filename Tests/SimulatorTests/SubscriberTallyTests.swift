@@ -82,6 +82,23 @@ struct SubscriberTallyTests {
         #expect(shards.allSatisfy { $0.subscribers.first?.topics.count == 1 }, "every shard's subscribers watch the whole fleet's topics")
     }
 
+    /// A shared stream split over shards would be judged in parts, each missing the others'
+    /// messages as gaps: a shared group runs whole on one shard, the one its name hashes to,
+    /// and every other shard still lists it, with no member.
+    @Test func aSharedGroupRunsWholeOnTheShardItsNameHashesTo() throws {
+        for count in [2, 3, 5] {
+            let shards = try (0..<count).map {
+                try Self.plan(topics: "\"$share/g/fleet/+\"", count: 8, shard: Shard(index: $0, count: count))
+            }
+            let members = shards.map { $0.subscribers.first?.members.map(\.index) ?? [] }
+            #expect(shards.allSatisfy { $0.subscribers.map(\.name) == ["s"] }, "every shard plans the group")
+            let owner = Shard.bucket(of: "s", count: count)
+            #expect(members[owner] == Array(1...8), "\(count) shards: \(members)")
+            #expect(members.indices.allSatisfy { $0 == owner || members[$0].isEmpty }, "\(count) shards: \(members)")
+            #expect(shards[owner].subscriberConnectionCount == 8)
+        }
+    }
+
     @Test func aSubscribersClientIDThatIsADevicesIsAConflict() throws {
         let yaml = """
             devices:

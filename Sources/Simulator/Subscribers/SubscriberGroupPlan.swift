@@ -28,12 +28,16 @@ package struct SubscriberGroupPlan: Sendable {
     package var reconnect: ReconnectSettings
     package var topics: [WatchedTopic]
 
-    /// The subscriber groups of every scenario, in order, with the members of `shard` (each
-    /// kept by its client id, as devices are by their id, so the shards together run the whole
-    /// group). `devices` are the whole fleet's, every shard's: a subscriber receives what the
-    /// other shards publish too. Groups without `rampUp` open one after another at
-    /// `Defaults.rampUp` a second together, apart from the devices' ramp: the subscribers are
-    /// up before the devices start.
+    /// The subscriber groups of every scenario, in order, with the members of `shard`: a group
+    /// that receives the whole stream is dealt by its members' client ids, as devices are by
+    /// their ids, so the shards together run the whole group; a shared group (`$share/…`) runs
+    /// whole on the one shard its name hashes to (`Shard.runsSharedGroup(named:)`), and the
+    /// others run none of its members, for a shared stream split over shards would be judged in
+    /// parts, each part's missing the others' messages as gaps. Every shard plans every group,
+    /// so its report lists it. `devices` are the whole fleet's, every shard's: a subscriber
+    /// receives what the other shards publish too. Groups without `rampUp` open one after
+    /// another at `Defaults.rampUp` a second together, apart from the devices' ramp: the
+    /// subscribers are up before the devices start.
     static func plans(for scenarios: [Scenario], settings: RunSettings, shard: Shard?, devices: [DevicePlan]) -> [SubscriberGroupPlan] {
         guard scenarios.contains(where: { !$0.subscribers.isEmpty }) else { return [] }
         var published: [String: WatchedTopic] = [:]
@@ -55,9 +59,10 @@ package struct SubscriberGroupPlan: Sendable {
                 let perSecond = group.rampUp?.perSecond ?? Defaults.rampUp
                 let rampStart = group.rampUp == nil ? defaultRampPosition : 0
                 if group.rampUp == nil { defaultRampPosition += group.count }
-                let members = (1...max(1, group.count)).compactMap { index -> Member? in
+                let runsNone = group.isShared && shard.map { !$0.runsSharedGroup(named: group.name) } == true
+                let members = (runsNone ? [] : Array(1...max(1, group.count))).compactMap { index -> Member? in
                     let clientID = group.clientID.render(name: group.name, index: index, id: nil)
-                    if let shard, !shard.contains(deviceID: clientID) { return nil }
+                    if let shard, !group.isShared, !shard.contains(deviceID: clientID) { return nil }
                     var options = FleetPlan.clientOptions(
                         scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID,
                         will: nil)
