@@ -99,6 +99,55 @@ struct SubscriberTallyTests {
         }
     }
 
+    /// Two groups on one `$share/NAME/FILTER` are one share at the broker, each member of either
+    /// getting part of one stream: refused, in one file and across files, naming both places.
+    @Test func twoGroupsOnOneSharedSubscriptionAreAConflict() throws {
+        let devices = """
+            devices:
+              - name: d
+                topic: "fleet/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+
+            """
+        let groups = """
+            subscribers:
+              - name: a
+                topics: ["$share/w/fleet/#"]
+              - name: b
+                topics: ["$share/w/other/+", "$share/w/fleet/#"]
+              - name: c
+                topics: ["$share/v/fleet/#"]
+            """
+        let load = { (yaml: String, file: String) in try ScenarioLoader.load(text: yaml, file: file, environment: [:]) }
+        let one = FleetPlan(scenarios: [try load(devices + groups, "t.yaml")], settings: RunSettings())
+        let message =
+            "shared subscription '$share/w/fleet/#' of subscriber group 'b' is also made by subscriber group 'a' at t.yaml:7:5; "
+            + "the broker makes them one share and deals each message to one member of either group, so each would count the "
+            + "other's as gaps: give the groups different share names"
+        #expect(one.conflicts.map(\.description) == ["t.yaml:9:5: " + message], "another share name, or another filter, is another share")
+        let other = """
+            name: other
+            devices:
+              - name: o
+                topic: "other/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+            subscribers:
+              - name: e
+                clientId: "e-{index}"
+                topics: "$share/v/fleet/#"
+            """
+        let two = FleetPlan(scenarios: [try load(devices + groups, "t.yaml"), try load(other, "u.yaml")], settings: RunSettings())
+        #expect(
+            two.conflicts.map(\.description) == [
+                "t.yaml:9:5: " + message,
+                "u.yaml:8:5: shared subscription '$share/v/fleet/#' of subscriber group 'e' is also made by subscriber group 'c' at "
+                    + "t.yaml:11:5; the broker makes them one share and deals each message to one member of either group, so each "
+                    + "would count the other's as gaps: give the groups different share names",
+            ])
+    }
+
     @Test func aSubscribersClientIDThatIsADevicesIsAConflict() throws {
         let yaml = """
             devices:

@@ -84,6 +84,37 @@ package struct SubscriberGroupPlan: Sendable {
         return plans
     }
 
+    /// Shared subscriptions that two subscriber groups both make, one message for each pair of
+    /// groups, at the place the second is written: the broker takes a `$share/NAME/FILTER` for
+    /// one share whoever subscribes to it, and deals each message to one member of either group,
+    /// so each group would count what went to the other as gaps. A run must not start with any.
+    static func shareConflicts(in scenarios: [Scenario]) -> [Diagnostic] {
+        var owners: [String: (group: String, location: SourceLocation)] = [:]
+        var reported: Set<[String]> = []
+        var conflicts: [Diagnostic] = []
+        for scenario in scenarios {
+            for group in scenario.subscribers {
+                let location = group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1)
+                for filter in group.topics where filter.isShared {
+                    guard let first = owners[filter.text] else {
+                        owners[filter.text] = (group.name, location)
+                        continue
+                    }
+                    guard first.location != location, reported.insert([first.location.description, location.description]).inserted
+                    else { continue }
+                    conflicts.append(
+                        Diagnostic(
+                            file: location.file, line: location.line, column: location.column,
+                            message: "shared subscription '\(filter.text)' of subscriber group '\(group.name)' is also made by "
+                                + "subscriber group '\(first.group)' at \(first.location); the broker makes them one share and "
+                                + "deals each message to one member of either group, so each would count the other's as gaps: "
+                                + "give the groups different share names"))
+                }
+            }
+        }
+        return conflicts
+    }
+
     /// The group in one line: its name, filters, QoS and members' client ids and options.
     package var description: String {
         var text = ""
