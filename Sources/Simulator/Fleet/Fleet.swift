@@ -542,7 +542,11 @@ public final class Fleet: Sendable {
     /// up (or at the connect timeout, with those that are), takes its readings when due, sets
     /// each step's rate, and ends the run when it is over. Returns when it is next due.
     private func searchCapacity(now: UInt64, connectDeadline: UInt64) -> UInt64? {
-        guard let state = recorders.withLock({ $0.capacity.map { (connecting: $0.isConnecting, due: $0.due) } }) else { return nil }
+        guard
+            let state = recorders.withLock({
+                $0.capacity.map { (connecting: $0.isConnecting, coolingDown: $0.isCoolingDown, due: $0.due) }
+            })
+        else { return nil }
         if state.connecting {
             let allUp = control.allConnectedAt.load(ordering: .relaxed) != 0
             guard allUp || now >= connectDeadline else { return now &+ 20_000_000 }
@@ -555,7 +559,8 @@ public final class Fleet: Sendable {
             return recorders.withLock { $0.capacity?.due }
         }
         guard let due = state.due, now >= due else { return state.due }
-        let reading = reading(now: now)
+        var reading = reading(now: now)
+        if state.coolingDown { reading.queuedWhileUp = queuedWhileUp() }
         let (closed, action, next) = recorders.withLock { recorders in
             let (closed, action) = recorders.capacity?.record(reading) ?? (nil, nil)
             return (closed, action, recorders.capacity?.due)
@@ -599,6 +604,22 @@ public final class Fleet: Sendable {
                 for connection in context.connections { connection.drop(stage: stage, now: now) }
             }
         }
+    }
+
+    /// Ticks queued on the connections that are up, asked on their loops; `nil` when a loop did
+    /// not answer within a second.
+    private func queuedWhileUp() -> Int? {
+        let count = Atomic<Int>(0)
+        let answered = DispatchGroup()
+        for context in contexts {
+            answered.enter()
+            context.loop.execute {
+                count.add(context.connections.reduce(0) { $0 + $1.queuedWhileUp }, ordering: .relaxed)
+                answered.leave()
+            }
+        }
+        guard answered.wait(timeout: .now() + 1) == .success else { return nil }
+        return count.load(ordering: .relaxed)
     }
 
     /// Connections that are up with messages unacknowledged or queued, asked on their loops.
