@@ -148,6 +148,40 @@ struct SubscriberTallyTests {
             ])
     }
 
+    /// A reload leaves the subscriber groups as they were, and says so when the files changed
+    /// them: told apart by what they are made of, not by where they are written, nor by what a
+    /// subscriber has none of (a will, an ack timeout).
+    @Test func aReloadTellsAChangedSubscriberGroupByWhatItIsMadeOf() throws {
+        let yaml = """
+            broker: { host: 127.0.0.1, port: 1883 }
+            devices:
+              - name: d
+                topic: "fleet/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+            subscribers:
+              - name: s
+                count: 3
+                topics: ["fleet/#"]
+            """
+        let sources = { (yaml: String) in
+            FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+                .subscribers.map(\.source)
+        }
+        let running = try sources(yaml)
+        #expect(try sources("# moved down\n" + yaml) == running, "where it is written does not matter")
+        #expect(try sources(yaml.replacingOccurrences(of: "port: 1883 }", with: "port: 1883, ackTimeout: 5s }")) == running)
+        for changed in [
+            yaml.replacingOccurrences(of: "count: 3", with: "count: 4"),
+            yaml.replacingOccurrences(of: "fleet/#\"]", with: "fleet/+\"]"),
+            yaml.replacingOccurrences(of: "port: 1883", with: "port: 1884"),
+            yaml + "\n    qos: 1",
+            yaml + "\n    clientId: \"dash-{index}\"",
+        ] {
+            #expect(try sources(changed) != running, "\(changed)")
+        }
+    }
+
     @Test func aSubscribersClientIDThatIsADevicesIsAConflict() throws {
         let yaml = """
             devices:

@@ -92,7 +92,7 @@ public final class Fleet: Sendable {
     /// The subscriber groups' connections, on loops of their own; `nil` without any.
     private let subscribers: Subscribers?
     /// What the subscriber groups were made from, for a reload to tell whether they changed.
-    private let subscriberGroups: [String]
+    private let subscriberGroups: [SubscriberGroupPlan.Source]
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
@@ -136,7 +136,7 @@ public final class Fleet: Sendable {
         subscribers =
             plan.subscribers.isEmpty
             ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, connackTimeout: settings.connackTimeout, logger: logger)
-        subscriberGroups = plan.subscribers.map(\.description)
+        subscriberGroups = plan.subscribers.map(\.source)
         controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
@@ -191,7 +191,7 @@ public final class Fleet: Sendable {
         if isSearching {
             return reloadFailed("a capacity search sets every device's rate: a reload would change what it measures; restart the run")
         }
-        if plan.subscribers.map(\.description) != subscriberGroups {
+        if plan.subscribers.map(\.source) != subscriberGroups {
             // Their connections and counts are the run's from its start: a reload changes the devices only.
             control.logger.warning("the subscriber groups changed, and a reload leaves them as they were; restart the run to change them")
         }

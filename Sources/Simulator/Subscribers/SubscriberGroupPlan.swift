@@ -20,6 +20,24 @@ package struct SubscriberGroupPlan: Sendable {
         package var devices: Int
     }
 
+    /// What a group's connections are made of, as its scenario says it: equal for a group that a
+    /// reload leaves as it was (the run's settings, the rest of what its members' options come
+    /// from, are the same for the reload). Not where the group is written, nor the broker's
+    /// will and ack timeout, which a subscriber has none of.
+    package struct Source: Sendable, Equatable {
+        package var group: SubscriberGroup
+        package var broker: BrokerSettings
+
+        init(group: SubscriberGroup, broker: BrokerSettings) {
+            self.group = group
+            self.group.location = nil
+            self.broker = broker
+            self.broker.will = nil
+            self.broker.ackTimeout = nil
+            self.broker.onAckTimeout = nil
+        }
+    }
+
     package var name: String
     package var filters: [TopicFilter]
     package var qos: QoS
@@ -27,6 +45,9 @@ package struct SubscriberGroupPlan: Sendable {
     package var members: [Member]
     package var reconnect: ReconnectSettings
     package var topics: [WatchedTopic]
+    /// What the group was made from, for a reload to tell whether it changed: compared, not the
+    /// plan, whose members (a million of them, some runs) are made from it.
+    package var source: Source
 
     /// The subscriber groups of every scenario, in order, with the members of `shard`: a group
     /// that receives the whole stream is dealt by its members' client ids, as devices are by
@@ -78,7 +99,8 @@ package struct SubscriberGroupPlan: Sendable {
                 plans.append(
                     SubscriberGroupPlan(
                         name: group.name, filters: group.topics, qos: group.qos, isShared: group.isShared, members: members,
-                        reconnect: scenario.broker.reconnect ?? ReconnectSettings(), topics: topics))
+                        reconnect: scenario.broker.reconnect ?? ReconnectSettings(), topics: topics,
+                        source: Source(group: group, broker: scenario.broker)))
             }
         }
         return plans
@@ -113,13 +135,6 @@ package struct SubscriberGroupPlan: Sendable {
             }
         }
         return conflicts
-    }
-
-    /// The group in one line: its name, filters, QoS and members' client ids and options.
-    package var description: String {
-        var text = ""
-        dump((name, filters.map(\.text), qos, isShared, members.map(\.options), reconnect), to: &text)
-        return text
     }
 
     /// What the group's connections subscribe to, and at which QoS.
