@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -136,6 +137,38 @@ import TestSupport
             #expect(answer.body.contains("a capacity search sets every device's rate: \(verb) is refused while it runs"), "\(answer.body)")
         }
         #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+    }
+
+    /// A reload (SIGHUP) would start, stop or restart connections the step does not know of:
+    /// refused while the search runs, the fleet left as it is, and the search goes on.
+    @Test func aReloadIsRefusedWhileASearchRuns() throws {
+        let server = try ScriptedMQTTServer()
+        let file = try RunFiles.scenario("capacity-reload.yaml", Self.fleet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
+            "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0", "--report", file + ".json",
+        ])
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        let added =
+            Self.fleet + """
+
+                  - name: extra
+                    topic: "cap-extra/{index}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                """
+        try added.write(toFile: file, atomically: true, encoding: .utf8)
+        devsim.sendSignal(SIGHUP)
+        let refusal = "reload: a capacity search sets every device's rate: a reload would change what it measures; restart the run"
+        #expect(devsim.waitForOutput(containing: refusal, inStderr: true, timeout: 10), "\(devsim.stderr)")
+        #expect(!devsim.stderr.contains("reloaded:"), "\(devsim.stderr)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect((report["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["meter"], "\(report)")
+        let reloads = report["reloads"] as? [[String: Any]] ?? []
+        #expect(reloads.count == 1 && (reloads.first?["error"] as? String)?.contains("a capacity search") == true, "\(reloads)")
     }
 
     @Test(arguments: [
