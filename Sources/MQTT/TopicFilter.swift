@@ -65,6 +65,38 @@ package struct TopicFilter: Sendable, Hashable, CustomStringConvertible {
         return Self.filter(filter, matches: topic)
     }
 
+    /// A topic that both filters (without their shares) match, `nil` when none is: a client
+    /// subscribed to both gets a message on it once for each (mosquitto does so). A level that
+    /// either filter leaves to a wildcard is `x` in it.
+    package func commonTopic(with other: TopicFilter) -> String? {
+        let mine = filter.split(separator: "/", omittingEmptySubsequences: false)
+        let theirs = other.filter.split(separator: "/", omittingEmptySubsequences: false)
+        // A topic of `$` matches no filter that starts with a wildcard.
+        let isWildcard = { (level: Substring) in level == "+" || level == "#" }
+        if mine[0].hasPrefix("$") && isWildcard(theirs[0]) || theirs[0].hasPrefix("$") && isWildcard(mine[0]) { return nil }
+        var topic: [Substring] = []
+        var index = 0
+        while true {
+            let level = index < mine.count ? mine[index] : nil
+            let otherLevel = index < theirs.count ? theirs[index] : nil
+            if level == "#" || otherLevel == "#" {
+                // `#` matches the parent level too: any rest of the other filter will do.
+                let rest = (level == "#" ? theirs : mine).dropFirst(index)
+                topic += rest.filter { $0 != "#" }.map { $0 == "+" ? "x" : $0 }
+                return topic.isEmpty ? "x" : topic.joined(separator: "/")
+            }
+            guard let level, let otherLevel else { return level == nil && otherLevel == nil ? topic.joined(separator: "/") : nil }
+            if level == "+" {
+                topic.append(otherLevel == "+" ? "x" : otherLevel)
+            } else if otherLevel == "+" || level == otherLevel {
+                topic.append(level)
+            } else {
+                return nil
+            }
+            index += 1
+        }
+    }
+
     /// Whether `filter` (with `+` and `#`, no share) matches `topic` level by level.
     package static func filter(_ filter: String, matches topic: String) -> Bool {
         let levels = filter.split(separator: "/", omittingEmptySubsequences: false)

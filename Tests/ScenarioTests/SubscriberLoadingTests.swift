@@ -65,6 +65,23 @@ import Testing
             ("  - name: s\n    topics: [\"$shared/g/a\"]", "did you mean '$share/g/a'?"),
             ("  - name: s\n    topics: []", "8:13: expected at least one topic filter in 'topics' of subscriber group 's'"),
             ("  - name: s\n    topics: [\"$share/g/a\", b]", "8:13: subscriber group 's' mixes shared subscriptions ($share/…) with 'b'"),
+            (
+                "  - name: s\n    topics: [\"a/#\", \"a/b\"]",
+                "8:21: 'a/b' and 'a/#' of subscriber group 's' both match topics such as 'a/b': each member receives it twice"
+            ),
+            (
+                "  - name: s\n    topics: [\"fleet/#\", \"fleet\"]",
+                "8:25: 'fleet' and 'fleet/#' of subscriber group 's' both match topics such as 'fleet'"
+            ),
+            (
+                "  - name: s\n    topics: [\"+/b\", \"a/+\"]",
+                "8:21: 'a/+' and '+/b' of subscriber group 's' both match topics such as 'a/b'"
+            ),
+            (
+                "  - name: s\n    topics: [\"$share/g/a/+\", \"$share/h/+/b\"]",
+                "8:30: '$share/h/+/b' and '$share/g/a/+' of subscriber group 's' both match topics such as 'a/b': both shares deal it"
+            ),
+            ("  - name: s\n    topics: [a, b, a]", "8:20: 'a' is given twice in 'topics' of subscriber group 's'; give it once"),
             ("  - name: s\n    topics: [a]\n    qos: 3", "9:10: expected 0, 1 or 2 for 'qos', found 3"),
             (
                 "  - name: s\n    topics: [a]\n    cleanSesion: false",
@@ -94,6 +111,22 @@ import Testing
             problems = error.diagnostics.map(\.description)
         }
         #expect(problems.count == 1 && problems.first?.contains("'subscribers' cannot be set in an included file") == true, "\(problems)")
+    }
+
+    /// A broker sends a member one copy per filter that matches: filters of one group that
+    /// meet nowhere are taken.
+    @Test func filtersThatMeetNowhereAreTakenTogether() throws {
+        for topics in [##"["a/+", "a/b/c"]"##, ##"["#", "$SYS/broker"]"##, ##"["a/b", "a/c/#"]"##, ##"["$share/g/x/#", "$share/g/y"]"##] {
+            let scenario = try load(Self.devices + "subscribers:\n  - name: s\n    topics: \(topics)")
+            #expect(scenario.subscribers.first?.topics.count == 2, "\(topics)")
+        }
+        let pairs: [(String, String, String?)] = [
+            ("#", "+", "x"), ("a/#", "a", "a"), ("+/+", "a/#", "a/x"), ("a/+", "b/+", nil), ("$SYS/#", "+/broker", nil),
+        ]
+        for (first, second, topic) in pairs {
+            #expect(try TopicFilter(first).commonTopic(with: TopicFilter(second)) == topic, "\(first) and \(second)")
+            #expect(try TopicFilter(second).commonTopic(with: TopicFilter(first)) == topic, "\(second) and \(first)")
+        }
     }
 
     @Test func filtersMatchAsABrokerMatchesThem() throws {

@@ -85,6 +85,37 @@ import Testing
         #expect(next == .setMultiplier(1.5) && recorder.due == 28_100_000_000, "then the next step warms up")
     }
 
+    /// What a connection that is down keeps (`offline: buffer`) goes out only once it is back:
+    /// the cool-down after a break waits for the queues of the connections up alone, or one
+    /// unreachable device would hold every broken step for the whole 30 s.
+    @Test func theCoolDownWaitsForTheQueuesOfConnectionsUpAlone() throws {
+        var recorder = CapacityRecorder(
+            settings: CapacitySettings(slos: [try Assertion.slo("p99<50ms")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
+            start: 0)
+        recorder.connected(now: 0)
+        var totals = Totals(), latency = Histogram()
+        _ = recorder.record(FigureReading(time: 0))
+        totals[.published] = 10
+        latency.record(2_000_000)
+        #expect(recorder.record(FigureReading(time: 1_000_000_000, totals: totals, latency: latency)).action == .setMultiplier(2))
+        _ = recorder.record(FigureReading(time: 1_000_000_000, totals: totals, latency: latency))
+        totals[.published] += 20
+        for _ in 0..<20 { latency.record(60_000_000) }
+        let (step, action) = recorder.record(FigureReading(time: 2_000_000_000, totals: totals, latency: latency))
+        #expect(step?.passed == false && action == .coolDown && recorder.isCoolingDown, "\(String(describing: step))")
+        #expect(recorder.due == 3_000_000_000, "at least a second")
+        // A device that cannot reach its broker keeps 500 ticks; the connections up keep 3, then none.
+        totals[.buffered] = 500
+        var reading = FigureReading(time: 3_000_000_000, totals: totals)
+        reading.queuedWhileUp = 3
+        #expect(recorder.record(reading) == (nil, nil) && recorder.due == 3_100_000_000)
+        reading = FigureReading(time: 3_100_000_000, totals: totals)
+        #expect(recorder.record(reading) == (nil, nil), "without the loops' answer, every queue counts")
+        reading.time = 3_200_000_000
+        reading.queuedWhileUp = 0
+        #expect(recorder.record(reading).action == .setMultiplier(1.5) && !recorder.isCoolingDown, "the outage's 500 are not waited for")
+    }
+
     /// A fleet down for a whole step measured nothing: its empty lateness must not pass it.
     @Test func aStepThatPublishedNothingBreaks() throws {
         var recorder = CapacityRecorder(

@@ -13,7 +13,7 @@ import Testing
         figures.connectionsReceiving = 2
         figures.ratePerSecond = Double(received) / 10
         figures.duplicates = 1
-        figures.outOfOrder = 2
+        if !shared { figures.outOfOrder = 2 }
         figures.gaps = 3
         var histogram = Histogram()
         for value in latencies { histogram.record(value) }
@@ -74,5 +74,28 @@ import Testing
             Self.figures("dash", received: 40, latencies: [1_000_000]).logLine
                 == "subscriber group 'dash': 3/3 subscribed, received 40 (4.0 msg/s), latency p50 1.0 ms, p99 1.0 ms, "
                 + "duplicates 1, out of order 2, gaps 3")
+    }
+
+    /// A shared group's members read on one loop in the order it finds them ready, not the
+    /// broker's: its `outOfOrder` is no figure, absent from the JSON, `—` in the HTML table,
+    /// left out of the log line, and of a merge.
+    @Test func aSharedGroupHasNoOutOfOrder() throws {
+        let workers = Self.figures("workers", shared: true, received: 7, latencies: [])
+        #expect(workers.outOfOrder == nil && SubscriberFigures(name: "dash", shared: false).outOfOrder == 0)
+        let report = try Self.report(shard: 0, subscribers: [workers, Self.figures("dash", received: 40, latencies: [])])
+        let json = try #require(try JSONSerialization.jsonObject(with: try report.json()) as? [String: Any])
+        let groups = try #require(json["subscribers"] as? [[String: Any]])
+        #expect(groups[0]["outOfOrder"] == nil && groups[1]["outOfOrder"] as? Int == 2, "\(groups)")
+        #expect(report.subscribers?.first?.outOfOrder == nil, "read back absent")
+        let page = HTMLReport.page(report)
+        #expect(
+            page.contains(
+                "<td>workers (shared)</td><td>3</td><td>3</td><td>7</td><td>0.7</td><td></td><td></td><td>1</td><td>—</td><td>3</td>"),
+            "\(page)")
+        #expect(workers.logLine.hasSuffix("duplicates 1, gaps 3"), "\(workers.logLine)")
+        let merged = try ReportMerge.merge([
+            .init(name: "a", report: report), .init(name: "b", report: try Self.report(shard: 1, subscribers: [workers])),
+        ])
+        #expect(merged.report.subscribers?.first?.outOfOrder == nil && merged.report.subscribers?.first?.received == 14)
     }
 }

@@ -82,6 +82,106 @@ struct SubscriberTallyTests {
         #expect(shards.allSatisfy { $0.subscribers.first?.topics.count == 1 }, "every shard's subscribers watch the whole fleet's topics")
     }
 
+    /// A shared stream split over shards would be judged in parts, each missing the others'
+    /// messages as gaps: a shared group runs whole on one shard, the one its name hashes to,
+    /// and every other shard still lists it, with no member.
+    @Test func aSharedGroupRunsWholeOnTheShardItsNameHashesTo() throws {
+        for count in [2, 3, 5] {
+            let shards = try (0..<count).map {
+                try Self.plan(topics: "\"$share/g/fleet/+\"", count: 8, shard: Shard(index: $0, count: count))
+            }
+            let members = shards.map { $0.subscribers.first?.members.map(\.index) ?? [] }
+            #expect(shards.allSatisfy { $0.subscribers.map(\.name) == ["s"] }, "every shard plans the group")
+            let owner = Shard.bucket(of: "s", count: count)
+            #expect(members[owner] == Array(1...8), "\(count) shards: \(members)")
+            #expect(members.indices.allSatisfy { $0 == owner || members[$0].isEmpty }, "\(count) shards: \(members)")
+            #expect(shards[owner].subscriberConnectionCount == 8)
+        }
+    }
+
+    /// Two groups on one `$share/NAME/FILTER` are one share at the broker, each member of either
+    /// getting part of one stream: refused, in one file and across files, naming both places.
+    @Test func twoGroupsOnOneSharedSubscriptionAreAConflict() throws {
+        let devices = """
+            devices:
+              - name: d
+                topic: "fleet/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+
+            """
+        let groups = """
+            subscribers:
+              - name: a
+                topics: ["$share/w/fleet/#"]
+              - name: b
+                topics: ["$share/w/other/+", "$share/w/fleet/#"]
+              - name: c
+                topics: ["$share/v/fleet/#"]
+            """
+        let load = { (yaml: String, file: String) in try ScenarioLoader.load(text: yaml, file: file, environment: [:]) }
+        let one = FleetPlan(scenarios: [try load(devices + groups, "t.yaml")], settings: RunSettings())
+        let message =
+            "shared subscription '$share/w/fleet/#' of subscriber group 'b' is also made by subscriber group 'a' at t.yaml:7:5; "
+            + "the broker makes them one share and deals each message to one member of either group, so each would count the "
+            + "other's as gaps: give the groups different share names"
+        #expect(one.conflicts.map(\.description) == ["t.yaml:9:5: " + message], "another share name, or another filter, is another share")
+        let other = """
+            name: other
+            devices:
+              - name: o
+                topic: "other/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+            subscribers:
+              - name: e
+                clientId: "e-{index}"
+                topics: "$share/v/fleet/#"
+            """
+        let two = FleetPlan(scenarios: [try load(devices + groups, "t.yaml"), try load(other, "u.yaml")], settings: RunSettings())
+        #expect(
+            two.conflicts.map(\.description) == [
+                "t.yaml:9:5: " + message,
+                "u.yaml:8:5: shared subscription '$share/v/fleet/#' of subscriber group 'e' is also made by subscriber group 'c' at "
+                    + "t.yaml:11:5; the broker makes them one share and deals each message to one member of either group, so each "
+                    + "would count the other's as gaps: give the groups different share names",
+            ])
+    }
+
+    /// A reload leaves the subscriber groups as they were, and says so when the files changed
+    /// them: told apart by what they are made of, not by where they are written, nor by what a
+    /// subscriber has none of (a will, an ack timeout).
+    @Test func aReloadTellsAChangedSubscriberGroupByWhatItIsMadeOf() throws {
+        let yaml = """
+            broker: { host: 127.0.0.1, port: 1883 }
+            devices:
+              - name: d
+                topic: "fleet/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+            subscribers:
+              - name: s
+                count: 3
+                topics: ["fleet/#"]
+            """
+        let sources = { (yaml: String) in
+            FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+                .subscribers.map(\.source)
+        }
+        let running = try sources(yaml)
+        #expect(try sources("# moved down\n" + yaml) == running, "where it is written does not matter")
+        #expect(try sources(yaml.replacingOccurrences(of: "port: 1883 }", with: "port: 1883, ackTimeout: 5s }")) == running)
+        for changed in [
+            yaml.replacingOccurrences(of: "count: 3", with: "count: 4"),
+            yaml.replacingOccurrences(of: "fleet/#\"]", with: "fleet/+\"]"),
+            yaml.replacingOccurrences(of: "port: 1883", with: "port: 1884"),
+            yaml + "\n    qos: 1",
+            yaml + "\n    clientId: \"dash-{index}\"",
+        ] {
+            #expect(try sources(changed) != running, "\(changed)")
+        }
+    }
+
     @Test func aSubscribersClientIDThatIsADevicesIsAConflict() throws {
         let yaml = """
             devices:

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -77,6 +78,47 @@ import TestSupport
         #expect(stderr.contains("even the first step, the scenarios' own 200/s, broke an SLO"), "\(stderr)")
     }
 
+    /// What a device whose broker has gone keeps (`offline: buffer`) goes out only once it is
+    /// back: the cool-down after a break waits for the queues of the connections up alone, not
+    /// the whole 30 s for that one. The run is capped at 20 s, so that a cool-down held by the
+    /// outage leaves no third step.
+    @Test func aDeviceDownDoesNotHoldTheCoolDown() throws {
+        let server = try ScriptedMQTTServer(script: .init(ackDelay: { $0 < 300 ? 0 : 0.3 }))
+        let broker = try MosquittoBroker()
+        let folder = try RunFiles.scenario(
+            "capacity.yaml", "broker: { host: 127.0.0.1, port: \(server.port) }\n" + Self.fleet)
+        defer { RunFiles.removeFolder(of: folder) }
+        let lost = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("lost.yaml").path
+        try """
+        name: lost
+        broker: { host: 127.0.0.1, port: \(broker.port) }
+        offline: { policy: buffer }
+        devices:
+          - name: lost
+            topic: "lost/{index}"
+            publish: 10/s
+            payload: { fields: { seq: { counter: 0 } } }
+        """.write(toFile: lost, atomically: true, encoding: .utf8)
+        let devsim = try DevsimProcess(arguments: [
+            "run", folder, lost, "--find-capacity", "--slo", "p99<150ms", "--step", "1500ms", "--warmup", "1500ms",
+            "--duration", "20s", "--report", folder + ".json", "--stats-interval", "0",
+        ])
+        // 210/s passes; 420/s, its PUBACKs 300 ms late, breaks, and the cool-down follows. The
+        // device of the other broker is down by then, and buffers.
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { broker.log.contains(" as lost-1 (") }, "\(devsim.stderr)")
+        broker.stop()
+        #expect(devsim.waitUntilExit(timeout: 60) != nil, "\(devsim.stderr)")
+        let capacity = try #require(try RunFiles.report(folder + ".json")["capacity"] as? [String: Any])
+        let steps = capacity["steps"] as? [[String: Any]] ?? []
+        let multipliers = steps.compactMap { $0["multiplier"] as? Double }
+        try #require(steps.count >= 3 && Array(multipliers.prefix(2)) == [1, 2], "\(multipliers): \(devsim.stderr)")
+        #expect(steps[1]["passed"] as? Bool == false, "\(steps[1])")
+        let broke = try #require(steps[1]["at"] as? Double).advanced(by: try #require(steps[1]["seconds"] as? Double))
+        let coolDown = try #require(steps[2]["at"] as? Double) - 1.5 - broke
+        #expect(coolDown >= 1 && coolDown < 10, "a cool-down of \(coolDown) s: \(devsim.stderr)")
+        #expect(devsim.stderr.contains("connection lost"), "the other broker's device was down: \(devsim.stderr)")
+    }
+
     /// A command would put devices at rates the step does not know of: refused while the
     /// search runs, and the search goes on.
     @Test func groupCommandsAreRefusedWhileASearchRuns() throws {
@@ -95,6 +137,38 @@ import TestSupport
             #expect(answer.body.contains("a capacity search sets every device's rate: \(verb) is refused while it runs"), "\(answer.body)")
         }
         #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+    }
+
+    /// A reload (SIGHUP) would start, stop or restart connections the step does not know of:
+    /// refused while the search runs, the fleet left as it is, and the search goes on.
+    @Test func aReloadIsRefusedWhileASearchRuns() throws {
+        let server = try ScriptedMQTTServer()
+        let file = try RunFiles.scenario("capacity-reload.yaml", Self.fleet)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
+            "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0", "--report", file + ".json",
+        ])
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        let added =
+            Self.fleet + """
+
+                  - name: extra
+                    topic: "cap-extra/{index}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                """
+        try added.write(toFile: file, atomically: true, encoding: .utf8)
+        devsim.sendSignal(SIGHUP)
+        let refusal = "reload: a capacity search sets every device's rate: a reload would change what it measures; restart the run"
+        #expect(devsim.waitForOutput(containing: refusal, inStderr: true, timeout: 10), "\(devsim.stderr)")
+        #expect(!devsim.stderr.contains("reloaded:"), "\(devsim.stderr)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect((report["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["meter"], "\(report)")
+        let reloads = report["reloads"] as? [[String: Any]] ?? []
+        #expect(reloads.count == 1 && (reloads.first?["error"] as? String)?.contains("a capacity search") == true, "\(reloads)")
     }
 
     @Test(arguments: [

@@ -81,6 +81,10 @@ extension ScenarioReader {
                         "'\(text)' subscribes to topics under '\(text.prefix { $0 != "/" })', which is no shared subscription\(hint)")
                     continue
                 }
+                if let problem = Self.overlap(of: filter, with: filters, in: what) {
+                    report(item.mark, problem)
+                    continue
+                }
                 filters.append(filter)
             } catch {
                 report(item.mark, "'\(text)' is not a topic filter: \(error.message)\(Self.shareHint(text))")
@@ -96,6 +100,23 @@ extension ScenarioReader {
             return []
         }
         return filters
+    }
+
+    /// Why `filter` cannot be beside `earlier` in one group, if it cannot: the broker sends a
+    /// member a message once for each of its filters (each share of them, in a shared group)
+    /// that matches its topic, and the copies would count as the group's `duplicates`.
+    private static func overlap(of filter: TopicFilter, with earlier: [TopicFilter], in what: String) -> String? {
+        if earlier.contains(where: { $0.text == filter.text }) {
+            return "'\(filter.text)' is given twice in 'topics' of \(what); give it once"
+        }
+        for other in earlier {
+            guard let topic = filter.commonTopic(with: other) else { continue }
+            let copies = filter.isShared ? "both shares deal it to a member" : "each member receives it twice"
+            return
+                "'\(filter.text)' and '\(other.text)' of \(what) both match topics such as '\(topic)': \(copies), and the copy "
+                + "counts among the group's duplicates; subscribe to each topic through one filter"
+        }
+        return nil
     }
 
     /// `; did you mean '$share/…'?` for a filter whose first level is a near miss of `$share`.

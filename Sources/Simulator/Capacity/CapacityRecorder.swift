@@ -31,7 +31,9 @@ public struct CapacitySettings: Sendable {
 /// start under that backlog: measured against mosquitto, a step at 40,000/s after one at
 /// 48,000/s began 3.4 s late and broke, while 40,000/s from an unloaded start passed. So after
 /// a break the fleet cools down at the scenarios' own rate (which passed) until nothing is
-/// queued, for at least `minimumCoolDown`, and only then warms up the next step.
+/// queued on a connection that is up, for at least `minimumCoolDown`, and only then warms up
+/// the next step. What a connection that is down keeps (`offline: buffer`) is not waited for:
+/// it goes out when the connection is back, which no cool-down can hasten.
 package struct CapacityRecorder: Sendable {
     package enum Action: Sendable, Equatable {
         /// Every device's rate is its plan's times this from now on.
@@ -81,6 +83,13 @@ package struct CapacityRecorder: Sendable {
         }
     }
 
+    /// After a broken step: the reading it waits for must say what is queued on the
+    /// connections up (`FigureReading.queuedWhileUp`).
+    package var isCoolingDown: Bool {
+        if case .coolingDown = phase { return true }
+        return false
+    }
+
     package var isConnecting: Bool {
         if case .connecting = phase { return true }
         return false
@@ -103,7 +112,8 @@ package struct CapacityRecorder: Sendable {
             phase = .holding(since: reading, until: reading.time &+ MonotonicClock.nanoseconds(settings.step))
             return (nil, nil)
         case .coolingDown(let next, _, let latest):
-            guard reading.totals[.buffered] == 0 || reading.time >= latest else {
+            // Without the loops' answer, every queue: a cool-down too long, never one too short.
+            guard (reading.queuedWhileUp ?? reading.totals[.buffered]) == 0 || reading.time >= latest else {
                 phase = .coolingDown(next: next, due: reading.time &+ Self.coolDownLook, latest: latest)
                 return (nil, nil)
             }

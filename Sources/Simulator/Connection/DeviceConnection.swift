@@ -178,6 +178,10 @@ final class DeviceConnection: @unchecked Sendable {
     /// messages unacknowledged or queued.
     var hasDrainableMessages: Bool { isConnected && (!outstanding.isEmpty || !queue.isEmpty) }
 
+    /// Ticks in the queue while connected, waiting for room; 0 while down, whatever an outage
+    /// kept (`offline: buffer`). What a capacity search's cool-down waits for.
+    var queuedWhileUp: Int { isConnected ? queue.count : 0 }
+
     /// Joins the loop and opens the connection at `deadline` (the group's ramp-up). Once only,
     /// and not once the connection has ended (`stop`, `retire`): a successor waiting for its
     /// predecessor may be retired or stopped before that one is gone.

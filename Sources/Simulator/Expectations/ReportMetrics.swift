@@ -167,9 +167,12 @@ extension ReportMetrics {
         let figure = aliases[figure].flatMap { $0.hasPrefix("latency.") ? $0 : nil } ?? figure
         guard let (kind, read) = subscriberFigures[figure] else { return nil }
         let missing: @Sendable (RunReport) -> String = { report in
-            report.subscribers?.contains(where: { $0.name == group }) == true
-                ? "not available: no payload that group '\(group)' received had a timestamp"
-                : "not available: the run has no subscriber group '\(group)'"
+            guard report.subscribers?.contains(where: { $0.name == group }) == true else {
+                return "not available: the run has no subscriber group '\(group)'"
+            }
+            return figure == "outOfOrder"
+                ? "not available: group '\(group)' is shared, and its members' order is not the broker's"
+                : "not available: no payload that group '\(group)' received had a timestamp"
         }
         return Metric("subscribers[\(group)].\(figure)", kind, unavailable: missing) { report in
             report.subscribers?.first(where: { $0.name == group }).flatMap(read)
@@ -178,13 +181,13 @@ extension ReportMetrics {
 
     /// What a subscriber group has of its own, by name.
     private static let subscriberFigures: [String: (Metric.Kind, @Sendable (SubscriberFigures) -> Double?)] = {
-        let counts: [(String, @Sendable (SubscriberFigures) -> Int)] = [
+        let counts: [(String, @Sendable (SubscriberFigures) -> Int?)] = [
             ("connections", { $0.connections }), ("subscribed", { $0.subscribed }), ("received", { $0.received }),
             ("connectionsReceiving", { $0.connectionsReceiving }), ("duplicates", { $0.duplicates }),
             ("outOfOrder", { $0.outOfOrder }), ("gaps", { $0.gaps }),
         ]
         var figures: [String: (Metric.Kind, @Sendable (SubscriberFigures) -> Double?)] = [:]
-        for (name, get) in counts { figures[name] = (.number, { Double(get($0)) }) }
+        for (name, get) in counts { figures[name] = (.number, { get($0).map(Double.init) }) }
         figures["ratePerSecond"] = (.number, { $0.ratePerSecond })
         let percentiles: [(String, @Sendable (Percentiles) -> Double)] = [
             ("p50", { $0.p50 }), ("p90", { $0.p90 }), ("p99", { $0.p99 }), ("p999", { $0.p999 }), ("max", { $0.max }),

@@ -24,8 +24,10 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
     /// Messages whose sequence number (`seq`, or the device group's `verify.sequence`) the
     /// member had received before; in a shared group, that any member had.
     public var duplicates = 0
-    /// New sequence numbers that came after a higher one on their topic.
-    public var outOfOrder = 0
+    /// New sequence numbers that came after a higher one on their topic; `nil` (absent from the
+    /// report) for a shared group, whose members all read on one event loop, in the order it
+    /// finds their sockets ready: an order that says nothing of the broker's.
+    public var outOfOrder: Int?
     /// Sequence numbers missing between the lowest and highest received on each topic (per
     /// member; per group when shared): what the broker dropped for the group, and ticks its
     /// devices skipped while offline.
@@ -37,6 +39,7 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
         self.name = name
         self.shared = shared
         self.histogram = histogram
+        outOfOrder = shared ? nil : 0
     }
 
     /// One line for the run log.
@@ -44,7 +47,7 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
         "subscriber group '\(name)'\(shared ? " (shared)" : ""): \(subscribed)/\(connections) subscribed, received \(received) "
             + "(\(Text.fixed(ratePerSecond, decimals: 1)) msg/s)"
             + (latency.map { ", latency p50 \($0.p50) ms, p99 \($0.p99) ms" } ?? "")
-            + ", duplicates \(duplicates), out of order \(outOfOrder), gaps \(gaps)"
+            + ", duplicates \(duplicates)\(outOfOrder.map { ", out of order \($0)" } ?? ""), gaps \(gaps)"
     }
 
     /// `other`, a shard's part of the same group, added to this one: counts and rates add up
@@ -57,7 +60,7 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
         sum.connectionsReceiving += other.connectionsReceiving
         sum.ratePerSecond = ((ratePerSecond + other.ratePerSecond) * 100).rounded() / 100
         sum.duplicates += other.duplicates
-        sum.outOfOrder += other.outOfOrder
+        sum.outOfOrder = shared ? nil : (outOfOrder ?? 0) + (other.outOfOrder ?? 0)
         sum.gaps += other.gaps
         if let mine = try? histogram?.histogram(), let theirs = try? other.histogram?.histogram() {
             var merged = mine

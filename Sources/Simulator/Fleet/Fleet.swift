@@ -94,7 +94,7 @@ public final class Fleet: Sendable {
     /// The subscriber groups' connections, on loops of their own; `nil` without any.
     private let subscribers: Subscribers?
     /// What the subscriber groups were made from, for a reload to tell whether they changed.
-    private let subscriberGroups: [String]
+    private let subscriberGroups: [SubscriberGroupPlan.Source]
     /// The connections of the scenarios' control topics, on the first loop.
     private let controls: [ControlConnection]
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
@@ -159,7 +159,7 @@ public final class Fleet: Sendable {
         subscribers =
             plan.subscribers.isEmpty
             ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, connackTimeout: settings.connackTimeout, logger: logger)
-        subscriberGroups = plan.subscribers.map(\.description)
+        subscriberGroups = plan.subscribers.map(\.source)
         controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
@@ -214,7 +214,7 @@ public final class Fleet: Sendable {
         if isSearching {
             return reloadFailed("a capacity search sets every device's rate: a reload would change what it measures; restart the run")
         }
-        if plan.subscribers.map(\.description) != subscriberGroups {
+        if plan.subscribers.map(\.source) != subscriberGroups {
             // Their connections and counts are the run's from its start: a reload changes the devices only.
             control.logger.warning("the subscriber groups changed, and a reload leaves them as they were; restart the run to change them")
         }
@@ -585,7 +585,11 @@ public final class Fleet: Sendable {
     /// up (or at the connect timeout, with those that are), takes its readings when due, sets
     /// each step's rate, and ends the run when it is over. Returns when it is next due.
     private func searchCapacity(now: UInt64, connectDeadline: UInt64) -> UInt64? {
-        guard let state = recorders.withLock({ $0.capacity.map { (connecting: $0.isConnecting, due: $0.due) } }) else { return nil }
+        guard
+            let state = recorders.withLock({
+                $0.capacity.map { (connecting: $0.isConnecting, coolingDown: $0.isCoolingDown, due: $0.due) }
+            })
+        else { return nil }
         if state.connecting {
             let allUp = control.allConnectedAt.load(ordering: .relaxed) != 0
             guard allUp || now >= connectDeadline else { return now &+ 20_000_000 }
@@ -598,7 +602,8 @@ public final class Fleet: Sendable {
             return recorders.withLock { $0.capacity?.due }
         }
         guard let due = state.due, now >= due else { return state.due }
-        let reading = reading(now: now)
+        var reading = reading(now: now)
+        if state.coolingDown { reading.queuedWhileUp = queuedWhileUp() }
         let (closed, action, next) = recorders.withLock { recorders in
             let (closed, action) = recorders.capacity?.record(reading) ?? (nil, nil)
             return (closed, action, recorders.capacity?.due)
@@ -642,6 +647,22 @@ public final class Fleet: Sendable {
                 for connection in context.connections { connection.drop(stage: stage, now: now) }
             }
         }
+    }
+
+    /// Ticks queued on the connections that are up, asked on their loops; `nil` when a loop did
+    /// not answer within a second.
+    private func queuedWhileUp() -> Int? {
+        let count = Atomic<Int>(0)
+        let answered = DispatchGroup()
+        for context in contexts {
+            answered.enter()
+            context.loop.execute {
+                count.add(context.connections.reduce(0) { $0 + $1.queuedWhileUp }, ordering: .relaxed)
+                answered.leave()
+            }
+        }
+        guard answered.wait(timeout: .now() + 1) == .success else { return nil }
+        return count.load(ordering: .relaxed)
     }
 
     /// Connections that are up with messages unacknowledged or queued, asked on their loops.

@@ -123,7 +123,8 @@ public struct FleetPlan: Sendable {
     /// Ids that two devices or two connections would share, one message for each pair of device
     /// groups that clash, at the place the second group is written. A run must not start with
     /// any: a broker disconnects a client when another connects with its id, and two devices
-    /// with one id draw the same values, at the same instants.
+    /// with one id draw the same values, at the same instants. And shared subscriptions that two
+    /// subscriber groups both make (`SubscriberGroupPlan.shareConflicts`).
     public var conflicts: [Diagnostic]
     /// The subscriber groups (`subscribers:`), with the members this shard runs.
     package var subscribers: [SubscriberGroupPlan] = []
@@ -234,7 +235,7 @@ public struct FleetPlan: Sendable {
                         message: "these stages differ from those of \(first.file); a run has one load profile: give it in one file"))
             }
         }
-        conflicts = deviceIDs.conflicts + clientIDs.conflicts + stageConflicts
+        conflicts = deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }
 

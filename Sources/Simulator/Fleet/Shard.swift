@@ -62,6 +62,13 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
         Self.bucket(of: deviceID, count: count) == index
     }
 
+    /// Whether the shard runs the shared subscriber group (`$share/…`) of this name, all its
+    /// members: the one the name hashes to as a device's id does. The broker deals a shared
+    /// stream over every member, so members on several shards would each judge only a part.
+    package func runsSharedGroup(named name: String) -> Bool {
+        Self.bucket(of: name, count: count) == index
+    }
+
     /// The shard, of `count`, that the device with this id belongs to.
     package static func bucket(of deviceID: String, count: Int) -> Int {
         // FNV-1a alone changes little but the low bits between ids that differ in their last

@@ -170,16 +170,19 @@ package final class Subscribers: @unchecked Sendable {
         plans.enumerated().map { group, plan in
             var part = SubscriberFigures(name: plan.name, shared: plan.isShared)
             var latency = Histogram()
+            var outOfOrder = 0
             for (tallyLoop, tally) in tallies[group] where tallyLoop == loop {
                 latency.merge(tally.latency)
                 for table in tally.streams {
                     for stream in table.streams {
                         part.duplicates += stream.duplicated
-                        part.outOfOrder += stream.outOfOrder
+                        outOfOrder += stream.outOfOrder
                         part.gaps += stream.gaps
                     }
                 }
             }
+            // A shared group's members read on one loop, in the order it finds them ready.
+            if !plan.isShared { part.outOfOrder = outOfOrder }
             for member in connections where member.group == group && member.loop === loops[loop] {
                 part.connections += 1
                 if member.everSubscribed { part.subscribed += 1 }

@@ -247,7 +247,7 @@ public enum HTMLReport {
             let cells = [
                 "\(group.connections)", "\(group.subscribed)", "\(group.received)", format(group.ratePerSecond),
                 group.latency.map { format($0.p50) } ?? "", group.latency.map { format($0.p99) } ?? "", "\(group.duplicates)",
-                "\(group.outOfOrder)", "\(group.gaps)",
+                group.outOfOrder.map { "\($0)" } ?? "—", "\(group.gaps)",
             ]
             return "<tr data-subscriber-group=\"\(HTMLText.escape(group.name))\"><td>\(HTMLText.escape(group.name))"
                 + (group.shared ? " (shared)" : "") + "</td>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"

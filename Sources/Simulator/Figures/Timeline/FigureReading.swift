@@ -8,6 +8,10 @@ package struct FigureReading: Sendable {
     package var errors = 0
     package var latency = Histogram()
     package var lateness = Histogram()
+    /// Ticks queued on the connections that are up, unlike `totals[.buffered]`, which counts
+    /// what the connections that are down keep too (`offline: buffer`); `nil` where the loops
+    /// were not asked, or not all answered. A capacity search's cool-down waits for none.
+    package var queuedWhileUp: Int? = nil
 
     package init(
         time: UInt64, totals: Totals = Totals(), errors: Int = 0, latency: Histogram = Histogram(), lateness: Histogram = Histogram()
