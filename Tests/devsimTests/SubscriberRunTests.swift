@@ -106,6 +106,31 @@ import TestSupport
         #expect(run.stderr.contains("subscribers[b].received>0: the run has no subscriber group 'b' (it has 'a')"), "\(run.stderr)")
     }
 
+    /// A scenario of subscribers alone listens to what others publish: here `mosquitto_pub`.
+    @Test func subscribersAloneCountWhatOthersPublish() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("listen.yaml", "name: listen\nsubscribers: [{ name: screens, count: 3, topics: \"outside/#\" }]\n")
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s", "--report", file + ".json",
+            "--stats-interval", "0",
+        ])
+        #expect(TestClock.wait(timeout: 15, interval: 0.02) { devsim.stderr.contains("subscribers: 3 connections of 1 group subscribed") })
+        for index in 1...4 {
+            let sent = try DevsimProcess.runToCompletion(
+                executable: "mosquitto_pub",
+                args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "outside/\(index)", "-m", "{}", "-q", "1"], timeout: 10)
+            #expect(sent.status == 0, "\(sent.stderr)")
+        }
+        // What mosquitto acknowledged is on its way to the subscribers, whose settle at the end
+        // waits for it.
+        #expect(devsim.terminate(grace: 15) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        let screens = try Self.group(report, "screens")
+        #expect(screens["received"] as? Int == 12 && screens["connectionsReceiving"] as? Int == 3, "\(screens)")
+        #expect(report["connections"] as? Int == 0 && report["outcome"] as? String != nil, "\(report)")
+    }
+
     @Test func aReportWithoutSubscribersHasNoSubscribersSection() throws {
         let (report, _) = try run(Self.devices(count: 1, rate: "10/s"), duration: "1s")
         #expect(report["subscribers"] == nil, "\(report.keys.sorted())")
@@ -131,5 +156,27 @@ import TestSupport
         #expect(dry.status == 0 && dry.stdout.split(separator: "\n").count == 2, "\(dry.stderr)")
         #expect(
             dry.stderr.contains("dry run: 1 subscriber group not run without a broker: 'dash' (3 connections on t, u/#)"), "\(dry.stderr)")
+    }
+
+    /// Subscribers alone load; what needs devices says so, and a file with neither is refused.
+    @Test func subscribersAloneLoadAndWhatNeedsDevicesIsRefused() throws {
+        let file = try RunFiles.scenario("alone.yaml", "subscribers: [{ name: dash, topics: \"t/#\" }]\n")
+        defer { RunFiles.removeFolder(of: file) }
+        let validate = try DevsimProcess.runToCompletion(args: ["validate", file], timeout: 30)
+        #expect(validate.stdout == "\(file): ok (0 device groups, 0 devices, 1 subscriber group, 1 subscriber)\n", "\(validate.stderr)")
+        for (arguments, error) in [
+            (["--verify"], "--verify checks what the devices publish, and the scenarios have none (subscribers alone)"),
+            (
+                ["--find-capacity", "--slo", "p99<5ms"],
+                "--find-capacity: the search steps up the devices' rate, and the scenarios have none"
+            ),
+        ] {
+            let run = try DevsimProcess.runToCompletion(args: ["run", file, "--host", "127.0.0.1", "--port", "1"] + arguments, timeout: 30)
+            #expect(run.status == 2 && run.stderr.contains(error), "\(run.stderr)")
+        }
+        let neither = try RunFiles.scenario("neither.yaml", "name: empty\n")
+        defer { RunFiles.removeFolder(of: neither) }
+        let refused = try DevsimProcess.runToCompletion(args: ["validate", neither], timeout: 30)
+        #expect(refused.status == 2 && refused.stderr.contains("missing 'devices' in the scenario"), "\(refused.stderr)")
     }
 }

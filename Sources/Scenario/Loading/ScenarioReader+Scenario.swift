@@ -79,7 +79,8 @@ extension ScenarioReader {
             included[key] = entry.mark
             groups += session.include(resolved, by: self, at: entry, defaults: defaults).map { ($0, entry.mark) }
         }
-        let own = devices(top["devices"], in: top, defaults: defaults, required: top["include"] == nil)
+        // A scenario of subscribers alone listens to what others publish.
+        let own = devices(top["devices"], in: top, defaults: defaults, required: top["include"] == nil && top["subscribers"] == nil)
         groups += own.map { group in (group, group.location.map { Mark(line: $0.line, column: $0.column) } ?? top.mark) }
         return uniquelyNamed(groups)
     }

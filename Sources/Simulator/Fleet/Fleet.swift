@@ -196,6 +196,12 @@ public final class Fleet: Sendable {
         return try roster.perform(command, group: group)
     }
 
+    /// Whether the run has connected: a device's connection, or for a run of subscribers alone,
+    /// a subscriber's.
+    private var hasEverConnected: Bool {
+        roster.connectionCount == 0 ? subscribers?.everConnected.load(ordering: .relaxed) ?? false : control.hasEverConnected
+    }
+
     /// Whether a capacity search (`settings.capacity`) is under way.
     private var isSearching: Bool { recorders.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
 
@@ -283,7 +289,7 @@ public final class Fleet: Sendable {
         var reason = waitForEnd(start: start)
         control.stopTicking()
         roster.close()
-        if !control.hasEverConnected, reason.endedAConnectedRun {
+        if !hasEverConnected, reason.endedAConnectedRun {
             // A run that never connected tested nothing, however it ended: exit 3, not 0.
             let why = control.lastFailure ?? "no CONNACK from the broker"
             reason = .noConnection(
@@ -383,7 +389,7 @@ public final class Fleet: Sendable {
                 nextPace = now &+ 1_000_000_000
             }
             if let end, now >= end { return .duration }
-            if !control.hasEverConnected, now >= connectDeadline {
+            if !hasEverConnected, now >= connectDeadline {
                 let why = control.lastFailure ?? "no CONNACK from the broker"
                 return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
             }
@@ -397,7 +403,7 @@ public final class Fleet: Sendable {
             // At least once a second, for the lines that sum up lost connections.
             let wake = max(
                 now,
-                [nextStatus, end, control.hasEverConnected ? nil : connectDeadline, timelineDue, searchDue, now &+ 1_000_000_000]
+                [nextStatus, end, hasEverConnected ? nil : connectDeadline, timelineDue, searchDue, now &+ 1_000_000_000]
                     .compactMap { $0 }.min()!)
             control.wait(seconds: Double(wake - now) / 1e9)
         }

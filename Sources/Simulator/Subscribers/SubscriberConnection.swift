@@ -54,6 +54,7 @@ final class SubscriberConnection: @unchecked Sendable {
 extension SubscriberConnection: ConnectionDriverDelegate {
     func driverDidConnect(firstTime: Bool) {
         subscribers.connectionsUp.add(1, ordering: .relaxed)
+        subscribers.everConnected.store(true, ordering: .relaxed)
         for problem in subscriptions.subscribe(with: client) { subscribers.warn(group: group, problem) }
     }
 

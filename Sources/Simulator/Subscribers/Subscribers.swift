@@ -25,6 +25,8 @@ package final class Subscribers: @unchecked Sendable {
     let receivedCount = Atomic<Int>(0)
     let subscribedConnections = Atomic<Int>(0)
     let connectionsUp = Atomic<Int>(0)
+    /// Whether any connection has had its CONNACK: what a run of subscribers alone connected.
+    let everConnected = Atomic<Bool>(false)
     let finishedConnections = Atomic<Int>(0)
     /// 0 before `start`, 1 while the loops run, 2 once `stop` has stopped them: what
     /// `liveFigures` may ask of them.

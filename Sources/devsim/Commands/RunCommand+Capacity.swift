@@ -26,6 +26,8 @@ extension RunCommand {
                 "a dry run measures nothing to search with"
             } else if options.messages != nil {
                 "the search sets the run's length; leave out --messages (--duration caps it)"
+            } else if plan.fleetDeviceCount == 0 {
+                "the search steps up the devices' rate, and the scenarios have none (subscribers alone)"
             } else if plan.shard != nil {
                 "each shard would search alone: run the search in one process"
             } else if !plan.stages.isEmpty {

@@ -55,7 +55,7 @@ struct RunCommand {
         }
         if let shard = plan.shard {
             logger.info("shard \(shard): \(plan.deviceCount) of the fleet's \(plan.fleetDeviceCount) devices")
-            if plan.deviceCount == 0 {
+            if plan.deviceCount == 0, plan.subscriberConnectionCount == 0 {
                 // More shards than devices: this one has nothing to do, which is not a failure.
                 logger.warning("shard \(shard) has none of the fleet's \(plan.fleetDeviceCount) devices; nothing to run")
                 if !options.dryRun, let path = options.report {
@@ -73,6 +73,9 @@ struct RunCommand {
                 )
             }
             return dryRun(plan, seed: settings.seed, duration: settings.duration)
+        }
+        if settings.verify, plan.fleetDeviceCount == 0 {
+            throw UsageError("--verify checks what the devices publish, and the scenarios have none (subscribers alone)")
         }
         if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.payload.style == .perField }) {
             throw UsageError(
