@@ -135,7 +135,7 @@ import Testing
         let cells = lines[1].split(separator: ",", omittingEmptySubsequences: false)
         #expect(cells.count == Timeline.csvColumns.count)
         #expect(cells.prefix(7).map(String.init) == ["0.0", "1.0", "10", "10", "5", "10", "1"])
-        #expect(cells.suffix(4).allSatisfy { Double($0) != nil })
-        #expect(lines[2] == "1.0,0.25,0,0,0,0,0,,,,")
+        #expect(cells.suffix(5).allSatisfy { Double($0) != nil })
+        #expect(lines[2] == "1.0,0.25,0,0,0,0,0,,,,,0")
     }
 }

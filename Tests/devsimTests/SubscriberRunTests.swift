@@ -68,6 +68,9 @@ import TestSupport
         let groups = try #require(report["groups"] as? [[String: Any]])
         #expect(groups.count == 1 && groups[0]["published"] as? Int == published, "\(groups)")
         #expect(log.contains("subscriber group 'dashboards': 20/20 subscribed, received \(published * 20) "), "\(log)")
+        // The timeline has what they received, interval by interval, the settle's in the last.
+        let points = try #require((report["timeline"] as? [String: Any])?["points"] as? [[String: Any]])
+        #expect(points.reduce(0) { $0 + ($1["received"] as? Int ?? 0) } == published * 20, "\(points)")
         let verdicts = try #require(report["expectations"] as? [[String: Any]])
         #expect(verdicts.map { $0["passed"] as? Bool } == [true, true, true], "\(verdicts)")
         #expect(verdicts[1]["actual"] as? Double == 20, "\(verdicts)")

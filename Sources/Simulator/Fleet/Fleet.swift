@@ -334,8 +334,11 @@ public final class Fleet: Sendable {
         // does, and its connections are those up then, before the goodbyes.
         var final = totals
         final.connectionsUp = connectionsUpAtEnd
-        let reading = FigureReading(
+        var reading = FigureReading(
             time: tickingEnded, totals: final, errors: errorCount(final), latency: latency, lateness: lateness)
+        // With what the subscribers received in the settle after the ticking, as the totals
+        // hold what the drain settled.
+        reading.received = subscribers?.receivedCount.load(ordering: .relaxed) ?? 0
         let groupReadings = groupReadings(at: tickingEnded, connectionsUp: groupsUpAtEnd)
         recorders.withLock { [groupProfiles] recorders in
             recorders.timeline?.record(reading)
@@ -572,8 +575,10 @@ public final class Fleet: Sendable {
     private func reading(now: UInt64) -> FigureReading {
         let totals = self.totals
         let histograms = liveHistograms()
-        return FigureReading(
+        var reading = FigureReading(
             time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
+        reading.received = subscribers?.receivedCount.load(ordering: .relaxed) ?? 0
+        return reading
     }
 
     /// The counts of each group of `groupProfiles` as of `time`, for its stages; with

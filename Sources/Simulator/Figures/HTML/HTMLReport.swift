@@ -131,6 +131,12 @@ public enum HTMLReport {
                 series: [.init(name: "connections up", colour: "#1f77b4", values: points.map { Double($0.connectionsUp) })],
                 marks: marks),
         ]
+        if report.subscribers != nil {
+            charts.append(
+                SVGChart(
+                    title: "Received by the subscriber groups", unit: "messages / s", x: x,
+                    series: [.init(name: "received", colour: "#ff7f0e", values: perSecond(\.received))], marks: marks))
+        }
         if report.latency != nil {
             charts.insert(
                 SVGChart(

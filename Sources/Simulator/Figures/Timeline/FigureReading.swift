@@ -12,6 +12,8 @@ package struct FigureReading: Sendable {
     /// what the connections that are down keep too (`offline: buffer`); `nil` where the loops
     /// were not asked, or not all answered. A capacity search's cool-down waits for none.
     package var queuedWhileUp: Int? = nil
+    /// Messages the subscriber groups received so far.
+    package var received = 0
 
     package init(
         time: UInt64, totals: Totals = Totals(), errors: Int = 0, latency: Histogram = Histogram(), lateness: Histogram = Histogram()
@@ -32,6 +34,7 @@ package struct FigureReading: Sendable {
         point.acknowledged = totals[.acknowledged] - earlier.totals[.acknowledged]
         point.unchanged = totals[.unchanged] - earlier.totals[.unchanged]
         point.errors = errors - earlier.errors
+        point.received = received - earlier.received
         point.connectionsUp = totals.connectionsUp
         point.latency = SparseHistogram(latency.since(earlier.latency))
         point.lateness = SparseHistogram(lateness.since(earlier.lateness))

@@ -2,7 +2,7 @@ extension Timeline {
     /// The CSV columns, in order: times in seconds, latencies in milliseconds.
     public static let csvColumns = [
         "at_seconds", "seconds", "scheduled", "published", "acknowledged", "connections_up", "errors",
-        "latency_p50_ms", "latency_p99_ms", "lateness_p50_ms", "lateness_p99_ms",
+        "latency_p50_ms", "latency_p99_ms", "lateness_p50_ms", "lateness_p99_ms", "received",
     ]
 
     /// One header line and a line per point (`--report-format csv`), RFC 4180 with `\r\n`
@@ -17,7 +17,7 @@ extension Timeline {
             let cells = [
                 "\((point.at * 1000).rounded() / 1000)", "\((point.seconds * 1000).rounded() / 1000)", "\(point.scheduled)",
                 "\(point.published)", "\(point.acknowledged)", "\(point.connectionsUp)", "\(point.errors)",
-                ms(latency, 50), ms(latency, 99), ms(lateness, 50), ms(lateness, 99),
+                ms(latency, 50), ms(latency, 99), ms(lateness, 50), ms(lateness, 99), "\(point.received)",
             ]
             text += cells.joined(separator: ",") + "\r\n"
         }

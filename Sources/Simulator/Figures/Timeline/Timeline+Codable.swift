@@ -26,7 +26,7 @@ extension Timeline: Codable {
 
 extension Timeline.Point: Codable {
     private enum Key: String, CodingKey {
-        case at, seconds, scheduled, published, acknowledged, unchanged, connectionsUp, errors, latency, lateness, histograms
+        case at, seconds, scheduled, published, acknowledged, unchanged, connectionsUp, errors, received, latency, lateness, histograms
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,6 +38,7 @@ extension Timeline.Point: Codable {
         unchanged = try container.decodeIfPresent(Int.self, forKey: .unchanged) ?? 0
         connectionsUp = try container.decode(Int.self, forKey: .connectionsUp)
         errors = try container.decode(Int.self, forKey: .errors)
+        received = try container.decodeIfPresent(Int.self, forKey: .received) ?? 0
         let histograms = try container.decode(ReportHistograms.self, forKey: .histograms)
         do throws(HistogramDataError) {
             latency = SparseHistogram(try histograms.latency.histogram())
@@ -58,6 +59,8 @@ extension Timeline.Point: Codable {
         try container.encode(unchanged, forKey: .unchanged)
         try container.encode(connectionsUp, forKey: .connectionsUp)
         try container.encode(errors, forKey: .errors)
+        // Only with subscriber groups, which a run of devices alone has none of.
+        if received > 0 { try container.encode(received, forKey: .received) }
         let latency = self.latency.histogram, lateness = self.lateness.histogram
         try container.encodeIfPresent(latency.isEmpty ? nil : Percentiles(latency), forKey: .latency)
         try container.encode(Percentiles(lateness), forKey: .lateness)

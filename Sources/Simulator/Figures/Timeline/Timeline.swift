@@ -37,6 +37,8 @@ public struct Timeline: Sendable, Equatable {
         public var errors = 0
         /// Connections up at the interval's end.
         public var connectionsUp = 0
+        /// Messages the subscriber groups (`subscribers:`) received, all of them together.
+        public var received = 0
         package var latency = SparseHistogram()
         package var lateness = SparseHistogram()
         /// Base intervals merged into this one.
@@ -64,6 +66,7 @@ public struct Timeline: Sendable, Equatable {
             sum.acknowledged += other.acknowledged
             sum.unchanged += other.unchanged
             sum.errors += other.errors
+            sum.received += other.received
             sum.latency = latency + other.latency
             sum.lateness = lateness + other.lateness
             return sum
