@@ -188,9 +188,11 @@ struct RunCommand {
     /// Says how long the connections take to open when that is long enough to notice: a big
     /// fleet without `rampUp` opens at the default 1,000 a second, not at once.
     private func tellTheRamp(_ plan: FleetPlan, settings: RunSettings) {
-        guard let last = plan.connections.map(\.startOffset).max(), last >= 2 else { return }
+        // Those that `devices` stages bring in open as the count goes, not at a ramp's place.
+        let ramped = plan.connections.filter { $0.presence == nil }
+        guard let last = ramped.map(\.startOffset).max(), last >= 2 else { return }
         logger.info(
-            "the \(Text.counted(plan.connections.count, "connection")) open over \(formatSeconds(last)) "
+            "the \(Text.counted(ramped.count, "connection")) open over \(formatSeconds(last)) "
                 + "(rampUp; the groups without one share \(Int(Defaults.rampUp))/s)")
         if let duration = settings.duration, duration < Durations.duration(seconds: last) {
             logger.warning(

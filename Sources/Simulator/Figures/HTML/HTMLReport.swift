@@ -163,43 +163,43 @@ public enum HTMLReport {
     /// A group's own stages: its counts over each, and its connections up at the end.
     private static func groupStages(_ group: GroupFigures) -> String {
         guard let stages = group.stages, !stages.isEmpty else { return "" }
-        let header =
-            "<tr><th>stage</th><th>target</th><th>from s</th><th>seconds</th><th>scheduled</th><th>published</th>"
-            + "<th>acknowledged</th><th>connections up at the end</th></tr>"
         let rows = stages.map { stage in
             let point = stage.point
-            let cells = [
-                "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
-                "\(point.published)", "\(point.acknowledged)", "\(point.connectionsUp)",
-            ]
-            return "<tr data-stage=\"\(stage.stage)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+            return Row(
+                " data-stage=\"\(stage.stage)\"",
+                [
+                    "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
+                    "\(point.published)", "\(point.acknowledged)", "\(point.connectionsUp)",
+                ])
         }
         let name = HTMLText.escape(group.name)
-        return "<h2>Stages of device group \(name)</h2>\n<table class=\"group-stages\" data-group=\"\(name)\"><thead>\(header)</thead>"
-            + "<tbody>\(rows.joined())</tbody></table>\n"
+        return "<h2>Stages of device group \(name)</h2>\n"
+            + table(
+                "class=\"group-stages\" data-group=\"\(name)\"",
+                ["stage", "target", "from s", "seconds", "scheduled", "published", "acknowledged", "connections up at the end"], rows)
     }
 
     private static func runStages(_ report: RunReport) -> String {
         guard let stages = report.stages, !stages.isEmpty else { return "" }
-        let header =
-            "<tr><th>stage</th><th>target</th><th>from s</th><th>seconds</th><th>scheduled</th><th>published</th>"
-            + "<th>acknowledged</th><th>latency p99 ms</th><th>lateness p99 ms</th><th>errors</th>"
-            + "<th>back after s (50 / 90 / 100 %)</th></tr>"
         let rows = stages.map { stage in
             let point = stage.point
-            let latency = point.latency.histogram, lateness = point.lateness.histogram
-            let cells = [
-                "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
-                "\(point.published)", "\(point.acknowledged)", latency.isEmpty ? "" : format(Double(latency.percentile(99)) / 1e6),
-                lateness.isEmpty ? "" : format(Double(lateness.percentile(99)) / 1e6), "\(point.errors)",
-                stage.recovery.map { recovery in
-                    [recovery.p50Seconds, recovery.p90Seconds, recovery.allSeconds].map { $0.map(format) ?? "–" }.joined(separator: " / ")
-                        + " (\(recovery.back) of \(recovery.dropped))"
-                } ?? "",
-            ]
-            return "<tr data-stage=\"\(stage.stage)\">" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+            return Row(
+                " data-stage=\"\(stage.stage)\"",
+                [
+                    "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
+                    "\(point.published)", "\(point.acknowledged)", milliseconds(point.latency.histogram, 99),
+                    milliseconds(point.lateness.histogram, 99), "\(point.errors)",
+                    stage.recovery.map { recovery in
+                        [recovery.p50Seconds, recovery.p90Seconds, recovery.allSeconds].map { $0.map(format) ?? "–" }
+                            .joined(separator: " / ") + " (\(recovery.back) of \(recovery.dropped))"
+                    } ?? "",
+                ])
         }
-        return "<h2>Stages</h2>\n<table id=\"stages\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+        let columns = [
+            "stage", "target", "from s", "seconds", "scheduled", "published", "acknowledged", "latency p99 ms", "lateness p99 ms",
+            "errors", "back after s (50 / 90 / 100 %)",
+        ]
+        return "<h2>Stages</h2>\n" + table("id=\"stages\"", columns, rows)
     }
 
     /// `--find-capacity`: the answer in a sentence, and each step's target, figures and verdicts.
@@ -211,54 +211,72 @@ public enum HTMLReport {
         if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
             answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)."
         }
-        let header =
-            "<tr><th>step</th><th>target / s</th><th>published / s</th><th>latency p99 ms</th><th>lateness p99 ms</th>"
-            + "<th>errors</th><th>verdict</th></tr>"
         let rows = capacity.steps.map { step in
-            let latency = step.point.latency.histogram, lateness = step.point.lateness.histogram
             let verdict =
                 step.passed
                 ? "met every SLO" : step.verdicts.filter { !$0.passed }.map { "\($0.assertion): \($0.message)" }.joined(separator: "; ")
-            let cells = [
-                "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond),
-                latency.isEmpty ? "" : format(Double(latency.percentile(99)) / 1e6),
-                lateness.isEmpty ? "" : format(Double(lateness.percentile(99)) / 1e6), "\(step.point.errors)", HTMLText.escape(verdict),
-            ]
-            return "<tr data-step=\"\(step.step)\" class=\"\(step.passed ? "passed" : "failed")\">"
-                + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+            return Row(
+                " data-step=\"\(step.step)\" class=\"\(step.passed ? "passed" : "failed")\"",
+                [
+                    "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond), milliseconds(step.point.latency.histogram, 99),
+                    milliseconds(step.point.lateness.histogram, 99), "\(step.point.errors)", HTMLText.escape(verdict),
+                ])
         }
         let slos = capacity.slos.map(HTMLText.escape).joined(separator: ", ")
         return "<h2>Capacity</h2>\n<p class=\"answer\">\(HTMLText.escape(answer))</p>\n"
             + "<p class=\"run\">SLOs: \(slos); each step \(format(capacity.warmUpSeconds)) s of warm-up, then "
             + "\(format(capacity.stepSeconds)) s measured.</p>\n"
-            + "<table id=\"capacity\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+            + table(
+                "id=\"capacity\"", ["step", "target / s", "published / s", "latency p99 ms", "lateness p99 ms", "errors", "verdict"], rows)
     }
 
     private static func groups(_ report: RunReport) -> String {
         let columns: [Figure] = [.scheduled, .published, .acknowledged, .inFlight, .skippedOffline, .droppedBuffer, .failed, .paused]
-        let header = "<tr><th>group</th>" + columns.map { "<th>\(HTMLText.escape($0.words))</th>" }.joined() + "</tr>"
         let rows = report.groups.map { group in
-            "<tr data-group=\"\(HTMLText.escape(group.name))\"><td>\(HTMLText.escape(group.name))</td>"
-                + columns.map { "<td>\(group[$0])</td>" }.joined() + "</tr>"
+            Row(" data-group=\"\(HTMLText.escape(group.name))\"", [HTMLText.escape(group.name)] + columns.map { "\(group[$0])" })
         }
-        return "<h2>Device groups</h2>\n<table id=\"groups\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+        return "<h2>Device groups</h2>\n" + table("id=\"groups\"", ["group"] + columns.map(\.words), rows)
     }
 
     private static func subscribers(_ report: RunReport) -> String {
         guard let groups = report.subscribers, !groups.isEmpty else { return "" }
-        let header =
-            "<tr><th>subscriber group</th><th>connections</th><th>subscribed</th><th>received</th><th>messages / s</th>"
-            + "<th>latency p50 ms</th><th>latency p99 ms</th><th>duplicates</th><th>out of order</th><th>gaps</th></tr>"
         let rows = groups.map { group in
-            let cells = [
-                "\(group.connections)", "\(group.subscribed)", "\(group.received)", format(group.ratePerSecond),
-                group.latency.map { format($0.p50) } ?? "", group.latency.map { format($0.p99) } ?? "", "\(group.duplicates)",
-                group.outOfOrder.map { "\($0)" } ?? "—", "\(group.gaps)",
-            ]
-            return "<tr data-subscriber-group=\"\(HTMLText.escape(group.name))\"><td>\(HTMLText.escape(group.name))"
-                + (group.shared ? " (shared)" : "") + "</td>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
+            Row(
+                " data-subscriber-group=\"\(HTMLText.escape(group.name))\"",
+                [
+                    HTMLText.escape(group.name) + (group.shared ? " (shared)" : ""), "\(group.connections)", "\(group.subscribed)",
+                    "\(group.received)", format(group.ratePerSecond), group.latency.map { format($0.p50) } ?? "",
+                    group.latency.map { format($0.p99) } ?? "", "\(group.duplicates)", group.outOfOrder.map { "\($0)" } ?? "—",
+                    "\(group.gaps)",
+                ])
         }
-        return "<h2>Subscriber groups</h2>\n<table id=\"subscribers\"><thead>\(header)</thead><tbody>\(rows.joined())</tbody></table>\n"
+        let columns = [
+            "subscriber group", "connections", "subscribed", "received", "messages / s", "latency p50 ms", "latency p99 ms", "duplicates",
+            "out of order", "gaps",
+        ]
+        return "<h2>Subscriber groups</h2>\n" + table("id=\"subscribers\"", columns, rows)
+    }
+
+    /// A table row: its attributes (` data-stage="2"`, with the space) and its cells, in HTML.
+    private struct Row {
+        var attributes: String
+        var cells: [String]
+
+        init(_ attributes: String, _ cells: [String]) {
+            self.attributes = attributes
+            self.cells = cells
+        }
+    }
+
+    /// `<table ATTRIBUTES>` with a header row of `columns` (plain text) and `rows`.
+    private static func table(_ attributes: String, _ columns: [String], _ rows: [Row]) -> String {
+        "<table \(attributes)><thead><tr>" + columns.map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
+            + rows.map { "<tr\($0.attributes)>" + $0.cells.map { "<td>\($0)</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>\n"
+    }
+
+    /// A histogram's percentile `p` in milliseconds; empty for an empty histogram.
+    private static func milliseconds(_ histogram: Histogram, _ p: Double) -> String {
+        histogram.isEmpty ? "" : format(Double(histogram.percentile(p)) / 1e6)
     }
 
     /// A figure to at most three decimals, without trailing zeros.
