@@ -132,11 +132,9 @@ package final class DevsimService: Sendable {
             }
             return HTTPResponse(status: 200, text: "ok")
         case "/readyz":
-            // Connections paused by request are down as asked: the share is of those not paused,
-            // so pausing a group does not take the endpoint that resumes it out of service.
-            let up = view.live.result.totals.connectionsUp, all = view.live.result.connections
-            let paused = view.live.result.totals.connectionsPaused
-            let wanted = all - paused
+            // Connections down on purpose are down as asked: the share is of the others, so
+            // pausing a group does not take the endpoint that resumes it out of service.
+            let (up, wanted, all, paused) = view.live.readiness
             let percent = wanted > 0 ? Double(up) * 100 / Double(wanted) : all > 0 ? 100 : 0
             let figures =
                 "\(up)/\(all) connections up" + (paused > 0 ? ", \(paused) paused" : "") + " (\(Self.percentText(percent)) %)"

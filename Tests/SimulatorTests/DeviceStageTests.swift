@@ -142,4 +142,44 @@ import Testing
             "\(error)".contains("bad.yaml:3:") && "\(error)".contains(message)
         }
     }
+
+    private static func load(_ text: String, _ file: String) throws -> Scenario {
+        try ScenarioLoader.load(text: text, file: file, environment: [:])
+    }
+
+    @Test func aReloadKeepsTheProfilesAndTheCountsTheyShare() throws {
+        let group = { (count: Int, stages: String) in
+            "devices:\n  - { name: a, count: \(count), topic: t, publish: 1/s, \(stages)payload: { fields: { n: { counter: 0 } } } }\n"
+        }
+        let plan = { (text: String) in FleetPlan(scenarios: [try Self.load(text, "r.yaml")], settings: RunSettings(seed: 1)) }
+        let own = try plan(group(4, "stages: [{ duration: 4s, devices: 4 }], "))
+        #expect(own.profileChange(to: try plan(group(4, "stages: [{ duration: 4s, devices: 4 }], "))) == nil)
+        #expect(
+            own.profileChange(to: try plan(group(3, "stages: [{ duration: 4s, devices: 3 }], ")))?.contains("its stages changed") == true)
+        let rated = try plan(group(4, "stages: [{ duration: 4s, rate: 2/s }], "))
+        #expect(rated.profileChange(to: try plan(group(5, "stages: [{ duration: 4s, rate: 2/s }], "))) == nil)
+        let shared = try plan("stages: [{ duration: 4s, devices: 4 }]\n" + group(4, ""))
+        #expect(
+            shared.profileChange(to: try plan("stages: [{ duration: 4s, devices: 4 }]\n" + group(4, "id: \"b-{index}\", ")))
+                == nil)
+        let regrouped = try plan(
+            "stages: [{ duration: 4s, devices: 4 }]\n" + group(4, "").replacingOccurrences(of: "name: a", with: "name: b"))
+        #expect(shared.profileChange(to: regrouped)?.contains("a reload cannot change those groups or their counts") == true)
+    }
+
+    @Test func anotherFilesGroupsAreCheckedAgainstTheStagesTheyFollow() throws {
+        let staged = try Self.load(
+            "name: one\nstages: [{ duration: 4s, devices: 4 }]\ndevices:\n"
+                + "  - { name: a, count: 4, topic: a, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }\n", "one.yaml")
+        let other = try Self.load(
+            "name: two\ndevices:\n  - { name: b, count: 2, topic: b, publish: 1/s, lifecycle: { online: 1m, offline: 1s }, "
+                + "payload: { fields: { n: { counter: 0 } } } }\n", "two.yaml")
+        let messages = FleetPlan(scenarios: [staged, other], settings: RunSettings(seed: 1)).conflicts.map(\.description)
+        #expect(
+            messages.contains {
+                $0.hasPrefix("two.yaml:3:") && $0.contains("has a 'lifecycle' and follows the 'devices' stages of one.yaml")
+            })
+        #expect(messages.contains { $0.hasPrefix("one.yaml:2:") && $0.contains("count the run's fleet of 6 devices") }, "\(messages)")
+        #expect(FleetPlan(scenarios: [staged], settings: RunSettings(seed: 1)).conflicts.isEmpty)
+    }
 }

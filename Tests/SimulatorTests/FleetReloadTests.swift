@@ -69,6 +69,35 @@ import TestSupport
         #expect(result.connections == 2 && result.reloads.isEmpty)
     }
 
+    /// A pause and a resume while the stages have not brought every device in yet: those they
+    /// bring in later connect all the same. Those they take out count as paused, so readiness
+    /// judges the ones in.
+    @Test func aPauseWhileTheStagesGrowTheFleetHoldsNoneBack() throws {
+        let broker = try MosquittoBroker()
+        let yaml = Self.yaml(field: "a", count: 4).replacingOccurrences(
+            of: "    publish: 10/s",
+            with:
+                "    publish: 10/s\n    stages: [{ duration: 2s, devices: 4 }, { duration: 500ms, devices: 2 }, { duration: 1m, devices: 2 }]"
+        )
+        let harness = try FleetHarness(yaml, port: broker.port, settings: RunSettings(statsInterval: nil))
+        harness.start()
+        // Device 1 joins at once; devices 2 to 4 at 0.5, 1 and 1.5 s.
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals.connectionsUp >= 1 })
+        _ = try harness.fleet.perform(.pause, group: "room")
+        _ = try harness.fleet.perform(.resume, group: "room")
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.02) { harness.fleet.totals.connectionsUp == 4 }, "\(harness.fleet.totals.connectionsUp)"
+        )
+        // From 2.5 s, 2 in, 2 out.
+        #expect(TestClock.wait(timeout: 10, interval: 0.02) { harness.fleet.live().readiness.paused == 2 })
+        let readiness = harness.fleet.live().readiness
+        #expect(TestClock.wait(timeout: 5, interval: 0.02) { harness.fleet.live().readiness.up == 2 }, "\(readiness)")
+        #expect(readiness.wanted == 2 && readiness.all == 4, "\(readiness)")
+        harness.fleet.requestStop()
+        let result = try #require(try harness.result(timeout: 10))
+        #expect(result.totals[.skippedOffline] == 0, "\(result.totals)")
+    }
+
     /// The first reload's successor waits for its predecessor, which cannot leave cleanly while
     /// the broker is frozen (its DISCONNECT is stuck behind a full socket); a second reload
     /// retires the successor. A retired successor must not open when its predecessor goes (it

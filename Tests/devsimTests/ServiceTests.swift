@@ -48,7 +48,7 @@ import TestSupport
         #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         let status = try HTTPGet.request(port: port, path: "/api/status")
         #expect(status.status == 200 && status.body.contains("\"outcome\" : \"running\""), "\(status.body)")
-        #expect(status.body.contains("\"received\" : 10"), "the subscribers' figures so far: \(status.body)")
+        #expect(status.body.contains("\"received\" : 10,"), "the subscribers' figures so far: \(status.body)")
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
 
         let checked = try Self.promtool(metrics.body)

@@ -25,7 +25,10 @@ package enum MetricsText {
         for group in live.result.groups {
             sample(&text, "devsim_connections_up", base + [("group", group.name)], "\(group.totals.connectionsUp)")
         }
-        header(&text, "devsim_connections_paused", "Connections paused by request.", "gauge")
+        header(
+            &text, "devsim_connections_paused",
+            "Connections down on purpose: paused by request, away by their lifecycle, or out by their stages.",
+            "gauge")
         for group in live.result.groups {
             sample(&text, "devsim_connections_paused", base + [("group", group.name)], "\(group.totals.connectionsPaused)")
         }

@@ -70,10 +70,12 @@ final class DeviceConnection: @unchecked Sendable {
     private let presenceTimer: Timer
     /// Out of the fleet by its stages: disconnected, its devices' clocks standing still.
     private var isOut = false
-    /// Out, or joining until its CONNACK: a tick due now counts as `paused`.
+    /// Out, or joining until its CONNACK or its first failed attempt: a tick due now counts as
+    /// `paused`.
     private var isParked = false
-    /// Whether the driver was told to open: a connection out from its start joins by opening.
-    private var driverOpened = false
+    /// Counted among the connections paused (`Counters.connections(paused:)`): those away on
+    /// purpose, paused by request, away by their lifecycle or out by their stages.
+    private var isCountedAway = false
 
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
@@ -189,18 +191,33 @@ final class DeviceConnection: @unchecked Sendable {
         join()
         guard !isOpened, !hasEnded else { return }
         isOpened = true
-        if let presence = plan.presence {
-            let t = runSeconds(deadline)
-            followPresence(after: t)
-            // Out at its place in the ramp-up (or in a reload's fleet): it opens when it joins.
-            guard presence.isIn(at: t) else {
-                isOut = true
-                isParked = true
-                return
-            }
-        }
-        driverOpened = true
+        // Out now, it opens when its stages bring it in (a fleet that grows from none has its
+        // place there), not at a deadline: a resume before that must not open it early.
+        guard isIn(at: MonotonicClock.now()) else { return }
         driver.open(at: deadline)
+    }
+
+    /// Whether the connection's stages have it in at `time`; out, it follows them from there.
+    private func isIn(at time: UInt64) -> Bool {
+        guard let presence = plan.presence else { return true }
+        let t = runSeconds(time)
+        followPresence(after: t)
+        guard presence.isIn(at: t) else {
+            isOut = true
+            isParked = true
+            countAway()
+            return false
+        }
+        return true
+    }
+
+    /// Counts the connection among the paused while it is paused or out, and no longer once
+    /// it is neither.
+    private func countAway() {
+        let away = isPaused || isOut
+        guard away != isCountedAway else { return }
+        isCountedAway = away
+        counters.connections(paused: away ? 1 : -1)
     }
 
     /// Joins the loop, whose selector watches the client from now on: before any command can
@@ -267,10 +284,9 @@ final class DeviceConnection: @unchecked Sendable {
         for device in devices { device.stop() }
         sleepers.removeAll()
         droppedBy = nil
-        if isPaused {
-            counters.connections(paused: -1)
-            isPaused = false
-        }
+        isPaused = false
+        isOut = false
+        countAway()
         driver.stop()
     }
 
@@ -286,8 +302,8 @@ final class DeviceConnection: @unchecked Sendable {
     }
 
     private func pauseNow() {
-        if !isPaused { counters.connections(paused: 1) }
         isPaused = true
+        countAway()
         // `publish: max` devices waiting for room stay in `sleepers`: the resume's CONNACK
         // wakes them, and nothing else would.
         driver.pause()
@@ -306,14 +322,17 @@ final class DeviceConnection: @unchecked Sendable {
     /// by its lifecycle, which a group's resume does not cut short.
     func resume() {
         guard !isAway else { return }
+        // A paused group's new connection is resumed, not opened: its stages are asked here.
+        if !isOpened {
+            isOpened = true
+            _ = isIn(at: MonotonicClock.now())
+        }
         if isOut {
             // Its stages have it out: it connects when they bring it in.
-            if isPaused { counters.connections(paused: -1) }
             isPaused = false
+            countAway()
             return
         }
-        // From a pause that came before the open, too: the resume is its open.
-        driverOpened = true
         driver.resume()
     }
 
@@ -485,9 +504,9 @@ extension DeviceConnection: ConnectionDriverDelegate {
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
         // A resume is not a connection coming back after a loss.
         if !firstTime, !isPaused { counters.add(.reconnects) }
-        if isPaused { counters.connections(paused: -1) }
         isPaused = false
         isParked = false
+        countAway()
         let connackAt = MonotonicClock.now()
         lifecycleConnected(now: connackAt)
         if let dropped = droppedBy {
@@ -623,6 +642,9 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
+        // A join the broker does not take is a device offline, whose ticks its offline policy
+        // has, not one joining.
+        if !isOut { isParked = false }
         failed(reason)
         if let refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
             credentialsRefused = true
@@ -710,8 +732,8 @@ extension DeviceConnection {
     }
 
     /// The stages bring the connection in (it connects, or opens the first time) or take it
-    /// out (it leaves cleanly, as a pause does, but is not counted as paused: its devices have
-    /// no ticks until they are in again). A pause by request holds through a join.
+    /// out (it leaves cleanly, as a pause does; its devices have no ticks until they are in
+    /// again). A pause by request holds through a join.
     private func presenceTurned(now: UInt64) {
         guard let presence = plan.presence, !hasEnded, context.control.isDue(now) else { return }
         let t = runSeconds(now)
@@ -719,18 +741,20 @@ extension DeviceConnection {
         let isIn = presence.isIn(at: t)
         guard isIn == isOut else { return }
         isOut = !isIn
+        countAway()
         if isIn {
             if logsEvents { context.control.logger.info("joining (stages)", metadata) }
             guard !isPaused else { return }
-            if driverOpened {
-                driver.resume()
-            } else {
-                driverOpened = true
-                driver.open(at: now)
-            }
+            // Never opened (out from its start), or left.
+            if driver.state == .idle { driver.open(at: now) } else { driver.resume() }
         } else {
             isParked = true
             if logsEvents { context.control.logger.info("leaving (stages)", metadata) }
+            if let dropped = droppedBy {
+                // Out, it is not one of the storm's to come back.
+                droppedBy = nil
+                context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].dropped -= 1 }
+            }
             if !isPaused { driver.pause() }
         }
     }

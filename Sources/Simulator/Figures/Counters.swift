@@ -103,7 +103,8 @@ public final class Counters: @unchecked Sendable {
 public struct Totals: Sendable, Equatable {
     public var figures = Figures()
     public var connectionsUp = 0
-    /// Connections paused by request: down as asked, not for want of a broker.
+    /// Connections down on purpose (paused by request, away by their lifecycle, out by their
+    /// stages): down as asked, not for want of a broker.
     public var connectionsPaused = 0
     /// Sensor faults that fired, over all loops.
     package var faults = FaultCounts()

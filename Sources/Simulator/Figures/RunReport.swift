@@ -133,11 +133,11 @@ extension RunReport {
             faults: t.faults,
             latency: result.latency.isEmpty ? nil : Percentiles(result.latency),
             lateness: Percentiles(result.lateness),
-            groups: result.groups.map { group in
+            groups: result.groups.enumerated().map { index, group in
                 GroupFigures(
                     name: group.name, figures: group.totals.figures,
                     commands: result.commandGroups.contains(group.name) ? group.totals.commands : nil,
-                    stages: result.groupStages[group.name]?.map(GroupStageFigures.init))
+                    stages: result.groupStages[index]?.map(GroupStageFigures.init))
             },
             connectionErrors: result.connectionErrors,
             allConnectedSeconds: result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 },

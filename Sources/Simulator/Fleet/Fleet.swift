@@ -50,8 +50,9 @@ public final class Fleet: Sendable {
         public var timeline: Timeline? = nil
         /// Each stage's figures under a load profile (`stages:`), those the run reached.
         public var stages: [StageFigures] = []
-        /// The figures of each stage of a group's own profile, by the group's name: its counts.
-        public var groupStages: [String: [StageFigures]] = [:]
+        /// The figures of each stage of a group's own profile, by the group's place in `groups`
+        /// (two files may each have a group of one name): its counts.
+        public var groupStages: [Int: [StageFigures]] = [:]
         /// With `settings.capacity`: the search's steps and answer.
         public var capacity: CapacityFigures? = nil
         /// Each subscriber group's figures (`subscribers:`), apart from the devices'.
@@ -80,6 +81,20 @@ public final class Fleet: Sendable {
         public var stuckLoops: [String]
         /// Each group's latest payload seen by the probes, by group name.
         public var latestPayloads: [String: String] = [:]
+        /// The subscriber groups' connections, and those up now.
+        public var subscriberConnections = 0
+        public var subscriberConnectionsUp = 0
+
+        /// What readiness (`/readyz`, systemd's `READY=1`) judges: the devices' connections up
+        /// of those not paused or out on purpose, which a command or the stages took down as
+        /// asked; for a run of subscribers alone, theirs.
+        public var readiness: (up: Int, wanted: Int, all: Int, paused: Int) {
+            guard result.connections == 0, subscriberConnections > 0 else {
+                let paused = result.totals.connectionsPaused
+                return (result.totals.connectionsUp, result.connections - paused, result.connections, paused)
+            }
+            return (subscriberConnectionsUp, subscriberConnections, subscriberConnections, 0)
+        }
     }
 
     /// How long a loop may take to answer a probe before it counts as stuck.
@@ -177,8 +192,9 @@ public final class Fleet: Sendable {
         }
     }
 
-    /// The run's load profile (`stages:`), which a reload cannot change.
-    public var loadProfile: [Stage] { stages }
+    /// Why the fleet cannot be reloaded to `plan`: its load profiles would change (see
+    /// `FleetPlan.profileChange`); `nil` when they stay.
+    public func profileChange(to plan: FleetPlan) -> String? { roster.plan.profileChange(to: plan) }
 
     /// The device groups, in the report's order, removed ones too.
     public var groups: [String] { roster.groupNames }
@@ -347,7 +363,7 @@ public final class Fleet: Sendable {
             result.stages = recorders.stages?.figures ?? []
             for (index, profile) in groupProfiles.enumerated() {
                 recorders.groupStages[index].record(groupReadings[index], final: true)
-                result.groupStages[result.groups[profile.group].name] = recorders.groupStages[index].figures
+                result.groupStages[profile.group] = recorders.groupStages[index].figures
             }
             result.capacity = recorders.capacity?.figures
         }
@@ -507,7 +523,10 @@ public final class Fleet: Sendable {
             }
         }
         result.subscribers = subscribers?.liveFigures(seconds: result.durationSeconds) ?? []
-        return Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
+        var live = Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
+        live.subscriberConnections = subscribers?.connectionCount ?? 0
+        live.subscriberConnectionsUp = subscribers?.connectionsUp.load(ordering: .relaxed) ?? 0
+        return live
     }
 
     /// The acknowledgement latencies and the lateness so far, each loop's copied on its own

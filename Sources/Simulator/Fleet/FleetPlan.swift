@@ -235,8 +235,46 @@ public struct FleetPlan: Sendable {
                         message: "these stages differ from those of \(first.file); a run has one load profile: give it in one file"))
             }
         }
-        conflicts = deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
+        conflicts =
+            deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
+            + Self.followingConflicts(of: scenarios)
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
+    }
+
+    /// What a file's loader could not see of the groups of other files that follow its stages
+    /// (a run has one load profile, whichever file gives it): a rate to ramp, no lifecycle
+    /// under `devices` stages, and a fleet whose count those stages reach and never pass.
+    private static func followingConflicts(of scenarios: [Scenario]) -> [Diagnostic] {
+        guard let owner = scenarios.first(where: { !$0.stages.isEmpty }), scenarios.count > 1 else { return [] }
+        let stages = owner.stages
+        var conflicts: [Diagnostic] = []
+        func conflict(at place: SourceLocation?, _ message: String) {
+            let place = place ?? SourceLocation(file: owner.file, line: 1, column: 1)
+            conflicts.append(Diagnostic(file: place.file, line: place.line, column: place.column, message: message))
+        }
+        // The owner's own groups its loader checked already.
+        let others = scenarios.filter { $0.file != owner.file }.flatMap(\.groups).filter(\.stages.isEmpty)
+        for group in others {
+            if !group.publish.perSecond.isFinite {
+                conflict(
+                    at: group.location,
+                    "device group '\(group.name)' publishes at max, and follows the stages of \(owner.file): it has no rate to ramp")
+            }
+            if group.lifecycle != nil, stages.setsDevices {
+                conflict(
+                    at: group.location,
+                    "device group '\(group.name)' has a 'lifecycle' and follows the 'devices' stages of \(owner.file): "
+                        + "either the stages or the lifecycle say when a device is connected, not both")
+            }
+        }
+        let count = scenarios.flatMap(\.groups).filter(\.stages.isEmpty).reduce(0) { $0 + $1.count }
+        if stages.setsDevices, !others.isEmpty, stages.devicePeak(count: count) != count {
+            conflict(
+                at: stages[0].location,
+                "the 'devices' stages count the run's fleet of \(count) devices (the groups of every file without stages of "
+                    + "their own), and reach \(stages.devicePeak(count: count)): make the peak \(count), or the counts add up to it")
+        }
+        return conflicts
     }
 
     /// Who first used each id of one kind, and the clashes found.
@@ -406,5 +444,41 @@ public struct FleetPlan: Sendable {
             maxInFlight: Int32(clamping: settings.maxInFlight))
         if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
         return options
+    }
+}
+
+extension FleetPlan {
+    /// Why a running fleet of this plan cannot become `next`, as a sentence; `nil` when it can.
+    /// A load profile is fixed for the run (its length, its report): the scenario's stages and
+    /// each group's own stay as they are. Under `devices` stages the groups' counts stay too:
+    /// each device's presence is made from them, and the scenario's share the fleet's count
+    /// among every group that follows them.
+    package func profileChange(to next: FleetPlan) -> String? {
+        let profile = { (stages: [Stage]) in stages.map(\.profile) }
+        guard profile(stages) == profile(next.stages) else {
+            return "the stages changed: a running load profile, its length and its report, cannot change; restart the run"
+        }
+        let groups = Dictionary(scenarios.flatMap { s in s.groups.map { (GroupPlan.key(of: $0, in: s), $0) } }) { first, _ in first }
+        let nextGroups = next.scenarios.flatMap { s in s.groups.map { (GroupPlan.key(of: $0, in: s), $0) } }
+        for (key, group) in nextGroups {
+            guard let old = groups[key] else { continue }
+            guard profile(old.stages) == profile(group.stages) else {
+                return "device group '\(group.name)': its stages changed: a running load profile cannot change; restart the run"
+            }
+            if old.stages.setsDevices, old.count != group.count {
+                return "device group '\(group.name)' follows 'devices' stages, which set how many of its devices are in: "
+                    + "its count cannot change while it runs; restart the run"
+            }
+        }
+        if stages.setsDevices {
+            let following = { (groups: [(String, DeviceGroup)]) in
+                groups.filter { $0.1.stages.isEmpty }.map { "\($0.0)=\($0.1.count)" }.sorted()
+            }
+            guard following(Array(groups)) == following(nextGroups) else {
+                return "the scenario's 'devices' stages share the fleet's count among the groups that follow them: "
+                    + "a reload cannot change those groups or their counts; restart the run"
+            }
+        }
+        return nil
     }
 }

@@ -100,6 +100,8 @@ final class FleetRoster: Sendable {
 
     /// Connections in the fleet now.
     var connectionCount: Int { state.withLock { $0.connectionCount } }
+    /// The plan the fleet runs now: the last reload's or scale's, or the first.
+    var plan: FleetPlan { state.withLock { $0.plan } }
 
     /// Connections made since the start, those that left included: the run's end waits for
     /// each to finish.
@@ -289,7 +291,9 @@ final class FleetRoster: Sendable {
                 next.groups[index].commandedRate = nil
             }
             let rate = next.groups[index].commandedRate
-            let firstOffset = group.opening.map(\.plan.startOffset).min() ?? 0
+            // The ramp of the group's connections from now; those that `devices` stages bring in
+            // open now, and join when the stages, counted from the run's start, say.
+            let firstOffset = group.opening.filter { $0.plan.presence == nil }.map(\.plan.startOffset).min() ?? 0
             for opening in group.opening {
                 var connectionPlan = opening.plan
                 connectionPlan.group = index
@@ -302,7 +306,8 @@ final class FleetRoster: Sendable {
                         connectionPlan, loop: loop, isInitial: false, in: &next, contexts, settings, logsEvents)
                     joining[loop].append(
                         .init(
-                            connection: connection, replaces: opening.replaces, offset: connectionPlan.startOffset - firstOffset,
+                            connection: connection, replaces: opening.replaces,
+                            offset: connectionPlan.presence == nil ? connectionPlan.startOffset - firstOffset : 0,
                             paused: next.groups[index].isPaused))
                 } catch {
                     throw FleetChangeError("device group '\(group.plan.name)': \(error)")

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Reactor
 import Synchronization
@@ -22,6 +21,10 @@ package final class Subscribers: @unchecked Sendable {
     private let tallies: [[(loop: Int, tally: SubscriberTally)]]
     /// Each loop's part of every group's figures, as it last gave them (`liveFigures`).
     private let liveParts: Locked<[[SubscriberFigures]]>
+    /// The connections on each loop, in the order of `loops`.
+    private let membersByLoop: [[SubscriberConnection]]
+    /// Each loop's timer that gives its part of the figures once a second.
+    private var refreshes: [LiveRefresh] = []
     let receivedCount = Atomic<Int>(0)
     let subscribedConnections = Atomic<Int>(0)
     let connectionsUp = Atomic<Int>(0)
@@ -84,7 +87,14 @@ package final class Subscribers: @unchecked Sendable {
         self.connections = connections
         self.tallies = tallies
         liveParts = Locked(Array(repeating: [], count: loopCount))
+        membersByLoop = self.loops.map { loop in connections.filter { $0.loop === loop } }
         for connection in connections { connection.subscribers = self }
+        refreshes = self.loops.indices.map { index in
+            LiveRefresh(loop: self.loops[index]) { [liveParts, unowned self] in
+                let parts = self.parts(onLoop: index)
+                liveParts.withLock { $0[index] = parts }
+            }
+        }
     }
 
     package var connectionCount: Int { connections.count }
@@ -95,6 +105,7 @@ package final class Subscribers: @unchecked Sendable {
     package func start(timeout: Duration) throws -> Bool {
         for loop in loops { try loop.start() }
         phase.store(1, ordering: .releasing)
+        for (loop, refresh) in zip(loops, refreshes) { loop.execute { refresh.timer.schedule(at: MonotonicClock.now()) } }
         let start = MonotonicClock.now()
         for connection in connections {
             connection.loop.execute { connection.open(start: start) }
@@ -144,56 +155,45 @@ package final class Subscribers: @unchecked Sendable {
         combined(loops.indices.map(parts), seconds: seconds)
     }
 
-    /// Each group's figures as of now, `seconds` into the run: each loop reads its own part.
-    /// A loop too busy to answer within a second counts with its last part, so a reading never
-    /// goes back.
+    /// Each group's figures as of now, `seconds` into the run, from the parts each loop gave
+    /// in the last second: read without waiting for a loop, so a busy one never holds up the
+    /// HTTP server that asks.
     package func liveFigures(seconds: Double) -> [SubscriberFigures] {
         switch phase.load(ordering: .acquiring) {
-        case 0: return combined([], seconds: seconds)
-        case 2: return figures(seconds: seconds)
-        default: break
+        case 0: combined([], seconds: seconds)
+        case 2: figures(seconds: seconds)
+        default: combined(liveParts.withLock { $0 }, seconds: seconds)
         }
-        let answered = DispatchGroup()
-        for (index, loop) in loops.enumerated() {
-            answered.enter()
-            loop.execute { [liveParts] in
-                let parts = self.parts(onLoop: index)
-                liveParts.withLock { $0[index] = parts }
-                answered.leave()
-            }
-        }
-        _ = answered.wait(timeout: .now() + 1)
-        return combined(liveParts.withLock { $0 }, seconds: seconds)
     }
 
     /// Every group's part on loop `loop`, its members there and their tally: on that loop, or
     /// once the loops have stopped.
     private func parts(onLoop loop: Int) -> [SubscriberFigures] {
-        plans.enumerated().map { group, plan in
-            var part = SubscriberFigures(name: plan.name, shared: plan.isShared)
+        var parts = plans.map { SubscriberFigures(name: $0.name, shared: $0.isShared) }
+        for member in membersByLoop[loop] {
+            parts[member.group].connections += 1
+            if member.everSubscribed { parts[member.group].subscribed += 1 }
+            parts[member.group].received += member.received
+            if member.received > 0 { parts[member.group].connectionsReceiving += 1 }
+        }
+        for (group, plan) in plans.enumerated() {
             var latency = Histogram()
             var outOfOrder = 0
             for (tallyLoop, tally) in tallies[group] where tallyLoop == loop {
                 latency.merge(tally.latency)
                 for table in tally.streams {
                     for stream in table.streams {
-                        part.duplicates += stream.duplicated
+                        parts[group].duplicates += stream.duplicated
                         outOfOrder += stream.outOfOrder
-                        part.gaps += stream.gaps
+                        parts[group].gaps += stream.gaps
                     }
                 }
             }
             // A shared group's members read on one loop, in the order it finds them ready.
-            if !plan.isShared { part.outOfOrder = outOfOrder }
-            for member in connections where member.group == group && member.loop === loops[loop] {
-                part.connections += 1
-                if member.everSubscribed { part.subscribed += 1 }
-                part.received += member.received
-                if member.received > 0 { part.connectionsReceiving += 1 }
-            }
-            part.histogram = HistogramData(latency)
-            return part
+            if !plan.isShared { parts[group].outOfOrder = outOfOrder }
+            parts[group].histogram = HistogramData(latency)
         }
+        return parts
     }
 
     /// The loops' parts added up, group by group (a loop that has given none yet adds none).
@@ -215,5 +215,23 @@ package final class Subscribers: @unchecked Sendable {
         guard said <= Self.warningsPerGroup else { return }
         let more = said == Self.warningsPerGroup ? " (further problems of this group are not logged)" : ""
         logger.warning("subscriber group '\(plans[group].name)': \(problem)\(more)")
+    }
+}
+
+/// A loop's timer that calls `refresh` on the loop at once and then once a second, until the
+/// loop stops. `@unchecked Sendable`: made before the loop runs, touched only on it after.
+private final class LiveRefresh: TimerTarget, @unchecked Sendable {
+    let timer: Timer
+    private let refresh: () -> Void
+
+    init(loop: EventLoop, refresh: @escaping () -> Void) {
+        timer = Timer(on: loop)
+        self.refresh = refresh
+        timer.target = self
+    }
+
+    func timerFired(_ timer: Timer, now: UInt64) {
+        refresh()
+        timer.schedule(at: now &+ 1_000_000_000)
     }
 }

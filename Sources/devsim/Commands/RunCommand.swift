@@ -74,6 +74,9 @@ struct RunCommand {
             }
             return dryRun(plan, seed: settings.seed, duration: settings.duration)
         }
+        if settings.messages != nil, plan.fleetDeviceCount == 0 {
+            throw UsageError("--messages counts what the devices publish, and the scenarios have none (subscribers alone): use --duration")
+        }
         if settings.verify, plan.fleetDeviceCount == 0 {
             throw UsageError("--verify checks what the devices publish, and the scenarios have none (subscribers alone)")
         }
@@ -176,9 +179,7 @@ struct RunCommand {
         } catch {
             return fleet.reloadFailed(error.message)
         }
-        let profile = { (stages: [Stage]) in stages.map(\.profile) }
-        guard profile(plan.stages) == profile(fleet.loadProfile) else {
-            let error = "the stages changed: a running load profile, its length and its report, cannot change; restart the run"
+        if let error = fleet.profileChange(to: plan) {
             logger.error(error)
             return fleet.reloadFailed(error)
         }
@@ -239,9 +240,9 @@ struct RunCommand {
         timer.schedule(deadline: .now(), repeating: 1)
         timer.setEventHandler {
             let live = fleet.live()
-            let up = live.result.totals.connectionsUp, all = live.result.connections
+            let (up, wanted, all, _) = live.readiness
             notifier.update(
-                ready: all > 0 && Double(up) * 100 / Double(all) >= readyPercent, healthy: live.stuckLoops.isEmpty,
+                ready: all > 0 && (wanted == 0 || Double(up) * 100 / Double(wanted) >= readyPercent), healthy: live.stuckLoops.isEmpty,
                 status: "connections \(up)/\(all) up, published \(live.result.totals[.published])")
         }
         timer.setCancelHandler { notifier.stopping() }

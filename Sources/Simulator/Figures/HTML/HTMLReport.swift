@@ -218,7 +218,8 @@ public enum HTMLReport {
             return Row(
                 " data-step=\"\(step.step)\" class=\"\(step.passed ? "passed" : "failed")\"",
                 [
-                    "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond), milliseconds(step.point.latency.histogram, 99),
+                    "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond),
+                    milliseconds(step.point.latency.histogram, 99),
                     milliseconds(step.point.lateness.histogram, 99), "\(step.point.errors)", HTMLText.escape(verdict),
                 ])
         }
