@@ -20,18 +20,27 @@ import TestSupport
             payload: { fields: { n: { counter: 0 } } }
         """
 
-    @Test func theRunLastsItsStagesAndReportsEach() throws {
-        let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario("staged.yaml", Self.scenario)
-        defer { RunFiles.removeFolder(of: file) }
+    /// Runs `yaml`, written as `name`, against `broker` to its end with a report: the run
+    /// (which exited 0), the report, and the scenario file, whose folder the caller removes.
+    private static func run(
+        _ name: String, _ yaml: String, on broker: MosquittoBroker, _ extra: [String] = []
+    ) throws -> (result: (status: Int32?, stdout: String, stderr: String), report: RunReport, file: String) {
+        let file = try RunFiles.scenario(name, yaml)
         let result = try DevsimProcess.runToCompletion(
             args: [
                 "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-                "--expect", "stage[2].lateness.p99<1s", "--expect", "stage[1].published>=100",
-            ], timeout: 60)
+            ] + extra, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("the run lasts its 2 stages: 3.0s"), "\(result.stderr)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        return (result, report, file)
+    }
+
+    @Test func theRunLastsItsStagesAndReportsEach() throws {
+        let broker = try MosquittoBroker()
+        let (result, report, file) = try Self.run(
+            "staged.yaml", Self.scenario, on: broker, ["--expect", "stage[2].lateness.p99<1s", "--expect", "stage[1].published>=100"])
+        defer { RunFiles.removeFolder(of: file) }
+        #expect(result.stderr.contains("the run lasts its 2 stages: 3.0s"), "\(result.stderr)")
         #expect(abs(report.durationSeconds - 3) < 0.5)
         let stages = try #require(report.stages)
         #expect(stages.map(\.stage) == [1, 2] && stages.map(\.target) == ["40/s", "x4"] && stages.map(\.plannedSeconds) == [1.5, 1.5])
@@ -49,7 +58,7 @@ import TestSupport
     /// says how long the fleet took to be back.
     @Test func aStageThatDisconnectsAllTimesTheFleetsReturn() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario(
+        let (result, report, file) = try Self.run(
             "storm.yaml",
             """
             name: storm
@@ -63,15 +72,9 @@ import TestSupport
                 topic: "storm/{id}"
                 publish: 10/s
                 payload: { fields: { n: { counter: 0 } } }
-            """)
+            """, on: broker)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
-        #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("stage 2: dropping every connection (disconnect: all)"), "\(result.stderr)")
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
         let stages = try #require(report.stages)
         #expect(stages.count == 2 && stages[0].recovery == nil && stages[1].target == "hold")
         let recovery = try #require(stages[1].recovery)
@@ -90,7 +93,7 @@ import TestSupport
     /// with no ticks while it is out.
     @Test func devicesStagesConnectAndDisconnectAsTheCountGoes() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario(
+        let (_, report, file) = try Self.run(
             "grow.yaml",
             """
             name: grow
@@ -106,14 +109,8 @@ import TestSupport
                 topic: "grow/{id}"
                 publish: 20/s
                 payload: { fields: { n: { counter: 0 } } }
-            """)
+            """, on: broker)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
         let stages = try #require(report.stages)
         #expect(stages.map(\.target) == ["6 devices", "6 devices", "2 devices", "2 devices", "4 devices"])
         // All 6 in from 5/6 s to 3.25 s; 2 from 4 s to 6 s, when rank 2 joins again. The
@@ -143,7 +140,7 @@ import TestSupport
     /// entry in the report has a figure set per stage, which the HTML report shows.
     @Test func aGroupsOwnStagesAreFollowedAndReportedInItsEntry() throws {
         let broker = try MosquittoBroker()
-        let file = try RunFiles.scenario(
+        let (result, report, file) = try Self.run(
             "own.yaml",
             """
             name: own
@@ -157,15 +154,9 @@ import TestSupport
                   - { duration: 2s, devices: 4 }
                   - { duration: 1s, rate: 40/s }
               - { name: steady, count: 2, topic: "steady/{id}" }
-            """)
+            """, on: broker)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
-        #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("the run lasts its 3 stages: 4.0s"), "\(result.stderr)")
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
         #expect(report.stages == nil)
         let meter = try #require(report.groups.first { $0.name == "meter" })
         let steady = try #require(report.groups.first { $0.name == "steady" })
