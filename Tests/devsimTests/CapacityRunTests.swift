@@ -119,18 +119,28 @@ import TestSupport
         #expect(devsim.stderr.contains("connection lost"), "the other broker's device was down: \(devsim.stderr)")
     }
 
+    /// A search of `file`'s fleet against `server` with steps long enough to act in, serving
+    /// HTTP: the process and its port, once every connection is up.
+    private static func longSearch(
+        _ file: String, on server: ScriptedMQTTServer, _ extra: [String] = []
+    ) throws -> (devsim: DevsimProcess, port: Int) {
+        let devsim = try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
+                "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0",
+            ] + extra)
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        return (devsim, port)
+    }
+
     /// A command would put devices at rates the step does not know of: refused while the
     /// search runs, and the search goes on.
     @Test func groupCommandsAreRefusedWhileASearchRuns() throws {
         let server = try ScriptedMQTTServer()
         let file = try RunFiles.scenario("capacity-commands.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
-            "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0",
-        ])
-        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
-        #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        let (devsim, port) = try Self.longSearch(file, on: server)
         for (verb, body) in [("rate", #"{"publish": "50/s"}"#), ("scale", #"{"count": 50}"#), ("pause", "")] {
             let answer = try HTTPGet.request(port: port, path: "/api/groups/meter/\(verb)", method: "POST", body: body)
             #expect(answer.status == 400, "\(verb): \(answer)")
@@ -145,12 +155,7 @@ import TestSupport
         let server = try ScriptedMQTTServer()
         let file = try RunFiles.scenario("capacity-reload.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
-            "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0", "--report", file + ".json",
-        ])
-        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
-        #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
+        let (devsim, _) = try Self.longSearch(file, on: server, ["--report", file + ".json"])
         let added =
             Self.fleet + """
 

@@ -166,11 +166,7 @@ public enum HTMLReport {
         let rows = stages.map { stage in
             let point = stage.point
             return Row(
-                " data-stage=\"\(stage.stage)\"",
-                [
-                    "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
-                    "\(point.published)", "\(point.acknowledged)", "\(point.connectionsUp)",
-                ])
+                " data-stage=\"\(stage.stage)\"", stageCells(stage.stage, stage.target, point) + ["\(point.connectionsUp)"])
         }
         let name = HTMLText.escape(group.name)
         return "<h2>Stages of device group \(name)</h2>\n"
@@ -185,9 +181,8 @@ public enum HTMLReport {
             let point = stage.point
             return Row(
                 " data-stage=\"\(stage.stage)\"",
-                [
-                    "\(stage.stage)", HTMLText.escape(stage.target), format(point.at), format(point.seconds), "\(point.scheduled)",
-                    "\(point.published)", "\(point.acknowledged)", milliseconds(point.latency.histogram, 99),
+                stageCells(stage.stage, stage.target, point) + [
+                    milliseconds(point.latency.histogram, 99),
                     milliseconds(point.lateness.histogram, 99), "\(point.errors)",
                     stage.recovery.map { recovery in
                         [recovery.p50Seconds, recovery.p90Seconds, recovery.allSeconds].map { $0.map(format) ?? "–" }
@@ -256,6 +251,15 @@ public enum HTMLReport {
             "out of order", "gaps",
         ]
         return "<h2>Subscriber groups</h2>\n" + table("id=\"subscribers\"", columns, rows)
+    }
+
+    /// What a stage's row begins with, the scenario's or a group's: its number and target,
+    /// when and how long, and its counts.
+    private static func stageCells(_ stage: Int, _ target: String, _ point: Timeline.Point) -> [String] {
+        [
+            "\(stage)", HTMLText.escape(target), format(point.at), format(point.seconds), "\(point.scheduled)", "\(point.published)",
+            "\(point.acknowledged)",
+        ]
     }
 
     /// A table row: its attributes (` data-stage="2"`, with the space) and its cells, in HTML.
