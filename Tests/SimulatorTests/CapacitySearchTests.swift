@@ -116,6 +116,71 @@ import Testing
         #expect(recorder.record(reading).action == .setMultiplier(1.5) && !recorder.isCoolingDown, "the outage's 500 are not waited for")
     }
 
+    /// With a `lost` SLO the hold counts what it publishes, and the step is judged once the
+    /// last of it arrived, or nothing more arrived for half a second, still at the step's rate.
+    @Test func aLostSLOWaitsForTheStepsMessages() throws {
+        var recorder = CapacityRecorder(
+            settings: CapacitySettings(
+                slos: [try Assertion.slo("lost==0"), try Assertion.slo("p99<50ms")], step: .seconds(1), warmUp: .seconds(1),
+                baseRatePerSecond: 10),
+            start: 0)
+        recorder.connected(now: 0)
+        var totals = Totals(), latency = Histogram()
+        func reading(_ time: UInt64, published: Int, received: Int?) -> FigureReading {
+            var reading = FigureReading(time: time, totals: totals, latency: latency)
+            reading.stepLoss = received.map { StepLoss(published: published, received: $0) }
+            return reading
+        }
+        #expect(recorder.record(reading(1_000_000_000, published: 0, received: nil)).action == .openStepWindows)
+        totals[.published] = 10
+        latency.record(2_000_000)
+        #expect(recorder.record(reading(2_000_000_000, published: 0, received: nil)) == (nil, .closeStepWindows))
+        #expect(recorder.isAwaitingArrivals && recorder.due == 2_100_000_000)
+        // Arrivals come in; the fleet is still at the step's rate, and its later figures are not the step's.
+        totals[.published] = 30
+        #expect(recorder.record(reading(2_100_000_000, published: 10, received: 8)) == (nil, nil))
+        let (first, next) = recorder.record(reading(2_200_000_000, published: 10, received: 10))
+        #expect(first?.passed == true && first?.loss == StepLoss(published: 10, received: 10) && first?.point.published == 10)
+        #expect(next == .setMultiplier(2) && recorder.due == 3_200_000_000)
+
+        #expect(recorder.record(reading(3_200_000_000, published: 0, received: nil)).action == .openStepWindows)
+        totals[.published] += 20
+        #expect(recorder.record(reading(4_200_000_000, published: 0, received: nil)).action == .closeStepWindows)
+        // Two never come: after 0.5 s with nothing new, they are lost.
+        var time: UInt64 = 4_300_000_000
+        #expect(recorder.record(reading(time, published: 20, received: 18)) == (nil, nil))
+        while time < 4_700_000_000 {
+            time += 100_000_000
+            #expect(recorder.record(reading(time, published: 20, received: 18)) == (nil, nil), "\(time)")
+        }
+        let (second, action) = recorder.record(reading(4_800_000_000, published: 20, received: 18))
+        #expect(second?.passed == false && second?.brokenFirst == "lost==0" && second?.loss?.lost == 2, "\(String(describing: second))")
+        #expect(second?.verdicts.first?.message == "2 (2 over)" && action == .coolDown)
+    }
+
+    /// Arrivals that never stop (a broker delivering a backlog) end the wait at five seconds.
+    @Test func theWaitForAStepsMessagesIsBounded() throws {
+        var recorder = CapacityRecorder(
+            settings: CapacitySettings(slos: [try Assertion.slo("lost<=1%")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
+            start: 0)
+        recorder.connected(now: 0)
+        var totals = Totals()
+        #expect(recorder.record(FigureReading(time: 0)).action == .openStepWindows)
+        totals[.published] = 1000
+        #expect(recorder.record(FigureReading(time: 1_000_000_000, totals: totals)).action == .closeStepWindows)
+        var time: UInt64 = 1_000_000_000, received = 0
+        var closed: CapacityStep?
+        while closed == nil, time < 10_000_000_000 {
+            time += 100_000_000
+            received += 1
+            var reading = FigureReading(time: time, totals: totals)
+            reading.stepLoss = StepLoss(published: 1000, received: received)
+            closed = recorder.record(reading).closed
+        }
+        #expect(time == 6_000_000_000 && closed?.loss?.lost == 950, "\(time): \(String(describing: closed))")
+        #expect(closed?.verdicts.first?.message == "95% (94 points over)", "a share of what the step published")
+    }
+
     /// A fleet down for a whole step measured nothing: its empty lateness must not pass it.
     @Test func aStepThatPublishedNothingBreaks() throws {
         var recorder = CapacityRecorder(

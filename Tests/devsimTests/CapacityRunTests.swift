@@ -179,7 +179,8 @@ import TestSupport
     @Test(arguments: [
         (["--slo", "p99<5ms"], "--slo is for --find-capacity, which is not given"),
         (["--find-capacity"], "--find-capacity needs the SLOs each step must meet"),
-        (["--find-capacity", "--slo", "lost==0"], "--verify counts what was lost only when the run ends, not step by step"),
+        (["--find-capacity", "--slo", "lost==0"], "--slo: lost==0: lost is measured by the closed-loop check; add --verify"),
+        (["--find-capacity", "--slo", "verify.received>0"], "received is a figure of the whole run; per step the figures are"),
         (["--find-capacity", "--slo", "stage[1].p99<5ms"], "an SLO is judged on every step of the search"),
         (["--find-capacity", "--slo", "p99<5ms", "--messages", "10"], "--find-capacity: the search sets the run's length"),
         (["--find-capacity", "--slo", "p99<5ms", "--step", "0s"], "--step"),
@@ -191,6 +192,64 @@ import TestSupport
         let run = try DevsimProcess.runToCompletion(args: ["run", file, "--host", "127.0.0.1", "--port", "1"] + arguments, timeout: 20)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains(error), "\(run.stderr)")
+    }
+
+    /// A step counts what it lost by each device's sequence numbers: without them it cannot.
+    @Test func aLostSLONeedsEachDevicesSequenceNumbers() throws {
+        let file = try RunFiles.scenario(
+            "capacity-unnumbered.yaml",
+            "devices:\n  - { name: meter, topic: t, publish: 5/s, payload: { fields: { n: { uniform: { min: 0, max: 1 } } } } }\n")
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", "1", "--find-capacity", "--verify", "--slo", "lost==0"], timeout: 20)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("--slo: lost==0: device group 'meter' has no sequence counter in its payload"), "\(run.stderr)")
+    }
+
+    /// `--slo 'lost==0'` with `--verify`: each step counts what it published and what of it
+    /// arrived. A broker whose ACL drops one topic of ten (it acknowledges each PUBLISH and
+    /// delivers it to nobody) loses a tenth of every step, and of nothing else.
+    private func lossySearch(_ slos: [String]) throws -> (status: Int32?, stderr: String, capacity: [String: Any], page: String) {
+        let file = try RunFiles.scenario("capacity-lossy.yaml", String(Self.fleet.replacing("count: 40", with: "count: 10")))
+        defer { RunFiles.removeFolder(of: file) }
+        let acl = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("acl").path
+        try "topic readwrite cap/#\ntopic deny cap/10\n".write(toFile: acl, atomically: true, encoding: .utf8)
+        let broker = try MosquittoBroker(extraConfig: ["acl_file \(acl)"])
+        let run = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--find-capacity", "--verify",
+                "--step", "1s", "--warmup", "500ms", "--duration", "6s", "--report", file + ".json", "--stats-interval", "0",
+            ] + slos.flatMap { ["--slo", $0] }, timeout: 60)
+        let report = try RunFiles.report(file + ".json")
+        let page = try DevsimProcess.runToCompletion(args: ["report", "html", file + ".json"], timeout: 20)
+        return (run.status, run.stderr, report["capacity"] as? [String: Any] ?? [:], page.stdout)
+    }
+
+    @Test func eachStepCountsWhatItLost() throws {
+        let (status, stderr, capacity, page) = try lossySearch(["lost<=20%", "p99<150ms"])
+        #expect(status == 0, "\(stderr)")
+        let steps = capacity["steps"] as? [[String: Any]] ?? []
+        try #require(steps.count >= 2, "\(capacity): \(stderr)")
+        for step in steps {
+            let loss = try #require(step["loss"] as? [String: Int], "\(step)")
+            let published = loss["published"] ?? 0, received = loss["received"] ?? 0, lost = loss["lost"] ?? -1
+            #expect(lost == published - received && received > 0, "\(step)")
+            // meter-10's part: each of the ten devices published as many as the others, give or take one.
+            #expect(Double(lost) >= Double(published) / 10 - 1 && Double(lost) <= Double(published) / 10 + 1, "\(step)")
+            #expect(step["passed"] as? Bool == true, "\(step)")
+        }
+        #expect(page.contains("<th>lost</th>"), "the steps' table has their losses: \(page)")
+    }
+
+    @Test func aStepThatLosesAMessageBreaksLostEqualsZero() throws {
+        let (status, stderr, capacity, _) = try lossySearch(["lost==0", "p99<150ms"])
+        #expect(status == 4, "\(stderr)")
+        let first = capacity["brokenFirst"] as? [String: Any]
+        #expect(first?["assertion"] as? String == "lost==0", "\(capacity)")
+        let steps = capacity["steps"] as? [[String: Any]] ?? []
+        let lost = (steps.first?["loss"] as? [String: Int])?["lost"] ?? 0
+        #expect(steps.count == 1 && lost > 0, "\(steps)")
+        #expect(stderr.contains("capacity: 50/s (step 1) broke lost==0 first: \(lost) (\(lost) over)"), "\(stderr)")
     }
 
     @Test func aGroupWithStagesOfItsOwnIsNotSearched() throws {

@@ -66,6 +66,8 @@ public struct CapacityStep: Codable, Sendable, Equatable {
     public var multiplier: Double
     public var targetPerSecond: Double
     public var point: Timeline.Point
+    /// With a `lost` SLO: what the hold published and what of it arrived (`StepWindow`).
+    public var loss: StepLoss?
     public var verdicts: [Verdict]
     /// Of the SLOs the step broke, the one furthest past its limit (`Assertion.excess`): of
     /// several broken at once, the one a slightly lower rate would still break; `nil` for a
@@ -73,12 +75,14 @@ public struct CapacityStep: Codable, Sendable, Equatable {
     public var brokenFirst: String?
 
     package init(
-        step: Int, multiplier: Double, targetPerSecond: Double, point: Timeline.Point, verdicts: [Verdict], brokenFirst: String?
+        step: Int, multiplier: Double, targetPerSecond: Double, point: Timeline.Point, loss: StepLoss? = nil, verdicts: [Verdict],
+        brokenFirst: String?
     ) {
         self.step = step
         self.multiplier = multiplier
         self.targetPerSecond = targetPerSecond
         self.point = point
+        self.loss = loss
         self.verdicts = verdicts
         self.brokenFirst = brokenFirst
     }
@@ -99,7 +103,7 @@ public struct CapacityStep: Codable, Sendable, Equatable {
     }
 
     private enum Key: String, CodingKey {
-        case step, multiplier, targetPerSecond, verdicts, brokenFirst, passed, ratePerSecond
+        case step, multiplier, targetPerSecond, loss, verdicts, brokenFirst, passed, ratePerSecond
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +111,7 @@ public struct CapacityStep: Codable, Sendable, Equatable {
         step = try container.decode(Int.self, forKey: .step)
         multiplier = try container.decode(Double.self, forKey: .multiplier)
         targetPerSecond = try container.decode(Double.self, forKey: .targetPerSecond)
+        loss = try container.decodeIfPresent(StepLoss.self, forKey: .loss)
         verdicts = try container.decode([Verdict].self, forKey: .verdicts)
         brokenFirst = try container.decodeIfPresent(String.self, forKey: .brokenFirst)
         point = try Timeline.Point(from: decoder)
@@ -117,6 +122,7 @@ public struct CapacityStep: Codable, Sendable, Equatable {
         try container.encode(step, forKey: .step)
         try container.encode(multiplier, forKey: .multiplier)
         try container.encode(targetPerSecond, forKey: .targetPerSecond)
+        try container.encodeIfPresent(loss, forKey: .loss)
         try container.encode(verdicts, forKey: .verdicts)
         try container.encodeIfPresent(brokenFirst, forKey: .brokenFirst)
         try container.encode(passed, forKey: .passed)

@@ -14,6 +14,10 @@ public struct CapacitySettings: Sendable {
     package var resolution = CapacitySearch.defaultResolution
     package var maximum = CapacitySearch.defaultMaximum
 
+    /// Whether an SLO judges `lost`: each step then counts, by sequence number, what it
+    /// published and what of it the closed-loop check received (`StepWindow`).
+    public var countsLoss: Bool { slos.contains { $0.metric.name == "lost" } }
+
     public init(slos: [Assertion], step: Duration, warmUp: Duration, baseRatePerSecond: Double) {
         self.slos = slos
         self.step = step
@@ -34,6 +38,10 @@ public struct CapacitySettings: Sendable {
 /// queued on a connection that is up, for at least `minimumCoolDown`, and only then warms up
 /// the next step. What a connection that is down keeps (`offline: buffer`) is not waited for:
 /// it goes out when the connection is back, which no cool-down can hasten.
+///
+/// With a `lost` SLO, the hold counts what it publishes (`StepWindow`); after it, still at its
+/// rate, the search waits for the last of those to arrive: until all have, or none has for
+/// `arrivalQuiet`, at most `arrivalLimit`. What has not arrived by then is the step's `lost`.
 package struct CapacityRecorder: Sendable {
     package enum Action: Sendable, Equatable {
         /// Every device's rate is its plan's times this from now on.
@@ -42,6 +50,11 @@ package struct CapacityRecorder: Sendable {
         case coolDown
         /// The search is over: end the run.
         case finish
+        /// A hold begins: count what each device publishes from now (`Verifier.openStepWindows`).
+        case openStepWindows
+        /// The hold is over: count no more of what is published; the readings from now on say
+        /// what has arrived (`FigureReading.stepLoss`).
+        case closeStepWindows
     }
 
     private enum Phase: Sendable {
@@ -49,6 +62,8 @@ package struct CapacityRecorder: Sendable {
         case connecting
         case warmingUp(until: UInt64)
         case holding(since: FigureReading, until: UInt64)
+        /// After a hold with a `lost` SLO: its figures, and what had arrived when last looked.
+        case awaitingArrivals(point: Timeline.Point, received: Int, since: UInt64, due: UInt64, latest: UInt64)
         /// After a broken step, at ×1 until nothing is queued or `latest`; then `next`.
         case coolingDown(next: Double, due: UInt64, latest: UInt64)
         case done
@@ -56,8 +71,13 @@ package struct CapacityRecorder: Sendable {
 
     package static let minimumCoolDown = Duration.seconds(1)
     package static let maximumCoolDown = Duration.seconds(30)
-    /// How often a cool-down looks at the queues.
-    private static let coolDownLook: UInt64 = 100_000_000
+    /// How often a cool-down looks at the queues, and the wait for a step's messages at what
+    /// has arrived.
+    private static let look: UInt64 = 100_000_000
+    /// The wait for a step's messages ends when none has arrived for this long...
+    package static let arrivalQuiet = Duration.milliseconds(500)
+    /// ... or at the latest this long after the hold.
+    package static let arrivalLimit = Duration.seconds(5)
 
     package private(set) var figures: CapacityFigures
     private let settings: CapacitySettings
@@ -79,8 +99,16 @@ package struct CapacityRecorder: Sendable {
     package var due: UInt64? {
         switch phase {
         case .connecting, .done: nil
-        case .warmingUp(let until), .holding(_, let until), .coolingDown(_, let until, _): until
+        case .warmingUp(let until), .holding(_, let until), .coolingDown(_, let until, _), .awaitingArrivals(_, _, _, let until, _):
+            until
         }
+    }
+
+    /// After a hold with a `lost` SLO: the reading it waits for must say what has arrived
+    /// (`FigureReading.stepLoss`).
+    package var isAwaitingArrivals: Bool {
+        if case .awaitingArrivals = phase { return true }
+        return false
     }
 
     /// After a broken step: the reading it waits for must say what is queued on the
@@ -110,46 +138,68 @@ package struct CapacityRecorder: Sendable {
             return (nil, nil)
         case .warmingUp:
             phase = .holding(since: reading, until: reading.time &+ MonotonicClock.nanoseconds(settings.step))
-            return (nil, nil)
+            return (nil, settings.countsLoss ? .openStepWindows : nil)
         case .coolingDown(let next, _, let latest):
             // Without the loops' answer, every queue: a cool-down too long, never one too short.
             guard (reading.queuedWhileUp ?? reading.totals[.buffered]) == 0 || reading.time >= latest else {
-                phase = .coolingDown(next: next, due: reading.time &+ Self.coolDownLook, latest: latest)
+                phase = .coolingDown(next: next, due: reading.time &+ Self.look, latest: latest)
                 return (nil, nil)
             }
             phase = .warmingUp(until: reading.time &+ MonotonicClock.nanoseconds(settings.warmUp))
             return (nil, .setMultiplier(next))
         case .holding(let since, _):
             let point = reading.point(since: since, start: start)
-            var verdicts = settings.slos.map { $0.evaluate(point) }
-            if point.published == 0 {
-                // Its percentiles are of nothing, and would pass: a fleet that was down, or
-                // held up, measured nothing at this rate.
-                verdicts.append(
-                    Verdict(
-                        assertion: "published>0", passed: false, actual: 0,
-                        message: "nothing was published in the step: the connections were down, or devsim held up"))
+            guard !settings.countsLoss else {
+                phase = .awaitingArrivals(
+                    point: point, received: -1, since: reading.time, due: reading.time &+ Self.look,
+                    latest: reading.time &+ MonotonicClock.nanoseconds(Self.arrivalLimit))
+                return (nil, .closeStepWindows)
             }
-            let broken = zip(settings.slos, verdicts).filter { !$1.passed }
-            let first = broken.max { $0.0.excess($0.1.actual) < $1.0.excess($1.1.actual) }
-            let step = CapacityStep(
-                step: figures.steps.count + 1, multiplier: search.current,
-                targetPerSecond: (settings.baseRatePerSecond * search.current * 100).rounded() / 100, point: point,
-                verdicts: verdicts, brokenFirst: first?.0.text)
-            figures.steps.append(step)
-            switch search.stepEnded(passing: step.passed) {
-            case .hold(let multiplier) where !step.passed:
-                phase = .coolingDown(
-                    next: multiplier, due: reading.time &+ MonotonicClock.nanoseconds(Self.minimumCoolDown),
-                    latest: reading.time &+ MonotonicClock.nanoseconds(Self.maximumCoolDown))
-                return (step, .coolDown)
-            case .hold(let multiplier):
-                phase = .warmingUp(until: reading.time &+ MonotonicClock.nanoseconds(settings.warmUp))
-                return (step, .setMultiplier(multiplier))
-            case .finish:
-                phase = .done
-                return (step, .finish)
+            return closeStep(point, loss: nil, now: reading.time)
+        case .awaitingArrivals(let point, let received, let since, _, let latest):
+            let loss = reading.stepLoss ?? StepLoss(published: 0, received: 0)
+            let now = reading.time
+            let quietSince = loss.received == received ? since : now
+            guard loss.received >= loss.published || now >= latest || now - quietSince >= MonotonicClock.nanoseconds(Self.arrivalQuiet)
+            else {
+                phase = .awaitingArrivals(point: point, received: loss.received, since: quietSince, due: now &+ Self.look, latest: latest)
+                return (nil, nil)
             }
+            return closeStep(point, loss: reading.stepLoss, now: now)
+        }
+    }
+
+    /// Judges the step held over `point` (with `loss`, what it published and what arrived) and
+    /// says what comes next.
+    private mutating func closeStep(_ point: Timeline.Point, loss: StepLoss?, now: UInt64) -> (closed: CapacityStep?, action: Action?) {
+        var verdicts = settings.slos.map { $0.evaluate(point, loss: loss) }
+        if point.published == 0 {
+            // Its percentiles are of nothing, and would pass: a fleet that was down, or
+            // held up, measured nothing at this rate.
+            verdicts.append(
+                Verdict(
+                    assertion: "published>0", passed: false, actual: 0,
+                    message: "nothing was published in the step: the connections were down, or devsim held up"))
+        }
+        let broken = zip(settings.slos, verdicts).filter { !$1.passed }
+        let first = broken.max { $0.0.excess($0.1.actual) < $1.0.excess($1.1.actual) }
+        let step = CapacityStep(
+            step: figures.steps.count + 1, multiplier: search.current,
+            targetPerSecond: (settings.baseRatePerSecond * search.current * 100).rounded() / 100, point: point,
+            loss: loss, verdicts: verdicts, brokenFirst: first?.0.text)
+        figures.steps.append(step)
+        switch search.stepEnded(passing: step.passed) {
+        case .hold(let multiplier) where !step.passed:
+            phase = .coolingDown(
+                next: multiplier, due: now &+ MonotonicClock.nanoseconds(Self.minimumCoolDown),
+                latest: now &+ MonotonicClock.nanoseconds(Self.maximumCoolDown))
+            return (step, .coolDown)
+        case .hold(let multiplier):
+            phase = .warmingUp(until: now &+ MonotonicClock.nanoseconds(settings.warmUp))
+            return (step, .setMultiplier(multiplier))
+        case .finish:
+            phase = .done
+            return (step, .finish)
         }
     }
 }

@@ -415,7 +415,7 @@ final class DeviceConnection: @unchecked Sendable {
             return false
         }
         counters.add(.published)
-        device.published += 1
+        if field < 0 { device.notePublished(payload) } else { device.published += 1 }
         // For Home Assistant's next start (`announceEntities`); discovered devices only.
         if discoveryStatusTopic != nil, field < 0 { device.keepLastPayload(payload) }
         if let due { recordLateness(due: due, now: now) }
@@ -896,7 +896,7 @@ extension DeviceConnection: ClientDelegate {
                 context.payload.removeAll()
                 context.payload.append(contentsOf: device.statePiecesAsObject(state))
             } else if answer(device.plan.topic, retain: device.plan.retain) {
-                device.published += 1  // on the device's topic: what --verify expects there
+                context.payload.withBytes { device.notePublished($0) }  // on the device's topic: what --verify expects there
                 device.markSent(at: device.elapsed(at: MonotonicClock.now()))
                 if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
             }

@@ -27,6 +27,14 @@ final class Device: TimerTarget {
     private var wallStart = 0.0
     /// Messages handed to libmosquitto, for `run --verify`'s lost count.
     var published = 0
+    /// Its part in a capacity step's `lost`, in a search with that SLO; set before the loops run.
+    var stepWindow: StepWindow?
+
+    /// The connection handed `payload`, on the device's topic, to libmosquitto.
+    func notePublished(_ payload: UnsafeRawBufferPointer) {
+        published += 1
+        if let stepWindow, let sequence = plan.verify.sequence(in: payload) { stepWindow.published(sequence) }
+    }
     /// The last payload published, kept for discovered devices only: the state Home Assistant
     /// asks for when it starts. Empty until the first.
     private(set) var lastPayload: [UInt8] = []

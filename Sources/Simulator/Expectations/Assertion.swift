@@ -188,20 +188,16 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An SLO of `run --find-capacity`: an assertion judged on each step's figures alone, so
-    /// one of the figures a stage has (`ReportMetrics.perStage`), without a stage of its own.
+    /// one of the figures a step has (`ReportMetrics.perStep`), without a stage of its own.
     public static func slo(_ text: String) throws(AssertionError) -> Assertion {
         let slo = try Assertion(text)
         guard slo.stage == nil else {
             throw AssertionError("an SLO is judged on every step of the search; leave out 'stage[\(slo.stage!)].'")
         }
-        guard ReportMetrics.perStage.contains(slo.metric.name) else {
-            let hint =
-                slo.metric.needs == .verify
-                ? ": --verify counts what was lost only when the run ends, not step by step; "
-                    + "what a step could not deliver shows as rate<100% or in latency" : ""
+        guard ReportMetrics.perStep.contains(slo.metric.name) else {
             throw AssertionError(
-                "\(slo.metric.name) is a figure of the whole run\(hint); per step the figures are "
-                    + ReportMetrics.perStage.sorted().joined(separator: ", "))
+                "\(slo.metric.name) is a figure of the whole run; per step the figures are "
+                    + ReportMetrics.perStep.sorted().joined(separator: ", "))
         }
         return slo
     }
@@ -219,9 +215,12 @@ public struct Assertion: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The verdict on a span of the run alone (a step of a capacity search).
-    package func evaluate(_ point: Timeline.Point) -> Verdict {
-        evaluate(RunReport.of(point))
+    /// The verdict on a span of the run alone (a step of a capacity search), with `loss`, what
+    /// the span published and what of it arrived, for `lost`.
+    package func evaluate(_ point: Timeline.Point, loss: StepLoss? = nil) -> Verdict {
+        var report = RunReport.of(point)
+        if let loss { report.verify = VerifySummary(received: loss.received, lost: loss.lost, duplicated: 0, outOfOrder: 0) }
+        return evaluate(report)
     }
 
     /// The verdict on `report`: passed or not, the actual value, and by how much it missed.

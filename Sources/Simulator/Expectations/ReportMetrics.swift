@@ -67,6 +67,10 @@ public enum ReportMetrics {
         ["rate", "scheduled", "published", "acknowledged", "ratePerSecond", "durationSeconds"]
             + ["latency", "lateness"].flatMap { prefix in ["p50", "p90", "p99", "p999", "max", "count"].map { "\(prefix).\($0)" } })
 
+    /// The figures each step of a capacity search has, an SLO's: a stage's, and with
+    /// `--verify` what the step lost (`StepLoss`).
+    package static let perStep: Set<String> = perStage.union(["lost"])
+
     /// Every metric, in the order help lists them.
     public static let all: [Metric] =
         ratios + counts

@@ -170,7 +170,15 @@ public final class Fleet: Sendable {
                 lateness: Array(repeating: Histogram(), count: contexts.count),
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
-        verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
+        let verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
+        if let verifier, settings.capacity?.countsLoss == true {
+            for connection in contexts.flatMap(\.connections) {
+                for device in connection.devices {
+                    device.stepWindow = verifier.stepWindow(options: connection.plan.options, topic: device.plan.topic)
+                }
+            }
+        }
+        self.verifier = verifier
         subscribers =
             plan.subscribers.isEmpty
             ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, connackTimeout: settings.connackTimeout, logger: logger)
@@ -617,7 +625,9 @@ public final class Fleet: Sendable {
     private func searchCapacity(now: UInt64, connectDeadline: UInt64) -> UInt64? {
         guard
             let state = recorders.withLock({
-                $0.capacity.map { (connecting: $0.isConnecting, coolingDown: $0.isCoolingDown, due: $0.due) }
+                $0.capacity.map {
+                    (connecting: $0.isConnecting, coolingDown: $0.isCoolingDown, awaitingArrivals: $0.isAwaitingArrivals, due: $0.due)
+                }
             })
         else { return nil }
         if state.connecting {
@@ -634,6 +644,7 @@ public final class Fleet: Sendable {
         guard let due = state.due, now >= due else { return state.due }
         var reading = reading(now: now)
         if state.coolingDown { reading.queuedWhileUp = queuedWhileUp() }
+        if state.awaitingArrivals { reading.stepLoss = verifier?.stepLoss }
         let (closed, action, next) = recorders.withLock { recorders in
             let (closed, action) = recorders.capacity?.record(reading) ?? (nil, nil)
             return (closed, action, recorders.capacity?.due)
@@ -649,6 +660,10 @@ public final class Fleet: Sendable {
             scaleRates(by: multiplier)
         case .finish:
             control.stop(.searched)
+        case .openStepWindows:
+            verifier?.openStepWindows()
+        case .closeStepWindows:
+            verifier?.closeStepWindows()
         case nil:
             break
         }

@@ -49,6 +49,8 @@ struct VerifiedStreams {
             streams[index].unnumbered += 1
             return .new
         }
-        return streams[index].tracker.record(sequence) == .duplicate ? .copy : .new
+        guard streams[index].tracker.record(sequence) != .duplicate else { return .copy }
+        streams[index].window?.received(sequence)
+        return .new
     }
 }

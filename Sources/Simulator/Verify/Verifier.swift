@@ -36,6 +36,8 @@ package final class Verifier: @unchecked Sendable {
         package var tracker = SequenceTracker()
         /// Messages with no readable sequence number.
         package var unnumbered = 0
+        /// Its device's part in a capacity step's `lost`, in a search with that SLO.
+        var window: StepWindow?
         let plan: VerifyPlan
 
         /// Distinct messages received.
@@ -155,6 +157,56 @@ package final class Verifier: @unchecked Sendable {
                 "verify: no sequence field (a counter, 'seq' unless the group's 'verify' names another) "
                     + "in the payload of topic '\(blind.topic)': its messages are counted, not checked")
         }
+    }
+
+    /// The windows of a search's `lost` (`StepWindow`), one a device.
+    private var stepWindows: [StepWindow] = []
+
+    /// The window of the device publishing on `topic` as `options` say, shared with the stream
+    /// that receives it; `nil` for a topic no stream watches. Before `start`: the streams
+    /// belong to their loops from then on.
+    func stepWindow(options: ClientOptions, topic: String) -> StepWindow? {
+        guard let owner = owners[Verifier.endpoint(options) + "\u{0}" + topic] else { return nil }
+        let window = StepWindow()
+        connections[owner.connection].streams.streams[owner.stream].window = window
+        stepWindows.append(window)
+        return window
+    }
+
+    /// A step's hold begins: each device's window opens past what it has published.
+    func openStepWindows() {
+        for window in stepWindows { window.open() }
+    }
+
+    /// The hold is over: each device's window closes past what it has published.
+    func closeStepWindows() {
+        for window in stepWindows { window.close() }
+    }
+
+    /// What the devices published in their windows, and what of it has arrived.
+    var stepLoss: StepLoss { stepWindows.reduce(StepLoss(published: 0, received: 0)) { $0 + $1.counts } }
+
+    /// Why the steps of a search of `plan` cannot count what they lost (`StepWindow`); `nil`
+    /// when they can. They count by each device's sequence numbers, on a topic of its own.
+    package static func stepLossRefusal(plan: FleetPlan) -> String? {
+        var topics = Set<String>()
+        for connection in plan.connections {
+            for device in connection.devices {
+                if !device.verify.readsSequence {
+                    return "device group '\(device.group)' has no sequence counter in its payload "
+                        + "(a counter field, 'seq' unless its 'verify' names another), by which a step counts what it lost"
+                }
+                if !device.fieldTopics.isEmpty {
+                    return "device group '\(device.group)' publishes each field on its own topic, without the sequence counter "
+                        + "by which a step counts what it lost"
+                }
+                if !topics.insert(endpoint(connection.options) + "\u{0}" + device.topic).inserted {
+                    return "topic '\(device.topic)' carries more than one device, whose sequence numbers mix: "
+                        + "a step counts what it lost by each device's"
+                }
+            }
+        }
+        return nil
     }
 
     /// Which broker, as whom: one subscriber connection each.

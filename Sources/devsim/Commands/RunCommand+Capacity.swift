@@ -40,8 +40,11 @@ extension RunCommand {
                 nil
             }
         if let refusal { throw UsageError("--find-capacity: \(refusal)") }
-        let unjudgeable = options.slos.compactMap { $0.unjudgeableReason(plan: plan, verify: false) }
+        let unjudgeable = options.slos.compactMap { $0.unjudgeableReason(plan: plan, verify: options.verify) }
         guard unjudgeable.isEmpty else { throw UsageError("--slo: " + unjudgeable.joined(separator: "; ")) }
+        if let lost = options.slos.first(where: { $0.metric.name == "lost" }), let refusal = Verifier.stepLossRefusal(plan: plan) {
+            throw UsageError("--slo: \(lost.text): \(refusal)")
+        }
         let base = plan.connections.reduce(0.0) { sum, connection in sum + connection.devices.reduce(0) { $0 + $1.perSecond } }
         let settings = CapacitySettings(
             slos: options.slos, step: options.capacityStep ?? Defaults.capacityStep,

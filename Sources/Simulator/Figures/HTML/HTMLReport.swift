@@ -206,6 +206,8 @@ public enum HTMLReport {
         if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
             answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)."
         }
+        // With a `lost` SLO each step counted what it lost.
+        let countsLoss = capacity.steps.contains { $0.loss != nil }
         let rows = capacity.steps.map { step in
             let verdict =
                 step.passed
@@ -215,15 +217,17 @@ public enum HTMLReport {
                 [
                     "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond),
                     milliseconds(step.point.latency.histogram, 99),
-                    milliseconds(step.point.lateness.histogram, 99), "\(step.point.errors)", HTMLText.escape(verdict),
-                ])
+                    milliseconds(step.point.lateness.histogram, 99), "\(step.point.errors)",
+                ] + (countsLoss ? [step.loss.map { "\($0.lost)" } ?? ""] : []) + [HTMLText.escape(verdict)])
         }
         let slos = capacity.slos.map(HTMLText.escape).joined(separator: ", ")
+        let columns =
+            ["step", "target / s", "published / s", "latency p99 ms", "lateness p99 ms", "errors"] + (countsLoss ? ["lost"] : [])
+            + ["verdict"]
         return "<h2>Capacity</h2>\n<p class=\"answer\">\(HTMLText.escape(answer))</p>\n"
             + "<p class=\"run\">SLOs: \(slos); each step \(format(capacity.warmUpSeconds)) s of warm-up, then "
             + "\(format(capacity.stepSeconds)) s measured.</p>\n"
-            + table(
-                "id=\"capacity\"", ["step", "target / s", "published / s", "latency p99 ms", "lateness p99 ms", "errors", "verdict"], rows)
+            + table("id=\"capacity\"", columns, rows)
     }
 
     private static func groups(_ report: RunReport) -> String {

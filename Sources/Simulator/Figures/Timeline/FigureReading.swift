@@ -14,6 +14,9 @@ package struct FigureReading: Sendable {
     package var queuedWhileUp: Int? = nil
     /// Messages the subscriber groups received so far.
     package var received = 0
+    /// After a capacity step with a `lost` SLO: what the step published and what of it has
+    /// arrived so far (`Verifier.stepLoss`); `nil` where not asked.
+    package var stepLoss: StepLoss? = nil
 
     package init(
         time: UInt64, totals: Totals = Totals(), errors: Int = 0, latency: Histogram = Histogram(), lateness: Histogram = Histogram()
