@@ -128,7 +128,7 @@ extension RunReport {
         details = Details(
             scenarios: scenarios, seed: seed, outcome: outcome,
             connectionsUp: result.connectionsUpAtEnd, connections: result.connections,
-            durationSeconds: (result.durationSeconds * 1000).rounded() / 1000,
+            durationSeconds: result.durationSeconds.thousandths,
             ratePerSecond: result.durationSeconds > 0 ? (Double(t[.published]) / result.durationSeconds * 100).rounded() / 100 : 0,
             faults: t.faults,
             latency: result.latency.isEmpty ? nil : Percentiles(result.latency),
@@ -140,7 +140,7 @@ extension RunReport {
                     stages: result.groupStages[index]?.map(GroupStageFigures.init))
             },
             connectionErrors: result.connectionErrors,
-            allConnectedSeconds: result.allConnectedSeconds.map { ($0 * 1000).rounded() / 1000 },
+            allConnectedSeconds: result.allConnectedSeconds.map { $0.thousandths },
             verify: result.verify,
             histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),
             reloads: result.reloads.isEmpty ? nil : result.reloads,

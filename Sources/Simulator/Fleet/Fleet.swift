@@ -459,12 +459,30 @@ public final class Fleet: Sendable {
     /// figures the drain reads include it: a loop runs one thing at a time, so once it has run
     /// a job queued after `stopTicking`, no tick is under way there and none will start.
     private func waitForTicksUnderWay() {
-        let fence = DispatchGroup()
-        for context in contexts {
-            fence.enter()
-            context.loop.execute { fence.leave() }
+        onEveryLoop(timeout: 5) { _, _ in }
+    }
+
+    /// Runs `job` on every loop, on its thread, and waits at most `timeout` seconds for all of
+    /// them; returns whether all ran. A loop too busy to run it in time runs it later.
+    @discardableResult
+    private func onEveryLoop(timeout: Double = 1, _ job: @escaping @Sendable (_ index: Int, _ context: LoopContext) -> Void) -> Bool {
+        let answered = DispatchGroup()
+        for (index, context) in contexts.enumerated() {
+            answered.enter()
+            context.loop.execute {
+                job(index, context)
+                answered.leave()
+            }
         }
-        _ = fence.wait(timeout: .now() + 5)
+        return answered.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// The sum of `count` over every loop's connections, each loop's asked on its thread, and
+    /// whether every loop answered within a second (the sum is of those that did).
+    private func sumOverConnections(_ count: @escaping @Sendable (DeviceConnection) -> Int) -> (sum: Int, complete: Bool) {
+        let sum = Atomic<Int>(0)
+        let complete = onEveryLoop { _, context in sum.add(context.connections.reduce(0) { $0 + count($1) }, ordering: .relaxed) }
+        return (sum.load(ordering: .relaxed), complete)
     }
 
     /// Gives unacknowledged QoS 1/2 messages, and those queued behind them, a bounded time on
@@ -540,19 +558,13 @@ public final class Fleet: Sendable {
     /// The acknowledgement latencies and the lateness so far, each loop's copied on its own
     /// thread into the live state, which the probes keep too.
     private func liveHistograms() -> (latency: Histogram, lateness: Histogram) {
-        let answered = DispatchGroup()
-        for (index, context) in contexts.enumerated() {
-            answered.enter()
-            context.loop.execute { [liveState] in
-                let latency = context.latency, lateness = context.lateness
-                liveState.withLock {
-                    $0.latency[index] = latency
-                    $0.lateness[index] = lateness
-                }
-                answered.leave()
+        onEveryLoop { [liveState] index, context in
+            let latency = context.latency, lateness = context.lateness
+            liveState.withLock {
+                $0.latency[index] = latency
+                $0.lateness[index] = lateness
             }
         }
-        _ = answered.wait(timeout: .now() + 1)
         // A loop too busy to answer in time counts with its last copy, so a reading never
         // goes back. A loop runs its jobs in order, so a later copy is never an older one.
         return liveState.withLock { state in
@@ -697,32 +709,13 @@ public final class Fleet: Sendable {
     /// Ticks queued on the connections that are up, asked on their loops; `nil` when a loop did
     /// not answer within a second.
     private func queuedWhileUp() -> Int? {
-        let count = Atomic<Int>(0)
-        let answered = DispatchGroup()
-        for context in contexts {
-            answered.enter()
-            context.loop.execute {
-                count.add(context.connections.reduce(0) { $0 + $1.queuedWhileUp }, ordering: .relaxed)
-                answered.leave()
-            }
-        }
-        guard answered.wait(timeout: .now() + 1) == .success else { return nil }
-        return count.load(ordering: .relaxed)
+        let queued = sumOverConnections { $0.queuedWhileUp }
+        return queued.complete ? queued.sum : nil
     }
 
     /// Connections that are up with messages unacknowledged or queued, asked on their loops.
     private func drainableConnections() -> Int {
-        let count = Atomic<Int>(0)
-        let answered = DispatchGroup()
-        for context in contexts {
-            answered.enter()
-            context.loop.execute {
-                count.add(context.connections.count { $0.hasDrainableMessages }, ordering: .relaxed)
-                answered.leave()
-            }
-        }
-        _ = answered.wait(timeout: .now() + 1)
-        return count.load(ordering: .relaxed)
+        sumOverConnections { $0.hasDrainableMessages ? 1 : 0 }.sum
     }
 
     private func disconnectAll() {

@@ -215,7 +215,7 @@ final class FleetRoster: Sendable {
     @discardableResult
     func reload(to plan: FleetPlan, at seconds: Double) -> Reload {
         let record = state.withLock { state in
-            var record = Reload(atSeconds: (seconds * 1000).rounded() / 1000)
+            var record = Reload(atSeconds: seconds.thousandths)
             do throws(FleetChangeError) {
                 let change = try apply(plan, in: &state)
                 record.added = change.names(.added)
@@ -239,7 +239,7 @@ final class FleetRoster: Sendable {
 
     /// Records a reload that never reached the fleet: the files did not load.
     func reloadFailed(_ error: String, at seconds: Double) -> Reload {
-        let record = Reload(atSeconds: (seconds * 1000).rounded() / 1000, error: error)
+        let record = Reload(atSeconds: seconds.thousandths, error: error)
         state.withLock { $0.reloads.append(record) }
         control.logger.error("reload: \(error); the fleet runs on as it was")
         return record

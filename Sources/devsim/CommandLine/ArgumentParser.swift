@@ -325,7 +325,8 @@ enum ArgumentParser {
         },
         Option(
             flag: "--slo", variable: "DEVSIM_SLO", valueName: "ASSERTION",
-            help: "with --find-capacity, what each step must meet: lateness.p99<5ms, p99<50ms, rate>=99.9%, lost==0 with --verify (repeatable)",
+            help:
+                "with --find-capacity, what each step must meet: lateness.p99<5ms, p99<50ms, rate>=99.9%, lost==0 with --verify (repeatable)",
             repeatable: true
         ) { o, v, label throws(UsageError) in
             do throws(AssertionError) {

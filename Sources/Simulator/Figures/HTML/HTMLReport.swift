@@ -290,7 +290,7 @@ public enum HTMLReport {
 
     /// A figure to at most three decimals, without trailing zeros.
     private static func format(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
+        let rounded = value.thousandths
         return rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
     }
 }

@@ -99,7 +99,7 @@ struct SVGChart {
     /// An axis value as a person reads it: `1500`, `2.5`, `0.25`.
     private static func label(_ value: Double) -> String {
         if value == value.rounded() { return "\(Int(value))" }
-        let text = "\((value * 1000).rounded() / 1000)"
+        let text = "\(value.thousandths)"
         return text
     }
 }

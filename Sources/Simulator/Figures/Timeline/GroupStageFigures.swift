@@ -47,8 +47,8 @@ public struct GroupStageFigures: Codable, Sendable, Equatable {
         try container.encode(target, forKey: .target)
         try container.encode(plannedSeconds, forKey: .plannedSeconds)
         // Milliseconds, as a timeline point's.
-        try container.encode((point.at * 1000).rounded() / 1000, forKey: .at)
-        try container.encode((point.seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(point.at.thousandths, forKey: .at)
+        try container.encode(point.seconds.thousandths, forKey: .seconds)
         try container.encode(point.scheduled, forKey: .scheduled)
         try container.encode(point.published, forKey: .published)
         try container.encode(point.acknowledged, forKey: .acknowledged)

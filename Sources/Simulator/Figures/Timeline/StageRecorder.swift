@@ -102,7 +102,7 @@ public struct StageRecovery: Codable, Sendable, Equatable {
         let sorted = seconds.sorted()
         func within(_ share: Double) -> Double? {
             let needed = max(1, Int((Double(dropped) * share).rounded(.up)))
-            return dropped > 0 && sorted.count >= needed ? (sorted[needed - 1] * 1000).rounded() / 1000 : nil
+            return dropped > 0 && sorted.count >= needed ? sorted[needed - 1].thousandths : nil
         }
         p50Seconds = within(0.5)
         p90Seconds = within(0.9)

@@ -15,7 +15,7 @@ extension Timeline {
                 histogram.isEmpty ? "" : "\((Double(histogram.percentile(p)) / 1000).rounded() / 1000)"
             }
             let cells = [
-                "\((point.at * 1000).rounded() / 1000)", "\((point.seconds * 1000).rounded() / 1000)", "\(point.scheduled)",
+                "\(point.at.thousandths)", "\(point.seconds.thousandths)", "\(point.scheduled)",
                 "\(point.published)", "\(point.acknowledged)", "\(point.connectionsUp)", "\(point.errors)",
                 ms(latency, 50), ms(latency, 99), ms(lateness, 50), ms(lateness, 99), "\(point.received)",
             ]

@@ -51,8 +51,8 @@ extension Timeline.Point: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         // Milliseconds, as the report's other times.
-        try container.encode((at * 1000).rounded() / 1000, forKey: .at)
-        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(at.thousandths, forKey: .at)
+        try container.encode(seconds.thousandths, forKey: .seconds)
         try container.encode(scheduled, forKey: .scheduled)
         try container.encode(published, forKey: .published)
         try container.encode(acknowledged, forKey: .acknowledged)
