@@ -7,7 +7,8 @@
 #   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s, with the defaults and in lock-step:
 #                                 achieved vs scheduled, lateness
 #   scripts/bench.sh capacity     1,000 devices from 1 Hz: run --find-capacity at QoS 0 and at QoS 1,
-#                                 the answer and the table of steps (CAPACITY_STEP, CAPACITY_WARMUP)
+#                                 the answer and the table of steps (CAPACITY_STEP, CAPACITY_WARMUP;
+#                                 CAPACITY_QOS="1" for one; CAPACITY_VERIFY=1 adds --verify --slo lost==0)
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
@@ -119,7 +120,7 @@ PY
 
 capacity() {
   local qos
-  for qos in 0 1; do
+  for qos in ${CAPACITY_QOS:-0 1}; do
     cat > "$dir/capacity.yaml" <<YAML
 name: capacity
 devices:
@@ -136,6 +137,7 @@ devices:
 YAML
     local slos=(--slo 'lateness.p99<5ms' --slo 'rate>=99.9%')
     [ "$qos" = 1 ] && slos+=(--slo 'p99<50ms')
+    [ "${CAPACITY_VERIFY:-0}" = 1 ] && slos+=(--verify --slo 'lost==0')
     /usr/bin/time -v "$bin" run "$dir/capacity.yaml" --host 127.0.0.1 --port "$port" --find-capacity "${slos[@]}" \
       --step "${CAPACITY_STEP:-15s}" --warmup "${CAPACITY_WARMUP:-5s}" --stats-interval 0 --quiet \
       --report "$dir/capacity.json" 2> "$dir/capacity.time" || true
@@ -147,12 +149,14 @@ print(f"== capacity: 1000 devices from 1 Hz, QoS {sys.argv[2]}, SLOs {', '.join(
 first = c.get("brokenFirst") or {}
 print(f"capacity {c.get('capacityPerSecond')} msg/s; broke at {c.get('brokeAtPerSecond')} msg/s: "
       f"{first.get('assertion')} {first.get('message')}")
-print("| step | target msg/s | published msg/s | latency p99 ms | lateness p99 ms | verdict |")
-print("|---|---|---|---|---|---|")
+loss = any("loss" in s for s in c["steps"])
+print("| step | target msg/s | published msg/s | latency p99 ms | lateness p99 ms |" + (" lost |" if loss else "") + " verdict |")
+print("|---|---|---|---|---|" + ("---|" if loss else "") + "---|")
 for s in c["steps"]:
     latency = (s.get("latency") or {}).get("p99", "")
+    lost = f" {s['loss']['lost']} |" if loss and "loss" in s else (" |" if loss else "")
     verdict = "passed" if s["passed"] else "broke " + "; ".join(f"{v['assertion']} ({v['message']})" for v in s["verdicts"] if not v["passed"])
-    print(f"| {s['step']} | {s['targetPerSecond']:g} | {s['ratePerSecond']:g} | {latency} | {s['lateness']['p99']} | {verdict} |")
+    print(f"| {s['step']} | {s['targetPerSecond']:g} | {s['ratePerSecond']:g} | {latency} | {s['lateness']['p99']} |{lost} {verdict} |")
 PY
   done
 }
