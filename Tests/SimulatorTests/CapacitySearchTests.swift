@@ -181,6 +181,34 @@ import Testing
         #expect(closed?.verdicts.first?.message == "95% (94 points over)", "a share of what the step published")
     }
 
+    /// A run that ends while a step's messages are awaited still judges the step, on what
+    /// arrived by the run's settle; and a step none of whose messages had a number to count
+    /// by does not pass `lost==0` on nothing.
+    @Test func aStepAwaitedWhenTheRunEndsIsJudgedAndOneWithNothingCountedBreaks() throws {
+        func recorder() throws -> CapacityRecorder {
+            var recorder = CapacityRecorder(
+                settings: CapacitySettings(slos: [try Assertion.slo("lost==0")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
+                start: 0)
+            recorder.connected(now: 0)
+            _ = recorder.record(FigureReading(time: 0))
+            var totals = Totals()
+            totals[.published] = 10
+            _ = recorder.record(FigureReading(time: 1_000_000_000, totals: totals))
+            return recorder
+        }
+        var ending = try recorder()
+        #expect(ending.isAwaitingArrivals)
+        var reading = FigureReading(time: 1_200_000_000)
+        reading.stepLoss = StepLoss(published: 10, received: 10)
+        let judged = ending.runEnded(reading)
+        #expect(judged?.passed == true && judged?.loss?.received == 10 && ending.due == nil && ending.figures.steps.count == 1)
+
+        var unnumbered = try recorder()
+        reading.stepLoss = StepLoss.none
+        let (step, _) = unnumbered.record(reading)
+        #expect(step?.passed == false && step?.verdicts.last?.assertion == "lost counted", "\(String(describing: step))")
+    }
+
     /// A fleet down for a whole step measured nothing: its empty lateness must not pass it.
     @Test func aStepThatPublishedNothingBreaks() throws {
         var recorder = CapacityRecorder(

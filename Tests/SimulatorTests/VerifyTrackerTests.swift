@@ -152,8 +152,21 @@ struct VerifyTrackerTests {
         #expect(plan.readsSequence)
         let line = Array("m,id=g-1 seq=42i 1700000000000000001".utf8)
         #expect(line.withUnsafeBytes { plan.sequence(in: $0) } == 42)
-        // Written without `ts=`, the timestamp cannot be found: the documented limit.
-        #expect(line.withUnsafeBytes { plan.timestamp(in: $0) } == nil)
+        // Written without `ts=`, the timestamp cannot be found: the documented limit, and
+        // the plan says so rather than look for it in every message.
+        #expect(!plan.readsTimestamp && line.withUnsafeBytes { plan.timestamp(in: $0) } == nil)
+    }
+
+    /// A CSV line has no `seq=` to find: the counter is there, but not readable, and the plan
+    /// says so (`--verify` warns; a capacity step's `lost` is refused).
+    @Test func aTemplateWithoutNameEqualsIsNotRead() throws {
+        let group = DeviceGroup(
+            name: "g", id: Template("g-{index}"), clientID: Template("{id}"), topic: Template("g/{id}"),
+            publish: .every(seconds: 1),
+            payload: PayloadSpec(
+                style: .template, fields: [FieldSpec(name: "seq", generator: CounterRecipe())],
+                template: try PayloadTemplate("{{id}},{{seq}},seq=")))
+        #expect(!VerifyPlan(group: group).readsSequence)
     }
 
     @Test func theLoaderChecksTheVerifyFields() throws {

@@ -209,12 +209,14 @@ import TestSupport
     /// `--slo 'lost==0'` with `--verify`: each step counts what it published and what of it
     /// arrived. A broker whose ACL drops one topic of ten (it acknowledges each PUBLISH and
     /// delivers it to nobody) loses a tenth of every step, and of nothing else.
-    private func lossySearch(_ slos: [String]) throws -> (status: Int32?, stderr: String, capacity: [String: Any], page: String) {
+    private func lossySearch(_ slos: [String], dropping: Bool = true) throws -> (
+        status: Int32?, stderr: String, capacity: [String: Any], page: String
+    ) {
         let file = try RunFiles.scenario("capacity-lossy.yaml", String(Self.fleet.replacing("count: 40", with: "count: 10")))
         defer { RunFiles.removeFolder(of: file) }
         let acl = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("acl").path
         try "topic readwrite cap/#\ntopic deny cap/10\n".write(toFile: acl, atomically: true, encoding: .utf8)
-        let broker = try MosquittoBroker(extraConfig: ["acl_file \(acl)"])
+        let broker = try MosquittoBroker(extraConfig: dropping ? ["acl_file \(acl)"] : [])
         let run = try DevsimProcess.runToCompletion(
             args: [
                 "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--find-capacity", "--verify",
@@ -239,6 +241,20 @@ import TestSupport
             #expect(step["passed"] as? Bool == true, "\(step)")
         }
         #expect(page.contains("<th>lost</th>"), "the steps' table has their losses: \(page)")
+    }
+
+    /// The other way round: a broker that loses nothing gives every step `lost` 0, what
+    /// arrived as late as the step's end included.
+    @Test func aBrokerThatLosesNothingPassesLostEqualsZeroAtEveryStep() throws {
+        let (status, stderr, capacity, _) = try lossySearch(["lost==0", "p99<150ms"], dropping: false)
+        #expect(status == 0, "\(stderr)")
+        let steps = capacity["steps"] as? [[String: Any]] ?? []
+        try #require(steps.count >= 2, "\(capacity): \(stderr)")
+        for step in steps {
+            let loss = step["loss"] as? [String: Int] ?? [:]
+            #expect(loss["lost"] == 0 && (loss["published"] ?? 0) > 0 && loss["received"] == loss["published"], "\(step)")
+            #expect(step["passed"] as? Bool == true, "\(step)")
+        }
     }
 
     @Test func aStepThatLosesAMessageBreaksLostEqualsZero() throws {

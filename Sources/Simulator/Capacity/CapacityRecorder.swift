@@ -157,16 +157,25 @@ package struct CapacityRecorder: Sendable {
             }
             return closeStep(point, loss: nil, now: reading.time)
         case .awaitingArrivals(let point, let received, let since, _, let latest):
-            let loss = reading.stepLoss ?? StepLoss(published: 0, received: 0)
+            let loss = reading.stepLoss ?? .none
             let now = reading.time
             let quietSince = loss.received == received ? since : now
-            guard loss.received >= loss.published || now >= latest || now - quietSince >= MonotonicClock.nanoseconds(Self.arrivalQuiet)
+            guard loss.lost == 0 || now >= latest || now - quietSince >= MonotonicClock.nanoseconds(Self.arrivalQuiet)
             else {
                 phase = .awaitingArrivals(point: point, received: loss.received, since: quietSince, due: now &+ Self.look, latest: latest)
                 return (nil, nil)
             }
             return closeStep(point, loss: reading.stepLoss, now: now)
         }
+    }
+
+    /// The run ended: a step whose messages were still awaited is judged on what had arrived
+    /// (`reading.stepLoss`, read after the run's settle). Returns it, if there was one.
+    package mutating func runEnded(_ reading: FigureReading) -> CapacityStep? {
+        guard case .awaitingArrivals(let point, _, _, _, _) = phase else { return nil }
+        let closed = closeStep(point, loss: reading.stepLoss, now: reading.time).closed
+        phase = .done
+        return closed
     }
 
     /// Judges the step held over `point` (with `loss`, what it published and what arrived) and
@@ -180,6 +189,12 @@ package struct CapacityRecorder: Sendable {
                 Verdict(
                     assertion: "published>0", passed: false, actual: 0,
                     message: "nothing was published in the step: the connections were down, or devsim held up"))
+        } else if let loss, loss.published == 0 {
+            // A `lost` of nothing would pass too: no message of the step had a number to count by.
+            verdicts.append(
+                Verdict(
+                    assertion: "lost counted", passed: false, actual: 0,
+                    message: "no message of the step had a sequence number devsim could read, to count what it lost by"))
         }
         let broken = zip(settings.slos, verdicts).filter { !$1.passed }
         let first = broken.max { $0.0.excess($0.1.actual) < $1.0.excess($1.1.actual) }

@@ -7,9 +7,10 @@ import Synchronization
 /// The window is a range of sequence numbers, `[from, to)`, and both sides count by it: the
 /// device each message it publishes in the range, the verifier each distinct one it receives in
 /// the range. The range opens (`open`) and closes (`close`) just past the last number the
-/// device has published, so every message published before the opening falls below it and
-/// every one after the closing above it, whatever order they go out in; and a bound never moves
-/// past a number already published, so no message is counted on one side and not the other.
+/// device has handed over, so every message handed over before the opening falls below it and
+/// every one after the closing above it, whatever order they go out in. The device claims each
+/// number (`claim`) before it hands the message to libmosquitto, so a bound never moves past
+/// a number that may be on its way, and no message is counted on one side and not the other.
 /// Messages of a step that come after the next one opened are below its range: not counted.
 ///
 /// A lock, not atomics: opening resets the counts with the bounds, and a verifier that reads
@@ -31,12 +32,18 @@ final class StepWindow: Sendable {
 
     init() {}
 
-    /// On the device's loop: the device published the message numbered `sequence`.
-    func published(_ sequence: Int64) {
+    /// On the device's loop, before the message numbered `sequence` is handed over: whether
+    /// the window holds it. Count it (`countPublished`) once it was taken.
+    func claim(_ sequence: Int64) -> Bool {
         state.withLock { state in
             state.last = max(state.last, sequence)
-            if state.holds(sequence) { state.published += 1 }
+            return state.holds(sequence)
         }
+    }
+
+    /// The message `claim` said the window holds was published.
+    func countPublished() {
+        state.withLock { $0.published += 1 }
     }
 
     /// On the verifier's loop: it received `sequence` for the first time.
@@ -68,35 +75,30 @@ final class StepWindow: Sendable {
     var counts: StepLoss { state.withLock { StepLoss(published: $0.published, received: $0.received) } }
 }
 
-/// What a capacity step published and what of it the closed-loop check received (`StepWindow`):
-/// `lost` is the rest, judged once the step's last messages had time to arrive.
+/// What a capacity step published and what of it the closed-loop check received (`StepWindow`),
+/// and `lost`, the rest, judged once the step's last messages had time to arrive.
 public struct StepLoss: Codable, Sendable, Equatable {
     public var published: Int
     public var received: Int
+    /// Summed device by device, so that what one device received twice (a copy too far back
+    /// for `SequenceTracker` to tell) never hides what another lost.
+    public var lost: Int
 
+    /// One device's: what it published and received in its window.
     public init(published: Int, received: Int) {
+        self.init(published: published, received: received, lost: max(0, published - received))
+    }
+
+    public init(published: Int, received: Int, lost: Int) {
         self.published = published
         self.received = received
+        self.lost = lost
     }
 
-    public var lost: Int { max(0, published - received) }
+    static let none = StepLoss(published: 0, received: 0)
 
+    /// Two devices' together, or a device's added to the sum so far.
     static func + (lhs: StepLoss, rhs: StepLoss) -> StepLoss {
-        StepLoss(published: lhs.published + rhs.published, received: lhs.received + rhs.received)
-    }
-
-    private enum Key: String, CodingKey { case published, received, lost }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        published = try container.decode(Int.self, forKey: .published)
-        received = try container.decode(Int.self, forKey: .received)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(published, forKey: .published)
-        try container.encode(received, forKey: .received)
-        try container.encode(lost, forKey: .lost)
+        StepLoss(published: lhs.published + rhs.published, received: lhs.received + rhs.received, lost: lhs.lost + rhs.lost)
     }
 }

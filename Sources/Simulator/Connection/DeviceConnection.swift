@@ -400,6 +400,8 @@ final class DeviceConnection: @unchecked Sendable {
             context.control.count(DeviceConnection.qos2Failure)
             return false
         }
+        // Claimed before the hand-over: the message may be received before `publish` returns.
+        let inWindow = field < 0 && device.claimsWindow(payload)
         let (messageID, error) =
             field < 0
             ? client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
@@ -415,7 +417,7 @@ final class DeviceConnection: @unchecked Sendable {
             return false
         }
         counters.add(.published)
-        if field < 0 { device.notePublished(payload) } else { device.published += 1 }
+        device.notePublished(inWindow: inWindow)
         // For Home Assistant's next start (`announceEntities`); discovered devices only.
         if discoveryStatusTopic != nil, field < 0 { device.keepLastPayload(payload) }
         if let due { recordLateness(due: due, now: now) }
@@ -895,10 +897,13 @@ extension DeviceConnection: ClientDelegate {
                 if answered { device.markSent(at: device.elapsed(at: MonotonicClock.now())) }
                 context.payload.removeAll()
                 context.payload.append(contentsOf: device.statePiecesAsObject(state))
-            } else if answer(device.plan.topic, retain: device.plan.retain) {
-                context.payload.withBytes { device.notePublished($0) }  // on the device's topic: what --verify expects there
-                device.markSent(at: device.elapsed(at: MonotonicClock.now()))
-                if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
+            } else {
+                let inWindow = context.payload.withBytes { device.claimsWindow($0) }
+                if answer(device.plan.topic, retain: device.plan.retain) {
+                    device.notePublished(inWindow: inWindow)  // on the device's topic: what --verify expects there
+                    device.markSent(at: device.elapsed(at: MonotonicClock.now()))
+                    if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
+                }
             }
             if let reply { answer(reply.topic, retain: false, correlation: reply.correlation) }
             context.commandLatency.record(MonotonicClock.now() &- arrivedAt)

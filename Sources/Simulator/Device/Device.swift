@@ -30,10 +30,17 @@ final class Device: TimerTarget {
     /// Its part in a capacity step's `lost`, in a search with that SLO; set before the loops run.
     var stepWindow: StepWindow?
 
-    /// The connection handed `payload`, on the device's topic, to libmosquitto.
-    func notePublished(_ payload: UnsafeRawBufferPointer) {
+    /// Before `payload` is handed to libmosquitto on the device's topic: whether its step
+    /// window holds it (`StepWindow.claim`); false without one.
+    func claimsWindow(_ payload: UnsafeRawBufferPointer) -> Bool {
+        guard let stepWindow, let sequence = plan.verify.sequence(in: payload) else { return false }
+        return stepWindow.claim(sequence)
+    }
+
+    /// The connection handed a message to libmosquitto; `inWindow`, what `claimsWindow` said of it.
+    func notePublished(inWindow: Bool) {
         published += 1
-        if let stepWindow, let sequence = plan.verify.sequence(in: payload) { stepWindow.published(sequence) }
+        if inWindow { stepWindow?.countPublished() }
     }
     /// The last payload published, kept for discovered devices only: the state Home Assistant
     /// asks for when it starts. Empty until the first.

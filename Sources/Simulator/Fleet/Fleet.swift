@@ -337,6 +337,12 @@ public final class Fleet: Sendable {
         verifier?.stop()
         subscribers?.stop()
         for context in contexts { context.loop.stop() }
+        // A capacity step whose messages were still awaited is judged on what arrived by the settle.
+        var awaited = FigureReading(time: MonotonicClock.now())
+        awaited.stepLoss = verifier?.stepLoss
+        if let step = recorders.withLock({ $0.capacity?.runEnded(awaited) }) {
+            control.logger.log(step.passed ? .info : .warning, step.logLine)
+        }
         let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
         var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram(), subscribeLatency = Histogram()

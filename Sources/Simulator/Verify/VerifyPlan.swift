@@ -35,7 +35,17 @@ public struct VerifyPlan: Sendable {
         func key(_ name: String) -> [UInt8] {
             isTemplate ? Array(name.utf8) + [UInt8(ascii: "=")] : Array("\"\(name)\":".utf8)
         }
+        // A template that does not write `name={{name}}` (a CSV line, or JSON of its own) has
+        // nothing the scan can find: the field is there, but not readable.
+        func readable(_ name: String) -> Bool {
+            guard isTemplate, let segments = group.payload.template?.segments else { return true }
+            return zip(segments, segments.dropFirst()).contains { before, segment in
+                guard case .text(let text) = before, case .placeholder(let placeholder) = segment else { return false }
+                return placeholder == name && text.hasSuffix("\(name)=")
+            }
+        }
         if let counter = VerifyFields.field(named: names.sequence, in: group.payload.fields)?.generator as? CounterRecipe,
+            readable(names.sequence),
             counter.start.rounded() == counter.start, counter.step.rounded() == counter.step, counter.step != 0,
             abs(counter.start) < 9e15, abs(counter.step) < 9e15
         {
@@ -43,7 +53,9 @@ public struct VerifyPlan: Sendable {
             sequenceStart = Int64(counter.start)
             sequenceStep = Int64(counter.step)
         }
-        if let timestamp = VerifyFields.field(named: names.timestamp, in: group.payload.fields)?.generator as? TimestampRecipe {
+        if let timestamp = VerifyFields.field(named: names.timestamp, in: group.payload.fields)?.generator as? TimestampRecipe,
+            readable(names.timestamp)
+        {
             switch timestamp.unit {
             case .seconds: timestampScale = 1_000_000_000
             case .milliseconds: timestampScale = 1_000_000

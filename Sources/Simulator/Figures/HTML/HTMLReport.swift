@@ -226,7 +226,9 @@ public enum HTMLReport {
             + ["verdict"]
         return "<h2>Capacity</h2>\n<p class=\"answer\">\(HTMLText.escape(answer))</p>\n"
             + "<p class=\"run\">SLOs: \(slos); each step \(format(capacity.warmUpSeconds)) s of warm-up, then "
-            + "\(format(capacity.stepSeconds)) s measured.</p>\n"
+            + "\(format(capacity.stepSeconds)) s measured"
+            + (countsLoss ? ", then up to \(format(CapacityRecorder.arrivalLimit / .seconds(1))) s at its rate for its last messages" : "")
+            + ".</p>\n"
             + table("id=\"capacity\"", columns, rows)
     }
 
