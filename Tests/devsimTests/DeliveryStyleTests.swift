@@ -106,6 +106,7 @@ import TestSupport
               - name: door
                 topic: "ocb/{id}"
                 publish: 10/s
+                retain: true
                 onChange: { fields: [open], heartbeat: 1h }
                 payload: { style: flat, fields: { open: { constant: false } } }
             """)
@@ -116,6 +117,8 @@ import TestSupport
         ])
         TestClock.sleep(1)  // the first ticks fall offline
         try broker.restart()
+        // devsim may be back before the subscriber is: the state is retained, so that the
+        // subscriber gets it whichever comes first.
         let subscriber = try Subscriber(port: broker.port, topic: "ocb/#")
         #expect(
             TestClock.wait(timeout: 10, interval: 0.05) { !subscriber.messages.isEmpty },
