@@ -20,7 +20,8 @@ final class StepWindow: Sendable {
     private struct State {
         var from = Int64.max
         var to = Int64.max
-        /// The highest sequence number the device has published; -1 before the first.
+        /// The highest sequence number the device has claimed (handed over, or about to be); -1
+        /// before the first.
         var last: Int64 = -1
         var published = 0
         var received = 0
