@@ -289,6 +289,9 @@ public final class Fleet: Sendable {
             recorders.capacity = settings.capacity.map { CapacityRecorder(settings: $0, start: start) }
         }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
+        // The closed-loop check's first second begins before any device can publish, so that
+        // what the broker drops of the very first messages is judged too.
+        verifier?.notePace(published: 0, publisherChanges: 0)
         roster.begin()
         for context in contexts {
             try context.loop.start()
