@@ -1,5 +1,5 @@
-/// Byte-level MQTT 3.1.1 framing for the scripted server: just enough to split a byte stream
-/// into packets and read the fields the server records.
+/// Byte-level MQTT framing for the scripted server: just enough to split a byte stream into
+/// packets, read the fields the server records, and write MQTT 5's properties.
 enum MQTTWire {
     /// One control packet: the first header byte and the bytes after the remaining length.
     struct Packet {
@@ -7,6 +7,8 @@ enum MQTTWire {
         let body: ArraySlice<UInt8>
         var type: UInt8 { header >> 4 }
         var flags: UInt8 { header & 0x0f }
+        /// The whole packet's size in bytes, fixed header included.
+        var size: Int { 1 + MQTTWire.variableInteger(body.count).count + body.count }
     }
 
     /// Bytes that cannot be an MQTT packet; the connection is closed when this is thrown.
@@ -44,16 +46,31 @@ enum MQTTWire {
 
     /// Encodes a packet with its remaining length.
     static func encode(header: UInt8, body: [UInt8] = []) -> [UInt8] {
-        var bytes = [header]
-        var length = body.count
-        repeat {
-            var byte = UInt8(length % 128)
-            length /= 128
-            if length > 0 { byte |= 0x80 }
-            bytes.append(byte)
-        } while length > 0
-        return bytes + body
+        [header] + variableInteger(body.count) + body
     }
+
+    /// MQTT's Variable Byte Integer: seven bits a byte, the high bit saying more follow.
+    static func variableInteger(_ value: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = value
+        repeat {
+            var byte = UInt8(rest % 128)
+            rest /= 128
+            if rest > 0 { byte |= 0x80 }
+            bytes.append(byte)
+        } while rest > 0
+        return bytes
+    }
+
+    /// An MQTT 5 property list as a packet carries it: its length, then each property.
+    static func properties(_ properties: [(identifier: UInt8, value: [UInt8])]) -> [UInt8] {
+        let bytes = properties.flatMap { [$0.identifier] + $0.value }
+        return variableInteger(bytes.count) + bytes
+    }
+
+    static func uint16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xff)] }
+    static func uint32(_ value: UInt32) -> [UInt8] { uint16(UInt16(value >> 16)) + uint16(UInt16(value & 0xffff)) }
+    static func string(_ value: String) -> [UInt8] { uint16(UInt16(value.utf8.count)) + Array(value.utf8) }
 
     /// Reads big-endian integers and length-prefixed fields from a packet body.
     struct Reader {
@@ -85,6 +102,23 @@ enum MQTTWire {
 
         mutating func string() throws(Malformed) -> String {
             String(decoding: try binary(), as: UTF8.self)
+        }
+
+        mutating func variableInteger() throws(Malformed) -> Int {
+            var value = 0
+            for shift in stride(from: 0, to: 28, by: 7) {
+                let byte = try byte()
+                value |= Int(byte & 0x7f) << shift
+                if byte & 0x80 == 0 { return value }
+            }
+            throw Malformed("variable byte integer longer than 4 bytes")
+        }
+
+        /// Skips an MQTT 5 property list (its length, then that many bytes).
+        mutating func skipProperties() throws(Malformed) {
+            let length = try variableInteger()
+            guard bytes.count >= length else { throw Malformed("properties longer than the packet") }
+            bytes = bytes.dropFirst(length)
         }
     }
 }

@@ -11,8 +11,7 @@ extension ScriptedMQTTServer {
 
         /// "MQTT" for 3.1.1, "MQIsdp" for 3.1.
         public let protocolName: String
-        /// 4 for MQTT 3.1.1, 3 for 3.1, 5 for MQTT 5 (whose properties are not decoded: the
-        /// fields after the keep-alive are then unreliable).
+        /// 4 for MQTT 3.1.1, 3 for 3.1, 5 for MQTT 5 (whose properties are skipped).
         public let protocolLevel: UInt8
         public let clientID: String
         public let username: String?
@@ -31,13 +30,10 @@ extension ScriptedMQTTServer {
             let flags = try reader.byte()
             keepAlive = try reader.uint16()
             cleanSession = flags & 0x02 != 0
-            if protocolLevel == 5 {
-                // Skip the MQTT 5 properties so at least the client id reads correctly.
-                let propertiesLength = Int(try reader.byte())
-                for _ in 0..<propertiesLength { _ = try reader.byte() }
-            }
+            if protocolLevel == 5 { try reader.skipProperties() }
             clientID = try reader.string()
             if flags & 0x04 != 0 {
+                if protocolLevel == 5 { try reader.skipProperties() }  // the will's
                 let topic = try reader.string()
                 let payload = try reader.binary()
                 will = Will(topic: topic, payload: payload, qos: (flags >> 3) & 0x03, retain: flags & 0x20 != 0)

@@ -6,6 +6,8 @@ extension ScriptedMQTTServer {
         public enum CloseReason: Sendable, Equatable {
             /// The client sent DISCONNECT (and then closed).
             case clientDisconnected
+            /// The script sent an MQTT 5 DISCONNECT and closed (`disconnectAfterConnack`).
+            case serverDisconnected
             /// The client closed or reset the socket without DISCONNECT.
             case clientClosed
             /// The server sent a refusing CONNACK and closed.
@@ -30,8 +32,12 @@ extension ScriptedMQTTServer {
         public internal(set) var connackCode: UInt8?
         /// When each PINGREQ arrived.
         public internal(set) var pingsReceivedAt: [Double] = []
-        /// Topic filters of SUBSCRIBE packets (all granted at the requested QoS).
+        /// Topic filters of SUBSCRIBE packets, in the order they came.
         public internal(set) var subscriptions: [String] = []
+        /// Each SUBSCRIBE packet: its filters and its size in bytes, fixed header included.
+        public internal(set) var subscribePackets: [SubscribePacket] = []
+        /// PUBLISH packets answered with a refusing reason code (`Script.publishReasonCode`).
+        public internal(set) var refusedPublishes = 0
         public internal(set) var closedAt: Double?
         public internal(set) var closeReason: CloseReason?
 
@@ -39,5 +45,12 @@ extension ScriptedMQTTServer {
             self.attempt = attempt
             self.acceptedAt = acceptedAt
         }
+    }
+
+    /// One SUBSCRIBE as it arrived.
+    public struct SubscribePacket: Sendable, Equatable {
+        public let filters: [String]
+        /// The whole packet, fixed header included: what a Maximum Packet Size limits.
+        public let bytes: Int
     }
 }

@@ -11,8 +11,12 @@ extension ScriptedMQTTServer {
         /// Received bytes not yet forming a complete packet.
         private var buffer: [UInt8] = []
         private var connectReceived = false
-        /// The client spoke MQTT 5, whose CONNACK carries properties (none, here).
+        /// The client spoke MQTT 5, whose CONNACK carries properties.
         private var mqtt5 = false
+        /// The client sent an empty client id, for the server to assign one.
+        private var clientIDWasEmpty = false
+        /// When the script's DISCONNECT is due (`disconnectAfterConnack`).
+        private var disconnectAt: Double?
         /// When the held-back CONNACK is due.
         private var connackDueAt: Double?
         /// When the script closes the connection.
@@ -41,7 +45,9 @@ extension ScriptedMQTTServer {
                 if let due = connackDueAt, now >= due {
                     connackDueAt = nil
                     let code = mqtt5 && script.refusesMQTT5 ? 0x84 : script.connackCode
-                    let body: [UInt8] = [script.sessionPresent ? 1 : 0, code] + (mqtt5 ? [0] : [])
+                    let body: [UInt8] =
+                        [script.sessionPresent ? 1 : 0, code]
+                        + (mqtt5 ? script.connackProperties.encoded(clientIDWasEmpty: clientIDWasEmpty) : [])
                     guard send(MQTTWire.encode(header: 0x20, body: body)) else {
                         return .clientClosed
                     }
@@ -51,8 +57,13 @@ extension ScriptedMQTTServer {
                     }
                     if code != 0 { return .refused }
                     if let after = script.closeAfterConnack { closeAt = now + after }
+                    if mqtt5, let disconnect = script.disconnectAfterConnack { disconnectAt = now + disconnect.after }
                 }
                 if let closeAt, now >= closeAt { return .scripted }
+                if let disconnectAt, now >= disconnectAt, let reason = script.disconnectAfterConnack?.reason {
+                    _ = send(MQTTWire.encode(header: 0xE0, body: [reason, 0]))
+                    return .serverDisconnected
+                }
                 while let held = heldAcks.first, now >= held.due {
                     heldAcks.removeFirst()
                     guard send(held.packet) else { return .clientClosed }
@@ -60,7 +71,7 @@ extension ScriptedMQTTServer {
 
                 // Wake up for the next scripted event, and at least every 50 ms to notice stop().
                 var timeout = 0.05
-                for deadline in [connackDueAt, closeAt, heldAcks.first?.due].compactMap({ $0 }) {
+                for deadline in [connackDueAt, closeAt, disconnectAt, heldAcks.first?.due].compactMap({ $0 }) {
                     timeout = min(timeout, max(0, deadline - now))
                 }
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -94,24 +105,31 @@ extension ScriptedMQTTServer {
                 let connect = try Connect(body: packet.body)
                 connectReceived = true
                 mqtt5 = connect.protocolLevel == 5
+                clientIDWasEmpty = connect.clientID.isEmpty
                 core.update(attempt: attempt) {
                     $0.connect = connect
                     $0.connectReceivedAt = now
                 }
+                if mqtt5, script.closesMQTT5Connect { return .scripted }
                 if script.sendConnack { connackDueAt = now + script.connackDelay }
             case 3:  // PUBLISH
                 let qos = (packet.flags >> 1) & 0x03
                 guard qos < 3 else { return .protocolError("PUBLISH with QoS 3") }
                 let topic = try reader.string()
                 let packetID = qos > 0 ? try reader.uint16() : nil
+                if mqtt5 { try reader.skipProperties() }
                 let receivedPerSecond = core.record(
                     Publish(
                         attempt: attempt, receivedAt: now, topic: topic, payload: reader.rest, qos: qos,
                         packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
                 if let packetID, script.ackPublishes {
-                    // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP.
+                    // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP,
+                    // unless its PUBREC refuses it.
                     let puback = qos == 1 || script.acksQoS2WithPuback
-                    let ack = MQTTWire.encode(header: puback ? 0x40 : 0x50, body: Self.bytes(packetID))
+                    let reason = mqtt5 ? script.publishReasonCode?(topic) ?? 0 : 0
+                    if reason >= 0x80 { core.update(attempt: attempt) { $0.refusedPublishes += 1 } }
+                    let ack = MQTTWire.encode(
+                        header: puback ? 0x40 : 0x50, body: Self.bytes(packetID) + (reason == 0 ? [] : [reason, 0]))
                     if let delay = script.ackDelay?(receivedPerSecond), delay > 0 || !heldAcks.isEmpty {
                         // In order: one held back holds back those after it.
                         heldAcks.append((max(now + delay, heldAcks.last?.due ?? 0), ack))
@@ -126,14 +144,21 @@ extension ScriptedMQTTServer {
                 }
             case 8:  // SUBSCRIBE
                 let packetID = try reader.uint16()
+                if mqtt5 { try reader.skipProperties() }
                 var granted: [UInt8] = []
                 var filters: [String] = []
                 while !reader.isAtEnd {
-                    filters.append(try reader.string())
-                    granted.append(min(try reader.byte() & 0x03, 2))
+                    let filter = try reader.string()
+                    let asked = min(try reader.byte() & 0x03, 2)
+                    filters.append(filter)
+                    granted.append(script.subscribeReasonCode?(filter) ?? asked)
                 }
-                core.update(attempt: attempt) { $0.subscriptions += filters }
-                guard send(MQTTWire.encode(header: 0x90, body: Self.bytes(packetID) + granted)) else { return .clientClosed }
+                core.update(attempt: attempt) {
+                    $0.subscriptions += filters
+                    $0.subscribePackets.append(SubscribePacket(filters: filters, bytes: packet.size))
+                }
+                let body = Self.bytes(packetID) + (mqtt5 ? [0] : []) + granted
+                guard send(MQTTWire.encode(header: 0x90, body: body)) else { return .clientClosed }
             case 10:  // UNSUBSCRIBE
                 let packetID = try reader.uint16()
                 guard send(MQTTWire.encode(header: 0xB0, body: Self.bytes(packetID))) else { return .clientClosed }

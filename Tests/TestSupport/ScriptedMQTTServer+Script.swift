@@ -11,6 +11,11 @@ extension ScriptedMQTTServer {
     /// Script(acksQoS2WithPuback: true)           // RabbitMQ 3.10's answer to QoS 2
     /// Script(refusesMQTT5: true)                 // a broker of MQTT 3 only
     /// Script(ackDelay: { $0 < 1000 ? 0 : 0.1 })  // a broker that slows past 1,000 msg/s
+    /// Script(closesMQTT5Connect: true)           // RabbitMQ 3.10's answer to an MQTT 5 CONNECT
+    /// Script(connackProperties: .init(maximumPacketSize: 256))    // the Paho test broker's limit
+    /// Script(publishReasonCode: { $0.hasPrefix("denied/") ? 0x87 : 0 })  // an ACL, to MQTT 5
+    /// Script(subscribeReasonCode: { _ in 0x87 })  // every subscription refused
+    /// Script(disconnectAfterConnack: (after: 0.5, reason: 0x8B))  // "server shutting down"
     /// ```
     public struct Script: Sendable {
         /// Close the socket as soon as it is accepted, before reading anything.
@@ -39,6 +44,20 @@ extension ScriptedMQTTServer {
         /// received a second over the last `ScriptedMQTTServer.rateWindow`: a broker whose
         /// acknowledgements slow down as its load grows. `nil`: at once.
         public var ackDelay: (@Sendable (_ receivedPerSecond: Double) -> Double)?
+        /// Close an MQTT 5 CONNECT's connection at once, without a CONNACK, as a broker of MQTT 3
+        /// only may (RabbitMQ 3.10).
+        public var closesMQTT5Connect: Bool
+        /// The properties of the CONNACK to an MQTT 5 client: the limits it must keep.
+        public var connackProperties: ConnackProperties
+        /// The reason code of the PUBACK (QoS 1) or PUBREC (QoS 2) to an MQTT 5 PUBLISH on a topic;
+        /// `nil`: 0, success. A code of 0x80 or more refuses the message (no PUBREL follows).
+        public var publishReasonCode: (@Sendable (_ topic: String) -> UInt8)?
+        /// What the SUBACK says of each filter: its granted QoS, or a refusal (0x80 to an MQTT 3
+        /// client, an MQTT 5 reason code such as 0x87 to an MQTT 5 one); `nil`: the QoS asked for.
+        public var subscribeReasonCode: (@Sendable (_ filter: String) -> UInt8)?
+        /// To an MQTT 5 client, this long after the CONNACK: a DISCONNECT with this reason code,
+        /// then the close.
+        public var disconnectAfterConnack: (after: Double, reason: UInt8)?
 
         public init(
             closeOnAccept: Bool = false,
@@ -51,7 +70,12 @@ extension ScriptedMQTTServer {
             answerPings: Bool = true,
             acksQoS2WithPuback: Bool = false,
             refusesMQTT5: Bool = false,
-            ackDelay: (@Sendable (_ receivedPerSecond: Double) -> Double)? = nil
+            ackDelay: (@Sendable (_ receivedPerSecond: Double) -> Double)? = nil,
+            closesMQTT5Connect: Bool = false,
+            connackProperties: ConnackProperties = ConnackProperties(),
+            publishReasonCode: (@Sendable (_ topic: String) -> UInt8)? = nil,
+            subscribeReasonCode: (@Sendable (_ filter: String) -> UInt8)? = nil,
+            disconnectAfterConnack: (after: Double, reason: UInt8)? = nil
         ) {
             self.closeOnAccept = closeOnAccept
             self.sendConnack = sendConnack
@@ -64,6 +88,50 @@ extension ScriptedMQTTServer {
             self.acksQoS2WithPuback = acksQoS2WithPuback
             self.refusesMQTT5 = refusesMQTT5
             self.ackDelay = ackDelay
+            self.closesMQTT5Connect = closesMQTT5Connect
+            self.connackProperties = connackProperties
+            self.publishReasonCode = publishReasonCode
+            self.subscribeReasonCode = subscribeReasonCode
+            self.disconnectAfterConnack = disconnectAfterConnack
+        }
+    }
+
+    /// What an MQTT 5 CONNACK tells the client of the server; `nil` leaves a property out.
+    public struct ConnackProperties: Sendable {
+        public var maximumPacketSize: UInt32?
+        public var receiveMaximum: UInt16?
+        public var topicAliasMaximum: UInt16?
+        public var serverKeepAlive: UInt16?
+        /// Given, when set, to a client that sent an empty client id.
+        public var assignedClientIdentifier: String?
+        public var maximumQoS: UInt8?
+        public var retainAvailable: Bool?
+
+        public init(
+            maximumPacketSize: UInt32? = nil, receiveMaximum: UInt16? = nil, topicAliasMaximum: UInt16? = nil,
+            serverKeepAlive: UInt16? = nil, assignedClientIdentifier: String? = nil, maximumQoS: UInt8? = nil,
+            retainAvailable: Bool? = nil
+        ) {
+            self.maximumPacketSize = maximumPacketSize
+            self.receiveMaximum = receiveMaximum
+            self.topicAliasMaximum = topicAliasMaximum
+            self.serverKeepAlive = serverKeepAlive
+            self.assignedClientIdentifier = assignedClientIdentifier
+            self.maximumQoS = maximumQoS
+            self.retainAvailable = retainAvailable
+        }
+
+        /// The property list, by MQTT 5's identifiers.
+        func encoded(clientIDWasEmpty: Bool) -> [UInt8] {
+            var list: [(identifier: UInt8, value: [UInt8])] = []
+            if let receiveMaximum { list.append((0x21, MQTTWire.uint16(receiveMaximum))) }
+            if let maximumQoS { list.append((0x24, [maximumQoS])) }
+            if let retainAvailable { list.append((0x25, [retainAvailable ? 1 : 0])) }
+            if let maximumPacketSize { list.append((0x27, MQTTWire.uint32(maximumPacketSize))) }
+            if clientIDWasEmpty, let assignedClientIdentifier { list.append((0x12, MQTTWire.string(assignedClientIdentifier))) }
+            if let topicAliasMaximum { list.append((0x22, MQTTWire.uint16(topicAliasMaximum))) }
+            if let serverKeepAlive { list.append((0x13, MQTTWire.uint16(serverKeepAlive))) }
+            return MQTTWire.properties(list)
         }
     }
 }
