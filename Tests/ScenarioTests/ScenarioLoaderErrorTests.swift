@@ -109,7 +109,7 @@ import Testing
     @Test func unknownKeyWithoutAHintListsTheKnownOnes() {
         #expect(
             problems("zzz: 1\n" + minimalDevices) == [
-                "test.yaml:1:1: unknown key 'zzz' in the scenario; expected one of: name, broker, offline, control, stages, defaults, include, devices, subscribers"
+                "test.yaml:1:1: unknown key 'zzz' in the scenario; expected one of: name, broker, offline, control, stages, defaults, include, devices, subscribers, verify"
             ])
     }
 

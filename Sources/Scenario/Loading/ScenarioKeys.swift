@@ -10,9 +10,12 @@ package struct ScenarioKeys: Sendable {
     package let keys: [String]
 
     package static let top = ScenarioKeys(
-        path: "the scenario", keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices", "subscribers"])
+        path: "the scenario",
+        keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices", "subscribers", "verify"])
     package static let stage = ScenarioKeys(path: "stages[]", keys: ["duration", "rate", "multiplier", "devices", "disconnect"])
     package static let control = ScenarioKeys(path: "control", keys: ["topic"])
+    /// The closed-loop check's own identity (`run --verify`).
+    package static let verifier = ScenarioKeys(path: "verify", keys: ["username", "password", "clientId", "tls"])
     package static let broker = ScenarioKeys(
         path: "broker",
         keys: [
@@ -54,7 +57,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, stage, broker, tls, will, reconnect, offline, control, group, subscriber, lifecycle, verify, availability, discovery, commands,
+        top, stage, broker, tls, will, reconnect, offline, control, verifier, group, subscriber, lifecycle, verify, availability, discovery,
+        commands,
         command,
         onChange,
         connection,

@@ -86,7 +86,7 @@ extension ScenarioReader {
         return .seconds(seconds)
     }
 
-    private func tls(_ node: Node) -> TLSSettings? {
+    func tls(_ node: Node) -> TLSSettings? {
         guard let entries = entries(node, of: "'tls'", known: ScenarioKeys.tls.keys) else { return nil }
         let certificate = string(entries["certificate"], "certificate")
         let key = string(entries["key"], "key")

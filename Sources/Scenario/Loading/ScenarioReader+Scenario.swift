@@ -8,6 +8,7 @@ extension ScenarioReader {
         let broker = top["broker"].map(broker) ?? BrokerSettings()
         let offline = top["offline"].map(offline) ?? .drop
         let control = top["control"].flatMap(controlTopic)
+        let verifier = top["verify"].flatMap(verifierSettings)
         let stages = top["stages"].map { self.stages($0) } ?? []
         let groups = fleet(top, inherited: GroupKeys())
         let subscribers = top["subscribers"].map(subscribers) ?? []
@@ -26,6 +27,7 @@ extension ScenarioReader {
         guard !session.hasProblems, let offline else { return nil }
         var scenario = Scenario(name: name ?? defaultName, file: file, broker: broker, offline: offline, groups: groups)
         scenario.controlTopic = control
+        scenario.verify = verifier
         scenario.stages = stages
         scenario.subscribers = subscribers
         return scenario
@@ -51,7 +53,7 @@ extension ScenarioReader {
     /// broker, offline) is the including scenario's to say.
     func includedFile(_ root: Node, by includer: String, defaults: GroupKeys) -> [DeviceGroup] {
         guard let top = entries(root, of: "an included file", known: ScenarioKeys.top.keys) else { return [] }
-        for key in ["name", "broker", "offline", "control", "stages", "subscribers"] {
+        for key in ["name", "broker", "offline", "control", "stages", "subscribers", "verify"] {
             guard let node = top.values[key] else { continue }
             report(node.mark, "'\(key)' cannot be set in an included file; set it in \(includer), which includes this one")
         }

@@ -16,6 +16,8 @@ public struct Scenario: Sendable {
     /// The subscriber groups (`subscribers:`): connections of their own that count what the
     /// broker sends them.
     public var subscribers: [SubscriberGroup] = []
+    /// The closed-loop check's own identity on the broker (`verify:`); `nil` for the devices'.
+    package var verify: VerifierSettings?
 
     package init(
         name: String, file: String, broker: BrokerSettings = .init(),
