@@ -64,6 +64,8 @@ package final class WebSocketBridge {
     }
 
     package private(set) var phase: Phase = .connecting
+    /// The broker accepted the upgrade: MQTT's bytes reached it, whatever came of them.
+    package private(set) var wasUpgraded = false
     package weak var delegate: WebSocketBridgeDelegate?
     /// The most held toward either side before that side's sender is held back.
     package static let bufferLimit = 64 * 1024
@@ -289,6 +291,7 @@ package final class WebSocketBridge {
                 fail(reason)
             case .accepted(let consumed):
                 phase = .open
+                wasUpgraded = true
                 let rest = Array(answer[consumed...])
                 answer = []
                 if !rest.isEmpty { rest.withUnsafeBytes { receiveFrames($0) } }

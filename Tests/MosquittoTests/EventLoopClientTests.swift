@@ -18,8 +18,12 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         events.withLock { $0.append("disconnect \(error?.rawValue ?? 0)") }
     }
 
-    func client(_ client: Client, didPublish messageID: Int32) {
-        events.withLock { $0.append("published \(messageID)") }
+    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {
+        events.withLock { $0.append("published \(messageID)" + (reasonCode == .success ? "" : " \(reasonCode.hex)")) }
+    }
+
+    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
+        events.withLock { $0.append("subscribed \(messageID) \(grantedQoS)") }
     }
 
     var snapshot: [String] { events.withLock { $0 } }

@@ -8,6 +8,9 @@ import Testing
         room.figures[.published] = 7
         room.figures[.inFlight] = 2
         room.connectionsUp = 3
+        room.figures[.refused] = 5
+        room.refusals.add(0x87, 4)
+        room.refusals.add(0x97, 1)
         var latency = Histogram()
         for _ in 0..<4 { latency.record(3_000_000) }  // 3 ms
         latency.record(2_000_000_000)  // 2 s
@@ -39,6 +42,14 @@ import Testing
         let sum = text.split(separator: "\n").first { $0.hasPrefix("devsim_ack_latency_seconds_sum") }
         let value = sum.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
         #expect(abs(value - 2.012) < 2.012 * 0.016, "\(sum ?? "")")
+    }
+
+    /// Issue 24, item 6: what the broker refused, by group and by reason.
+    @Test func refusalsAreCountedByReason() {
+        let text = MetricsText.render(live(), shard: nil, version: "v", startTime: 0)
+        #expect(text.contains("devsim_refused_total{group=\"room \\\"A\\\"\"} 5\n"))
+        #expect(text.contains("devsim_refusals_total{group=\"room \\\"A\\\"\",code=\"0x87\",reason=\"Not authorized\"} 4\n"))
+        #expect(text.contains("devsim_refusals_total{group=\"room \\\"A\\\"\",code=\"0x97\",reason=\"Quota exceeded\"} 1\n"))
     }
 
     @Test func namesAreSnakeCase() {

@@ -24,7 +24,7 @@ import Testing
     @Test func theReportKeepsItsKeysAtTheTopLevelAndInEachGroup() throws {
         let object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
         let figureKeys = [
-            "scheduled", "published", "acknowledged", "inFlight", "skippedOffline", "buffered",
+            "scheduled", "published", "acknowledged", "refused", "inFlight", "skippedOffline", "buffered",
             "droppedBuffer", "failed", "late", "reconnects", "ackTimeouts", "paused", "unchanged",
         ]
         for (index, key) in figureKeys.enumerated() {
@@ -48,22 +48,28 @@ import Testing
         var report = Self.report()
         report[.published] = 200
         report[.acknowledged] = 150
+        report[.refused] = 0
         report[.inFlight] = 50
         let object = { (report: RunReport) in try #require(try JSONSerialization.jsonObject(with: try report.json()) as? [String: Any]) }
+        #expect(try object(report)["ackedPercent"] as? Double == 75)
+        // Issue 24, item 6: a refusal is answered, and not acknowledged.
+        report[.refused] = 50
+        report[.inFlight] = 0
         #expect(try object(report)["ackedPercent"] as? Double == 75)
         #expect(try object(report)["lostPercent"] == nil, "no --verify, no lost share")
         report.verify = VerifySummary(received: 199, lost: 1, duplicated: 0, outOfOrder: 0)
         #expect(try object(report)["lostPercent"] as? Double == 0.5)
         report[.acknowledged] = 0
-        report[.inFlight] = 0
+        report[.refused] = 0
         #expect(try object(report)["ackedPercent"] == nil, "no QoS 1/2 message, no share")
     }
 
     @Test func aReportOfAnOlderDevsimHasNoAckTimeoutsAndIsRead() throws {
         var object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
         object["ackTimeouts"] = nil
+        object["refused"] = nil
         let report = try JSONDecoder().decode(RunReport.self, from: try JSONSerialization.data(withJSONObject: object))
-        #expect(report[.ackTimeouts] == 0 && report[.late] == Self.report()[.late])
+        #expect(report[.ackTimeouts] == 0 && report[.refused] == 0 && report[.late] == Self.report()[.late])
     }
 
     @Test func aReportWithoutAFigureIsRefusedNamingIt() throws {
@@ -99,14 +105,14 @@ import Testing
 
     @Test func theFinishedLineNamesEveryFigureInOrder() {
         #expect(
-            Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, in flight 4, "
-                + "skipped offline 5, buffered 6, dropped 7, failed 8, late 9, reconnects 10, ack timeouts 11, paused 12, unchanged 13")
+            Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, refused 4, in flight 5, "
+                + "skipped offline 6, buffered 7, dropped 8, failed 9, late 10, reconnects 11, ack timeouts 12, paused 13, unchanged 14")
     }
 
     @Test func everyCounterOfALoopIsReadBack() {
         let counters = Counters()
         for (index, figure) in Figure.allCases.enumerated() { counters.add(figure, index + 1) }
-        counters.add(.inFlight, -4)
+        counters.add(.inFlight, -5)
         var expected = Self.distinctFigures()
         expected[.inFlight] = 0
         #expect(counters.values == expected)

@@ -31,6 +31,20 @@ import Testing
         let behind = pace([(0, 0, 0, true), (40_000, 38_000, 0, true), (80_000, 76_500, 0, true), (80_000, 79_000, 0, true)])
         #expect(behind.missingWhileConnected == 1_000)
         #expect(behind.received == 79_000 && behind.seconds == 3)
+        #expect(behind.fellBehind, "short in two seconds in a row, by more than 1 %")
+    }
+
+    /// Issue 24, item 5: one message lost near a restart, at equal rates, is no subscriber
+    /// falling behind; nor is a shortfall of what is in flight, made up the second after.
+    @Test func aBlipIsNotFallingBehind() {
+        let blip = pace([(0, 0, 0, true), (3, 3, 0, true), (6, 5, 0, true), (9, 8, 0, true), (12, 11, 0, true)])
+        #expect(blip.missingWhileConnected == 1 && !blip.fellBehind)
+        let inFlight = pace([
+            (0, 0, 0, true), (40_000, 39_700, 0, true), (80_000, 79_600, 0, true), (120_000, 120_000, 0, true),
+        ])
+        #expect(inFlight.missingWhileConnected == 0 && !inFlight.fellBehind, "short by 0.75 % and 0.5 %: in flight")
+        let apart = pace([(0, 0, 0, true), (100, 90, 0, true), (200, 200, 0, true), (300, 290, 0, true), (300, 300, 0, true)])
+        #expect(!apart.fellBehind, "short in seconds that are not in a row")
     }
 
     @Test func aSecondWithALostConnectionIsTheBrokersDoingNotTheSubscribers() {

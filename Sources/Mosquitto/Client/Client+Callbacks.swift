@@ -10,25 +10,29 @@ extension Client {
     /// Without `reportsPublishes`, there is no `on_publish`: for QoS 0 it reports only that a
     /// message was written, which costs a call into Swift per message for nothing.
     static func installCallbacks(_ handle: OpaquePointer, reportsPublishes: Bool) {
-        mosquitto_connect_callback_set(handle) { _, userData, rc in
+        // The v5 callbacks, called for every protocol: an MQTT 3 CONNACK has no properties, an
+        // MQTT 3 acknowledgement no reason code.
+        mosquitto_connect_v5_callback_set(handle) { _, userData, rc, _, properties in
             guard let client = Client.from(userData) else { return }
-            client.connackArrived()
+            client.connackArrived(limits: properties.map(Client.limits) ?? BrokerLimits())
             client.delegate?.client(client, didReceiveConnack: ConnackCode(rawValue: rc))
         }
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
             guard let client = Client.from(userData) else { return }
             client.socketClosed()
             client.disconnectsReported += 1
-            let error = rc == 0 ? nil : client.abandonedBecause ?? MosquittoError(rawValue: rc, systemErrno: errno)
+            let error = client.abandonedBecause ?? client.disconnectError(rc)
             client.abandonedBecause = nil
             client.delegate?.client(client, didDisconnect: error)
         }
         if reportsPublishes {
-            mosquitto_publish_callback_set(handle) { _, userData, messageID in
+            // The v5 callback alone hears of a PUBREC that refuses a QoS 2 message.
+            mosquitto_publish_v5_callback_set(handle) { _, userData, messageID, reasonCode, _ in
                 guard let userData else { return }
                 // Unretained for the call: the client outlives its handle's callbacks.
                 Unmanaged<Client>.fromOpaque(userData)._withUnsafeGuaranteedRef { client in
-                    client.delegate?.client(client, didPublish: messageID)
+                    client.delegate?.client(
+                        client, didPublish: messageID, reasonCode: ReasonCode(rawValue: UInt8(truncatingIfNeeded: reasonCode)))
                 }
             }
         }
@@ -48,6 +52,41 @@ extension Client {
             let levels = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
             client.delegate?.client(client, didSubscribe: messageID, grantedQoS: levels)
         }
+    }
+
+    /// What a CONNACK's properties say the client must keep to: `mosquitto_property_read_int32`,
+    /// `…_int16`, `…_byte` and `…_string`, each leaving its default when the property is absent.
+    private static func limits(_ properties: OpaquePointer) -> BrokerLimits {
+        var limits = BrokerLimits()
+        var packetSize: UInt32 = 0
+        if mosquitto_property_read_int32(properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), &packetSize, false) != nil {
+            limits.maximumPacketSize = Int(packetSize)
+        }
+        var value: UInt16 = 0
+        if mosquitto_property_read_int16(properties, Int32(MQTT_PROP_RECEIVE_MAXIMUM.rawValue), &value, false) != nil {
+            limits.receiveMaximum = Int(value)
+        }
+        if mosquitto_property_read_int16(properties, Int32(MQTT_PROP_TOPIC_ALIAS_MAXIMUM.rawValue), &value, false) != nil {
+            limits.topicAliasMaximum = Int(value)
+        }
+        if mosquitto_property_read_int16(properties, Int32(MQTT_PROP_SERVER_KEEP_ALIVE.rawValue), &value, false) != nil {
+            limits.serverKeepAlive = .seconds(Int(value))
+        }
+        var byte: UInt8 = 0
+        if mosquitto_property_read_byte(properties, Int32(MQTT_PROP_MAXIMUM_QOS.rawValue), &byte, false) != nil {
+            limits.maximumQoS = QoS(rawValue: Int32(byte)) ?? .exactlyOnce
+        }
+        if mosquitto_property_read_byte(properties, Int32(MQTT_PROP_RETAIN_AVAILABLE.rawValue), &byte, false) != nil {
+            limits.retainAvailable = byte != 0
+        }
+        var identifier: UnsafeMutablePointer<CChar>?
+        if mosquitto_property_read_string(properties, Int32(MQTT_PROP_ASSIGNED_CLIENT_IDENTIFIER.rawValue), &identifier, false) != nil,
+            let identifier
+        {
+            limits.assignedClientIdentifier = String(cString: identifier)
+            free(identifier)
+        }
+        return limits
     }
 
     /// A request's response topic and correlation data: `mosquitto_property_read_string`,

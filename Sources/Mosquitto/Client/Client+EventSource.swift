@@ -27,12 +27,14 @@ extension Client: EventSource {
 
     package func readable(hungUp: Bool) {
         let backlog = Backlog(self)
+        noteWhetherReachedBroker()
         loopRead(hungUp: hungUp)
         backlog.tellIfDrained()
     }
 
     package func writable() {
         let backlog = Backlog(self)
+        noteWhetherReachedBroker()
         let reported = disconnectsReported
         // A TLS handshake that waits for room to write (a TCP connect still under way when it
         // began) advances in `mosquitto_loop_read` only: `mosquitto_loop_write` leaves it be,

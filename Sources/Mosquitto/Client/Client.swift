@@ -7,19 +7,23 @@ import Reactor
 /// an implementation may publish (the packet is queued) but must not connect, reconnect or
 /// destroy the client there.
 package protocol ClientDelegate: AnyObject {
-    /// The broker answered CONNECT.
+    /// The broker answered CONNECT; what it says the connection must keep to is in
+    /// `client.brokerLimits` from here.
     func client(_ client: Client, didReceiveConnack code: ConnackCode)
     /// The connection is gone; `error` is `nil` when we asked for it with `disconnect()`.
     func client(_ client: Client, didDisconnect error: MosquittoError?)
-    /// QoS 0: the message was written to the socket. QoS 1: PUBACK. QoS 2: PUBCOMP.
-    func client(_ client: Client, didPublish messageID: Int32)
+    /// QoS 0: the message was written to the socket. QoS 1: PUBACK. QoS 2: PUBCOMP, or a PUBREC
+    /// that refuses it. An MQTT 5 broker's `reasonCode` of 0x80 or more refuses the message; an
+    /// MQTT 3 acknowledgement has none (0).
+    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode)
     /// Everything libmosquitto had queued for a full socket is written: there is room again.
     func clientCanWrite(_ client: Client)
     /// A PUBLISH arrived on a subscription. `message` points into libmosquitto's buffers and is
     /// valid only during the call: copy what must outlive it.
     func client(_ client: Client, didReceive message: ReceivedMessage)
     /// The broker answered SUBSCRIBE `messageID` with these granted QoS levels, one per topic
-    /// filter; 128 (0x80) means the filter was refused.
+    /// filter in the order sent (`Subscribe.filters`); 0x80 and up refuse the filter, for the
+    /// reason an MQTT 5 code gives.
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32])
 }
 
@@ -63,6 +67,14 @@ public final class Client: @unchecked Sendable {
     /// `errno` as `mosquitto_connect_async` left it: where a TCP connect refused at once shows,
     /// when libmosquitto goes on to a TLS handshake on the dead socket regardless.
     var connectErrno: Int32 = 0
+    /// What the broker's CONNACK said the current connection must keep to; the protocol's
+    /// defaults from each attempt until its CONNACK.
+    package private(set) var brokerLimits = BrokerLimits()
+    /// `disconnect()` was called on the current connection: a close without a reason is ours.
+    var disconnectRequested = false
+    /// The current attempt's TCP connection was made (the socket had a peer): a close before
+    /// the CONNACK is then the broker's answer to our CONNECT, not a broker out of reach.
+    package private(set) var reachedBroker = false
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -165,11 +177,34 @@ public final class Client: @unchecked Sendable {
         awaitsConnack = true
         lastHeard = MonotonicClock.now()
         abandonedBecause = nil
+        disconnectRequested = false
+        reachedBroker = false
+        brokerLimits = BrokerLimits()
     }
 
     /// The CONNACK arrived (accepted or not): any TLS handshake is over.
-    func connackArrived() {
+    func connackArrived(limits: BrokerLimits) {
         awaitsConnack = false
+        brokerLimits = limits
+    }
+
+    /// While a CONNACK is awaited, whether the socket has reached the broker: asked at each
+    /// event on the socket, the last moment before libmosquitto may close it.
+    func noteWhetherReachedBroker() {
+        if awaitsConnack, !reachedBroker { reachedBroker = isTCPConnected }
+    }
+
+    /// What `on_disconnect`'s `rc` means: `nil` for the close we asked for; a broker's DISCONNECT
+    /// reason, which libmosquitto hands over in place of its own codes (0x80 and up, or 0 when
+    /// we asked for nothing); otherwise libmosquitto's error.
+    func disconnectError(_ rc: Int32) -> MosquittoError? {
+        if rc == 0 {
+            return disconnectRequested ? nil : .disconnected(by: .success)
+        }
+        if options.protocolVersion == .v5, rc >= 0x80, rc <= 0xFF {
+            return .disconnected(by: ReasonCode(rawValue: UInt8(rc)))
+        }
+        return MosquittoError(rawValue: rc, systemErrno: errno)
     }
 
     /// Gives up on a connection without waiting for TCP to notice, as when the broker has gone
@@ -196,7 +231,9 @@ public final class Client: @unchecked Sendable {
     /// would resend at the next connect) by making the client anew with the same options:
     /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.
     package func discardQueuedMessages() throws(ClientSetupError) {
-        let rc = mosquitto_reinitialise(handle, options.clientID, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
+        // A client id the broker assigned stays the connection's.
+        let id = options.clientID ?? brokerLimits.assignedClientIdentifier
+        let rc = mosquitto_reinitialise(handle, id, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
         guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
         socketClosed()
         isDetached = false
@@ -207,17 +244,21 @@ public final class Client: @unchecked Sendable {
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
     package func disconnect() throws(MosquittoError) {
         defer { registrationMayChange() }
+        disconnectRequested = true
         try check(mosquitto_disconnect(handle))
     }
 
     /// Hands a message to libmosquitto: `mosquitto_publish`.
     /// Returns the message id that `didPublish` will report, and the error if the call failed.
     /// The id is returned either way: libmosquitto queues a QoS 1/2 message before it tries to
-    /// write it, so one whose write failed is still resent after a reconnect.
+    /// write it, so one whose write failed is still resent after a reconnect. A message over the
+    /// broker's Maximum Packet Size fails with `oversizePacket` before it reaches libmosquitto,
+    /// whose own check counts a QoS 1/2 packet id as one byte, not two (2.0.11, `actions.c`).
     @inline(__always)
     package func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) -> (
         messageID: Int32, error: MosquittoError?
     ) {
+        if brokerLimits.maximumPacketSize != nil, !fits(topic: topic, payload: payload.count, qos: qos) { return (0, .oversizePacket) }
         var messageID: Int32 = 0
         let rc = topic.cString.withUnsafeBufferPointer { name in
             mosquitto_publish(handle, &messageID, name.baseAddress, Int32(payload.count), payload.baseAddress, qos.rawValue, retain)
@@ -232,6 +273,10 @@ public final class Client: @unchecked Sendable {
     package func publish(
         topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, correlationData: [UInt8]
     ) -> (messageID: Int32, error: MosquittoError?) {
+        // The correlation data's property: its identifier, a two-byte length, the data.
+        guard fits(topic: topic, payload: payload.count, qos: qos, properties: 3 + correlationData.count) else {
+            return (0, .oversizePacket)
+        }
         var properties: OpaquePointer?
         defer { mosquitto_property_free_all(&properties) }
         var messageID: Int32 = 0
@@ -249,34 +294,71 @@ public final class Client: @unchecked Sendable {
         return (messageID, rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
     }
 
-    /// Subscribes to `topic`: `mosquitto_subscribe`. Returns the message id that
-    /// `didSubscribe` will report with the broker's SUBACK.
-    @discardableResult
-    package func subscribe(_ topic: String, qos: QoS) throws(MosquittoError) -> Int32 {
-        var messageID: Int32 = 0
-        defer { registrationMayChange() }
-        try check(mosquitto_subscribe(handle, &messageID, topic, qos.rawValue))
-        return messageID
+    /// Whether a PUBLISH of `payload` bytes on `topic` goes to the broker (`BrokerLimits`).
+    @inline(__always)
+    package func fits(topic: Topic, payload: Int, qos: QoS, properties: Int = 0) -> Bool {
+        brokerLimits.admits(
+            packetOf: PacketSize.publish(
+                topic: topic.cString.count - 1, payload: payload, qos: qos, version: options.protocolVersion, properties: properties))
     }
 
-    /// Subscribes to every filter of `topics`, `perPacket` in each SUBSCRIBE:
-    /// `mosquitto_subscribe_multiple`. Returns the message ids `didSubscribe` will report.
-    package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) throws(MosquittoError) -> [Int32] {
+    /// One SUBSCRIBE sent: the id its SUBACK will have, and its filters, in the order that
+    /// SUBACK answers them.
+    package struct Subscribe: Sendable, Equatable {
+        package let messageID: Int32
+        package let filters: [String]
+    }
+
+    /// Subscribes to every filter of `topics`: `mosquitto_subscribe_multiple`, as few SUBSCRIBEs
+    /// as the broker's Maximum Packet Size allows, at most `perPacket` filters in each. Returns
+    /// what was sent; a filter that fits no packet is left out, and thrown as `oversizePacket`
+    /// once the others are sent.
+    package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) throws(MosquittoError) -> [Subscribe] {
         defer { registrationMayChange() }
-        var messageIDs: [Int32] = []
-        for start in stride(from: 0, to: topics.count, by: perPacket) {
-            let batch = topics[start..<min(topics.count, start + perPacket)].map { strdup($0) }
-            defer { batch.forEach { free($0) } }
+        var sent: [Subscribe] = []
+        var tooLarge = false
+        for batch in packets(of: topics, perPacket: perPacket) {
+            guard brokerLimits.admits(packetOf: PacketSize.subscribe(batch, version: options.protocolVersion)) else {
+                tooLarge = true
+                continue
+            }
+            let copies = batch.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
             var messageID: Int32 = 0
-            let rc = batch.withUnsafeBufferPointer { pointers in
+            let rc = copies.withUnsafeBufferPointer { pointers in
                 pointers.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self) { rebound in
                     mosquitto_subscribe_multiple(handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos.rawValue, 0, nil)
                 }
             }
             try check(rc)
-            messageIDs.append(messageID)
+            sent.append(Subscribe(messageID: messageID, filters: batch))
         }
-        return messageIDs
+        if tooLarge { throw .oversizePacket }
+        return sent
+    }
+
+    /// `topics` dealt into SUBSCRIBEs in order, each as full as the broker's Maximum Packet Size
+    /// and `perPacket` let it be; a filter too large for any packet has one of its own.
+    private func packets(of topics: [String], perPacket: Int) -> [[String]] {
+        var packets: [[String]] = []
+        var current: [String] = []
+        var filterBytes = 0
+        for topic in topics {
+            let bytes = PacketSize.subscription(topic)
+            if !current.isEmpty,
+                current.count == perPacket
+                    || !brokerLimits.admits(
+                        packetOf: PacketSize.subscribe(filterBytes: filterBytes + bytes, version: options.protocolVersion))
+            {
+                packets.append(current)
+                current = []
+                filterBytes = 0
+            }
+            current.append(topic)
+            filterBytes += bytes
+        }
+        if !current.isEmpty { packets.append(current) }
+        return packets
     }
 
     /// Whether the TCP connection is up (`getpeername` succeeds): a CONNECT has reached the

@@ -21,6 +21,16 @@ package enum MetricsText {
                 sample(&text, name, base + [("group", group.name)], "\(group.totals[figure])")
             }
         }
+        header(
+            &text, "devsim_refusals_total", "QoS 1/2 messages the broker refused, by the reason code of its PUBACK or PUBREC (MQTT 5).",
+            "counter")
+        for group in live.result.groups {
+            for refusal in group.totals.refusals.byReason {
+                sample(
+                    &text, "devsim_refusals_total", base + [("group", group.name), ("code", refusal.code), ("reason", refusal.reason)],
+                    "\(refusal.count)")
+            }
+        }
         header(&text, "devsim_connections_up", "Connections whose CONNACK accepted them and that are up now.", "gauge")
         for group in live.result.groups {
             sample(&text, "devsim_connections_up", base + [("group", group.name)], "\(group.totals.connectionsUp)")

@@ -1,3 +1,4 @@
+import Glibc
 import Mosquitto
 import Reactor
 import Scenario
@@ -17,9 +18,9 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverAwaitsAcknowledgements() -> Bool
     /// The connection that was up is gone, for `reason` (already in words).
     func driverDidLoseConnection(reason: String)
-    /// An attempt failed before any CONNACK accepted it: refused (`refusal` is the broker's
-    /// code), unreachable, no CONNACK.
-    func driverAttemptFailed(reason: String, refusal: ConnackCode?)
+    /// An attempt failed before any CONNACK accepted it: refused, unreachable, closed or no
+    /// CONNACK.
+    func driverAttemptFailed(_ failure: AttemptFailure)
     /// The next attempt is `delay` seconds away.
     func driverWillRetry(after delay: Double)
     /// No CONNACK within the time allowed: give up on the attempt (`nil`), or wait this much
@@ -55,8 +56,11 @@ final class ConnectionDriver: TimerTarget {
     var connackTimeout: Duration
     /// Nanoseconds without a byte from the broker after which a connection counts as dead:
     /// 1.5 × keepalive, as a broker judges its clients; 0 for no watch. libmosquitto alone would
-    /// wait twice the keepalive (a PINGREQ after one, the close after another).
-    let silenceLimit: UInt64
+    /// wait twice the keepalive (a PINGREQ after one, the close after another). The keepalive is
+    /// the broker's where its CONNACK sets one (Server Keep Alive), which libmosquitto's
+    /// PINGREQs follow: set at each CONNACK.
+    private(set) var silenceLimit: UInt64 = 0
+    private let watchesSilence: Bool
     /// The CONNACK of the current attempt refused us; its reason is already reported.
     private var refusedThisAttempt = false
     /// Why the connection is being dropped (`abandon(because:)`), for the close that follows.
@@ -92,7 +96,7 @@ final class ConnectionDriver: TimerTarget {
         self.client = client
         self.connackTimeout = connackTimeout
         self.loop = loop
-        silenceLimit = watchesSilence ? MonotonicClock.nanoseconds(client.options.keepalive * 1.5) : 0
+        self.watchesSilence = watchesSilence
         machine = ConnectionStateMachine(backoff: Backoff(initial: reconnect.initial / .seconds(1), maximum: reconnect.max / .seconds(1)))
         startTimer = Timer(on: loop)
         retryTimer = Timer(on: loop)
@@ -133,7 +137,11 @@ final class ConnectionDriver: TimerTarget {
         if !code.isAccepted {
             refusedThisAttempt = true
             let hint = code.refusesCredentials ? "; check the user name and password: --username, --password-file or DEVSIM_PASSWORD" : ""
-            delegate.driverAttemptFailed(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))\(hint)", refusal: code)
+            delegate.driverAttemptFailed(
+                AttemptFailure(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))\(hint)", refusal: code))
+        } else if watchesSilence {
+            let keepalive = client.brokerLimits.keepalive(asked: client.options.keepalive)
+            silenceLimit = keepalive > .zero ? MonotonicClock.nanoseconds(keepalive * 1.5) : 0
         }
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
     }
@@ -160,9 +168,22 @@ final class ConnectionDriver: TimerTarget {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
             // MQTT 5) says less.
-            delegate.driverAttemptFailed(reason: transport.map(Self.attemptFailure) ?? cannotConnect(error), refusal: nil)
+            let closedByBroker = reachedBroker && (bridge != nil || Self.isClose(error))
+            let reason =
+                transport.map(Self.attemptFailure)
+                ?? (closedByBroker ? "cannot connect: the broker closed the connection without a CONNACK" : cannotConnect(error))
+            delegate.driverAttemptFailed(AttemptFailure(reason: reason, unansweredByBroker: closedByBroker))
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
+    }
+
+    /// Whether the current attempt reached the broker: a TCP connection (and a TLS handshake
+    /// under way or done), or over WebSockets an upgrade the broker accepted.
+    private var reachedBroker: Bool { bridge.map(\.wasUpgraded) ?? client.reachedBroker }
+
+    /// A close by the peer, as opposed to a failure to connect or a TLS error.
+    private static func isClose(_ error: MosquittoError) -> Bool {
+        error.brokerReason == nil && (error == .connectionLost || (error == .errno && error.systemErrno == ECONNRESET))
     }
 
     /// Why an attempt failed, in words: libmosquitto's, but a name that does not resolve says so
@@ -226,7 +247,7 @@ final class ConnectionDriver: TimerTarget {
                     ?? "cannot connect: \(error)"
                 bridge?.close()
                 bridge = nil
-                delegate.driverAttemptFailed(reason: reason, refusal: nil)
+                delegate.driverAttemptFailed(AttemptFailure(reason: reason))
                 perform(machine.connectFailed(random: Double.random(in: 0..<1)))
             }
         case .resume(let firstTime):
@@ -301,7 +322,7 @@ final class ConnectionDriver: TimerTarget {
                 connackTimer.schedule(at: now &+ MonotonicClock.nanoseconds(more))
                 return
             }
-            delegate.driverAttemptFailed(reason: lateAnswer, refusal: nil)
+            delegate.driverAttemptFailed(AttemptFailure(reason: lateAnswer, unansweredByBroker: reachedBroker))
             // The next attempt's `mosquitto_connect_async` closes the silent socket.
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else if timer === silenceTimer, machine.isConnected {

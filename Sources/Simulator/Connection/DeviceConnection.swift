@@ -21,7 +21,11 @@ final class DeviceConnection: @unchecked Sendable {
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
     private let qos: QoS
-    private let maxInFlight: Int
+    /// The QoS 1/2 messages it keeps unacknowledged at most: `--max-inflight`, or the broker's
+    /// Receive Maximum where that is lower (set at each CONNACK). libmosquitto would hold back
+    /// what is beyond the broker's, while devsim counted it in flight and timed it.
+    private var maxInFlight: Int
+    private let configuredMaxInFlight: Int
     /// QoS 1/2 messages libmosquitto holds until acknowledged, by message id.
     private var outstanding: [Int32: InFlight] = [:]
     /// Connections lost with a protocol error while QoS 2 messages awaited their PUBCOMP, since
@@ -101,10 +105,21 @@ final class DeviceConnection: @unchecked Sendable {
     private let isInitial: Bool
     /// Counted among the connections up (`Counters.connections(up:)`).
     private var isCountedUp = false
-    /// The SUBSCRIBE of the command topics under way, and when it was sent (at the CONNACK).
-    private var commandSubscription: (messageIDs: [Int32], sentAt: UInt64)?
+    /// The devices' command topics (`commands:`) and Home Assistant's status topic
+    /// (`discovery:`), subscribed to after every CONNACK.
+    private var commandSubscriptions: Subscriptions
+    private var discoverySubscription: Subscriptions?
+    /// When the command topics' SUBSCRIBEs went out (at the CONNACK), until their last SUBACK.
+    private var commandsSubscribedAt: UInt64?
     /// QoS 1 messages beside the telemetry (`publishAside`) not yet acknowledged, by id.
-    private var asideAwaitingAcknowledgement: Set<Int32> = []
+    private var asideAwaitingAcknowledgement: [Int32: Aside] = [:]
+
+    /// A message beside the telemetry: where it went, and what for ("availability",
+    /// "discovery", "commands"), for the words of a refusal.
+    struct Aside {
+        let topic: String
+        let what: String
+    }
     /// Where Home Assistant announces itself, when the devices are discovered by it.
     private let discoveryStatusTopic: String?
     /// The devices' command topics (`commands:`), subscribed to after every CONNACK.
@@ -136,7 +151,10 @@ final class DeviceConnection: @unchecked Sendable {
         client = try Client(options: options)
         self.context = context
         self.counters = counters
-        maxInFlight = max(1, Int(plan.options.maxInFlight))
+        configuredMaxInFlight = max(1, Int(plan.options.maxInFlight))
+        maxInFlight = configuredMaxInFlight
+        commandSubscriptions = Subscriptions(commandFilters, qos: .atLeastOnce)
+        discoverySubscription = discoveryStatusTopic.map { Subscriptions([$0], qos: .atMostOnce) }
         ackTimeout = plan.ackTimeout
         ackTimeoutNanoseconds = plan.ackTimeout.map { MonotonicClock.nanoseconds($0.limit) } ?? .max
         ackTimer = Timer(on: context.loop)
@@ -412,7 +430,7 @@ final class DeviceConnection: @unchecked Sendable {
         if let error, !qos.isAcknowledged || !DeviceConnection.keepsMessage(error) {
             counters.add(.failed)
             context.control.connectionFailed(
-                "publish failed: \(error) (first on topic \(device.plan.topic))",
+                "publish failed: \(publishFailure(error, payload: payload.count)) (first on topic \(device.plan.topic))",
                 key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
             return false
         }
@@ -492,6 +510,47 @@ final class DeviceConnection: @unchecked Sendable {
     }
 }
 
+extension DeviceConnection {
+    /// Follows what the broker's CONNACK says (`BrokerLimits`): the window of messages
+    /// unacknowledged no larger than its Receive Maximum; a word, once, where it keeps no
+    /// retained messages (libmosquitto then sends the devices' without the flag).
+    private func keepToBrokerLimits() {
+        let limits = client.brokerLimits
+        maxInFlight = min(configuredMaxInFlight, max(1, limits.receiveMaximum))
+        if !limits.retainAvailable, let device = devices.first,
+            device.plan.retain || device.plan.availability != nil
+                || device.plan.discovery != nil
+        {
+            warnOnce(
+                "the broker keeps no retained messages (Retain Available 0 in its CONNACK): device group '\(device.plan.group)' "
+                    + "publishes without retain, and a subscriber that comes later sees nothing until the next message")
+        }
+    }
+
+    /// The broker refused a QoS 1/2 message (its PUBACK or PUBREC has a reason code of 0x80 or
+    /// more): counted as refused, by reason, not acknowledged; said once per reason, with the topic.
+    private func refused(_ message: InFlight, _ reason: ReasonCode) {
+        counters.refuse(reason)
+        message.device.refused += 1
+        warnOnce(
+            "publish refused by the broker: \(reason), first on topic '\(message.device.plan.topic)' "
+                + "(counted as refused, not acknowledged)", key: "publish refused: \(reason.hex)")
+    }
+
+    /// Why libmosquitto would not take a message of `payload` bytes, in words that name the
+    /// broker's limit where one was broken.
+    private func publishFailure(_ error: MosquittoError, payload: Int) -> String {
+        let limits = client.brokerLimits
+        if error == .oversizePacket, let maximum = limits.maximumPacketSize {
+            return "a message of \(payload) bytes makes a packet over the broker's Maximum Packet Size of \(maximum) bytes (its CONNACK)"
+        }
+        if error == .qosNotSupported {
+            return "the broker takes QoS \(limits.maximumQoS) at most (Maximum QoS in its CONNACK), and this is QoS \(qos)"
+        }
+        return "\(error)"
+    }
+}
+
 extension DeviceConnection: ConnectionDriverDelegate {
     func driverWillConnect() throws(ClientSetupError) {
         if mustDiscardLibraryQueue {
@@ -501,6 +560,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     func driverDidConnect(firstTime: Bool) {
+        keepToBrokerLimits()
         counters.connections(up: 1)
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
@@ -519,12 +579,13 @@ extension DeviceConnection: ConnectionDriverDelegate {
         // Before any telemetry: the device is there, and what it has.
         announce(online: true)
         // After every CONNACK: a clean session forgets its subscriptions.
-        if let discoveryStatusTopic {
-            subscribe([discoveryStatusTopic], qos: .atMostOnce, what: "discovery")
+        if discoverySubscription != nil {
+            for problem in discoverySubscription!.subscribe(with: client) { warnOnce("discovery: " + problem) }
             if !hasAnnouncedEntities { announceEntities(withStates: false) }
         }
         if !commandFilters.isEmpty {
-            commandSubscription = (subscribe(commandFilters, qos: .atLeastOnce, what: "commands"), MonotonicClock.now())
+            commandsSubscribedAt = MonotonicClock.now()
+            for problem in commandSubscriptions.subscribe(with: client) { warnOnce("commands: " + problem) }
         }
         let now = MonotonicClock.now()
         if ackTimeout != nil, !outstanding.isEmpty {
@@ -582,42 +643,31 @@ extension DeviceConnection: ConnectionDriverDelegate {
         hasAnnouncedEntities = false
     }
 
-    /// Subscribes to `filters`, warned about once per reason when libmosquitto refuses; the
-    /// message ids of the SUBSCRIBEs.
-    @discardableResult
-    private func subscribe(_ filters: [String], qos: QoS, what: String) -> [Int32] {
-        do {
-            return try client.subscribe(filters, qos: qos)
-        } catch {
-            context.control.warnOnce(
-                "\(what): cannot subscribe to '\(filters[0])': \(error)", key: "\(what) subscribe: \(error)",
-                host: plan.options.host, port: plan.options.port)
-            return []
+    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
+        if let suback = discoverySubscription?.acknowledged(messageID, grantedQoS: grantedQoS) {
+            if let refusal = suback.refusal { warnOnce("discovery: \(refusal): Home Assistant's restarts go unnoticed") }
+            return
+        }
+        guard let suback = commandSubscriptions.acknowledged(messageID, grantedQoS: grantedQoS) else { return }
+        if let refusal = suback.refusal { warnOnce("commands: \(refusal): no command reaches the devices") }
+        if suback.isLast, let sentAt = commandsSubscribedAt {
+            context.subscribeLatency.record(MonotonicClock.now() &- sentAt)
+            commandsSubscribedAt = nil
         }
     }
 
-    func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        guard let subscription = commandSubscription, subscription.messageIDs.contains(messageID) else { return }
-        if Subscriptions.refuses(grantedQoS) {
-            context.control.warnOnce(
-                "commands: the broker refused the subscription to '\(commandFilters[0])': no command reaches the devices",
-                key: "commands: refused", host: plan.options.host, port: plan.options.port)
-        }
-        if messageID == subscription.messageIDs.last {
-            context.subscribeLatency.record(MonotonicClock.now() &- subscription.sentAt)
-            commandSubscription = nil
-        }
+    /// Logs `message` once for the whole run, whichever connection says it.
+    private func warnOnce(_ message: String, key: String? = nil) {
+        context.control.warnOnce(message, key: key, host: plan.options.host, port: plan.options.port)
     }
 
     /// A message beside the telemetry (availability, discovery), warned about once per reason
     /// when libmosquitto refuses it.
     private func publishAside(_ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool, what: String) {
         let (messageID, error) = payload.withUnsafeBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
-        if qos.isAcknowledged, error == nil { asideAwaitingAcknowledgement.insert(messageID) }
+        if qos.isAcknowledged, error == nil { asideAwaitingAcknowledgement[messageID] = Aside(topic: topic, what: what) }
         if let error {
-            context.control.warnOnce(
-                "\(what): cannot publish to '\(topic)': \(error)", key: "\(what): \(error)", host: plan.options.host,
-                port: plan.options.port)
+            warnOnce("\(what): cannot publish to '\(topic)': \(publishFailure(error, payload: payload.count))", key: "\(what): \(error)")
         }
     }
 
@@ -643,14 +693,15 @@ extension DeviceConnection: ConnectionDriverDelegate {
         if logsEvents { context.control.logger.warning(reason, metadata) }
     }
 
-    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
+    func driverAttemptFailed(_ failure: AttemptFailure) {
         // A join the broker does not take is a device offline, whose ticks its offline policy
         // has, not one joining.
         if !isOut { isParked = false }
-        failed(reason)
-        if let refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
+        let speaksMQTT5 = client.options.protocolVersion == .v5
+        failed(failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""))
+        if let refusal = failure.refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
             credentialsRefused = true
-            context.control.noteCredentialsRefused(reason, of: context.connectionCount)
+            context.control.noteCredentialsRefused(failure.reason, of: context.connectionCount)
         }
     }
 
@@ -811,17 +862,22 @@ extension DeviceConnection: ClientDelegate {
 
     static let qos2Failure = "publish failed: the broker does not handle QoS 2"
 
-    func client(_ client: Client, didPublish messageID: Int32) {
-        if !asideAwaitingAcknowledgement.isEmpty, asideAwaitingAcknowledgement.remove(messageID) != nil {
+    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {
+        if !asideAwaitingAcknowledgement.isEmpty, let aside = asideAwaitingAcknowledgement.removeValue(forKey: messageID) {
+            if reasonCode.isFailure { warnOnce("\(aside.what): the broker refused the message on '\(aside.topic)': \(reasonCode)") }
             if !driverAwaitsAcknowledgements() { driver.quiet() }
             return
         }
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
         guard qos.isAcknowledged, let message = outstanding.removeValue(forKey: messageID) else { return }
         qos2ProtocolLosses = 0
-        context.latency.record(MonotonicClock.now() &- message.publishedAt)
         counters.add(.inFlight, -1)
-        counters.add(.acknowledged)
+        if reasonCode.isFailure {
+            refused(message, reasonCode)
+        } else {
+            context.latency.record(MonotonicClock.now() &- message.publishedAt)
+            counters.add(.acknowledged)
+        }
         if outstanding.isEmpty, asideAwaitingAcknowledgement.isEmpty { driver.quiet() }
         flush()
         wakeSleepers()
@@ -924,12 +980,12 @@ extension DeviceConnection: ClientDelegate {
                 ?? client.publish(topic: Topic(topic), payload: payload, qos: qos, retain: retain)
         }
         if let error {
-            context.control.warnOnce(
-                "commands: cannot answer on '\(topic)': \(error)", key: "command answer: \(error)", host: plan.options.host,
-                port: plan.options.port)
+            warnOnce(
+                "commands: cannot answer on '\(topic)': \(publishFailure(error, payload: context.payload.count))",
+                key: "command answer: \(error)")
             return false
         }
-        if qos.isAcknowledged { asideAwaitingAcknowledgement.insert(messageID) }
+        if qos.isAcknowledged { asideAwaitingAcknowledgement[messageID] = Aside(topic: topic, what: "commands") }
         counters.commandAnswered()
         return true
     }

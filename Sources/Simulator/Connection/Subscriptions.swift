@@ -2,15 +2,36 @@ import MQTT
 import Mosquitto
 
 /// The topic filters a subscribing connection asks for after every CONNACK (a clean session
-/// forgets them with each connection), one SUBSCRIBE per QoS, and the SUBACKs it still waits
-/// for. Kept by the verifier's connections and the subscriber groups' alike; confined to the
-/// connection's loop.
+/// forgets them with each connection): one set of SUBSCRIBEs per QoS, as few as the broker's
+/// Maximum Packet Size allows, and the SUBACKs still awaited. Kept by every connection that
+/// subscribes; confined to the connection's loop.
 struct Subscriptions {
     let filters: [(key: String, value: QoS)]
-    private var pending: Set<Int32> = []
+    /// The SUBSCRIBEs awaiting their SUBACK, by message id, with their filters in order.
+    private var pending: [Int32: [String]] = [:]
 
     init(filters: [(key: String, value: QoS)]) {
         self.filters = filters
+    }
+
+    init(_ filters: [String], qos: QoS) {
+        self.init(filters: filters.map { ($0, qos) })
+    }
+
+    /// What a SUBACK said.
+    struct Suback {
+        /// The filters it refused, each with the broker's reason.
+        var refused: [(filter: String, reason: ReasonCode)] = []
+        /// It was the last SUBACK awaited on this connection.
+        var isLast = false
+
+        /// "the broker refused the subscription to 'a/#': Not authorized (0x87)", the first
+        /// refusal and how many more; `nil` when nothing was refused.
+        var refusal: String? {
+            guard let first = refused.first else { return nil }
+            let more = refused.count > 1 ? " (and \(refused.count - 1) more)" : ""
+            return "the broker refused the subscription to '\(first.filter)'\(more): \(first.reason)"
+        }
     }
 
     /// Subscribes to every filter on `client`, just connected; returns what could not be sent,
@@ -21,7 +42,15 @@ struct Subscriptions {
         for qos in Set(filters.map(\.value)).sorted() {
             let topics = filters.filter { $0.value == qos }.map(\.key)
             do {
-                pending.formUnion(try client.subscribe(topics, qos: qos))
+                for packet in try client.subscribe(topics, qos: qos) { pending[packet.messageID] = packet.filters }
+            } catch  where error == .oversizePacket {
+                // The others were sent; those that fit no packet are named.
+                let version = client.options.protocolVersion
+                for topic in topics where !client.brokerLimits.admits(packetOf: PacketSize.subscribe([topic], version: version)) {
+                    problems.append(
+                        "cannot subscribe to '\(topic)': its SUBSCRIBE of \(PacketSize.subscribe([topic], version: version)) bytes is over "
+                            + "the broker's Maximum Packet Size of \(client.brokerLimits.maximumPacketSize ?? 0) bytes (its CONNACK)")
+                }
             } catch {
                 problems.append(
                     "cannot subscribe to '\(topics[0])'\(topics.count > 1 ? " and \(topics.count - 1) more" : ""): \(error)")
@@ -30,13 +59,17 @@ struct Subscriptions {
         return problems
     }
 
-    /// A SUBACK for `messageID`: whether it was the last one awaited on this connection.
-    mutating func acknowledged(_ messageID: Int32) -> Bool {
-        pending.remove(messageID) != nil && pending.isEmpty
-    }
+    /// Whether every SUBSCRIBE sent on this connection was acknowledged.
+    var isComplete: Bool { pending.isEmpty }
 
-    /// Whether a SUBACK's granted QoS values refuse a filter (0x80 and above).
-    static func refuses(_ grantedQoS: [Int32]) -> Bool {
-        grantedQoS.contains(where: { $0 >= 0x80 })
+    /// The SUBACK for `messageID`, read against its SUBSCRIBE's filters; `nil` for one this
+    /// connection did not send.
+    mutating func acknowledged(_ messageID: Int32, grantedQoS: [Int32]) -> Suback? {
+        guard let filters = pending.removeValue(forKey: messageID) else { return nil }
+        var suback = Suback(isLast: pending.isEmpty)
+        for (filter, granted) in zip(filters, grantedQoS) where granted >= 0x80 {
+            suback.refused.append((filter, ReasonCode(rawValue: UInt8(truncatingIfNeeded: granted))))
+        }
+        return suback
     }
 }

@@ -19,6 +19,7 @@ final class ControlConnection: @unchecked Sendable {
     let topic: String
     private let client: Client
     private let driver: ConnectionDriver
+    private var subscriptions: Subscriptions
     private let loop: EventLoop
     private let logger: Logger
     /// Carries out a command: the group's connection count, or why not.
@@ -33,6 +34,7 @@ final class ControlConnection: @unchecked Sendable {
         self.loop = loop
         self.logger = logger
         self.carryOut = carryOut
+        subscriptions = Subscriptions([topic], qos: .atLeastOnce)
         client = try Client(options: options)
         driver = ConnectionDriver(
             client: client, reconnect: reconnect, connackTimeout: Defaults.connackTimeout, watchesSilence: true, loop: loop)
@@ -69,19 +71,16 @@ final class ControlConnection: @unchecked Sendable {
 
 extension ControlConnection: ConnectionDriverDelegate {
     func driverDidConnect(firstTime: Bool) {
-        do {
-            _ = try client.subscribe(topic, qos: .atLeastOnce)
-            if firstTime { logger.info("control: listening on '\(topic)'") }
-        } catch {
-            logger.warning("control: cannot subscribe to '\(topic)': \(error)")
-        }
+        let problems = subscriptions.subscribe(with: client)
+        for problem in problems { logger.warning("control: " + problem) }
+        if firstTime, problems.isEmpty { logger.info("control: listening on '\(topic)'") }
     }
 
     func driverDidLoseConnection(reason: String) {
         logger.warning("control: \(reason)")
     }
 
-    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {}
+    func driverAttemptFailed(_ failure: AttemptFailure) {}
     func driverWillRetry(after delay: Double) {}
 
     func driverDidFinish() {
@@ -98,10 +97,10 @@ extension ControlConnection: ClientDelegate {
         driver.closed(error)
     }
 
-    func client(_ client: Client, didPublish messageID: Int32) {}
+    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {}
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        if Subscriptions.refuses(grantedQoS) { logger.warning("control: the broker refused the subscription to '\(topic)'") }
+        if let refusal = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS)?.refusal { logger.warning("control: " + refusal) }
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {

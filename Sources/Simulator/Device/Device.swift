@@ -25,8 +25,14 @@ final class Device: TimerTarget {
     /// Ticks a second: the plan's, until a rate command changes it.
     private var perSecond: Double
     private var wallStart = 0.0
-    /// Messages handed to libmosquitto, for `run --verify`'s lost count.
+    /// Messages handed to libmosquitto, and of those the broker refused, for `run --verify`'s
+    /// lost count: a refused message is not the broker's to deliver.
     var published = 0
+    var refused = 0
+    /// With `--verify`: whether the subscriber of its topic is subscribed now, and what it
+    /// published while that was not so, which could not be received. Set before the loops run.
+    var verifierPresence: VerifierPresence?
+    var publishedWhileVerifierAway = 0
     /// Its part in a capacity step's `lost`, in a search with that SLO; set before the loops run.
     var stepWindow: StepWindow?
 
@@ -41,6 +47,7 @@ final class Device: TimerTarget {
     func notePublished(inWindow: Bool) {
         published += 1
         if inWindow { stepWindow?.countPublished() }
+        if let verifierPresence, !verifierPresence.isListening { publishedWhileVerifierAway += 1 }
     }
     /// The last payload published, kept for discovered devices only: the state Home Assistant
     /// asks for when it starts. Empty until the first.

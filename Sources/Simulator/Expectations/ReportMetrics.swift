@@ -81,23 +81,28 @@ public enum ReportMetrics {
 
     /// The closed-loop check's figures, from `RunReport.verify`; absent unless the run had `--verify`.
     /// This is the one place that reads them.
+    /// A check that could not do its job (`VerifySummary.invalid`) judges nothing: its figures
+    /// are no figures of the broker's.
     static let verify: [Metric] = {
-        let notVerified: @Sendable (RunReport) -> String = { _ in "not available: run with --verify" }
+        let notVerified: @Sendable (RunReport) -> String = { report in
+            report.verify?.invalid.map { "not judged: \($0)" } ?? "not available: run with --verify"
+        }
+        let judged: @Sendable (RunReport) -> VerifySummary? = { report in report.verify.flatMap { $0.invalid == nil ? $0 : nil } }
         return [
-            Metric("received", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.received) } },
+            Metric("received", .number, needs: .verify, unavailable: notVerified) { judged($0).map { Double($0.received) } },
             Metric(
                 "lost", .number, needs: .verify, unavailable: notVerified,
                 share: { $0.lostPercent }
-            ) { $0.verify.map { Double($0.lost) } },
-            Metric("duplicated", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.duplicated) } },
-            Metric("outOfOrder", .number, needs: .verify, unavailable: notVerified) { $0.verify.map { Double($0.outOfOrder) } },
+            ) { judged($0).map { Double($0.lost) } },
+            Metric("duplicated", .number, needs: .verify, unavailable: notVerified) { judged($0).map { Double($0.duplicated) } },
+            Metric("outOfOrder", .number, needs: .verify, unavailable: notVerified) { judged($0).map { Double($0.outOfOrder) } },
         ]
             + percentiles(
                 "e2e", needs: .verify,
                 unavailable: { report in
-                    report.verify == nil ? "not available: run with --verify" : "not available: nothing was received"
+                    report.verify == nil || report.verify?.invalid != nil ? notVerified(report) : "not available: nothing was received"
                 }
-            ) { $0.verify?.e2eLatency }
+            ) { judged($0)?.e2eLatency }
     }()
 
     static let ratios: [Metric] = [

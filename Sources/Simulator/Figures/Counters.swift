@@ -1,3 +1,4 @@
+import Mosquitto
 import Signals
 import Synchronization
 
@@ -19,15 +20,35 @@ public final class Counters: @unchecked Sendable {
     private let commandsApplied = Atomic<Int>(0)
     private let commandsRejected = Atomic<Int>(0)
     private let commandsAnswered = Atomic<Int>(0)
+    /// `refused` by reason: one atomic per reason code from 0x80 to 0xFF, by the code's offset.
+    private let refusals: UnsafeMutablePointer<Atomic<Int>>
+    private static let refusalCodes = 128
 
     public init() {
         figures = .allocate(capacity: Figure.allCases.count)
         for index in Figure.allCases.indices { (figures + index).initialize(to: Atomic(0)) }
+        refusals = .allocate(capacity: Self.refusalCodes)
+        for index in 0..<Self.refusalCodes { (refusals + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
         figures.deinitialize(count: Figure.allCases.count)
         figures.deallocate()
+        refusals.deinitialize(count: Self.refusalCodes)
+        refusals.deallocate()
+    }
+
+    /// The broker refused a QoS 1/2 message for `reason` (0x80 or more): `refused`, by reason.
+    package func refuse(_ reason: ReasonCode) {
+        add(.refused)
+        refusals[Int(reason.rawValue & 0x7F)].wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// The refusals so far, by reason.
+    package var refusedByReason: Refusals {
+        var result = Refusals()
+        for index in 0..<Self.refusalCodes { result.add(UInt8(0x80 + index), refusals[index].load(ordering: .relaxed)) }
+        return result
     }
 
     @inline(__always)
@@ -110,6 +131,8 @@ public struct Totals: Sendable, Equatable {
     package var faults = FaultCounts()
     /// Commands to the devices, over all loops.
     public var commands = CommandCounts()
+    /// `refused`, by reason, over all loops.
+    public var refusals = Refusals()
 
     public init() {}
 
@@ -120,6 +143,7 @@ public struct Totals: Sendable, Equatable {
             connectionsPaused += c.connectionsPausedNow
             faults += c.faults
             commands = commands + c.commands
+            refusals = refusals + c.refusedByReason
         }
     }
 

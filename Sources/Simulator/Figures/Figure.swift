@@ -6,7 +6,9 @@
 /// table (`FigureTests` checks that every case has one).
 ///
 /// Every tick lands in exactly one of `published`, `skippedOffline`, `buffered`, `droppedBuffer`,
-/// `failed`, `paused` or `unchanged`, so `scheduled` is always their sum.
+/// `failed`, `paused` or `unchanged`, so `scheduled` is always their sum; and every QoS 1/2
+/// message published in one of `acknowledged`, `refused` or `inFlight`, once its connection has
+/// settled (or in `failed`, taken back, where the broker breaks QoS 2).
 public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Ticks that fell due.
     case scheduled
@@ -14,6 +16,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     case published
     /// QoS 1/2 messages the broker acknowledged (PUBACK, PUBCOMP).
     case acknowledged
+    /// QoS 1/2 messages the broker refused: an MQTT 5 PUBACK or PUBREC with a reason code of
+    /// 0x80 or more (not authorised, quota exceeded…), counted by reason beside the figures.
+    case refused
     /// QoS 1/2 messages published and not yet acknowledged (a gauge).
     case inFlight
     /// Ticks that fell while disconnected, under `offline: drop`.
@@ -48,6 +53,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .scheduled: "scheduled"
         case .published: "published"
         case .acknowledged: "acknowledged"
+        case .refused: "refused"
         case .inFlight: "in flight"
         case .skippedOffline: "skipped offline"
         case .buffered: "buffered"
@@ -70,6 +76,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .scheduled: "Ticks that fell due."
         case .published: "Messages handed to libmosquitto while connected."
         case .acknowledged: "QoS 1/2 messages the broker acknowledged (PUBACK, PUBCOMP)."
+        case .refused: "QoS 1/2 messages the broker refused: an MQTT 5 PUBACK or PUBREC with a reason code of 0x80 or more."
         case .inFlight: "QoS 1/2 messages published and not yet acknowledged."
         case .skippedOffline: "Ticks that fell while disconnected, under offline: drop."
         case .buffered: "Ticks waiting in a connection's bounded queue."
@@ -85,7 +92,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    var isInEveryReport: Bool { self != .ackTimeouts && self != .paused && self != .unchanged }
+    var isInEveryReport: Bool { self != .ackTimeouts && self != .paused && self != .unchanged && self != .refused }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.

@@ -84,6 +84,8 @@ public enum ReportMerge {
         merged.connectionErrors = reports.reduce(into: [:]) { total, report in
             total.merge(report.connectionErrors, uniquingKeysWith: +)
         }
+        let refusals = reports.compactMap(\.refusals).reduce(Refusals(), +)
+        merged.refusals = refusals.isEmpty ? nil : refusals
         let connected = reports.map(\.allConnectedSeconds)
         merged.allConnectedSeconds = connected.contains(where: { $0 == nil }) ? nil : connected.compactMap { $0 }.max()
         merged.verify = mergeVerify(reports.compactMap(\.verify), warnings: &warnings)

@@ -39,18 +39,19 @@ public struct RunReport: Codable, Sendable, Equatable {
         case ackedPercent, lostPercent
     }
 
-    /// QoS 1/2 messages acknowledged, in percent of those published (acknowledged + still in
-    /// flight; QoS 0 messages have no part in it): where a saturated broker shows while `rate`,
-    /// handed over on schedule, stays at 100 %. `nil` when no QoS 1/2 message was published.
+    /// QoS 1/2 messages acknowledged, in percent of those published (acknowledged, refused and
+    /// still in flight; QoS 0 messages have no part in it): where a saturated broker shows while
+    /// `rate`, handed over on schedule, stays at 100 %, and one that refuses. `nil` when no QoS
+    /// 1/2 message was published.
     public var ackedPercent: Double? {
-        let sent = self[.acknowledged] + self[.inFlight]
+        let sent = self[.acknowledged] + self[.refused] + self[.inFlight]
         return sent > 0 ? Double(self[.acknowledged]) * 100 / Double(sent) : nil
     }
 
-    /// Messages `--verify` found lost, in percent of those published; `nil` without `--verify`
-    /// or when nothing was published.
+    /// Messages `--verify` found lost, in percent of those published; `nil` without `--verify`,
+    /// when it could not do its job, or when nothing was published.
     public var lostPercent: Double? {
-        guard let verify = details.verify, self[.published] > 0 else { return nil }
+        guard let verify = details.verify, verify.invalid == nil, self[.published] > 0 else { return nil }
         return Double(verify.lost) * 100 / Double(self[.published])
     }
 }
@@ -78,6 +79,8 @@ extension RunReport {
         public var groups: [GroupFigures]
         /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
         package var connectionErrors: [String: Int]
+        /// The QoS 1/2 messages the broker refused (`refused`), by reason; absent when none was.
+        public var refusals: Refusals? = nil
         /// Seconds from the start until every connection had been accepted once.
         package var allConnectedSeconds: Double?
         /// The closed-loop check's figures with `run --verify`; absent without it.
@@ -140,6 +143,7 @@ extension RunReport {
                     stages: result.groupStages[index]?.map(GroupStageFigures.init))
             },
             connectionErrors: result.connectionErrors,
+            refusals: t.refusals.isEmpty ? nil : t.refusals,
             allConnectedSeconds: result.allConnectedSeconds.map { $0.thousandths },
             verify: result.verify,
             histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),

@@ -3,6 +3,8 @@
 /// Shared with the `--verify` work so both sides compile against the same shape.
 public struct VerifySummary: Codable, Sendable, Equatable {
     public var received: Int
+    /// What the broker lost: published (and not refused), never received, and not published
+    /// while the verifier was away.
     public var lost: Int
     public var duplicated: Int
     public var outOfOrder: Int
@@ -17,6 +19,14 @@ public struct VerifySummary: Codable, Sendable, Equatable {
     /// Messages went missing while every connection was up: the subscribers fell behind what
     /// the broker would queue for them (see `VerifyPace`).
     public var fellBehind = false
+    /// Messages published while a subscriber of the verifier was not subscribed (lost, or
+    /// back but not yet subscribed again), which it could not receive: apart from `lost`.
+    public var missedWhileAway = 0
+    /// Why the check measured nothing it can stand by: a subscriber connection never
+    /// subscribed (the broker refused its connection or a subscription, or never answered).
+    /// Its figures are then no judge of the broker, and no `--expect` is judged on them.
+    /// Absent when the check did its job.
+    public var invalid: String?
 
     public init(received: Int, lost: Int, duplicated: Int, outOfOrder: Int, e2eLatency: Percentiles? = nil) {
         self.received = received
@@ -24,5 +34,13 @@ public struct VerifySummary: Codable, Sendable, Equatable {
         self.duplicated = duplicated
         self.outOfOrder = outOfOrder
         self.e2eLatency = e2eLatency
+    }
+
+    /// The finished line's part: what the broker lost first, or why nothing was judged.
+    /// `lost 3, received 7447, duplicated 0, out of order 0, missed while the verifier was away 420`.
+    package var line: String {
+        let counts = "lost \(lost), received \(received), duplicated \(duplicated), out of order \(outOfOrder)"
+        let away = missedWhileAway > 0 ? ", missed while the verifier was away \(missedWhileAway)" : ""
+        return invalid.map { "not judged: \($0)" } ?? counts + away
     }
 }

@@ -171,10 +171,12 @@ public final class Fleet: Sendable {
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
         let verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
-        if let verifier, settings.capacity?.countsLoss == true {
+        if let verifier {
+            let countsLoss = settings.capacity?.countsLoss == true
             for connection in contexts.flatMap(\.connections) {
                 for device in connection.devices {
-                    device.stepWindow = verifier.stepWindow(options: connection.plan.options, topic: device.plan.topic)
+                    device.verifierPresence = verifier.presence(options: connection.plan.options, topic: device.plan.topic)
+                    if countsLoss { device.stepWindow = verifier.stepWindow(options: connection.plan.options, topic: device.plan.topic) }
                 }
             }
         }
@@ -272,10 +274,13 @@ public final class Fleet: Sendable {
 
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
+        // The connect timeout counts from here: the wait for the subscribers is part of it.
+        let began = MonotonicClock.now()
         // Subscribed before any device connects, so that its first message is seen.
-        try verifier?.start(timeout: min(settings.connectTimeout, .seconds(5)))
+        try verifier?.start(until: began &+ MonotonicClock.nanoseconds(min(settings.connectTimeout, .seconds(5))))
         // The subscriber groups too, so that they receive the devices' first messages.
-        try subscribers?.start(timeout: min(settings.connectTimeout, Subscribers.subscribeWait))
+        let waited = Duration.nanoseconds(Int64(MonotonicClock.now() &- began))
+        try subscribers?.start(timeout: min(max(.zero, settings.connectTimeout - waited), Subscribers.subscribeWait))
         let start = MonotonicClock.now()
         liveState.withLock { $0.start = start }
         control.start(at: start)
@@ -313,7 +318,7 @@ public final class Fleet: Sendable {
                 }
             }
         }
-        var reason = waitForEnd(start: start)
+        var reason = waitForEnd(start: start, began: began)
         control.stopTicking()
         roster.close()
         if !hasEverConnected, reason.endedAConnectedRun {
@@ -395,14 +400,18 @@ public final class Fleet: Sendable {
         if let verifier {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
-                    connection.devices.map { (connection.plan.options, $0.plan.topic, $0.published) }
+                    connection.devices.map {
+                        (connection.plan.options, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
+                    }
                 })
             result.verifiedTopics = verifier.topics
         }
         return result
     }
 
-    private func waitForEnd(start: UInt64) -> StopReason {
+    /// `began`: when the run began, before the subscribers' wait; the connect timeout counts
+    /// from then.
+    private func waitForEnd(start: UInt64, began: UInt64) -> StopReason {
         let status = StatusReporter(
             logger: control.logger, connections: { [roster] in roster.connectionCount }, start: start,
             redraw: settings.liveStatus)
@@ -410,7 +419,7 @@ public final class Fleet: Sendable {
         let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
-        let connectDeadline = start &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
+        let connectDeadline = began &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
         var nextPace = start
         defer { logLosses() }
         while true {
@@ -426,7 +435,7 @@ public final class Fleet: Sendable {
             }
             if let end, now >= end { return .duration }
             if !hasEverConnected, now >= connectDeadline {
-                let why = control.lastFailure ?? "no CONNACK from the broker"
+                let why = control.lastFailure ?? verifier?.lastFailureReason.map { "verify: " + $0 } ?? "no CONNACK from the broker"
                 return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
             }
             if let due = nextStatus, now >= due, let interval {

@@ -63,8 +63,8 @@ extension SubscriberConnection: ConnectionDriverDelegate {
         subscribers.warn(group: group, reason + "; it subscribes again once back")
     }
 
-    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
-        subscribers.warn(group: group, reason)
+    func driverAttemptFailed(_ failure: AttemptFailure) {
+        subscribers.warn(group: group, failure.reason)
     }
 
     func driverWillRetry(after delay: Double) {}
@@ -89,15 +89,15 @@ extension SubscriberConnection: ClientDelegate {
         driver.closed(error)
     }
 
-    func client(_ client: Client, didPublish messageID: Int32) {}
+    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {}
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        if Subscriptions.refuses(grantedQoS) {
-            subscribers.warn(
-                group: group, "the broker refused a subscription of \(subscriptions.filters.map(\.key).joined(separator: ", "))")
+        guard let suback = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS) else { return }
+        if let refusal = suback.refusal {
+            subscribers.warn(group: group, refusal)
             return
         }
-        guard subscriptions.acknowledged(messageID), !everSubscribed else { return }
+        guard suback.isLast, !everSubscribed else { return }
         everSubscribed = true
         subscribers.subscribedConnections.add(1, ordering: .relaxed)
     }

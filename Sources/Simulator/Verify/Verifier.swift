@@ -31,6 +31,9 @@ package final class Verifier: @unchecked Sendable {
         /// every message counts as distinct and no duplicate or order is judged.
         package var devices = 0
         package var published = 0
+        /// Of `published`, those published while its subscriber connection was not subscribed
+        /// (`VerifierPresence`), which could not be received.
+        package var publishedWhileAway = 0
         /// Every message received, copies included.
         package var deliveries = 0
         package var tracker = SequenceTracker()
@@ -44,7 +47,10 @@ package final class Verifier: @unchecked Sendable {
         package var received: Int { plan.readsSequence && devices <= 1 ? tracker.received + unnumbered : deliveries }
         package var duplicated: Int { plan.readsSequence && devices <= 1 ? tracker.duplicated : 0 }
         package var outOfOrder: Int { plan.readsSequence && devices <= 1 ? tracker.outOfOrder : 0 }
-        package var lost: Int { max(0, published - received) }
+        /// What went missing while the verifier was away: no more than was published then.
+        package var missedWhileAway: Int { min(publishedWhileAway, max(0, published - received)) }
+        /// What the broker lost: what went missing but for what the verifier was away for.
+        package var lost: Int { max(0, published - received - missedWhileAway) }
         /// Numbers missing between the lowest and the highest received, where they can be
         /// judged (one device, a sequence field): ticks skipped while offline included.
         package var gaps: Int { plan.readsSequence && devices <= 1 ? Int(clamping: tracker.gaps) : 0 }
@@ -57,8 +63,14 @@ package final class Verifier: @unchecked Sendable {
     private let owners: [String: (connection: Int, stream: Int)]
     /// Distinct messages received so far, for the settling wait.
     let receivedCount = Atomic<Int>(0)
-    let subscribedConnections = Atomic<Int>(0)
+    /// Subscriber connections the broker has answered for good: subscribed, or refused.
+    let settledConnections = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
+    /// Why the broker kept a subscriber connection from its job (its CONNACK or a SUBACK
+    /// refused it, a SUBSCRIBE could not be sent), the first such reason; and the last
+    /// failure to connect, for a connection that never got as far.
+    private let problem = Locked<String?>(nil)
+    private let lastFailure = Locked<String?>(nil)
     /// Subscriber connections whose subscriptions are acknowledged now.
     let subscribedNow = Atomic<Int>(0)
     /// Subscriber connections lost, and subscribed again, so far: a second with either is no
@@ -72,6 +84,8 @@ package final class Verifier: @unchecked Sendable {
         self.logger = logger
         struct Endpoint {
             var options: ClientOptions
+            /// Its scenario's `verify:` and name, for the subscribers' identity.
+            var identity: (settings: VerifierSettings?, scenario: String)
             var reconnect: ReconnectSettings
             var publishers = 0
             /// Topic filters and their QoS, for a single subscriber.
@@ -82,10 +96,13 @@ package final class Verifier: @unchecked Sendable {
         }
         var endpoints: [String: Endpoint] = [:]
         var order: [String] = []
+        // The plan's groups are its scenarios', in order.
+        let identities = plan.scenarios.flatMap { scenario in scenario.groups.map { _ in (scenario.verify, scenario.name) } }
         for connection in plan.connections {
             let key = Verifier.endpoint(connection.options)
             if endpoints[key] == nil {
-                endpoints[key] = Endpoint(options: connection.options, reconnect: connection.reconnect)
+                let identity = identities.indices.contains(connection.group) ? identities[connection.group] : (nil, "")
+                endpoints[key] = Endpoint(options: connection.options, identity: identity, reconnect: connection.reconnect)
                 order.append(key)
             }
             endpoints[key]!.publishers += 1
@@ -102,7 +119,10 @@ package final class Verifier: @unchecked Sendable {
             }
         }
         var setups:
-            [(options: ClientOptions, reconnect: ReconnectSettings, filters: [(key: String, value: QoS)], streams: VerifiedStreams)] = []
+            [(
+                options: ClientOptions, identity: (settings: VerifierSettings?, scenario: String), reconnect: ReconnectSettings,
+                filters: [(key: String, value: QoS)], streams: VerifiedStreams
+            )] = []
         var owners: [String: (connection: Int, stream: Int)] = [:]
         for key in order {
             let endpoint = endpoints[key]!
@@ -119,15 +139,20 @@ package final class Verifier: @unchecked Sendable {
             }
             for partition in partitions {
                 let filters = count == 1 ? endpoint.filters : partition.filters
-                setups.append((endpoint.options, endpoint.reconnect, filters.sorted { $0.key < $1.key }, partition.streams))
+                setups.append(
+                    (endpoint.options, endpoint.identity, endpoint.reconnect, filters.sorted { $0.key < $1.key }, partition.streams))
             }
         }
         let loopCount = max(1, min(loops, setups.count))
         self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-verify-\($0)") }
         var connections: [VerifierConnection] = []
         for (number, setup) in setups.enumerated() {
-            var options = setup.options
-            options.clientID = "devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))"
+            var options = Verifier.subscriberOptions(setup.options, as: setup.identity.settings)
+            options.clientID =
+                setup.identity.settings?.clientID.map { template in
+                    let id = template.render(name: setup.identity.scenario, index: number + 1, id: nil)
+                    return template.placeholders.contains("index") || number == 0 ? id : "\(id)-\(number + 1)"
+                } ?? "devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))"
             options.cleanSession = true
             options.will = nil
             // MQTT 5 lets a subscriber widen the broker's window of messages unacknowledged
@@ -139,7 +164,7 @@ package final class Verifier: @unchecked Sendable {
             connections.append(
                 try VerifierConnection(
                     options: options, fallback: fleetProtocol == .v5 ? nil : fleetProtocol,
-                    reconnect: setup.reconnect, filters: setup.filters,
+                    reconnect: Verifier.reconnect(setup.reconnect), filters: setup.filters,
                     streams: setup.streams, loop: self.loops[number % loopCount]))
         }
         self.connections = connections
@@ -157,6 +182,20 @@ package final class Verifier: @unchecked Sendable {
                 "verify: no sequence field (a counter, 'seq' unless the group's 'verify' names another) "
                     + "in the payload of topic '\(blind.topic)': its messages are counted, not checked")
         }
+    }
+
+    /// The scenario's backoff, kept short: after a broker restart the verifier must be subscribed
+    /// again before the devices, back too, flush what they kept, or it counts none of it. A
+    /// few connections trying four times a second cost a broker nothing; one the broker refuses
+    /// tries no more (`VerifierConnection`).
+    static func reconnect(_ settings: ReconnectSettings) -> ReconnectSettings {
+        ReconnectSettings(initial: min(settings.initial, .milliseconds(100)), max: min(settings.max, .milliseconds(250)))
+    }
+
+    /// Whether the subscriber of `topic`, published as `options` say, is subscribed now; `nil`
+    /// for a topic no stream watches.
+    func presence(options: ClientOptions, topic: String) -> VerifierPresence? {
+        owners[Verifier.endpoint(options) + "\u{0}" + topic].map { connections[$0.connection].presence }
     }
 
     /// The windows of a search's `lost` (`StepWindow`), one a device.
@@ -210,28 +249,56 @@ package final class Verifier: @unchecked Sendable {
         return nil
     }
 
+    /// A subscriber's options for the broker of a publisher's `options`: as `settings` says
+    /// (`verify:`), or else as the publisher connects.
+    static func subscriberOptions(_ options: ClientOptions, as settings: VerifierSettings?) -> ClientOptions {
+        var options = options
+        if let username = settings?.username {
+            options.username = username
+            options.password = settings?.password
+        }
+        if let tls = settings?.tls {
+            options.tls = ClientOptions.TLS(caFile: tls.ca, certificateFile: tls.certificate, keyFile: tls.key, insecure: tls.insecure)
+        }
+        return options
+    }
+
     /// Which broker, as whom: one subscriber connection each.
     static func endpoint(_ options: ClientOptions) -> String {
         "\(options.host)\u{0}\(options.port)\u{0}\(options.username ?? "")"
     }
 
-    /// Starts the loops and the subscriptions, and waits (at most `timeout`) until every
-    /// connection's subscriptions are acknowledged. Returns whether they were.
+    /// The broker will not let a subscriber connection do its job, for `reason`; the first
+    /// reason is the one the summary gives.
+    func noteProblem(_ reason: String) {
+        problem.withLock { $0 = $0 ?? reason }
+    }
+
+    /// An attempt to connect failed, for `reason`.
+    func noteFailure(_ reason: String) {
+        lastFailure.withLock { $0 = reason }
+    }
+
+    /// Why the last attempt of a subscriber connection to connect failed, if one did.
+    var lastFailureReason: String? { lastFailure.withLock { $0 } }
+
+    /// Starts the loops and the subscriptions, and waits until `deadline` (monotonic
+    /// nanoseconds) for the broker to answer every connection: its subscriptions acknowledged,
+    /// or refused. Returns whether every connection subscribed.
     @discardableResult
-    package func start(timeout: Duration) throws -> Bool {
+    package func start(until deadline: UInt64) throws -> Bool {
         for loop in loops { try loop.start() }
         for connection in connections {
             connection.loop.execute { connection.open() }
         }
-        let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(timeout)
-        while subscribedConnections.load(ordering: .relaxed) < connections.count {
+        while settledConnections.load(ordering: .relaxed) < connections.count {
             guard MonotonicClock.now() < deadline else {
-                logger.warning("verify: subscriptions not acknowledged within \(formatSeconds(timeout)); starting anyway")
+                logger.warning("verify: subscriptions not acknowledged in time; starting anyway")
                 return false
             }
             usleep(5_000)
         }
-        return true
+        return problem.withLock { $0 } == nil
     }
 
     /// Waits for the last messages: until nothing has arrived for `quiet` seconds, or every
@@ -271,12 +338,14 @@ package final class Verifier: @unchecked Sendable {
                 time: MonotonicClock.now()))
     }
 
-    /// The summary, with each device's published count (by its connection's options and its
-    /// topic) added to its topic's figures. Call after `stop()`.
-    package func summary(published: [(options: ClientOptions, topic: String, count: Int)]) -> VerifySummary {
+    /// The summary, with each device's published count, and how many of those while its
+    /// subscriber was away (by its connection's options and its topic), added to its topic's
+    /// figures. Call after `stop()`.
+    package func summary(published: [(options: ClientOptions, topic: String, count: Int, whileAway: Int)]) -> VerifySummary {
         for device in published {
             if let owner = owners[Verifier.endpoint(device.options) + "\u{0}" + device.topic] {
                 connections[owner.connection].streams.streams[owner.stream].published += device.count
+                connections[owner.connection].streams.streams[owner.stream].publishedWhileAway += device.whileAway
             }
         }
         let streams = topics
@@ -288,8 +357,21 @@ package final class Verifier: @unchecked Sendable {
             duplicated: streams.reduce(0) { $0 + $1.duplicated },
             outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
             e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
+        summary.missedWhileAway = streams.reduce(0) { $0 + $1.missedWhileAway }
+        let silent = streams.filter { $0.published > 0 && $0.deliveries == 0 }
+        if let first = silent.first, silent.count < streams.count, streams.contains(where: { $0.deliveries > 0 }) {
+            logger.warning(
+                "verify: \(silent.count) of \(streams.count) topics received nothing (first '\(first.topic)') while others did: "
+                    + "a broker's ACL may keep the verifier from reading them; give it an identity of its own ('verify:' in the scenario)")
+        }
         summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
-        summary.fellBehind = summary.missingWhileConnected > 0
+        summary.fellBehind = summary.missingWhileConnected > 0 && pace.fellBehind
+        if connections.contains(where: { !$0.everSubscribed }) {
+            summary.invalid =
+                problem.withLock { $0 } ?? lastFailure.withLock { $0 }.map { "the verifier never connected: " + $0 }
+                ?? "the broker never acknowledged the verifier's subscriptions"
+            summary.fellBehind = false
+        }
         if pace.seconds > 0 {
             summary.publishedPerSecond = (Double(pace.published) / pace.seconds).rounded()
             summary.receivedPerSecond = (Double(pace.received) / pace.seconds).rounded()

@@ -18,8 +18,14 @@ final class VerifierConnection: @unchecked Sendable {
     var streams: VerifiedStreams
     /// Publish-to-receipt times read from the payloads' send timestamps.
     var latency = Histogram()
+    /// Whether it is subscribed now, for the devices it watches.
+    let presence = VerifierPresence()
     private let driver: ConnectionDriver
-    private var everSubscribed = false
+    /// Every filter of its was granted, once or more: it measured what it was there for.
+    private(set) var everSubscribed = false
+    /// The broker answered it for good, subscribed or refused (a CONNACK, a SUBACK): what the
+    /// start waits for (`Verifier.start`).
+    private var isSettled = false
     private var wasFinished = false
     /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
     /// MQTT 5 CONNACK came, or without one to fall back to.
@@ -28,6 +34,8 @@ final class VerifierConnection: @unchecked Sendable {
     private var onTrial = false
     /// Whether all its subscriptions are acknowledged on the current connection.
     private var isSubscribed = false
+    /// A SUBACK of the current connection refused a filter.
+    private var hasRefusal = false
 
     static let connackTimeout = Defaults.connackTimeout
     /// How long an MQTT 5 attempt waits for its CONNACK while a fallback remains: a broker that
@@ -96,7 +104,21 @@ extension VerifierConnection: ConnectionDriverDelegate {
 
     func driverDidConnect(firstTime: Bool) {
         fallback = nil
-        for problem in subscriptions.subscribe(with: client) { verifier.logger.warning("verify: " + problem) }
+        hasRefusal = false
+        for problem in subscriptions.subscribe(with: client) { refused(problem) }
+    }
+
+    /// The broker will not let it do its job, for `reason`: said, and kept for the summary.
+    private func refused(_ reason: String) {
+        verifier.logger.warning("verify: " + reason)
+        verifier.noteProblem(reason)
+        settle()
+    }
+
+    private func settle() {
+        guard !isSettled else { return }
+        isSettled = true
+        verifier.settledConnections.add(1, ordering: .relaxed)
     }
 
     func driverDidLoseConnection(reason: String) {
@@ -110,12 +132,25 @@ extension VerifierConnection: ConnectionDriverDelegate {
         return "verify: subscriber \(reason); messages published meanwhile count as lost"
     }
 
-    func driverAttemptFailed(reason: String, refusal: ConnackCode?) {
+    func driverAttemptFailed(_ failure: AttemptFailure) {
         // 1: "unacceptable protocol version" from a broker of MQTT 3; 0x84, the same in MQTT 5.
-        if let refusal, refusal.rawValue == 1 || refusal.rawValue == 0x84, fallBack(because: "the broker refused MQTT 5 (\(refusal))") {
+        // A broker of MQTT 3 may also close the connection without a word (RabbitMQ 3.10).
+        if let refusal = failure.refusal, refusal.rawValue == 1 || refusal.rawValue == 0x84,
+            fallBack(because: "the broker refused MQTT 5 (\(refusal))")
+        {
             return  // retried with the fleet's protocol after the backoff
         }
-        verifier.logger.warning("verify: \(reason)")
+        if failure.unansweredByBroker, fallBack(because: "the broker closed the connection of an MQTT 5 CONNECT without a CONNACK") {
+            return
+        }
+        if failure.refusal != nil {
+            // Tried again and again, it would be refused as often for the whole run.
+            refused("the broker refused the verifier's connection: \(failure.reason); it does not try again")
+            loop.execute { [self] in stop() }
+        } else {
+            verifier.logger.warning("verify: \(failure.reason)")
+            verifier.noteFailure(failure.reason)
+        }
     }
 
     func driverWillRetry(after delay: Double) {}
@@ -134,6 +169,7 @@ extension VerifierConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
+        presence.set(listening: false)
         if isSubscribed {
             isSubscribed = false
             verifier.subscribedNow.subtract(1, ordering: .relaxed)
@@ -142,19 +178,22 @@ extension VerifierConnection: ClientDelegate {
         driver.closed(error)
     }
 
-    func client(_ client: Client, didPublish messageID: Int32) {}
+    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {}
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        if Subscriptions.refuses(grantedQoS) {
-            verifier.logger.warning("verify: the broker refused a subscription of \(filters.map(\.key).joined(separator: ", "))")
+        guard let suback = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS) else { return }
+        if let refusal = suback.refusal {
+            hasRefusal = true
+            refused(refusal + ": the topics it stands for are not verified")
         }
-        guard subscriptions.acknowledged(messageID) else { return }
+        guard suback.isLast, !hasRefusal else { return }
         isSubscribed = true
+        presence.set(listening: true)
         verifier.subscribedNow.add(1, ordering: .relaxed)
         verifier.disturbances.add(1, ordering: .relaxed)
         guard !everSubscribed else { return }
         everSubscribed = true
-        verifier.subscribedConnections.add(1, ordering: .relaxed)
+        settle()
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {

@@ -18,7 +18,19 @@ package struct VerifyPace: Sendable, Equatable {
     package private(set) var published = 0
     package private(set) var received = 0
     package private(set) var seconds = 0.0
+    /// Messages went missing in consecutive seconds that count, beyond what is in flight: the
+    /// subscribers fell behind, as opposed to a message or two lost near a restart (see
+    /// `record`).
+    package private(set) var fellBehind = false
     private var last: Sample?
+    /// The seconds that count in a row in which less arrived than was sent, and their sums.
+    private var shortfall = Shortfall()
+
+    private struct Shortfall: Equatable {
+        var seconds = 0
+        var sent = 0
+        var missing = 0
+    }
 
     package struct Sample: Sendable, Equatable {
         package var published: Int
@@ -41,14 +53,30 @@ package struct VerifyPace: Sendable, Equatable {
     package init() {}
 
     /// Adds the figures as of now; call about once a second, and once at the end.
+    ///
+    /// Falling behind is judged on a sustained gap: two or more seconds in a row that count, in
+    /// each of which less arrived than was sent, and over which more than 1 % of what was sent
+    /// went missing. A second's shortfall alone may be what is still in flight, or a message
+    /// lost at a restart; a subscriber behind the broker's queue loses some every second.
     package mutating func record(_ sample: Sample) {
         defer { last = sample }
-        guard let last, sample.losses == last.losses, sample.allSubscribed, last.allSubscribed else { return }
+        guard let last, sample.losses == last.losses, sample.allSubscribed, last.allSubscribed else {
+            shortfall = Shortfall()
+            return
+        }
         let sent = sample.published - last.published
         let arrived = sample.received - last.received
         missingWhileConnected += sent - arrived
         published += sent
         received += arrived
         seconds += Double(sample.time &- last.time) / 1e9
+        guard arrived < sent else {
+            shortfall = Shortfall()
+            return
+        }
+        shortfall.seconds += 1
+        shortfall.sent += sent
+        shortfall.missing += sent - arrived
+        if shortfall.seconds >= 2, shortfall.missing * 100 > shortfall.sent { fellBehind = true }
     }
 }

@@ -143,7 +143,9 @@ struct RunCommand {
         if let path = options.report {
             try writeReport(report, exitCode: code, to: path)
         }
-        if let verify = result.verify, verify.fellBehind {
+        if let verify = result.verify, let invalid = verify.invalid {
+            logger.warning("verify: not judged: \(invalid); no figure of the closed-loop check says anything of the broker")
+        } else if let verify = result.verify, verify.fellBehind {
             // Last, where a reader of the log looks first: whose doing the lost figure is.
             logger.warning(
                 "verify: the subscribers fell behind: they received \(Int(verify.receivedPerSecond)) msg/s while the "
@@ -405,11 +407,7 @@ struct RunCommand {
 
     private func summary(_ result: Fleet.Result) -> String {
         let t = result.totals
-        let verify =
-            result.verify.map { v in
-                "; verify: received \(v.received), lost \(v.lost), duplicated \(v.duplicated), out of order \(v.outOfOrder)"
-            } ?? ""
-        return Figure.line(t.figures) + verify
+        return Figure.line(t.figures) + (result.verify.map { "; verify: " + $0.line } ?? "")
     }
 
     private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {

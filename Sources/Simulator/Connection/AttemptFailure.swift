@@ -1,0 +1,24 @@
+import Mosquitto
+
+/// Why an attempt to connect came to nothing before any CONNACK accepted it, for the
+/// connection the `ConnectionDriver` drives to act on.
+struct AttemptFailure: Sendable {
+    /// In words, for the log: "connection refused: …", "cannot connect: …", "no CONNACK within …".
+    var reason: String
+    /// The broker's refusal in its CONNACK.
+    var refusal: ConnackCode?
+    /// The broker took the connection (TCP, and TLS or a WebSocket upgrade where there is one)
+    /// and then closed it, or left it without a CONNACK, refusing nothing: what a broker that
+    /// does not speak the CONNECT's protocol version may do (RabbitMQ 3.10 and amqtt 0.12 to
+    /// MQTT 5).
+    var unansweredByBroker = false
+
+    init(reason: String, refusal: ConnackCode? = nil, unansweredByBroker: Bool = false) {
+        self.reason = reason
+        self.refusal = refusal
+        self.unansweredByBroker = unansweredByBroker
+    }
+
+    /// What a connection speaking MQTT 5 adds to such a failure of its own.
+    static let mqtt5Hint = "; the broker may not speak MQTT 5: try --protocol mqtt311"
+}
