@@ -64,6 +64,23 @@ private let otherFile = """
                     + "two devices with one id draw the same values at the same instants: give the groups different names, or different 'id' templates",
                 "b.yaml:3:5: client id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
                     + "two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates",
+                "b.yaml:3:5: device group name 'fast' is also used at a.yaml:3:5; a run keeps each group's figures under its name: "
+                    + "give the groups different names",
+                "b.yaml:8:5: device group name 'slow' is also used at a.yaml:8:5; a run keeps each group's figures under its name: "
+                    + "give the groups different names",
+            ])
+    }
+
+    /// Each file's loader refuses two groups of one name; two files' groups may have different
+    /// ids and still one name, under which the report and `/metrics` would show both.
+    @Test func oneGroupNameInTwoFilesIsAClash() throws {
+        let renamed = otherFile.replacingOccurrences(of: "name: meter", with: "name: fast\n    id: \"m-{index}\"")
+        let plan = FleetPlan(
+            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(renamed, file: "b.yaml")], settings: RunSettings())
+        #expect(
+            plan.conflicts.map(\.description) == [
+                "b.yaml:3:5: device group name 'fast' is also used at a.yaml:3:5; a run keeps each group's figures under its name: "
+                    + "give the groups different names"
             ])
     }
 

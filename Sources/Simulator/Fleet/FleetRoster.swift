@@ -7,7 +7,7 @@ import Reactor
 ///
 /// A group never leaves the roster: one a reload removed keeps its counters, so the report's
 /// figures still add up to what the run did, and one a later reload brings back counts on in
-/// them. One entry a group: every output lists the groups by name.
+/// them. One entry a name: every output lists the groups by name.
 final class FleetRoster: Sendable {
     struct Group {
         var plan: GroupPlan
@@ -187,10 +187,9 @@ final class FleetRoster: Sendable {
             throw GroupCommandError("device group '\(name)' is paused: resume it before scaling it")
         }
         var scenarios = state.plan.scenarios
-        let key = state.groups[index].plan.key
         var found = false
         for s in scenarios.indices {
-            for g in scenarios[s].groups.indices where GroupPlan.key(of: scenarios[s].groups[g], in: scenarios[s]) == key {
+            for g in scenarios[s].groups.indices where scenarios[s].groups[g].name == name {
                 let stages = scenarios[s].groups[g].stages.isEmpty ? state.plan.stages : scenarios[s].groups[g].stages
                 guard !stages.setsDevices else {
                     throw GroupCommandError("device group '\(name)' follows 'devices' stages: they set how many of its devices are in")
@@ -272,7 +271,7 @@ final class FleetRoster: Sendable {
             let index: Int
             // A group a reload removed and a later one brings back takes its place again: one
             // group of one name, whose figures go on from where they stopped.
-            if let existing = next.groups.firstIndex(where: { $0.plan.key == group.plan.key }) {
+            if let existing = next.groups.firstIndex(where: { $0.plan.name == group.plan.name }) {
                 index = existing
             } else {
                 index = next.groups.count
