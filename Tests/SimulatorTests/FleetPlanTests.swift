@@ -104,6 +104,43 @@ private let otherFile = """
             ])
     }
 
+    /// Issue 24, item 9: a device whose command topic takes in its own state counted each of its
+    /// ticks as a command received, and one that takes in its own replies answered them as new
+    /// requests without end (one request: 48 received in 2 s).
+    @Test func aCommandTopicThatHearsTheDeviceItselfIsAClash() throws {
+        let group = { (topic: String, commands: String) in
+            """
+            devices:
+              - name: lamp
+                topic: "\(topic)"
+                publish: 1/s
+                commands: \(commands)
+                payload: { style: flat, fields: { light: { bool: 0, command: set } } }
+            """
+        }
+        let conflicts = { (topic: String, commands: String) in
+            FleetPlan(scenarios: [try scenario(group(topic, commands), file: "c.yaml")], settings: RunSettings()).conflicts.map(
+                \.description)
+        }
+        #expect(
+            try conflicts("dev/{id}/state", #"{ topic: "dev/{id}/{field}" }"#) == [
+                "c.yaml:2:5: device group 'lamp' listens for commands on 'dev/lamp-1/+', which takes in its own 'dev/lamp-1/state': "
+                    + "what a device publishes would come back to it as a command; give the commands a topic of their own"
+            ])
+        #expect(
+            try conflicts("dev/{id}/state", #"{ topic: "rpc/{id}/{requestId}", response: "rpc/{id}/re-{requestId}" }"#) == [
+                "c.yaml:2:5: device group 'lamp' listens for commands on 'rpc/lamp-1/+', which takes in its own "
+                    + "'rpc/lamp-1/re-{requestId}': what a device publishes would come back to it as a command; give the commands "
+                    + "a topic of their own"
+            ])
+        #expect(try conflicts("dev/{id}/state", #"{ topic: "dev/{id}/set/{field}" }"#).isEmpty)
+        #expect(
+            try conflicts(
+                "v1/devices/me/telemetry",
+                #"{ topic: "v1/devices/me/rpc/request/{requestId}", response: "v1/devices/me/rpc/response/{requestId}" }"#
+            ).isEmpty)
+    }
+
     @Test func startDelaysAreFixedBySeedAndIDAndStayUnderTheJitter() {
         let ids = (1...200).map { "dev-\($0)" }
         let delays = ids.map { DevicePlan.startDelay(jitter: 2, seed: 7, deviceID: $0) }

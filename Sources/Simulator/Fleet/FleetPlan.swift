@@ -176,6 +176,7 @@ public struct FleetPlan: Sendable {
         var clientIDs = Claims(
             kind: "client id", consequence: "two clients with one id knock each other off the broker",
             template: "clientId", placeholders: "{id} or {index}")
+        var echoConflicts: [Diagnostic] = []
         var deviceIDs = Claims(
             kind: "device id", consequence: "two devices with one id draw the same values at the same instants",
             template: "id", placeholders: "{index}")
@@ -189,6 +190,7 @@ public struct FleetPlan: Sendable {
                     for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition, stages: profile,
                     fleetCount: following)
                 if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
+                if let echo = Self.echoConflict(in: made, group: group.name, at: owner.location) { echoConflicts.append(echo) }
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
                 groupPlans.append(GroupPlan(group: group, in: scenario))
@@ -235,7 +237,7 @@ public struct FleetPlan: Sendable {
         }
         conflicts =
             deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
-            + Self.followingConflicts(of: scenarios) + Self.nameConflicts(of: scenarios)
+            + Self.followingConflicts(of: scenarios) + Self.nameConflicts(of: scenarios) + echoConflicts
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }
 
@@ -260,6 +262,20 @@ public struct FleetPlan: Sendable {
             }
         }
         return conflicts
+    }
+
+    /// A device group whose devices' command topics take in what the devices publish
+    /// themselves (`CommandPlan.echo`), at the group, naming the first such device's topics.
+    private static func echoConflict(in connections: [ConnectionPlan], group: String, at place: SourceLocation) -> Diagnostic? {
+        for device in connections.lazy.flatMap(\.devices) {
+            guard let commands = device.commands, let topic = commands.echo(of: device) else { continue }
+            return Diagnostic(
+                file: place.file, line: place.line, column: place.column,
+                message: "device group '\(group)' listens for commands on '\(commands.filter)', which takes in its own "
+                    + "'\(topic)': what a device publishes would come back to it as a command; give the commands a topic "
+                    + "of their own")
+        }
+        return nil
     }
 
     /// What a file's loader could not see of the groups of other files that follow its stages
