@@ -72,6 +72,19 @@ import Testing
         #expect(Set(group.opening.compactMap(\.replaces)) == Set(group.retiring), "each waits for its predecessor to leave")
     }
 
+    /// A group is known by its name: moved to another file, it is the same group, changed (its
+    /// scenario's broker may differ), never one added and one removed under one name.
+    @Test func aGroupMovedToAnotherFileIsChanged() throws {
+        let before = try Self.plan("devices:\n" + Self.group("room"))
+        let moved = FleetPlan(
+            scenarios: [
+                try ScenarioLoader.load(text: "name: other\ndevices:\n" + Self.group("room"), file: "other.yaml", environment: [:])
+            ],
+            settings: RunSettings())
+        let change = FleetChange(running: Self.running(before), new: moved)
+        #expect(change.groups.map(\.kind) == [.changed], "\(change.groups.map(\.kind))")
+    }
+
     @Test func aChangeOfAGeneratorsParameterIsAChange() throws {
         let sine = { (amplitude: Int) in
             "devices:\n  - name: s\n    topic: t\n    publish: 1/s\n    payload: { fields: { v: { sine: { min: 0, max: \(amplitude), period: 10s } } } }\n"

@@ -64,6 +64,23 @@ private let otherFile = """
                     + "two devices with one id draw the same values at the same instants: give the groups different names, or different 'id' templates",
                 "b.yaml:3:5: client id 'fast-1' of device group 'fast' is also used by device group 'fast' at a.yaml:3:5; "
                     + "two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates",
+                "b.yaml:3:5: device group name 'fast' is also used at a.yaml:3:5; a run keeps each group's figures under its name: "
+                    + "give the groups different names",
+                "b.yaml:8:5: device group name 'slow' is also used at a.yaml:8:5; a run keeps each group's figures under its name: "
+                    + "give the groups different names",
+            ])
+    }
+
+    /// Each file's loader refuses two groups of one name; two files' groups may have different
+    /// ids and still one name, under which the report and `/metrics` would show both.
+    @Test func oneGroupNameInTwoFilesIsAClash() throws {
+        let renamed = otherFile.replacingOccurrences(of: "name: meter", with: "name: fast\n    id: \"m-{index}\"")
+        let plan = FleetPlan(
+            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(renamed, file: "b.yaml")], settings: RunSettings())
+        #expect(
+            plan.conflicts.map(\.description) == [
+                "b.yaml:3:5: device group name 'fast' is also used at a.yaml:3:5; a run keeps each group's figures under its name: "
+                    + "give the groups different names"
             ])
     }
 
@@ -85,6 +102,43 @@ private let otherFile = """
                 "c.yaml:3:5: client id 'fixed' is used by more than one device of device group 'meter'; "
                     + "two clients with one id knock each other off the broker: put {id} or {index} in 'clientId'"
             ])
+    }
+
+    /// Issue 24, item 9: a device whose command topic takes in its own state counted each of its
+    /// ticks as a command received, and one that takes in its own replies answered them as new
+    /// requests without end (one request: 48 received in 2 s).
+    @Test func aCommandTopicThatHearsTheDeviceItselfIsAClash() throws {
+        let group = { (topic: String, commands: String) in
+            """
+            devices:
+              - name: lamp
+                topic: "\(topic)"
+                publish: 1/s
+                commands: \(commands)
+                payload: { style: flat, fields: { light: { bool: 0, command: set } } }
+            """
+        }
+        let conflicts = { (topic: String, commands: String) in
+            FleetPlan(scenarios: [try scenario(group(topic, commands), file: "c.yaml")], settings: RunSettings()).conflicts.map(
+                \.description)
+        }
+        #expect(
+            try conflicts("dev/{id}/state", #"{ topic: "dev/{id}/{field}" }"#) == [
+                "c.yaml:2:5: device group 'lamp' listens for commands on 'dev/lamp-1/+', which takes in its own 'dev/lamp-1/state': "
+                    + "what a device publishes would come back to it as a command; give the commands a topic of their own"
+            ])
+        #expect(
+            try conflicts("dev/{id}/state", #"{ topic: "rpc/{id}/{requestId}", response: "rpc/{id}/re-{requestId}" }"#) == [
+                "c.yaml:2:5: device group 'lamp' listens for commands on 'rpc/lamp-1/+', which takes in its own "
+                    + "'rpc/lamp-1/re-{requestId}': what a device publishes would come back to it as a command; give the commands "
+                    + "a topic of their own"
+            ])
+        #expect(try conflicts("dev/{id}/state", #"{ topic: "dev/{id}/set/{field}" }"#).isEmpty)
+        #expect(
+            try conflicts(
+                "v1/devices/me/telemetry",
+                #"{ topic: "v1/devices/me/rpc/request/{requestId}", response: "v1/devices/me/rpc/response/{requestId}" }"#
+            ).isEmpty)
     }
 
     @Test func startDelaysAreFixedBySeedAndIDAndStayUnderTheJitter() {

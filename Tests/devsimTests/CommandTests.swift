@@ -164,4 +164,31 @@ import TestSupport
         #expect(byID["44"].map(Self.state)?["mode"] as? String == "heat", "get answers with the state")
         #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
     }
+
+    /// Issue 24, item 9: each request is received once and answered once, though an applied
+    /// one's answer is two messages (the state on the device's topic and the reply) and a
+    /// rejected one's a reply alone.
+    @Test func eachRequestIsReceivedAndAnsweredOnce() throws {
+        let broker = try MosquittoBroker()
+        let responses = try Subscriber(port: broker.port, topic: "v1/devices/me/rpc/response/+")
+        let file = try RunFiles.scenario(
+            "once.yaml",
+            Self.scenario(topic: "v1/devices/me/rpc/request/{requestId}", response: "v1/devices/me/rpc/response/{requestId}"))
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
+        ])
+        #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
+        TestClock.sleep(0.5)  // the subscription is made after the CONNACK
+        let requests = [
+            #"{"method": "mode", "params": "heat"}"#, #"{"method": "mode", "params": "dry"}"#, #"{"method": "get"}"#,
+            #"{"method": "light", "params": true}"#, #"{"method": "target", "params": 99}"#,
+        ]
+        for (id, request) in requests.enumerated() { try Self.send(broker.port, "v1/devices/me/rpc/request/\(id)", request) }
+        #expect(
+            TestClock.wait(timeout: 5, interval: 0.02) { responses.messages.count == requests.count }, "\(responses.messages.map(\.topic))")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect(report["commands"] as? [String: Int] == ["received": 5, "applied": 3, "rejected": 2, "answered": 5], "\(report)")
+    }
 }

@@ -82,6 +82,47 @@ import TestSupport
         #expect(report["connections"] as? Int == 4, "keep's two, change and fresh: \(report)")
     }
 
+    /// Issue 24, item 8: a group one reload removes and the next brings back is one group again,
+    /// its figures counting on, in the scrape (Prometheus refuses one that repeats a series),
+    /// the status and the report.
+    @Test func aGroupBroughtBackIsOneGroup() throws {
+        let broker = try MosquittoBroker()
+        let both = "devices:\n" + Self.group("alpha") + Self.group("beta")
+        let file = try RunFiles.scenario("back.yaml", both)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--report", file + ".json",
+            "--stats-interval", "0",
+        ])
+        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        let scheduled = { (text: String) in ServiceTests.value(text, "devsim_scheduled_total{group=\"beta\"}") ?? 0 }
+        let scrape = { try HTTPGet.request(port: port, path: "/metrics").body }
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? scheduled(scrape())) ?? 0 > 0 }, "\(devsim.stderr)")
+        try ("devices:\n" + Self.group("alpha")).write(toFile: file, atomically: true, encoding: .utf8)
+        devsim.sendSignal(SIGHUP)
+        #expect(devsim.waitForOutput(containing: "reloaded: removed beta; unchanged alpha", inStderr: true, timeout: 10))
+        let removed = scheduled(try scrape())
+        try both.write(toFile: file, atomically: true, encoding: .utf8)
+        devsim.sendSignal(SIGHUP)
+        #expect(devsim.waitForOutput(containing: "reloaded: added beta; unchanged alpha", inStderr: true, timeout: 10))
+        #expect(
+            TestClock.wait(timeout: 10, interval: 0.05) { (try? scheduled(scrape())) ?? 0 >= removed + 3 },
+            "beta counts on from \(removed): \((try? scrape()) ?? "")")
+
+        let metrics = try scrape()
+        let checked = try ServiceTests.promtool(metrics)
+        #expect(checked.status == 0, "promtool check metrics: \(checked.stdout)\(checked.stderr)\n\(metrics)")
+        #expect(ServiceTests.repeatedSeries(metrics).isEmpty, "\(ServiceTests.repeatedSeries(metrics))")
+        let status = try JSONSerialization.jsonObject(with: Data(try HTTPGet.request(port: port, path: "/api/status").body.utf8))
+        let names = { (report: Any) in ((report as? [String: Any])?["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String } }
+        #expect(names(status) == ["alpha", "beta"], "\(status)")
+        #expect(devsim.terminate(grace: 15) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect(names(report) == ["alpha", "beta"], "\(report)")
+        #expect(RunFiles.accountsForEveryTick(report), "\(report)")
+        #expect((report["reloads"] as? [[String: Any]])?.last?["added"] as? [String] == ["beta"], "\(report)")
+    }
+
     @Test func aBrokenFileLeavesTheFleetAsItIs() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(port: broker.port, topic: "rl/#")

@@ -129,15 +129,22 @@ import TestSupport
     }
 
     /// `promtool check metrics`, reading the text on its standard input.
-    private static func promtool(_ text: String) throws -> (status: Int32?, stdout: String, stderr: String) {
+    static func promtool(_ text: String) throws -> (status: Int32?, stdout: String, stderr: String) {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-metrics-\(UUID().uuidString).txt").path
         try text.write(toFile: input, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: input) }
         return try DevsimProcess.runToCompletion(executable: "/bin/sh", args: ["-c", "promtool check metrics < '\(input)'"], timeout: 30)
     }
 
+    /// The series that more than one sample of `text` has: a scrape Prometheus refuses
+    /// ("duplicate sample"), which `promtool check metrics` 2.42 lets pass.
+    static func repeatedSeries(_ text: String) -> [String] {
+        let series = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0[..<($0.lastIndex(of: " ") ?? $0.endIndex)] }
+        return Dictionary(grouping: series) { $0 }.filter { $0.value.count > 1 }.keys.map(String.init).sorted()
+    }
+
     /// The value of the sample `series` (its name and labels, as written).
-    private static func value(_ text: String, _ series: String) -> Int? {
+    static func value(_ text: String, _ series: String) -> Int? {
         let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
         return line.flatMap { Int($0.split(separator: " ").last ?? "") }
     }

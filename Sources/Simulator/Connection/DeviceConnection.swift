@@ -914,8 +914,9 @@ extension DeviceConnection: ClientDelegate {
     /// once on its topic, and for a request its reply (the state, or `{"error": reason}`): on an
     /// MQTT 5 request's response topic with its correlation data, or on the `response` topic
     /// under its `{requestId}`.
-    /// Counted once as received and once as applied or rejected; a rejection is logged once per
-    /// reason and never stops the schedule.
+    /// Counted once as received, once as applied or rejected, and once as answered when any of
+    /// its answer's messages went out; a rejection is logged once per reason and never stops the
+    /// schedule.
     private func carryOut(
         topic: String, payload: [UInt8], for device: Device, arrivedAt: UInt64, replyTo request: (topic: String, correlation: [UInt8]?)?
     ) {
@@ -939,12 +940,12 @@ extension DeviceConnection: ClientDelegate {
         guard isConnected else { return }
         let reply: (topic: String, correlation: [UInt8]?)? =
             request ?? command?.requestID.flatMap { id in plan.response.map { ($0.replacingRequestID(id), nil) } }
+        var answered = false
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())
             if let pieces = device.statePieces {
                 // Each field on its own topic, as the ticks publish them; a reply, one object.
                 let state = context.payload.bytes
-                var answered = false
                 for (field, bytes) in pieces {
                     context.payload.removeAll()
                     context.payload.append(contentsOf: Array(state[bytes]))
@@ -956,24 +957,27 @@ extension DeviceConnection: ClientDelegate {
             } else {
                 let inWindow = context.payload.withBytes { device.claimsWindow($0) }
                 if answer(device.plan.topic, retain: device.plan.retain) {
+                    answered = true
                     device.notePublished(inWindow: inWindow)  // on the device's topic: what --verify expects there
                     device.markSent(at: device.elapsed(at: MonotonicClock.now()))
                     if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
                 }
             }
-            if let reply { answer(reply.topic, retain: false, correlation: reply.correlation) }
+            if let reply, answer(reply.topic, retain: false, correlation: reply.correlation) { answered = true }
             context.commandLatency.record(MonotonicClock.now() &- arrivedAt)
         } else if let reply, let rejection {
             context.payload.removeAll()
             context.payload.append(contentsOf: Array("{\"error\":\(JSONText.quoted(rejection.reason))}".utf8))
-            answer(reply.topic, retain: false, correlation: reply.correlation)
+            answered = answer(reply.topic, retain: false, correlation: reply.correlation)
         }
+        // One command, one answer, however many messages it took: the state (a message a field
+        // in the per-field style) and the reply.
+        if answered { counters.commandAnswered() }
     }
 
     /// The loop's payload buffer, published beside the schedule as a command's answer; whether
     /// libmosquitto took it. A DISCONNECT waits for its acknowledgement as for the other
     /// messages beside the telemetry.
-    @discardableResult
     private func answer(_ topic: String, retain: Bool, correlation: [UInt8]? = nil) -> Bool {
         let (messageID, error) = context.payload.withBytes { payload in
             correlation.map { client.publish(topic: Topic(topic), payload: payload, qos: qos, correlationData: $0) }
@@ -986,7 +990,6 @@ extension DeviceConnection: ClientDelegate {
             return false
         }
         if qos.isAcknowledged { asideAwaitingAcknowledgement[messageID] = Aside(topic: topic, what: "commands") }
-        counters.commandAnswered()
         return true
     }
 }

@@ -26,6 +26,21 @@ package struct CommandPlan: Sendable, Equatable {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         return wanted.count == levels.count && zip(wanted, levels).allSatisfy { $0 == "+" || $0 == $1 }
     }
+
+    /// The first topic `device` publishes on that its own filter takes in: its telemetry, a
+    /// field's, its availability, or its replies (a level with the request's id matches any);
+    /// nil for none. What it published would come back as a command, counted as one, and a
+    /// reply taken for a request is answered again, without end.
+    package func echo(of device: DevicePlan) -> String? {
+        let published = [device.topic] + device.fieldTopics + [device.availability?.topic].compactMap { $0 }
+        if let topic = published.first(where: matches) { return topic }
+        guard let response else { return nil }
+        let wanted = filter.split(separator: "/", omittingEmptySubsequences: false)
+        let levels = response.split(separator: "/", omittingEmptySubsequences: false)
+        let hears =
+            wanted.count == levels.count && zip(wanted, levels).allSatisfy { $0 == "+" || $0 == $1 || $1.contains("{requestId}") }
+        return hears ? response : nil
+    }
 }
 
 /// One command to a device, read from a message on its command topic: the fields to set, a new

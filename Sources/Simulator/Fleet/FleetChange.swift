@@ -1,5 +1,5 @@
 /// What a reload (SIGHUP) or a `scale` command does to the running fleet, found by comparing
-/// the groups that run with a new plan's, group by group and then connection by connection:
+/// the groups that run with a new plan's, by name and then connection by connection:
 ///
 /// - a group only the new plan has is added, one only the running fleet has is removed;
 /// - a group whose description changed (`GroupPlan.fingerprint`) restarts: every connection
@@ -52,9 +52,9 @@ package struct FleetChange: Sendable {
     package func names(_ kind: Kind) -> [String] { groups.filter { $0.kind == kind }.map(\.plan.name) }
 
     package init(running: [Running], new plan: FleetPlan) {
-        var byKey: [String: Running] = [:]
-        for group in running { byKey[group.plan.key] = group }
-        let newKeys = Set(plan.groupPlans.map(\.key))
+        var byName: [String: Running] = [:]
+        for group in running { byName[group.plan.name] = group }
+        let newNames = Set(plan.groupPlans.map(\.name))
         // A successor waits for the connection with its client id to be gone, in whichever
         // group that one was: the broker knows no groups.
         var retiringByClient: [String: String] = [:]
@@ -63,7 +63,7 @@ package struct FleetChange: Sendable {
         }
         for (index, groupPlan) in plan.groupPlans.enumerated() {
             let connections = plan.connections.filter { $0.group == index }
-            guard let old = byKey[groupPlan.key] else {
+            guard let old = byName[groupPlan.name] else {
                 groups.append(
                     Group(plan: groupPlan, kind: .added, opening: connections.map { Opening(plan: $0) }, newIndex: index))
                 continue
@@ -78,7 +78,7 @@ package struct FleetChange: Sendable {
             groups.append(
                 Group(plan: groupPlan, kind: kind, retiring: retiring, opening: opening.map { Opening(plan: $0) }, newIndex: index))
         }
-        for group in running where !newKeys.contains(group.plan.key) {
+        for group in running where !newNames.contains(group.plan.name) {
             let retiring = group.connections.sorted()
             noteRetiring(retiring)
             groups.append(Group(plan: group.plan, kind: .removed, retiring: retiring))

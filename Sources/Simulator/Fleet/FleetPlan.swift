@@ -73,21 +73,19 @@ public struct ConnectionPlan: Sendable {
     public var group = 0
 }
 
-/// A device group as a running fleet tells it apart from another: by its scenario and name, and
-/// by everything its connections are made from but its device count.
+/// A device group as a running fleet tells it apart from another: by its name, and by
+/// everything its connections are made from but its device count.
 package struct GroupPlan: Sendable, Equatable {
-    /// The scenario's name and the group's, which no other group of a run shares.
-    package var key: String
+    /// No other group of a run has it (see `FleetPlan.conflicts`): every figure of the group is
+    /// kept and shown under it, so a group a reload brings back, or moves to another file, is
+    /// the same group again.
     package var name: String
     /// The group's description, the scenario's broker and offline policy, in one text: equal for
     /// a group whose connections a reload can leave alone, or only add to and take from. Every
     /// part but the place the group is written and its count, which a `scale` changes.
     package var fingerprint: String
 
-    package static func key(of group: DeviceGroup, in scenario: Scenario) -> String { scenario.name + "/" + group.name }
-
     package init(group: DeviceGroup, in scenario: Scenario) {
-        key = Self.key(of: group, in: scenario)
         name = group.name
         var described = group
         described.location = nil
@@ -178,6 +176,7 @@ public struct FleetPlan: Sendable {
         var clientIDs = Claims(
             kind: "client id", consequence: "two clients with one id knock each other off the broker",
             template: "clientId", placeholders: "{id} or {index}")
+        var echoConflicts: [Diagnostic] = []
         var deviceIDs = Claims(
             kind: "device id", consequence: "two devices with one id draw the same values at the same instants",
             template: "id", placeholders: "{index}")
@@ -191,6 +190,7 @@ public struct FleetPlan: Sendable {
                     for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition, stages: profile,
                     fleetCount: following)
                 if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
+                if let echo = Self.echoConflict(in: made, group: group.name, at: owner.location) { echoConflicts.append(echo) }
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
                 groupPlans.append(GroupPlan(group: group, in: scenario))
@@ -237,8 +237,45 @@ public struct FleetPlan: Sendable {
         }
         conflicts =
             deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
-            + Self.followingConflicts(of: scenarios)
+            + Self.followingConflicts(of: scenarios) + Self.nameConflicts(of: scenarios) + echoConflicts
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
+    }
+
+    /// Device groups of two files with one name: each file's loader refused its own. A group's
+    /// figures are kept, shown and commanded under its name alone (`/metrics` would repeat a
+    /// series, which Prometheus refuses).
+    private static func nameConflicts(of scenarios: [Scenario]) -> [Diagnostic] {
+        var first: [String: SourceLocation] = [:]
+        var conflicts: [Diagnostic] = []
+        for scenario in scenarios {
+            for group in scenario.groups {
+                let place = group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1)
+                guard let earlier = first[group.name] else {
+                    first[group.name] = place
+                    continue
+                }
+                conflicts.append(
+                    Diagnostic(
+                        file: place.file, line: place.line, column: place.column,
+                        message: "device group name '\(group.name)' is also used at \(earlier); a run keeps each group's figures "
+                            + "under its name: give the groups different names"))
+            }
+        }
+        return conflicts
+    }
+
+    /// A device group whose devices' command topics take in what the devices publish
+    /// themselves (`CommandPlan.echo`), at the group, naming the first such device's topics.
+    private static func echoConflict(in connections: [ConnectionPlan], group: String, at place: SourceLocation) -> Diagnostic? {
+        for device in connections.lazy.flatMap(\.devices) {
+            guard let commands = device.commands, let topic = commands.echo(of: device) else { continue }
+            return Diagnostic(
+                file: place.file, line: place.line, column: place.column,
+                message: "device group '\(group)' listens for commands on '\(commands.filter)', which takes in its own "
+                    + "'\(topic)': what a device publishes would come back to it as a command; give the commands a topic "
+                    + "of their own")
+        }
+        return nil
     }
 
     /// What a file's loader could not see of the groups of other files that follow its stages
@@ -458,10 +495,10 @@ extension FleetPlan {
         guard profile(stages) == profile(next.stages) else {
             return "the stages changed: a running load profile, its length and its report, cannot change; restart the run"
         }
-        let groups = Dictionary(scenarios.flatMap { s in s.groups.map { (GroupPlan.key(of: $0, in: s), $0) } }) { first, _ in first }
-        let nextGroups = next.scenarios.flatMap { s in s.groups.map { (GroupPlan.key(of: $0, in: s), $0) } }
-        for (key, group) in nextGroups {
-            guard let old = groups[key] else { continue }
+        let groups = Dictionary(scenarios.flatMap(\.groups).map { ($0.name, $0) }) { first, _ in first }
+        let nextGroups = next.scenarios.flatMap(\.groups).map { ($0.name, $0) }
+        for (name, group) in nextGroups {
+            guard let old = groups[name] else { continue }
             guard profile(old.stages) == profile(group.stages) else {
                 return "device group '\(group.name)': its stages changed: a running load profile cannot change; restart the run"
             }

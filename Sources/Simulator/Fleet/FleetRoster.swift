@@ -6,7 +6,8 @@ import Reactor
 /// what it keeps is behind a lock, and it touches a connection only on the connection's loop.
 ///
 /// A group never leaves the roster: one a reload removed keeps its counters, so the report's
-/// figures still add up to what the run did.
+/// figures still add up to what the run did, and one a later reload brings back counts on in
+/// them. One entry a name: every output lists the groups by name.
 final class FleetRoster: Sendable {
     struct Group {
         var plan: GroupPlan
@@ -186,10 +187,9 @@ final class FleetRoster: Sendable {
             throw GroupCommandError("device group '\(name)' is paused: resume it before scaling it")
         }
         var scenarios = state.plan.scenarios
-        let key = state.groups[index].plan.key
         var found = false
         for s in scenarios.indices {
-            for g in scenarios[s].groups.indices where GroupPlan.key(of: scenarios[s].groups[g], in: scenarios[s]) == key {
+            for g in scenarios[s].groups.indices where scenarios[s].groups[g].name == name {
                 let stages = scenarios[s].groups[g].stages.isEmpty ? state.plan.stages : scenarios[s].groups[g].stages
                 guard !stages.setsDevices else {
                     throw GroupCommandError("device group '\(name)' follows 'devices' stages: they set how many of its devices are in")
@@ -269,7 +269,9 @@ final class FleetRoster: Sendable {
         var joining = Array(repeating: [LoopContext.Joining](), count: contexts.count)
         for group in change.groups where group.kind != .unchanged {
             let index: Int
-            if let existing = next.groups.firstIndex(where: { $0.isPresent && $0.plan.key == group.plan.key }) {
+            // A group a reload removed and a later one brings back takes its place again: one
+            // group of one name, whose figures go on from where they stopped.
+            if let existing = next.groups.firstIndex(where: { $0.plan.name == group.plan.name }) {
                 index = existing
             } else {
                 index = next.groups.count
@@ -284,9 +286,10 @@ final class FleetRoster: Sendable {
                 next.groups[index].isPresent = false
                 continue
             }
-            if group.kind == .changed {
+            if group.kind != .scaled {
                 // What the file now says, not what the commands made of the old group.
                 next.groups[index].plan = group.plan
+                next.groups[index].isPresent = true
                 next.groups[index].isPaused = false
                 next.groups[index].commandedRate = nil
             }
