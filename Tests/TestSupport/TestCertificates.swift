@@ -15,6 +15,9 @@ public struct TestCertificates: Sendable {
     public var key: String { directory + "/server.key" }
     /// `mosquitto.conf` lines that put the broker's listener on TLS with this certificate.
     public var listenerConfig: [String] { ["cafile \(ca)", "certfile \(certificate)", "keyfile \(key)"] }
+    /// `mosquitto.conf` lines that put the broker's listener on TLS with a self-signed
+    /// certificate: the CA's own, whose subject is `CN=devsim test CA`.
+    public var selfSignedListenerConfig: [String] { ["certfile \(ca)", "keyfile \(directory)/ca.key"] }
 
     public init(host: String) throws(TestSupportError) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-tls-\(UUID().uuidString)").path
