@@ -93,6 +93,9 @@ extension ScenarioReader {
         if (certificate == nil) != (key == nil), entries["certificate"] != nil || entries["key"] != nil {
             report(entries.mark, "'certificate' and 'key' go together in 'tls': give both or neither")
         }
+        for name in ["ca", "certificate", "key"] {
+            if let value = entries[name] { locateFile(ScenarioKeys.tls.path + "." + name, at: value) }
+        }
         return TLSSettings(
             ca: string(entries["ca"], "ca").map(resolve),
             certificate: certificate.map(resolve),

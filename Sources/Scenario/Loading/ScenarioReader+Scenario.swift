@@ -28,6 +28,7 @@ extension ScenarioReader {
         scenario.controlTopic = control
         scenario.stages = stages
         scenario.subscribers = subscribers
+        scenario.fileLocations = fileLocations
         return scenario
     }
 

@@ -16,6 +16,9 @@ public struct Scenario: Sendable {
     /// The subscriber groups (`subscribers:`): connections of their own that count what the
     /// broker sends them.
     public var subscribers: [SubscriberGroup] = []
+    /// Where each setting that names a TLS file is written, by the setting's path
+    /// (`broker.tls.ca`): for problems with the file itself, found when it is read before a run.
+    package var fileLocations: [String: SourceLocation] = [:]
 
     package init(
         name: String, file: String, broker: BrokerSettings = .init(),
