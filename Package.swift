@@ -47,10 +47,13 @@ let package = Package(
         .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
         // MQTT's vocabulary, knowing no library: QoS, protocol versions, topics, a client's options.
         .target(name: "MQTT", swiftSettings: hotPath),
-        // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors.
-        .target(name: "Mosquitto", dependencies: ["CMosquitto", "MQTT", "Reactor"], swiftSettings: hotPath),
+        // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors; its
+        // TLS contexts are Transport's.
+        .target(name: "Mosquitto", dependencies: ["CMosquitto", "MQTT", "Reactor", "Transport"], swiftSettings: hotPath),
         // What carries MQTT bytes where libmosquitto cannot: the WebSocket bridge (libwslay
-        // framing, OpenSSL TLS), on a Reactor loop.
+        // framing), on a Reactor loop; and OpenSSL, in one place: the TLS contexts of every
+        // connection (libmosquitto's too), the verification that names a refusal, the check of
+        // TLS files.
         .target(name: "Transport", dependencies: ["CWslay", "COpenSSL", "MQTT", "Reactor"]),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals", swiftSettings: hotPath),

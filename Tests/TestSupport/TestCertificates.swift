@@ -15,6 +15,9 @@ public struct TestCertificates: Sendable {
     public var key: String { directory + "/server.key" }
     /// `mosquitto.conf` lines that put the broker's listener on TLS with this certificate.
     public var listenerConfig: [String] { ["cafile \(ca)", "certfile \(certificate)", "keyfile \(key)"] }
+    /// `mosquitto.conf` lines that put the broker's listener on TLS with a self-signed
+    /// certificate: the CA's own, whose subject is `CN=devsim test CA`.
+    public var selfSignedListenerConfig: [String] { ["certfile \(ca)", "keyfile \(directory)/ca.key"] }
 
     public init(host: String) throws(TestSupportError) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-tls-\(UUID().uuidString)").path
@@ -35,6 +38,36 @@ public struct TestCertificates: Sendable {
     /// A client certificate signed by the same CA, as `client.pem` and `client.key`.
     public func makeClientCertificate() throws(TestSupportError) {
         try sign("client", subject: "devsim-client", extensions: nil)
+    }
+
+    /// A client certificate signed by the same CA that expired on 2 January 2020, as
+    /// `expired.pem` and `expired.key`: `openssl ca`, the one command that takes the dates.
+    public func makeExpiredCertificate() throws(TestSupportError) {
+        let base = directory + "/expired"
+        let config = """
+            [ca]
+            default_ca = test
+            [test]
+            database = \(directory)/index.txt
+            new_certs_dir = \(directory)
+            serial = \(directory)/serial
+            default_md = sha256
+            policy = any
+            [any]
+            commonName = supplied
+            """
+        do {
+            try config.write(toFile: base + ".cnf", atomically: true, encoding: .utf8)
+            try "".write(toFile: directory + "/index.txt", atomically: true, encoding: .utf8)
+            try "01\n".write(toFile: directory + "/serial", atomically: true, encoding: .utf8)
+        } catch {
+            throw TestSupportError("cannot write the files of openssl ca in \(directory): \(error)")
+        }
+        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=expired", "-keyout", base + ".key", "-out", base + ".csr"])
+        try openssl([
+            "ca", "-batch", "-config", base + ".cnf", "-cert", ca, "-keyfile", directory + "/ca.key", "-in", base + ".csr",
+            "-out", base + ".pem", "-startdate", "20200101000000Z", "-enddate", "20200102000000Z", "-notext",
+        ])
     }
 
     public func remove() {

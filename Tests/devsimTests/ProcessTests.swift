@@ -164,25 +164,6 @@ import TestSupport
             "logged once, then once more in the final error\n\(result.stderr)")
     }
 
-    @Test func aBrokerSettingLibmosquittoRefusesExits2AndSaysWhich() throws {
-        let scenario = try RunFiles.scenario(
-            "tls.yaml",
-            """
-            broker:
-              tls: { ca: /nonexistent/ca.pem }
-            devices:
-              - name: d
-                topic: t
-                publish: 1/s
-                payload:
-                  fields:
-                    v: { constant: 1 }
-            """)
-        let result = try DevsimProcess.runToCompletion(args: ["run", scenario, "--duration", "1s"], timeout: 30)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("tls: "), "\(result.stderr)")
-    }
-
     @Test func helpVersionAndBadUsage() throws {
         let help = try DevsimProcess.runToCompletion(args: ["--help"], timeout: 30)
         #expect(help.status == 0)

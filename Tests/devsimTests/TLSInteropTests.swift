@@ -64,8 +64,9 @@ import TestSupport
     }
 
     /// A certificate for another host: each attempt fails in its handshake, which libmosquitto
-    /// returns without reporting; it must be named at once and retried with the backoff, not
-    /// waited out until the CONNACK timeout.
+    /// returns without reporting; it must be named at once, with OpenSSL's reason, the
+    /// certificate and the way out, and retried with the backoff, not waited out until the
+    /// CONNACK timeout.
     @Test func anUntrustedCertificateIsNamedAtOnceAndIsTheReasonExit3Gives() throws {
         let certificates = try TestCertificates(host: "elsewhere.example")
         defer { certificates.remove() }
@@ -75,13 +76,33 @@ import TestSupport
         let devsim = try run(file, port: broker.port, ["--connect-timeout", "2s"], environment: ["SSL_CERT_FILE": certificates.ca])
         #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
         let exitLine = devsim.stderr.split(separator: "\n").last { $0.contains(" error ") } ?? ""
-        #expect(exitLine.contains("no connection within 2.0s: cannot connect: A TLS error occurred"), "\(devsim.stderr)")
+        let reason =
+            "cannot connect: TLS: the broker's certificate is not trusted: IP address mismatch (subject CN=elsewhere.example)"
+        #expect(exitLine.contains("no connection within 2.0s: " + reason), "\(devsim.stderr)")
+        #expect(exitLine.contains("insecure: true"), "\(devsim.stderr)")
         let errors = try RunFiles.report(file + ".json")["connectionErrors"] as? [String: Int] ?? [:]
         // 2 connections for 2 s, backoff 0.3 s doubling to 1 s: 3 or 4 attempts each, where
         // the CONNACK timeout (10 s) allowed none to end.
-        let attempts = errors.first { $0.key.hasPrefix("cannot connect: A TLS error occurred") }?.value ?? 0
+        let attempts = errors.first { $0.key.hasPrefix(reason) }?.value ?? 0
         #expect(attempts >= 4, "\(errors)")
         #expect(errors.keys.allSatisfy { !$0.contains("Invalid function arguments") && !$0.contains("no CONNACK") }, "\(errors)")
+    }
+
+    /// Issue 24, item 10: a self-signed broker over mqtts:// is named as over wss://, with
+    /// OpenSSL's reason, the certificate's subject and the fix, not "A TLS error occurred."
+    @Test func aSelfSignedCertificateIsNamedWithItsSubjectAndTheFix() throws {
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let broker = try MosquittoBroker(extraConfig: certificates.selfSignedListenerConfig)
+        let file = try scenario(tls: "{}")
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try run(file, port: broker.port, ["--connect-timeout", "2s"])
+        #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
+        #expect(
+            devsim.stderr.contains(
+                "cannot connect: TLS: the broker's certificate is not trusted: self-signed certificate (subject CN=devsim test CA); "
+                    + "give its CA in tls.ca, or insecure: true for a test broker"),
+            "\(devsim.stderr)")
     }
 
     /// Nothing listens: libmosquitto starts its handshake on the refused socket and retries it

@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import Reactor
+import Transport
 
 /// How a `Client` is driven by its event loop: `mosquitto_loop_read` when its socket is readable,
 /// `mosquitto_loop_write` when writable and wanted, `mosquitto_loop_misc` about once a second.
@@ -116,11 +117,18 @@ extension Client: EventSource {
         }
     }
 
+    /// `mosquitto_loop_read`; during a TLS handshake, watching for a refusal of the broker's
+    /// certificate, which the call returns as `MOSQ_ERR_TLS` alone.
     private func readOnce() -> (code: Int32, errno: Int32) {
         lastHeard = MonotonicClock.now()
         errno = 0
-        let rc = mosquitto_loop_read(handle, 1)
-        return (rc, errno)
+        guard awaitsConnack, options.libraryTLS != nil else {
+            let rc = mosquitto_loop_read(handle, 1)
+            return (rc, errno)
+        }
+        let (read, refusal) = CertificateVerification.watching { (mosquitto_loop_read(handle, 1), errno) }
+        if let refusal { certificateRefusal = refusal }
+        return read
     }
 
     /// Reads what is left on `socket` (a packet per call) and its end-of-file, through which

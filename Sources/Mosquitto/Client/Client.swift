@@ -2,6 +2,7 @@ import CMosquitto
 import Glibc
 import MQTT
 import Reactor
+import Transport
 
 /// What a `Client` reports. Called on the client's event-loop thread from inside libmosquitto, so
 /// an implementation may publish (the packet is queued) but must not connect, reconnect or
@@ -75,6 +76,9 @@ public final class Client: @unchecked Sendable {
     /// The current attempt's TCP connection was made (the socket had a peer): a close before
     /// the CONNACK is then the broker's answer to our CONNECT, not a broker out of reach.
     package private(set) var reachedBroker = false
+    /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
+    /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
+    package internal(set) var certificateRefusal: String?
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -129,30 +133,20 @@ public final class Client: @unchecked Sendable {
         }
     }
 
-    /// The directory of the system's trusted certificates: `SSL_CERT_DIR` when set, as OpenSSL
-    /// reads it, otherwise Debian's.
-    static var systemCertificateDirectory: String {
-        getenv("SSL_CERT_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/ssl/certs"
-    }
-
-    /// TLS: the CA given, or the system's trusted certificates when none is. `insecure` accepts
-    /// any certificate (self-signed test brokers): no chain verification, no host name check.
-    ///
-    /// The system's certificates are OpenSSL's default paths (`MOSQ_OPT_TLS_USE_OS_CERTS`,
-    /// which honours `SSL_CERT_FILE` and `SSL_CERT_DIR`) and their directory as a CA path too:
-    /// libmosquitto 2.0.11 refuses to reconnect (`MOSQ_ERR_INVAL`) a client whose only trust
-    /// source is the option, since its TLS context from the first connection then counts as
-    /// made "with defaults" and no CA file, CA path or PSK.
+    /// TLS through a context of devsim's (`TLSContexts`, shared by every client with the same
+    /// settings and host): `MOSQ_OPT_SSL_CTX`, with libmosquitto's own set-up of it off
+    /// (`MOSQ_OPT_SSL_CTX_WITH_DEFAULTS`), so that the verification that runs is the one that
+    /// names what it refuses (see `certificateRefusal`). The CA given, or the system's trusted
+    /// certificates (`SSL_CERT_FILE`, `SSL_CERT_DIR`) when none is; `insecure` verifies nothing.
     private func applyTLS(_ tls: ClientOptions.TLS, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
-        if tls.caFile == nil {
-            try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
+        let context: OpaquePointer
+        do {
+            context = try TLSContexts.context(for: tls, host: options.host)
+        } catch {
+            throw ClientSetupError(option: "tls", error: .tls, reason: error.message)
         }
-        let caPath = tls.caFile == nil ? Client.systemCertificateDirectory : nil
-        try setting("tls", mosquitto_tls_set(handle, tls.caFile, caPath, tls.certificateFile, tls.keyFile, nil))
-        if tls.insecure {
-            try setting("tls.insecure", mosquitto_tls_opts_set(handle, 0 /* SSL_VERIFY_NONE */, nil, nil))
-            try setting("tls.insecure", mosquitto_tls_insecure_set(handle, true))
-        }
+        try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0))
+        try setting("tls", mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(context)))
     }
 
     /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
@@ -180,6 +174,7 @@ public final class Client: @unchecked Sendable {
         disconnectRequested = false
         reachedBroker = false
         brokerLimits = BrokerLimits()
+        certificateRefusal = nil
     }
 
     /// The CONNACK arrived (accepted or not): any TLS handshake is over.

@@ -14,8 +14,9 @@ package struct ScenarioKeys: Sendable {
         keys: ["name", "broker", "offline", "control", "stages", "defaults", "include", "devices", "subscribers", "verify"])
     package static let stage = ScenarioKeys(path: "stages[]", keys: ["duration", "rate", "multiplier", "devices", "disconnect"])
     package static let control = ScenarioKeys(path: "control", keys: ["topic"])
-    /// The closed-loop check's own identity (`run --verify`).
+    /// The closed-loop check's own identity (`run --verify`), and its TLS files.
     package static let verifier = ScenarioKeys(path: "verify", keys: ["username", "password", "clientId", "tls"])
+    package static let verifierTLS = ScenarioKeys(path: "verify.tls", keys: tls.keys)
     package static let broker = ScenarioKeys(
         path: "broker",
         keys: [
@@ -57,14 +58,7 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, stage, broker, tls, will, reconnect, offline, control, verifier, group, subscriber, lifecycle, verify, availability, discovery,
-        commands,
-        command,
-        onChange,
-        connection,
-        payload, modifiers,
-        faults, spike,
-        stuck,
-        dropout, drift,
+        top, stage, broker, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber, lifecycle, verify,
+        availability, discovery, commands, command, onChange, connection, payload, modifiers, faults, spike, stuck, dropout, drift,
     ]
 }

@@ -21,7 +21,7 @@ extension ScenarioReader {
         settings.cleanSession = bool(entries["cleanSession"], "cleanSession")
         settings.username = string(entries["username"], "username")
         settings.password = string(entries["password"], "password")
-        settings.tls = entries["tls"].flatMap(tls)
+        settings.tls = entries["tls"].flatMap { tls($0) }
         settings.will = entries["will"].flatMap(will)
         settings.reconnect = entries["reconnect"].flatMap(reconnect)
         settings.ackTimeout = duration(entries["ackTimeout"], "ackTimeout", positive: true).map(Durations.duration(seconds:))
@@ -86,12 +86,16 @@ extension ScenarioReader {
         return .seconds(seconds)
     }
 
-    func tls(_ node: Node) -> TLSSettings? {
-        guard let entries = entries(node, of: "'tls'", known: ScenarioKeys.tls.keys) else { return nil }
+    /// A `tls` mapping, whose files' places are kept by its path in `keys` (`broker.tls.ca`).
+    func tls(_ node: Node, _ keys: ScenarioKeys = .tls) -> TLSSettings? {
+        guard let entries = entries(node, of: "'tls'", known: keys.keys) else { return nil }
         let certificate = string(entries["certificate"], "certificate")
         let key = string(entries["key"], "key")
         if (certificate == nil) != (key == nil), entries["certificate"] != nil || entries["key"] != nil {
             report(entries.mark, "'certificate' and 'key' go together in 'tls': give both or neither")
+        }
+        for name in ["ca", "certificate", "key"] {
+            if let value = entries[name] { locateFile(keys.path + "." + name, at: value) }
         }
         return TLSSettings(
             ca: string(entries["ca"], "ca").map(resolve),

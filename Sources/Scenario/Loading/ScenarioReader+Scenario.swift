@@ -30,6 +30,7 @@ extension ScenarioReader {
         scenario.verify = verifier
         scenario.stages = stages
         scenario.subscribers = subscribers
+        scenario.fileLocations = fileLocations
         return scenario
     }
 

@@ -9,6 +9,6 @@ extension ScenarioReader {
             username: string(entries["username"], "username"),
             password: string(entries["password"], "password"),
             clientID: template(entries["clientId"], "clientId", allowID: false),
-            tls: entries["tls"].flatMap(tls))
+            tls: entries["tls"].flatMap { tls($0, .verifierTLS) })
     }
 }

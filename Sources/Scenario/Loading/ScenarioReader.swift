@@ -11,6 +11,8 @@ final class ScenarioReader {
     /// The load this file is part of, which reads the files it includes.
     unowned let session: LoadSession
     private(set) var diagnostics: [Diagnostic] = []
+    /// See `Scenario.fileLocations`.
+    private(set) var fileLocations: [String: SourceLocation] = [:]
 
     init(file: String, generators: GeneratorRegistry, session: LoadSession) {
         self.file = file
@@ -27,6 +29,11 @@ final class ScenarioReader {
     /// read, since interpolating them failed (one cause, one error).
     func withdrawReports(at marks: Set<Mark>) {
         diagnostics.removeAll { marks.contains(Mark(line: $0.line, column: $0.column)) }
+    }
+
+    /// Keeps where the setting at `path` (`broker.tls.ca`) names a file, for `Scenario.fileLocations`.
+    func locateFile(_ path: String, at node: Node) {
+        fileLocations[path] = SourceLocation(file: file, line: node.mark.line, column: node.mark.column)
     }
 
     func report(_ mark: Mark, _ message: String) {

@@ -18,6 +18,9 @@ public struct Scenario: Sendable {
     public var subscribers: [SubscriberGroup] = []
     /// The closed-loop check's own identity on the broker (`verify:`); `nil` for the devices'.
     package var verify: VerifierSettings?
+    /// Where each setting that names a TLS file is written, by the setting's path
+    /// (`broker.tls.ca`): for problems with the file itself, found when it is read before a run.
+    package var fileLocations: [String: SourceLocation] = [:]
 
     package init(
         name: String, file: String, broker: BrokerSettings = .init(),

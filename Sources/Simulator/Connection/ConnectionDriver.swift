@@ -187,9 +187,12 @@ final class ConnectionDriver: TimerTarget {
     }
 
     /// Why an attempt failed, in words: libmosquitto's, but a name that does not resolve says so
-    /// and which (its own text is "Lookup error.").
+    /// and which (its own text is "Lookup error."), and a broker's certificate refused says why
+    /// (its own is "A TLS error occurred.").
     private func cannotConnect(_ error: MosquittoError) -> String {
-        error == .lookup ? "cannot connect: cannot resolve host '\(client.options.host)'" : "cannot connect: \(error)"
+        if error == .lookup { return "cannot connect: cannot resolve host '\(client.options.host)'" }
+        if error == .tls, let refusal = client.certificateRefusal { return "cannot connect: " + refusal }
+        return "cannot connect: \(error)"
     }
 
     /// A transport's failure as an attempt's: "cannot connect: …", said once.

@@ -126,6 +126,9 @@ public struct FleetPlan: Sendable {
     public var conflicts: [Diagnostic]
     /// The subscriber groups (`subscribers:`), with the members this shard runs.
     package var subscribers: [SubscriberGroupPlan] = []
+    /// Every set of TLS settings the connections use, the devices', subscribers' and control's
+    /// (each made by `clientOptions`), with where its files are named.
+    package var tlsUses: [TLSUse] = []
 
     /// The subscriber groups' connections this plan runs.
     package var subscriberConnectionCount: Int { subscribers.reduce(0) { $0 + $1.members.count } }
@@ -209,6 +212,12 @@ public struct FleetPlan: Sendable {
                 for index in 1...max(1, group.count) {
                     clientIDs.claim(group.clientID.render(name: group.name, index: index, id: nil), by: owner)
                 }
+            }
+            if let tls = Self.tls(of: scenario, settings: settings) {
+                tlsUses.append(TLSUse(settings: tls, path: ScenarioKeys.tls.path, in: scenario))
+            }
+            if let tls = scenario.verify?.tls {
+                tlsUses.append(TLSUse(settings: ClientOptions.TLS(tls), path: ScenarioKeys.verifierTLS.path, in: scenario))
             }
             if let topic = scenario.controlTopic,
                 let first = scenario.groups.first.flatMap({ FleetPlan.connections(for: $0, in: scenario, settings: settings).first })
@@ -462,8 +471,7 @@ public struct FleetPlan: Sendable {
         let broker = scenario.broker
         let url = settings.url
         let transport = url?.scheme.transport ?? broker.transport ?? .tcp
-        // A URL's scheme says whether there is TLS; the file's `tls` still says with what.
-        let tls = url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
+        let tls = tls(of: scenario, settings: settings)
         let defaultPort = transport == .websockets ? (tls == nil ? Defaults.webSocketPort : Defaults.secureWebSocketPort) : Defaults.port
         var options = ClientOptions(
             host: url?.host ?? settings.host ?? broker.host ?? Defaults.host,
@@ -477,10 +485,18 @@ public struct FleetPlan: Sendable {
                 : (settings.username ?? url?.username ?? broker.username).map { Template($0).render(name: group, index: index, id: id) },
             password: settings.anonymous ? nil : settings.password ?? broker.password,
             will: will,
-            tls: tls.map { .init(caFile: $0.ca, certificateFile: $0.certificate, keyFile: $0.key, insecure: $0.insecure) },
+            tls: tls,
             maxInFlight: Int32(clamping: settings.maxInFlight))
         if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
         return options
+    }
+
+    /// The TLS of the connections to `scenario`'s broker, `nil` for none. A URL's scheme says
+    /// whether there is TLS; the file's `tls` still says with what.
+    static func tls(of scenario: Scenario, settings: RunSettings) -> ClientOptions.TLS? {
+        let broker = scenario.broker
+        let tls = settings.url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
+        return tls.map(ClientOptions.TLS.init)
     }
 }
 

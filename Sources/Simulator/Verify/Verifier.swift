@@ -257,9 +257,7 @@ package final class Verifier: @unchecked Sendable {
             options.username = username
             options.password = settings?.password
         }
-        if let tls = settings?.tls {
-            options.tls = ClientOptions.TLS(caFile: tls.ca, certificateFile: tls.certificate, keyFile: tls.key, insecure: tls.insecure)
-        }
+        if let tls = settings?.tls { options.tls = ClientOptions.TLS(tls) }
         return options
     }
 

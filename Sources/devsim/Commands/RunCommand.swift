@@ -41,6 +41,8 @@ struct RunCommand {
         let planned = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: planned)
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
+        // A dry run reads no TLS file.
+        guard options.dryRun || ScenarioFiles.checkTLSFiles(plan, errors: Logger.standardError) else { return .usage }
         var lasting = lastingTheStages(planned, of: plan)
         lasting.capacity = try capacitySettings(plan)
         let settings = lasting
@@ -175,6 +177,10 @@ struct RunCommand {
         guard ScenarioFiles.checkIDs(plan, errors: collect) else {
             for error in errors { logger.error(error) }
             return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "clash", plural: "clashes")) of ids")
+        }
+        guard ScenarioFiles.checkTLSFiles(plan, errors: collect) else {
+            for error in errors { logger.error(error) }
+            return fleet.reloadFailed("the scenarios' TLS files have \(Text.counted(errors.count, "problem"))")
         }
         do {
             try Self.checkCredentials(plan)

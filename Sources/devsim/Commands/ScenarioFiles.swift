@@ -27,4 +27,12 @@ enum ScenarioFiles {
         for diagnostic in plan.conflicts { errors("\(diagnostic)\n") }
         return plan.conflicts.isEmpty
     }
+
+    /// Every problem with the TLS files `plan`'s connections would use, handed to `errors`;
+    /// whether there were none. Reads the files.
+    static func checkTLSFiles(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
+        let problems = plan.tlsUses.flatMap { $0.problems() }
+        for diagnostic in problems { errors("\(diagnostic)\n") }
+        return problems.isEmpty
+    }
 }

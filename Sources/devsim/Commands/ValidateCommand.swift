@@ -9,7 +9,9 @@ enum ValidateCommand {
             do {
                 let scenario = try ScenarioLoader.load(file: file, environment: environment)
                 // Each file on its own: files validated together need not be meant to run together.
-                guard ScenarioFiles.checkIDs(FleetPlan(scenarios: [scenario], settings: RunSettings()), errors: errors) else {
+                let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
+                let uniqueIDs = ScenarioFiles.checkIDs(plan, errors: errors)
+                guard ScenarioFiles.checkTLSFiles(plan, errors: errors), uniqueIDs else {
                     valid = false
                     continue
                 }
