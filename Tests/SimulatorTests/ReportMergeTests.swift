@@ -66,6 +66,9 @@ import Testing
         t[.failed] = 2
         t[.late] = 7 * seed
         t[.reconnects] = seed
+        t[.refused] = 3
+        t.refusals.add(0x87, 2)
+        t.refusals.add(UInt8(0x90 + seed), 1)
         t.faults = FaultCounts(spike: seed, stuck: 1, dropout: 2 * seed, drift: 3)
         return t
     }
@@ -76,6 +79,7 @@ import Testing
         t.faults = FaultCounts(
             spike: a.faults.spike + b.faults.spike, stuck: a.faults.stuck + b.faults.stuck,
             dropout: a.faults.dropout + b.faults.dropout, drift: a.faults.drift + b.faults.drift)
+        t.refusals = a.refusals + b.refusals
         return t
     }
 
@@ -93,7 +97,11 @@ import Testing
             lateness: histogram(3_000, seed: UInt64(seed) + 100),
             groups: [("sensor", totals(seed)), ("meter", totals(seed + 1))],
             connectionErrors: errors, allConnectedSeconds: connected,
-            verify: VerifySummary(received: 50 + seed, lost: seed, duplicated: 1, outOfOrder: 2))
+            verify: {
+                var verify = VerifySummary(received: 50 + seed, lost: seed, duplicated: 1, outOfOrder: 2)
+                verify.missedWhileAway = seed
+                return verify
+            }())
     }
 
     /// Two shards' reports through JSON, as `report merge` reads them.
@@ -114,7 +122,11 @@ import Testing
             latency: latency, lateness: lateness,
             groups: [("sensor", sum(a.groups[0].totals, b.groups[0].totals)), ("meter", sum(a.groups[1].totals, b.groups[1].totals))],
             connectionErrors: ["refused": 2, "lost": 4], allConnectedSeconds: 2.25,
-            verify: VerifySummary(received: 105, lost: 5, duplicated: 2, outOfOrder: 4))
+            verify: {
+                var verify = VerifySummary(received: 105, lost: 5, duplicated: 2, outOfOrder: 4)
+                verify.missedWhileAway = 5
+                return verify
+            }())
         let decoder = JSONDecoder()
         return (
             try decoder.decode(RunReport.self, from: try first.json()), try decoder.decode(RunReport.self, from: try second.json()),

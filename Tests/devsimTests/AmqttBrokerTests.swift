@@ -164,6 +164,8 @@ import TestSupport
         #expect(result.status == 3, "\(result.stderr)")
         #expect(TestClock.now() - start < 10, "exit 3 at the connect timeout")
         #expect(result.stderr.contains("no connection within"), "\(result.stderr)")
+        // Issue 24, item 7.
+        #expect(result.stderr.contains("the broker may not speak MQTT 5: try --protocol mqtt311"), "\(result.stderr)")
     }
 }
 

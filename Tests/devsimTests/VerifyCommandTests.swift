@@ -42,7 +42,7 @@ import TestSupport
             last.contains("verify: the subscribers fell behind") && last.contains("\(Int(received)) msg/s")
                 && last.contains("\(Int(published)) msg/s") && last.contains("\(missing) of the \(lost) lost"), "\(result.stderr)")
         let finished = result.stderr.split(separator: "\n").first { $0.contains("finished:") } ?? ""
-        #expect(finished.contains("verify: received \(verify["received"] as? Int ?? -1), lost \(lost)"), "\(finished)")
+        #expect(finished.contains("verify: lost \(lost), received \(verify["received"] as? Int ?? -1)"), "\(finished)")
     }
 
     /// The subscriber tries MQTT 5 for its Receive Maximum; a broker of MQTT 3 only refuses it,

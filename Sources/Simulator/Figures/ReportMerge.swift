@@ -181,6 +181,9 @@ public enum ReportMerge {
         merged.receivedPerSecond = summaries.reduce(0) { $0 + $1.receivedPerSecond }
         merged.missingWhileConnected = summaries.reduce(0) { $0 + $1.missingWhileConnected }
         merged.fellBehind = summaries.contains(where: \.fellBehind)
+        merged.missedWhileAway = summaries.reduce(0) { $0 + $1.missedWhileAway }
+        // A shard's check that judged nothing leaves the whole unjudged.
+        merged.invalid = summaries.lazy.compactMap(\.invalid).first
         return merged
     }
 

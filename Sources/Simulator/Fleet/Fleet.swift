@@ -228,6 +228,13 @@ public final class Fleet: Sendable {
         roster.connectionCount == 0 ? subscribers?.everConnected.load(ordering: .relaxed) ?? false : control.hasEverConnected
     }
 
+    /// Why nothing connected, when no attempt had failed yet: no CONNACK came. A broker of MQTT
+    /// 3 only may leave an MQTT 5 CONNECT unanswered (amqtt 0.12).
+    private var noConnack: String {
+        let speaksMQTT5 = roster.plan.connections.first?.options.protocolVersion == .v5
+        return "no CONNACK from the broker" + (speaksMQTT5 ? AttemptFailure.mqtt5Hint : "")
+    }
+
     /// Whether a capacity search (`settings.capacity`) is under way.
     private var isSearching: Bool { recorders.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
 
@@ -323,7 +330,7 @@ public final class Fleet: Sendable {
         roster.close()
         if !hasEverConnected, reason.endedAConnectedRun {
             // A run that never connected tested nothing, however it ended: exit 3, not 0.
-            let why = control.lastFailure ?? "no CONNACK from the broker"
+            let why = control.lastFailure ?? noConnack
             reason = .noConnection(
                 "no connection in the \(formatSeconds(Double(MonotonicClock.now() - start) / 1e9)) "
                     + "the run lasted (\(reason.description)): \(why)")
@@ -435,7 +442,7 @@ public final class Fleet: Sendable {
             }
             if let end, now >= end { return .duration }
             if !hasEverConnected, now >= connectDeadline {
-                let why = control.lastFailure ?? verifier?.lastFailureReason.map { "verify: " + $0 } ?? "no CONNACK from the broker"
+                let why = control.lastFailure ?? verifier?.lastFailureReason.map { "verify: " + $0 } ?? noConnack
                 return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
             }
             if let due = nextStatus, now >= due, let interval {

@@ -147,6 +147,10 @@ struct RunCommand {
         }
         if let verify = result.verify, let invalid = verify.invalid {
             logger.warning("verify: not judged: \(invalid); no figure of the closed-loop check says anything of the broker")
+        } else if let verify = result.verify, let silent = verify.silentTopics {
+            logger.warning(
+                "verify: of \(Text.counted(silent, "topic")) nothing was received, of which the devices published: a broker's ACL "
+                    + "may keep the verifier from reading them; give it an identity of its own ('verify:' in the scenario)")
         } else if let verify = result.verify, verify.fellBehind {
             // Last, where a reader of the log looks first: whose doing the lost figure is.
             logger.warning(
