@@ -1,6 +1,6 @@
-/// What a broker's MQTT 5 CONNACK says a client must keep to on that connection. Every property
-/// is optional in the CONNACK; one left out is the protocol's default, which is no limit beyond
-/// the protocol's own. An MQTT 3 CONNACK has none of them: its limits are these defaults.
+/// What a broker's MQTT 5 CONNACK says a client must keep to. Every property is optional in the
+/// CONNACK; one no CONNACK gave is the protocol's default, which is no limit beyond the
+/// protocol's own. An MQTT 3 CONNACK has none of them.
 public struct BrokerLimits: Sendable, Equatable {
     /// The largest packet the broker takes, in bytes, fixed header included (Maximum Packet
     /// Size); `nil` when it sets none.

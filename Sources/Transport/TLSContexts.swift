@@ -7,11 +7,25 @@ import Reactor
 /// and shared by every connection with them, libmosquitto's (`MOSQ_OPT_SSL_CTX`) and the
 /// WebSocket bridge's: the CA file is read once, not at every connection, and every handshake is
 /// verified the same way, by OpenSSL with `CertificateVerification` watching, which names what
-/// it refuses. OpenSSL's contexts may be shared by threads once set up.
+/// it refuses. OpenSSL's contexts may be shared by threads once set up. A context is kept for
+/// the process, as long as its files are as they were.
 package enum TLSContexts {
     private struct Key: Hashable {
         let settings: ClientOptions.TLS
         let host: String
+        /// Each file's inode, size and change time: a file replaced at its path (a renewed
+        /// certificate, before a reload) makes a context anew, not the old one's.
+        let files: [[Int]]
+    }
+
+    /// `stat(2)` of each file of `settings`; a file that cannot be read is empty here, and its
+    /// context fails to be made.
+    private static func stamps(of settings: ClientOptions.TLS) -> [[Int]] {
+        [settings.caFile, settings.certificateFile, settings.keyFile].map { path in
+            var status = stat()
+            guard let path, stat(path, &status) == 0 else { return [] }
+            return [Int(status.st_ino), Int(status.st_size), status.st_ctim.tv_sec, status.st_ctim.tv_nsec]
+        }
     }
 
     private static let contexts = Locked<[Key: UnsafeSendable]>([:])
@@ -25,7 +39,7 @@ package enum TLSContexts {
     /// for `host` (a name or an address), unless `insecure`. Never freed: a client that holds it
     /// (libmosquitto takes a reference) may outlive any owner here.
     package static func context(for settings: ClientOptions.TLS, host: String) throws(TransportError) -> OpaquePointer {
-        let key = Key(settings: settings, host: host)
+        let key = Key(settings: settings, host: host, files: stamps(of: settings))
         let result: Swift.Result<OpaquePointer, TransportError> = contexts.withLock { contexts in
             if let made = contexts[key] { return .success(made.context) }
             switch make(key) {

@@ -123,23 +123,51 @@ import TestSupport
         session.connect()
         #expect(session.waitFor("connack 0"))
         let topics = (1...50).map { "verify/device-\($0)" }
-        let sent = try #require(session.onLoop { (try? $0.subscribe(topics, qos: .atLeastOnce)) ?? [] })
-        #expect(sent.count > 1 && sent.flatMap(\.filters) == topics)
+        let sent = try #require(session.onLoop { $0.subscribe(topics, qos: .atLeastOnce) })
+        #expect(sent.count > 1 && sent.flatMap(\.filters) == topics && sent.allSatisfy { (try? $0.sent.get()) != nil })
         #expect(TestClock.wait(timeout: 5) { server.connections.first?.subscriptions.count == 50 })
         let packets = server.connections.first?.subscribePackets ?? []
         #expect(packets.count == sent.count && packets.allSatisfy { $0.bytes <= 256 } && packets.map(\.filters) == sent.map(\.filters))
         // Full, not one a packet: each but the last had no room for the next filter.
         #expect(packets.dropLast().allSatisfy { $0.bytes + PacketSize.subscription("verify/device-50") > 256 })
-        let alone = try #require(
-            session.onLoop { client -> String in
-                do throws(MosquittoError) {
-                    _ = try client.subscribe([String(repeating: "x", count: 300)], qos: .atMostOnce)
-                    return "sent"
-                } catch {
-                    return "\(error == .oversizePacket)"
-                }
-            })
-        #expect(alone == "true", "a filter that fits no packet is refused, not sent")
+    }
+
+    /// A filter that fits no packet is not sent, and the filters beside it are, each SUBSCRIBE
+    /// with the id its SUBACK will have.
+    @Test func aFilterTooLargeForAnyPacketLeavesTheOthersSent() throws {
+        let server = try ScriptedMQTTServer(script: .init(connackProperties: .init(maximumPacketSize: 256)))
+        let session = try Session(port: server.port)
+        session.connect()
+        #expect(session.waitFor("connack 0"))
+        let huge = String(repeating: "x", count: 300)
+        let sent = try #require(session.onLoop { $0.subscribe(["a/1", huge, "a/2"], qos: .atMostOnce) })
+        #expect(sent.map(\.filters) == [["a/1"], [huge], ["a/2"]])
+        #expect(sent.map { (try? $0.sent.get()) != nil } == [true, false, true])
+        #expect(sent[1].sent == .failure(.oversizePacket))
+        #expect(TestClock.wait(timeout: 5) { session.snapshot.filter { $0.hasPrefix("subscribed") }.count == 2 })
+        #expect(server.connections.first?.subscriptions == ["a/1", "a/2"])
+    }
+
+    /// libmosquitto keeps a CONNACK's limits until another CONNACK gives them anew, but for the
+    /// keepalive and Retain Available, which each connection resets: so does the client.
+    @Test func theLimitsAreKeptAsLibmosquittoKeepsThemAcrossAReconnect() throws {
+        let server = try ScriptedMQTTServer(scripts: [
+            .init(closeAfterConnack: 0.2, connackProperties: .init(maximumPacketSize: 256, serverKeepAlive: 20, retainAvailable: false)),
+            .init(),
+        ])
+        let session = try Session(port: server.port)
+        session.connect()
+        #expect(session.waitFor("disconnect"))
+        session.loop.execute { [client = session.client] in try? client.connect() }
+        #expect(TestClock.wait(timeout: 5) { session.snapshot.filter { $0 == "connack 0" }.count == 2 })
+        let limits = try #require(session.onLoop { $0.brokerLimits })
+        #expect(limits.maximumPacketSize == 256 && limits.serverKeepAlive == nil && limits.retainAvailable, "\(limits)")
+        let error = session.onLoop { client in
+            [UInt8](repeating: 0, count: 400).withUnsafeBytes {
+                client.publish(topic: Topic("t"), payload: $0, qos: .atMostOnce, retain: false).error
+            }
+        }
+        #expect(error == .some(.oversizePacket), "refused, as libmosquitto would")
     }
 
     /// libmosquitto 2.0.11 counts a QoS 1 packet id as one byte: a packet of 257 bytes would

@@ -10,7 +10,7 @@ struct VerifyTrackerTests {
     @Test func aLostSubscriberIsOneSentence() {
         #expect(
             VerifierConnection.lossWarning("connection lost: The connection was lost.")
-                == "verify: subscriber connection lost: The connection was lost; messages published meanwhile count as lost")
+                == "verify: subscriber connection lost: The connection was lost; what is published meanwhile is missed while away")
     }
 
     @Test func inOrderNumbersAreAllNew() {

@@ -14,7 +14,7 @@ extension Client {
         // MQTT 3 acknowledgement no reason code.
         mosquitto_connect_v5_callback_set(handle) { _, userData, rc, _, properties in
             guard let client = Client.from(userData) else { return }
-            client.connackArrived(limits: properties.map(Client.limits) ?? BrokerLimits())
+            client.connackArrived(limits: properties.map { Client.limits($0, over: client.brokerLimits) } ?? client.brokerLimits)
             client.delegate?.client(client, didReceiveConnack: ConnackCode(rawValue: rc))
         }
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
@@ -54,13 +54,15 @@ extension Client {
         }
     }
 
-    /// What a CONNACK's properties say the client must keep to: `mosquitto_property_read_int32`,
-    /// `…_int16`, `…_byte` and `…_string`, each leaving its default when the property is absent.
-    private static func limits(_ properties: OpaquePointer) -> BrokerLimits {
-        var limits = BrokerLimits()
+    /// What a CONNACK's properties say the client must keep to, over `limits`: each property
+    /// read (`mosquitto_property_read_int32`, `…_int16`, `…_byte`, `…_string`) replaces what was
+    /// known, and one absent leaves it, as libmosquitto's `handle__connack` does.
+    private static func limits(_ properties: OpaquePointer, over limits: BrokerLimits) -> BrokerLimits {
+        var limits = limits
         var packetSize: UInt32 = 0
         if mosquitto_property_read_int32(properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), &packetSize, false) != nil {
-            limits.maximumPacketSize = Int(packetSize)
+            // 0 is no limit to libmosquitto (`packet__check_oversize`), though MQTT 5 forbids it.
+            limits.maximumPacketSize = packetSize == 0 ? nil : Int(packetSize)
         }
         var value: UInt16 = 0
         if mosquitto_property_read_int16(properties, Int32(MQTT_PROP_RECEIVE_MAXIMUM.rawValue), &value, false) != nil {

@@ -122,13 +122,7 @@ extension Client: EventSource {
     private func readOnce() -> (code: Int32, errno: Int32) {
         lastHeard = MonotonicClock.now()
         errno = 0
-        guard awaitsConnack, options.libraryTLS != nil else {
-            let rc = mosquitto_loop_read(handle, 1)
-            return (rc, errno)
-        }
-        let (read, refusal) = CertificateVerification.watching { (mosquitto_loop_read(handle, 1), errno) }
-        if let refusal { certificateRefusal = refusal }
-        return read
+        return handshakeStep { (mosquitto_loop_read(handle, 1), errno) }
     }
 
     /// Reads what is left on `socket` (a packet per call) and its end-of-file, through which

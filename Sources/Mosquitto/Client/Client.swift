@@ -68,8 +68,9 @@ public final class Client: @unchecked Sendable {
     /// `errno` as `mosquitto_connect_async` left it: where a TCP connect refused at once shows,
     /// when libmosquitto goes on to a TLS handshake on the dead socket regardless.
     var connectErrno: Int32 = 0
-    /// What the broker's CONNACK said the current connection must keep to; the protocol's
-    /// defaults from each attempt until its CONNACK.
+    /// What the broker's CONNACKs said the connection must keep to, as libmosquitto keeps it:
+    /// each CONNACK's properties over the last's, but for Server Keep Alive and Retain Available,
+    /// which each attempt resets (`mosquitto__connect_init`).
     package private(set) var brokerLimits = BrokerLimits()
     /// `disconnect()` was called on the current connection: a close without a reason is ours.
     var disconnectRequested = false
@@ -157,11 +158,23 @@ public final class Client: @unchecked Sendable {
         startAttempt()
         errno = 0
         let keepalive = Int32(options.keepalive.components.seconds)
-        let rc =
+        // A TCP connect to loopback may complete at once, and libmosquitto begins the TLS
+        // handshake within the call.
+        let rc = handshakeStep {
             localPath.map { mosquitto_connect_async(handle, $0, 0, keepalive) }
-            ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
+                ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
+        }
         connectErrno = errno
         try check(rc)
+    }
+
+    /// Runs `step`, a call in which libmosquitto may take the TLS handshake a step on, and keeps
+    /// the refusal of the broker's certificate it met (`CertificateVerification`).
+    func handshakeStep<Result>(_ step: () -> Result) -> Result {
+        guard awaitsConnack, options.libraryTLS != nil else { return step() }
+        let (result, refusal) = CertificateVerification.watching(step)
+        if let refusal { certificateRefusal = refusal }
+        return result
     }
 
     /// Each attempt closes the socket of the one before, detached or not.
@@ -173,7 +186,8 @@ public final class Client: @unchecked Sendable {
         abandonedBecause = nil
         disconnectRequested = false
         reachedBroker = false
-        brokerLimits = BrokerLimits()
+        brokerLimits.serverKeepAlive = nil
+        brokerLimits.retainAvailable = true
         certificateRefusal = nil
     }
 
@@ -226,10 +240,12 @@ public final class Client: @unchecked Sendable {
     /// would resend at the next connect) by making the client anew with the same options:
     /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.
     package func discardQueuedMessages() throws(ClientSetupError) {
-        // A client id the broker assigned stays the connection's.
+        // A client id the broker assigned stays the connection's; the limits go with the rest.
         let id = options.clientID ?? brokerLimits.assignedClientIdentifier
         let rc = mosquitto_reinitialise(handle, id, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
         guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
+        brokerLimits = BrokerLimits()
+        brokerLimits.assignedClientIdentifier = id == options.clientID ? nil : id
         socketClosed()
         isDetached = false
         Client.installCallbacks(handle, reportsPublishes: options.reportsPublishes)
@@ -297,25 +313,22 @@ public final class Client: @unchecked Sendable {
                 topic: topic.cString.count - 1, payload: payload, qos: qos, version: options.protocolVersion, properties: properties))
     }
 
-    /// One SUBSCRIBE sent: the id its SUBACK will have, and its filters, in the order that
-    /// SUBACK answers them.
+    /// One SUBSCRIBE: its filters, in the order its SUBACK answers them, and the message id that
+    /// SUBACK will have, or why it was not sent (`oversizePacket`: a filter over the broker's
+    /// Maximum Packet Size alone).
     package struct Subscribe: Sendable, Equatable {
-        package let messageID: Int32
         package let filters: [String]
+        package let sent: Result<Int32, MosquittoError>
     }
 
     /// Subscribes to every filter of `topics`: `mosquitto_subscribe_multiple`, as few SUBSCRIBEs
     /// as the broker's Maximum Packet Size allows, at most `perPacket` filters in each. Returns
-    /// what was sent; a filter that fits no packet is left out, and thrown as `oversizePacket`
-    /// once the others are sent.
-    package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) throws(MosquittoError) -> [Subscribe] {
+    /// every SUBSCRIBE, sent or not: one that fails leaves the others be.
+    package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) -> [Subscribe] {
         defer { registrationMayChange() }
-        var sent: [Subscribe] = []
-        var tooLarge = false
-        for batch in packets(of: topics, perPacket: perPacket) {
+        return packets(of: topics, perPacket: perPacket).map { batch in
             guard brokerLimits.admits(packetOf: PacketSize.subscribe(batch, version: options.protocolVersion)) else {
-                tooLarge = true
-                continue
+                return Subscribe(filters: batch, sent: .failure(.oversizePacket))
             }
             let copies = batch.map { strdup($0) }
             defer { copies.forEach { free($0) } }
@@ -325,11 +338,9 @@ public final class Client: @unchecked Sendable {
                     mosquitto_subscribe_multiple(handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos.rawValue, 0, nil)
                 }
             }
-            try check(rc)
-            sent.append(Subscribe(messageID: messageID, filters: batch))
+            return Subscribe(
+                filters: batch, sent: rc == 0 ? .success(messageID) : .failure(MosquittoError(rawValue: rc, systemErrno: errno)))
         }
-        if tooLarge { throw .oversizePacket }
-        return sent
     }
 
     /// `topics` dealt into SUBSCRIBEs in order, each as full as the broker's Maximum Packet Size

@@ -21,6 +21,12 @@ package struct ConnackCode: Hashable, Sendable, CustomStringConvertible {
     /// (not authorised), MQTT 5's 0x86 and 0x87.
     package var refusesCredentials: Bool { [4, 5, 0x86, 0x87].contains(rawValue) }
 
+    /// A refusal another attempt with the same settings would get too: the protocol version, the
+    /// client id, the credentials, the authentication method (MQTT 3.1.1's 1, 2, 4, 5; MQTT 5's
+    /// 0x84 to 0x87, 0x8C). A server unavailable, busy, over its quota or its connection rate
+    /// (3, 0x88, 0x89, 0x97, 0x9F) may take the next.
+    package var isLasting: Bool { [1, 2, 4, 5, 0x84, 0x85, 0x86, 0x87, 0x8C].contains(rawValue) }
+
     /// The reason in words: `mosquitto_connack_string` for MQTT 3 codes,
     /// `mosquitto_reason_string` for MQTT 5 reason codes.
     package var description: String {

@@ -7,10 +7,10 @@ struct AttemptFailure: Sendable {
     var reason: String
     /// The broker's refusal in its CONNACK.
     var refusal: ConnackCode?
-    /// The broker took the connection (TCP, and TLS or a WebSocket upgrade where there is one)
-    /// and then closed it, or left it without a CONNACK, refusing nothing: what a broker that
-    /// does not speak the CONNECT's protocol version may do (RabbitMQ 3.10 and amqtt 0.12 to
-    /// MQTT 5).
+    /// The broker took the connection (TCP, or over WebSockets the upgrade) and then closed it,
+    /// or left it without a CONNACK, refusing nothing: what a broker that does not speak the
+    /// CONNECT's protocol version may do (RabbitMQ 3.10 and amqtt 0.12 to MQTT 5). A TLS
+    /// handshake that failed is a TLS error, not this.
     var unansweredByBroker = false
 
     init(reason: String, refusal: ConnackCode? = nil, unansweredByBroker: Bool = false) {

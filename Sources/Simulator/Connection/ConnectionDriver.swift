@@ -177,9 +177,12 @@ final class ConnectionDriver: TimerTarget {
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
     }
 
-    /// Whether the current attempt reached the broker: a TCP connection (and a TLS handshake
-    /// under way or done), or over WebSockets an upgrade the broker accepted.
+    /// Whether the current attempt reached the broker: a TCP connection, or over WebSockets an
+    /// upgrade the broker accepted.
     private var reachedBroker: Bool { bridge.map(\.wasUpgraded) ?? client.reachedBroker }
+
+    /// An attempt under way has reached the broker, which has not answered it yet.
+    var awaitsAnswerOfBroker: Bool { machine.state == .connecting && reachedBroker }
 
     /// A close by the peer, as opposed to a failure to connect or a TLS error.
     private static func isClose(_ error: MosquittoError) -> Bool {

@@ -184,6 +184,9 @@ final class DeviceConnection: @unchecked Sendable {
 
     private var isConnected: Bool { driver.isConnected }
 
+    /// An attempt under way has reached the broker, which has not answered it yet.
+    var awaitsAnswerOfBroker: Bool { driver.awaitsAnswerOfBroker }
+
     /// Lets go of the devices, and with them of the references they hold back to this connection
     /// and its loop's context, once the loops have stopped and the figures are read.
     func dismantle() {
@@ -580,7 +583,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
         announce(online: true)
         // After every CONNACK: a clean session forgets its subscriptions.
         if discoverySubscription != nil {
-            for problem in discoverySubscription!.subscribe(with: client) { warnOnce("discovery: " + problem) }
+            for problem in discoverySubscription?.subscribe(with: client) ?? [] { warnOnce("discovery: " + problem) }
             if !hasAnnouncedEntities { announceEntities(withStates: false) }
         }
         if !commandFilters.isEmpty {

@@ -40,27 +40,23 @@ struct Subscriptions {
         pending.removeAll()
         var problems: [String] = []
         for qos in Set(filters.map(\.value)).sorted() {
-            let topics = filters.filter { $0.value == qos }.map(\.key)
-            do {
-                for packet in try client.subscribe(topics, qos: qos) { pending[packet.messageID] = packet.filters }
-            } catch  where error == .oversizePacket {
-                // The others were sent; those that fit no packet are named.
-                let version = client.options.protocolVersion
-                for topic in topics where !client.brokerLimits.admits(packetOf: PacketSize.subscribe([topic], version: version)) {
+            for packet in client.subscribe(filters.filter { $0.value == qos }.map(\.key), qos: qos) {
+                switch packet.sent {
+                case .success(let messageID):
+                    pending[messageID] = packet.filters
+                case .failure(let error) where error == .oversizePacket:
+                    let bytes = PacketSize.subscribe(packet.filters, version: client.options.protocolVersion)
                     problems.append(
-                        "cannot subscribe to '\(topic)': its SUBSCRIBE of \(PacketSize.subscribe([topic], version: version)) bytes is over "
-                            + "the broker's Maximum Packet Size of \(client.brokerLimits.maximumPacketSize ?? 0) bytes (its CONNACK)")
+                        "cannot subscribe to '\(packet.filters[0])': its SUBSCRIBE of \(bytes) bytes is over the broker's "
+                            + "Maximum Packet Size of \(client.brokerLimits.maximumPacketSize ?? 0) bytes (its CONNACK)")
+                case .failure(let error):
+                    let more = packet.filters.count > 1 ? " and \(packet.filters.count - 1) more" : ""
+                    problems.append("cannot subscribe to '\(packet.filters[0])'\(more): \(error)")
                 }
-            } catch {
-                problems.append(
-                    "cannot subscribe to '\(topics[0])'\(topics.count > 1 ? " and \(topics.count - 1) more" : ""): \(error)")
             }
         }
         return problems
     }
-
-    /// Whether every SUBSCRIBE sent on this connection was acknowledged.
-    var isComplete: Bool { pending.isEmpty }
 
     /// The SUBACK for `messageID`, read against its SUBSCRIBE's filters; `nil` for one this
     /// connection did not send.

@@ -182,6 +182,8 @@ public enum ReportMerge {
         merged.missingWhileConnected = summaries.reduce(0) { $0 + $1.missingWhileConnected }
         merged.fellBehind = summaries.contains(where: \.fellBehind)
         merged.missedWhileAway = summaries.reduce(0) { $0 + $1.missedWhileAway }
+        let silent = summaries.compactMap(\.silentTopics)
+        merged.silentTopics = silent.isEmpty ? nil : silent.reduce(0, +)
         // A shard's check that judged nothing leaves the whole unjudged.
         merged.invalid = summaries.lazy.compactMap(\.invalid).first
         return merged

@@ -22,8 +22,8 @@ public struct VerifySummary: Codable, Sendable, Equatable {
     /// Messages published while a subscriber of the verifier was not subscribed (lost, or
     /// back but not yet subscribed again), which it could not receive: apart from `lost`.
     public var missedWhileAway = 0
-    /// Topics on which the devices published and of which nothing at all arrived: what a
-    /// broker's ACL hides from a verifier that connects as a device (give it `verify:` of its
+    /// Topics on which the devices published five messages or more, none of which arrived: what
+    /// a broker's ACL hides from a verifier that connects as a device (give it `verify:` of its
     /// own), as a subscriber behind loses some of every topic; absent when there are none.
     public var silentTopics: Int?
     /// Why the check measured nothing it can stand by: a subscriber connection never

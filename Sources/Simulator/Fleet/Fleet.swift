@@ -175,8 +175,8 @@ public final class Fleet: Sendable {
             let countsLoss = settings.capacity?.countsLoss == true
             for connection in contexts.flatMap(\.connections) {
                 for device in connection.devices {
-                    device.verifierPresence = verifier.presence(options: connection.plan.options, topic: device.plan.topic)
-                    if countsLoss { device.stepWindow = verifier.stepWindow(options: connection.plan.options, topic: device.plan.topic) }
+                    device.verifierPresence = verifier.presence(of: connection.plan, topic: device.plan.topic)
+                    if countsLoss { device.stepWindow = verifier.stepWindow(of: connection.plan, topic: device.plan.topic) }
                 }
             }
         }
@@ -229,10 +229,11 @@ public final class Fleet: Sendable {
     }
 
     /// Why nothing connected, when no attempt had failed yet: no CONNACK came. A broker of MQTT
-    /// 3 only may leave an MQTT 5 CONNECT unanswered (amqtt 0.12).
+    /// 3 only may leave an MQTT 5 CONNECT unanswered (amqtt 0.12): said where one was reached.
     private var noConnack: String {
         let speaksMQTT5 = roster.plan.connections.first?.options.protocolVersion == .v5
-        return "no CONNACK from the broker" + (speaksMQTT5 ? AttemptFailure.mqtt5Hint : "")
+        let unanswered = speaksMQTT5 && sumOverConnections { $0.awaitsAnswerOfBroker ? 1 : 0 }.sum > 0
+        return "no CONNACK from the broker" + (unanswered ? AttemptFailure.mqtt5Hint : "")
     }
 
     /// Whether a capacity search (`settings.capacity`) is under way.
@@ -281,14 +282,17 @@ public final class Fleet: Sendable {
 
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
-        // The connect timeout counts from here: the wait for the subscribers is part of it.
         let began = MonotonicClock.now()
         // Subscribed before any device connects, so that its first message is seen.
         try verifier?.start(until: began &+ MonotonicClock.nanoseconds(min(settings.connectTimeout, .seconds(5))))
+        // Until a broker answers, the connect timeout counts from here: waiting for the
+        // verifier is part of it, not added to it. Once one has, the devices have it all.
+        var clock = verifier?.brokerAnswered == false ? began : MonotonicClock.now()
         // The subscriber groups too, so that they receive the devices' first messages.
-        let waited = Duration.nanoseconds(Int64(MonotonicClock.now() &- began))
+        let waited = Duration.nanoseconds(Int64(MonotonicClock.now() &- clock))
         try subscribers?.start(timeout: min(max(.zero, settings.connectTimeout - waited), Subscribers.subscribeWait))
         let start = MonotonicClock.now()
+        if subscribers?.everConnected.load(ordering: .relaxed) == true { clock = start }
         liveState.withLock { $0.start = start }
         control.start(at: start)
         let startedAt = WallTime.now().secondsSinceEpoch
@@ -325,7 +329,7 @@ public final class Fleet: Sendable {
                 }
             }
         }
-        var reason = waitForEnd(start: start, began: began)
+        var reason = waitForEnd(start: start, connectClock: clock)
         control.stopTicking()
         roster.close()
         if !hasEverConnected, reason.endedAConnectedRun {
@@ -408,7 +412,7 @@ public final class Fleet: Sendable {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
                     connection.devices.map {
-                        (connection.plan.options, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
+                        (connection.plan, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
                     }
                 })
             result.verifiedTopics = verifier.topics
@@ -416,9 +420,8 @@ public final class Fleet: Sendable {
         return result
     }
 
-    /// `began`: when the run began, before the subscribers' wait; the connect timeout counts
-    /// from then.
-    private func waitForEnd(start: UInt64, began: UInt64) -> StopReason {
+    /// `connectClock`: where the connect timeout counts from (see `run`).
+    private func waitForEnd(start: UInt64, connectClock: UInt64) -> StopReason {
         let status = StatusReporter(
             logger: control.logger, connections: { [roster] in roster.connectionCount }, start: start,
             redraw: settings.liveStatus)
@@ -426,7 +429,8 @@ public final class Fleet: Sendable {
         let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
         var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
         let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
-        let connectDeadline = began &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
+        let connectDeadline =
+            connectClock &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
         var nextPace = start
         defer { logLosses() }
         while true {

@@ -61,6 +61,8 @@ package final class Verifier: @unchecked Sendable {
     private let connections: [VerifierConnection]
     /// Endpoint and topic → the connection that watches the topic, and its stream there.
     private let owners: [String: (connection: Int, stream: Int)]
+    /// Each device group's scenario's `verify:`, by the group's place in the plan.
+    private let identities: [VerifierSettings?]
     /// Distinct messages received so far, for the settling wait.
     let receivedCount = Atomic<Int>(0)
     /// Subscriber connections the broker has answered for good: subscribed, or refused.
@@ -71,6 +73,11 @@ package final class Verifier: @unchecked Sendable {
     /// failure to connect, for a connection that never got as far.
     private let problem = Locked<String?>(nil)
     private let lastFailure = Locked<String?>(nil)
+    /// What has been said once (`warnOnce`): a subscriber connection retries four times a
+    /// second while its broker is away.
+    private let said = Locked<Set<String>>([])
+    /// Whether a CONNACK accepted one of its connections: the broker answers.
+    private let hasConnected = Atomic<Bool>(false)
     /// Subscriber connections whose subscriptions are acknowledged now.
     let subscribedNow = Atomic<Int>(0)
     /// Subscriber connections lost, and subscribed again, so far: a second with either is no
@@ -99,9 +106,9 @@ package final class Verifier: @unchecked Sendable {
         // The plan's groups are its scenarios', in order.
         let identities = plan.scenarios.flatMap { scenario in scenario.groups.map { _ in (scenario.verify, scenario.name) } }
         for connection in plan.connections {
-            let key = Verifier.endpoint(connection.options)
+            let identity = identities.indices.contains(connection.group) ? identities[connection.group] : (nil, "")
+            let key = Verifier.endpoint(connection.options, as: identity.0)
             if endpoints[key] == nil {
-                let identity = identities.indices.contains(connection.group) ? identities[connection.group] : (nil, "")
                 endpoints[key] = Endpoint(options: connection.options, identity: identity, reconnect: connection.reconnect)
                 order.append(key)
             }
@@ -169,6 +176,7 @@ package final class Verifier: @unchecked Sendable {
         }
         self.connections = connections
         self.owners = owners
+        self.identities = identities.map(\.0)
         for connection in connections { connection.verifier = self }
         let all = connections.flatMap(\.streams.streams)
         let shared = all.filter { $0.devices > 1 }
@@ -184,6 +192,9 @@ package final class Verifier: @unchecked Sendable {
         }
     }
 
+    /// Messages of a topic none of which arrived that make it silent (`VerifySummary.silentTopics`).
+    static let silentAfter = 5
+
     /// The scenario's backoff, kept short: after a broker restart the verifier must be subscribed
     /// again before the devices, back too, flush what they kept, or it counts none of it. A
     /// few connections trying four times a second cost a broker nothing; one the broker refuses
@@ -192,20 +203,20 @@ package final class Verifier: @unchecked Sendable {
         ReconnectSettings(initial: min(settings.initial, .milliseconds(100)), max: min(settings.max, .milliseconds(250)))
     }
 
-    /// Whether the subscriber of `topic`, published as `options` say, is subscribed now; `nil`
+    /// Whether the subscriber of `topic`, published on `connection`, is subscribed now; `nil`
     /// for a topic no stream watches.
-    func presence(options: ClientOptions, topic: String) -> VerifierPresence? {
-        owners[Verifier.endpoint(options) + "\u{0}" + topic].map { connections[$0.connection].presence }
+    func presence(of connection: ConnectionPlan, topic: String) -> VerifierPresence? {
+        owner(of: connection, topic: topic).map { connections[$0.connection].presence }
     }
 
     /// The windows of a search's `lost` (`StepWindow`), one a device.
     private var stepWindows: [StepWindow] = []
 
-    /// The window of the device publishing on `topic` as `options` say, shared with the stream
+    /// The window of the device publishing on `topic` on `connection`, shared with the stream
     /// that receives it; `nil` for a topic no stream watches. Before `start`: the streams
     /// belong to their loops from then on.
-    func stepWindow(options: ClientOptions, topic: String) -> StepWindow? {
-        guard let owner = owners[Verifier.endpoint(options) + "\u{0}" + topic] else { return nil }
+    func stepWindow(of connection: ConnectionPlan, topic: String) -> StepWindow? {
+        guard let owner = owner(of: connection, topic: topic) else { return nil }
         let window = StepWindow()
         connections[owner.connection].streams.streams[owner.stream].window = window
         stepWindows.append(window)
@@ -261,9 +272,18 @@ package final class Verifier: @unchecked Sendable {
         return options
     }
 
-    /// Which broker, as whom: one subscriber connection each.
-    static func endpoint(_ options: ClientOptions) -> String {
-        "\(options.host)\u{0}\(options.port)\u{0}\(options.username ?? "")"
+    /// Which broker, as whom: the verifier's own user where `verify:` names one, else the
+    /// publisher's. One set of subscriber connections each.
+    private static func endpoint(_ options: ClientOptions, as settings: VerifierSettings?) -> String {
+        let user = settings?.username.map { "verify\u{0}" + $0 } ?? options.username ?? ""
+        return "\(options.host)\u{0}\(options.port)\u{0}\(user)"
+    }
+
+    /// The subscriber connection that watches `topic` of `connection`'s device, and its stream
+    /// there; `nil` for a topic none watches (a group a reload added).
+    private func owner(of connection: ConnectionPlan, topic: String) -> (connection: Int, stream: Int)? {
+        let settings = identities.indices.contains(connection.group) ? identities[connection.group] : nil
+        return owners[Verifier.endpoint(connection.options, as: settings) + "\u{0}" + topic]
     }
 
     /// The broker will not let a subscriber connection do its job, for `reason`; the first
@@ -277,6 +297,20 @@ package final class Verifier: @unchecked Sendable {
         lastFailure.withLock { $0 = reason }
     }
 
+    /// Logs `verify: reason`, unless it has been said.
+    func warnOnce(_ reason: String) {
+        if said.withLock({ $0.insert(reason).inserted }) { logger.warning("verify: " + reason) }
+    }
+
+    /// A CONNACK accepted one of its connections.
+    func noteConnack() {
+        hasConnected.store(true, ordering: .relaxed)
+    }
+
+    /// Whether the broker has accepted one of its connections: the wait for its subscriptions
+    /// was a wait for a broker that answers, not for one that may not be there.
+    var brokerAnswered: Bool { hasConnected.load(ordering: .relaxed) }
+
     /// Why the last attempt of a subscriber connection to connect failed, if one did.
     var lastFailureReason: String? { lastFailure.withLock { $0 } }
 
@@ -289,9 +323,11 @@ package final class Verifier: @unchecked Sendable {
         for connection in connections {
             connection.loop.execute { connection.open() }
         }
+        let started = MonotonicClock.now()
         while settledConnections.load(ordering: .relaxed) < connections.count {
             guard MonotonicClock.now() < deadline else {
-                logger.warning("verify: subscriptions not acknowledged in time; starting anyway")
+                logger.warning(
+                    "verify: subscriptions not acknowledged within \(formatSeconds(Double(deadline &- started) / 1e9)); starting anyway")
                 return false
             }
             usleep(5_000)
@@ -339,9 +375,9 @@ package final class Verifier: @unchecked Sendable {
     /// The summary, with each device's published count, and how many of those while its
     /// subscriber was away (by its connection's options and its topic), added to its topic's
     /// figures. Call after `stop()`.
-    package func summary(published: [(options: ClientOptions, topic: String, count: Int, whileAway: Int)]) -> VerifySummary {
+    package func summary(published: [(connection: ConnectionPlan, topic: String, count: Int, whileAway: Int)]) -> VerifySummary {
         for device in published {
-            if let owner = owners[Verifier.endpoint(device.options) + "\u{0}" + device.topic] {
+            if let owner = owner(of: device.connection, topic: device.topic) {
                 connections[owner.connection].streams.streams[owner.stream].published += device.count
                 connections[owner.connection].streams.streams[owner.stream].publishedWhileAway += device.whileAway
             }
@@ -358,11 +394,11 @@ package final class Verifier: @unchecked Sendable {
         summary.missedWhileAway = streams.reduce(0) { $0 + $1.missedWhileAway }
         summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
         // A subscriber behind loses some of every topic; one that never sees a thing of a topic
-        // is not let read it.
-        let silent = streams.count { $0.published > 0 && $0.deliveries == 0 }
+        // of five messages or more is not let read it.
+        let silent = streams.count { $0.published >= Verifier.silentAfter && $0.deliveries == 0 }
         if silent > 0 { summary.silentTopics = silent }
         summary.fellBehind = summary.missingWhileConnected > 0 && pace.fellBehind && summary.silentTopics == nil
-        if connections.contains(where: { !$0.everSubscribed }) {
+        if connections.contains(where: { !$0.everSubscribed || $0.gaveUp }) {
             summary.invalid =
                 problem.withLock { $0 } ?? lastFailure.withLock { $0 }.map { "the verifier never connected: " + $0 }
                 ?? "the broker never acknowledged the verifier's subscriptions"

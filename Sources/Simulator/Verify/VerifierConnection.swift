@@ -23,6 +23,9 @@ final class VerifierConnection: @unchecked Sendable {
     private let driver: ConnectionDriver
     /// Every filter of its was granted, once or more: it measured what it was there for.
     private(set) var everSubscribed = false
+    /// The broker refused it for good (`ConnackCode.isLasting`): it tries no more, and what it
+    /// watched is not measured from then on.
+    private(set) var gaveUp = false
     /// The broker answered it for good, subscribed or refused (a CONNACK, a SUBACK): what the
     /// start waits for (`Verifier.start`).
     private var isSettled = false
@@ -104,13 +107,16 @@ extension VerifierConnection: ConnectionDriverDelegate {
 
     func driverDidConnect(firstTime: Bool) {
         fallback = nil
-        hasRefusal = false
-        for problem in subscriptions.subscribe(with: client) { refused(problem) }
+        verifier.noteConnack()
+        let problems = subscriptions.subscribe(with: client)
+        // A filter it could not ask for leaves its topics unwatched, as a refused one does.
+        hasRefusal = !problems.isEmpty
+        for problem in problems { refused(problem) }
     }
 
-    /// The broker will not let it do its job, for `reason`: said, and kept for the summary.
+    /// The broker will not let it do its job, for `reason`: said once, and kept for the summary.
     private func refused(_ reason: String) {
-        verifier.logger.warning("verify: " + reason)
+        verifier.warnOnce(reason)
         verifier.noteProblem(reason)
         settle()
     }
@@ -125,11 +131,11 @@ extension VerifierConnection: ConnectionDriverDelegate {
         verifier.logger.warning(Self.lossWarning(reason))
     }
 
-    /// `verify: subscriber connection lost: The connection was lost; messages published
-    /// meanwhile count as lost`: libmosquitto's sentence loses its period inside ours.
+    /// `verify: subscriber connection lost: The connection was lost; what is published meanwhile
+    /// is missed while away`: libmosquitto's sentence loses its period inside ours.
     static func lossWarning(_ reason: String) -> String {
         let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
-        return "verify: subscriber \(reason); messages published meanwhile count as lost"
+        return "verify: subscriber \(reason); what is published meanwhile is missed while away"
     }
 
     func driverAttemptFailed(_ failure: AttemptFailure) {
@@ -143,12 +149,13 @@ extension VerifierConnection: ConnectionDriverDelegate {
         if failure.unansweredByBroker, fallBack(because: "the broker closed the connection of an MQTT 5 CONNECT without a CONNACK") {
             return
         }
-        if failure.refusal != nil {
+        if let refusal = failure.refusal, refusal.isLasting {
             // Tried again and again, it would be refused as often for the whole run.
+            gaveUp = true
             refused("the broker refused the verifier's connection: \(failure.reason); it does not try again")
             loop.execute { [self] in stop() }
         } else {
-            verifier.logger.warning("verify: \(failure.reason)")
+            verifier.warnOnce(failure.reason)
             verifier.noteFailure(failure.reason)
         }
     }
