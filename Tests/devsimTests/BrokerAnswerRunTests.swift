@@ -198,8 +198,7 @@ import TestSupport
     /// id) hides every topic from a verifier that connects as a device: named as such, not as
     /// subscribers that fell behind. With an identity of its own (`verify:`) it measures them all.
     @Test func theVerifierConnectsAsItsOwnUser() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-acl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try RunFiles.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let acl = folder.appendingPathComponent("acl").path
         try "pattern readwrite verify/%c\nuser checker\ntopic read verify/#\n".write(toFile: acl, atomically: true, encoding: .utf8)

@@ -8,8 +8,7 @@ import TestSupport
     /// mosquitto 2.0.11, with an ACL that lets each device write only its own topic, and three
     /// devices of which two write elsewhere: it answers their QoS 1 messages with PUBACK 0x87.
     @Test func anACLsRefusalsAreCountedApartByReasonAndFailAcked() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-refusal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try RunFiles.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let acl = folder.appendingPathComponent("acl").path
         try "topic readwrite allowed/#\n".write(toFile: acl, atomically: true, encoding: .utf8)

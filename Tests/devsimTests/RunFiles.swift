@@ -13,11 +13,16 @@ enum RunFiles {
             payload: { fields: { n: { counter: 0 } } }
         """
 
-    /// Writes `contents` as `name` in a new temporary folder; returns the file's path.
-    static func scenario(_ name: String, _ contents: String) throws -> String {
+    /// A new temporary folder.
+    static func folder() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(name)
+        return directory
+    }
+
+    /// Writes `contents` as `name` in a new temporary folder; returns the file's path.
+    static func scenario(_ name: String, _ contents: String) throws -> String {
+        let file = try folder().appendingPathComponent(name)
         try contents.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }

@@ -74,9 +74,12 @@ public final class Client: @unchecked Sendable {
     package private(set) var brokerLimits = BrokerLimits()
     /// `disconnect()` was called on the current connection: a close without a reason is ours.
     var disconnectRequested = false
-    /// The current attempt's TCP connection was made (the socket had a peer): a close before
-    /// the CONNACK is then the broker's answer to our CONNECT, not a broker out of reach.
-    package private(set) var reachedBroker = false
+    /// The current attempt's TCP connection was made (the socket has or had a peer): a close
+    /// before the CONNACK is then the broker's answer to our CONNECT, not a broker out of reach.
+    package var reachedBroker: Bool { hadPeer || (awaitsConnack && isTCPConnected) }
+    /// The socket had a peer at an event of the current attempt: the event of a close comes
+    /// while the socket is still open (`noteWhetherReachedBroker`), and it is gone after.
+    private var hadPeer = false
     /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
     /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
     package internal(set) var certificateRefusal: String?
@@ -185,7 +188,7 @@ public final class Client: @unchecked Sendable {
         lastHeard = MonotonicClock.now()
         abandonedBecause = nil
         disconnectRequested = false
-        reachedBroker = false
+        hadPeer = false
         brokerLimits.serverKeepAlive = nil
         brokerLimits.retainAvailable = true
         certificateRefusal = nil
@@ -200,7 +203,7 @@ public final class Client: @unchecked Sendable {
     /// While a CONNACK is awaited, whether the socket has reached the broker: asked at each
     /// event on the socket, the last moment before libmosquitto may close it.
     func noteWhetherReachedBroker() {
-        if awaitsConnack, !reachedBroker { reachedBroker = isTCPConnected }
+        if awaitsConnack, !hadPeer { hadPeer = isTCPConnected }
     }
 
     /// What `on_disconnect`'s `rc` means: `nil` for the close we asked for; a broker's DISCONNECT
