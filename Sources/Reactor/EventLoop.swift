@@ -24,6 +24,9 @@ package final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
     private let loopThread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Nanoseconds the loop has spent at work (its events, jobs and timers) rather than
+    /// waiting: a share of the wall time near 100 % says it cannot keep up.
+    private let busy = Atomic<UInt64>(0)
     private let jobs = Locked<[@Sendable () -> Void]>([])
 
     // Confined to the loop thread.
@@ -91,6 +94,9 @@ package final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Nanoseconds spent at work so far (see `busy`). Any thread.
+    package var busyNanoseconds: UInt64 { busy.load(ordering: .relaxed) }
+
     /// Whether the caller is on this loop's thread.
     package var inEventLoop: Bool {
         loopThread.load(ordering: .relaxed) == UInt(pthread_self())
@@ -148,22 +154,26 @@ package final class EventLoop: @unchecked Sendable {
         _ = devsim_set_timer_slack(UInt(EventLoop.timerSlackNanoseconds))
         _ = devsim_set_thread_name(name)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
-        nextHousekeeping = MonotonicClock.now() &+ EventLoop.housekeepingInterval
+        var now = MonotonicClock.now()
+        nextHousekeeping = now &+ EventLoop.housekeepingInterval
         while !stopping.load(ordering: .relaxed) {
             selector.applyPending()
             let count = events.withUnsafeMutableBufferPointer { buffer in
-                wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline())
+                wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline(now: now))
             }
+            // The turn's work is timed with the clock readings it takes anyway: one on waking,
+            // and the timers' last, which the next wait reckons from.
+            let woke = MonotonicClock.now()
             for index in 0..<count {
                 dispatch(events[index])
             }
-            fireDueTimers()
+            now = fireDueTimers()
+            busy.wrappingAdd(now &- woke, ordering: .relaxed)
         }
         timers.removeAll()
     }
 
-    private func nanosecondsUntilNextDeadline() -> UInt64 {
-        let now = MonotonicClock.now()
+    private func nanosecondsUntilNextDeadline(now: UInt64) -> UInt64 {
         var deadline = nextHousekeeping
         if let earliest = timers.earliest, earliest < deadline { deadline = earliest }
         return deadline > now ? deadline - now : 0
@@ -226,7 +236,8 @@ package final class EventLoop: @unchecked Sendable {
         for job in pending { job() }
     }
 
-    private func fireDueTimers() {
+    /// Fires the timers due, and returns the time after the last.
+    private func fireDueTimers() -> UInt64 {
         var now = MonotonicClock.now()
         var fired = 0
         while fired < EventLoop.timersPerTurn, let timer = timers.popDue(now: now) {
@@ -238,6 +249,8 @@ package final class EventLoop: @unchecked Sendable {
             // A snapshot: a source may register, or remove, others as it goes.
             for source in selector.sources { source.housekeeping(now: now) }
             nextHousekeeping = now &+ EventLoop.housekeepingInterval
+            now = MonotonicClock.now()
         }
+        return now
     }
 }

@@ -24,6 +24,13 @@ import TestSupport
     private func search(knee: Double, _ extra: [String] = []) throws -> (
         status: Int32?, stderr: String, capacity: [String: Any], page: String
     ) {
+        let run = try searchRun(knee: knee, extra)
+        return (run.status, run.stderr, run.capacity, run.page)
+    }
+
+    private func searchRun(knee: Double, _ extra: [String] = []) throws -> (
+        status: Int32?, stdout: String, stderr: String, capacity: [String: Any], page: String
+    ) {
         let server = try ScriptedMQTTServer(script: .init(ackDelay: { $0 < knee ? 0 : 0.3 }))
         let file = try RunFiles.scenario("capacity.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
@@ -36,7 +43,56 @@ import TestSupport
             ] + extra, timeout: 120)
         let report = try RunFiles.report(file + ".json")
         let page = try DevsimProcess.runToCompletion(args: ["report", "html", file + ".json"], timeout: 20)
-        return (run.status, run.stderr, report["capacity"] as? [String: Any] ?? [:], page.stdout)
+        return (run.status, run.stdout, run.stderr, report["capacity"] as? [String: Any] ?? [:], page.stdout)
+    }
+
+    /// Issue 25, item 1: the answer is printed under `--quiet`, with how sure it is, and each
+    /// step with what it left devsim; a broken step names what held it back.
+    @Test func theAnswerIsPrintedUnderQuietWithHowSureItIsAndWhatLimitedIt() throws {
+        let run = try searchRun(knee: 1300, ["--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let answer = try #require(run.capacity["capacityPerSecond"] as? Double, "\(run.capacity)")
+        let said = run.stdout.split(separator: "\n")
+        #expect(said.count == 1 && said[0].hasPrefix("capacity: \(Int(answer))/s"), "one line, the answer: \(run.stdout)")
+        #expect(said[0].contains("; sure: ") || said[0].contains("; unsure, the verdicts did not repeat: "), "\(said)")
+        #expect(!run.stderr.contains(" info "), "quiet: \(run.stderr)")
+        let boundary = run.capacity["boundary"] as? [[String: Any]] ?? []
+        #expect(boundary.count == 2 && boundary.allSatisfy { $0["holds"] as? Int == 2 }, "each held twice: \(boundary)")
+        #expect(run.capacity["sure"] is Bool)
+        let steps = run.capacity["steps"] as? [[String: Any]] ?? []
+        #expect(steps.allSatisfy { ($0["headroom"] as? [String: Any])?["busiestLoopPercent"] is Double }, "\(steps)")
+        let broken = steps.filter { $0["passed"] as? Bool == false }
+        #expect(!broken.isEmpty && broken.allSatisfy { $0["limiter"] is String && $0["limitedBy"] is String }, "\(broken)")
+    }
+
+    /// Issue 25, must hold: a search against a local mosquitto, run twice in a row, answers
+    /// within one step of itself, or says why not (devsim or its machine held it back, or a
+    /// verdict did not repeat).
+    @Test func twoSearchesAgainstMosquittoAgreeOrSayWhyNot() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "twice.yaml",
+            """
+            devices:
+              - { name: meter, count: 20, topic: "twice/{index}", publish: 50/s, qos: 1, payload: { fields: { seq: { counter: 0 } } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        var answers: [(rate: Double, line: String)] = []
+        for _ in 0..<2 {
+            let run = try DevsimProcess.runToCompletion(
+                args: [
+                    "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--find-capacity", "--slo", "p99<50ms",
+                    "--slo", "lateness.p99<5ms", "--step", "1500ms", "--warmup", "1s", "--duration", "150s", "--quiet",
+                    "--report", file + ".json",
+                ], timeout: 240)
+            #expect(run.status == 0 || run.status == 4, "\(run.stderr)")
+            let capacity = try #require(try RunFiles.report(file + ".json")["capacity"] as? [String: Any])
+            answers.append((capacity["capacityPerSecond"] as? Double ?? 0, run.stdout))
+        }
+        let (low, high) = (min(answers[0].rate, answers[1].rate), max(answers[0].rate, answers[1].rate))
+        let agree = low > 0 && high <= low * 1.25
+        let saysWhy = answers.contains { $0.line.contains("not of the broker") || $0.line.contains("; unsure") }
+        #expect(agree || saysWhy, "\(answers)")
     }
 
     @Test func theAnswerLandsWithinOneStepOfTheKneeAndNamesTheSLOThatBroke() throws {
@@ -56,7 +112,7 @@ import TestSupport
         let steps = capacity["steps"] as? [[String: Any]] ?? []
         let targets = steps.compactMap { $0["targetPerSecond"] as? Double }
         #expect(Array(targets.prefix(4)) == [200, 400, 800, 1600], "doubling from the scenario's own rate: \(targets)")
-        #expect(steps.count <= 8, "\(targets)")
+        #expect(steps.count <= 10, "with the boundary's two held again: \(targets)")
         for step in steps {
             // Each step's figures are its hold's alone: about its target times 1.5 s.
             let published = step["published"] as? Int ?? 0, target = step["targetPerSecond"] as? Double ?? 0
@@ -74,7 +130,7 @@ import TestSupport
         let (status, stderr, capacity, page) = try search(knee: 0)
         #expect(page.contains("No step met every SLO."))
         #expect(status == 4, "\(stderr)")
-        #expect(capacity["capacityPerSecond"] == nil && (capacity["steps"] as? [Any])?.count == 1, "\(capacity)")
+        #expect(capacity["capacityPerSecond"] == nil && (capacity["steps"] as? [Any])?.count == 2, "held again: \(capacity)")
         #expect(stderr.contains("even the first step, the scenarios' own 200/s, broke an SLO"), "\(stderr)")
     }
 

@@ -63,7 +63,7 @@ package struct CapacityRecorder: Sendable {
         case warmingUp(until: UInt64)
         case holding(since: FigureReading, until: UInt64)
         /// After a hold with a `lost` SLO: its figures, and what had arrived when last looked.
-        case awaitingArrivals(point: Timeline.Point, received: Int, since: UInt64, due: UInt64, latest: UInt64)
+        case awaitingArrivals(point: Timeline.Point, headroom: StepHeadroom?, received: Int, since: UInt64, due: UInt64, latest: UInt64)
         /// After a broken step, at ×1 until nothing is queued or `latest`; then `next`.
         case coolingDown(next: Double, due: UInt64, latest: UInt64)
         case done
@@ -99,7 +99,7 @@ package struct CapacityRecorder: Sendable {
     package var due: UInt64? {
         switch phase {
         case .connecting, .done: nil
-        case .warmingUp(let until), .holding(_, let until), .coolingDown(_, let until, _), .awaitingArrivals(_, _, _, let until, _):
+        case .warmingUp(let until), .holding(_, let until), .coolingDown(_, let until, _), .awaitingArrivals(_, _, _, _, let until, _):
             until
         }
     }
@@ -149,38 +149,42 @@ package struct CapacityRecorder: Sendable {
             return (nil, .setMultiplier(next))
         case .holding(let since, _):
             let point = reading.point(since: since, start: start)
+            let headroom = since.load.flatMap { start in reading.load.map { StepHeadroom(from: start, to: $0) } }
             guard !settings.countsLoss else {
                 phase = .awaitingArrivals(
-                    point: point, received: -1, since: reading.time, due: reading.time &+ Self.look,
+                    point: point, headroom: headroom, received: -1, since: reading.time, due: reading.time &+ Self.look,
                     latest: reading.time &+ MonotonicClock.nanoseconds(Self.arrivalLimit))
                 return (nil, .closeStepWindows)
             }
-            return closeStep(point, loss: nil, now: reading.time)
-        case .awaitingArrivals(let point, let received, let since, _, let latest):
+            return closeStep(point, headroom: headroom, loss: nil, now: reading.time)
+        case .awaitingArrivals(let point, let headroom, let received, let since, _, let latest):
             let loss = reading.stepLoss ?? .none
             let now = reading.time
             let quietSince = loss.received == received ? since : now
             guard loss.lost == 0 || now >= latest || now - quietSince >= MonotonicClock.nanoseconds(Self.arrivalQuiet)
             else {
-                phase = .awaitingArrivals(point: point, received: loss.received, since: quietSince, due: now &+ Self.look, latest: latest)
+                phase = .awaitingArrivals(
+                    point: point, headroom: headroom, received: loss.received, since: quietSince, due: now &+ Self.look, latest: latest)
                 return (nil, nil)
             }
-            return closeStep(point, loss: reading.stepLoss, now: now)
+            return closeStep(point, headroom: headroom, loss: reading.stepLoss, now: now)
         }
     }
 
     /// The run ended: a step whose messages were still awaited is judged on what had arrived
     /// (`reading.stepLoss`, read after the run's settle). Returns it, if there was one.
     package mutating func runEnded(_ reading: FigureReading) -> CapacityStep? {
-        guard case .awaitingArrivals(let point, _, _, _, _) = phase else { return nil }
-        let closed = closeStep(point, loss: reading.stepLoss, now: reading.time).closed
+        guard case .awaitingArrivals(let point, let headroom, _, _, _, _) = phase else { return nil }
+        let closed = closeStep(point, headroom: headroom, loss: reading.stepLoss, now: reading.time).closed
         phase = .done
         return closed
     }
 
-    /// Judges the step held over `point` (with `loss`, what it published and what arrived) and
-    /// says what comes next.
-    private mutating func closeStep(_ point: Timeline.Point, loss: StepLoss?, now: UInt64) -> (closed: CapacityStep?, action: Action?) {
+    /// Judges the step held over `point` (with `loss`, what it published and what arrived, and
+    /// what it left devsim and its machine) and says what comes next.
+    private mutating func closeStep(_ point: Timeline.Point, headroom: StepHeadroom?, loss: StepLoss?, now: UInt64) -> (
+        closed: CapacityStep?, action: Action?
+    ) {
         var verdicts = settings.slos.map { $0.evaluate(point, loss: loss) }
         if point.published == 0 {
             // Its percentiles are of nothing, and would pass: a fleet that was down, or
@@ -198,10 +202,11 @@ package struct CapacityRecorder: Sendable {
         }
         let broken = zip(settings.slos, verdicts).filter { !$1.passed }
         let first = broken.max { $0.0.excess($0.1.actual) < $1.0.excess($1.1.actual) }
-        let step = CapacityStep(
+        var step = CapacityStep(
             step: figures.steps.count + 1, multiplier: search.current,
             targetPerSecond: (settings.baseRatePerSecond * search.current * 100).rounded() / 100, point: point,
-            loss: loss, verdicts: verdicts, brokenFirst: first?.0.text)
+            loss: loss, verdicts: verdicts, brokenFirst: first?.0.text, headroom: headroom)
+        step.judgeLimiter(slos: settings.slos)
         figures.steps.append(step)
         switch search.stepEnded(passing: step.passed) {
         case .hold(let multiplier) where !step.passed:

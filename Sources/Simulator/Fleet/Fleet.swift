@@ -134,6 +134,9 @@ public final class Fleet: Sendable {
     /// Seconds from the start to the first connection's open: a fleet that `devices` stages
     /// grow from none has the connect timeout from then.
     private let firstOpen: Double
+    /// During a capacity search, the machine's own scheduling delay, for each step's headroom.
+    private let probe: SchedulingProbe?
+    private let cores = CPUTime.usableCores
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -164,6 +167,7 @@ public final class Fleet: Sendable {
             group.stages.isEmpty ? nil : (index, group.stages)
         }
         firstOpen = plan.connections.map(\.startOffset).min() ?? 0
+        probe = settings.capacity == nil ? nil : SchedulingProbe()
         liveState = Locked(
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
@@ -283,6 +287,8 @@ public final class Fleet: Sendable {
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
     public func run() throws -> Result {
         let began = MonotonicClock.now()
+        try probe?.start()
+        defer { probe?.stop() }
         // Subscribed before any device connects, so that its first message is seen.
         try verifier?.start(until: began &+ MonotonicClock.nanoseconds(min(settings.connectTimeout, .seconds(5))))
         // Until a broker answers, the connect timeout counts from here: waiting for the
@@ -646,6 +652,11 @@ public final class Fleet: Sendable {
         var reading = FigureReading(
             time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
         reading.received = subscribers?.receivedCount.load(ordering: .relaxed) ?? 0
+        if let probe {
+            reading.load = GeneratorLoad(
+                time: now, cores: cores, loopsBusy: contexts.map(\.loop.busyNanoseconds), processCPU: CPUTime.process(),
+                machine: CPUTime.machine(), schedulingDelay: probe.histogram)
+        }
         return reading
     }
 

@@ -58,42 +58,68 @@ extension RunCommand {
         return settings
     }
 
-    /// Logs the search's answer, last, where a reader looks first; exit 4 when even the first
-    /// step broke an SLO.
+    /// Says the search's answer, last, where a reader looks first: on standard output, which
+    /// `--quiet` leaves alone, with how sure it is and what held the rate above it back. Exit 4
+    /// when even the first step broke an SLO.
     func tell(_ capacity: CapacityFigures) -> ExitCode {
         let found = capacity.capacity, broke = capacity.brokeAt
         if let broke, let first = capacity.brokenFirst {
             let others = broke.verdicts.filter { !$0.passed && $0.assertion != first.assertion }.map(\.assertion)
             let also = others.isEmpty ? "" : " (also broken: \(others.joined(separator: ", ")))"
-            let line =
+            logger.log(
+                found == nil ? .error : .info,
                 "capacity: \(Assertion.number(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: "
-                + first.message + also
-            if found == nil {
-                logger.error(line)
-            } else {
-                logger.info(line)
-            }
+                    + first.message + also + (broke.limitedBy.map { "; limited by \($0)" } ?? ""))
         }
         guard let found else {
             if capacity.steps.isEmpty {
-                logger.warning("capacity: the run ended before the first step was measured; no answer")
+                answer("capacity: the run ended before the first step was measured; no answer")
                 return .success
             }
-            logger.error(
+            answer(
                 "capacity: even the first step, the scenarios' own \(Assertion.number(capacity.baseRatePerSecond))/s, broke an SLO: "
-                    + "lower the scenarios' rates to search from below")
+                    + "lower the scenarios' rates to search from below" + Self.sureness(capacity))
             return .expectationFailed
         }
         let rate =
             "\(Assertion.number(found.targetPerSecond))/s (x\(Assertion.number(found.multiplier)) the scenarios' rates, step \(found.step))"
-        if broke == nil {
+        guard let broke else {
             let capped = found.multiplier * 2 > CapacitySearch.defaultMaximum
-            logger.info(
+            answer(
                 "capacity: at least \(rate): no step broke an SLO"
-                    + (capped ? ", up to the search's limit of x\(Int(CapacitySearch.defaultMaximum))" : " before the run ended"))
-        } else {
-            logger.info("capacity: \(rate) met every SLO")
+                    + (capped ? ", up to the search's limit of x\(Int(CapacitySearch.defaultMaximum))" : " before the run ended")
+                    + Self.sureness(capacity))
+            return .success
         }
+        let limiter =
+            switch broke.limiter {
+            case .broker?: "; the rate above was limited by the broker"
+            case .devsim?, .machine?: "; the rate above was limited by \(broke.limitedBy ?? ""), so this is no figure of the broker's"
+            case nil: ""
+            }
+        answer("capacity: \(rate) met every SLO" + limiter + Self.sureness(capacity))
         return .success
+    }
+
+    /// The answer, on standard output and in the log.
+    private func answer(_ line: String) {
+        write(line + "\n", to: .standardOutput)
+        logger.info(line)
+    }
+
+    /// `; sure: 16000/s passed 2 of 2 holds, 17000/s broke in 2 of 2 holds`, or unsure, with
+    /// the spread of the SLO that broke over the holds of the rate above.
+    static func sureness(_ capacity: CapacityFigures) -> String {
+        let boundary = capacity.boundary
+        guard !boundary.isEmpty else { return "" }
+        let tallies = boundary.map { "\(Assertion.number($0.targetPerSecond))/s \($0.tally)" }.joined(separator: ", ")
+        let spread = capacity.brokeAt.flatMap { broke in
+            broke.brokenFirst.flatMap { slo in
+                boundary.first { $0.targetPerSecond == broke.targetPerSecond && $0.holds > 1 }?.spread[slo].map { range in
+                    " (\(slo): \(Assertion.number(range[0])) to \(Assertion.number(range[1])) at \(Assertion.number(broke.targetPerSecond))/s)"
+                }
+            }
+        }
+        return (capacity.isSure ? "; sure: " : "; unsure, the verdicts did not repeat: ") + tallies + (spread ?? "")
     }
 }

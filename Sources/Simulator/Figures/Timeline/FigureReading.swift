@@ -17,6 +17,8 @@ package struct FigureReading: Sendable {
     /// After a capacity step with a `lost` SLO: what the step published and what of it has
     /// arrived so far (`Verifier.stepLoss`); `nil` where not asked.
     package var stepLoss: StepLoss? = nil
+    /// During a capacity search: devsim's own load and its machine's (`StepHeadroom`).
+    package var load: GeneratorLoad? = nil
 
     package init(
         time: UInt64, totals: Totals = Totals(), errors: Int = 0, latency: Histogram = Histogram(), lateness: Histogram = Histogram()
