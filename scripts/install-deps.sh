@@ -6,8 +6,10 @@ set -euo pipefail
 # integration tests' second broker, amqtt, runs from a virtual environment (install-amqtt.sh).
 # dpkg-dev (dpkg-shlibdeps) and binutils (objdump, strip): scripts/package.sh. prometheus: its
 # promtool checks /metrics. chromium: the live page is tested in a real browser, headless.
+# python3-yaml: scripts/example-test.sh reads a CI example's steps to run them. curl: the
+# example fetches the tarball with it.
 packages=(libmosquitto-dev mosquitto mosquitto-clients libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev libsystemd-dev pkg-config openssl
-  iptables iproute2 util-linux python3 python3-venv python3-jinja2 dpkg-dev binutils prometheus chromium)
+  iptables iproute2 util-linux python3 python3-venv python3-jinja2 python3-yaml curl dpkg-dev binutils prometheus chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

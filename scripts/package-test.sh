@@ -58,4 +58,6 @@ unpacked="$dir/unpacked/devsim-$version"
 [ "$("$unpacked/bin/devsim" --version)" = "devsim $version" ] || fail "the tarball's devsim does not print its version"
 "$unpacked/bin/devsim" run "$unpacked/share/devsim/scenarios/milkcocoa-accelerometer.yaml" --dry-run --messages 3 > /dev/null 2>&1 \
   || fail "the tarball's devsim cannot dry-run its own scenario"
+# The CI example that installs the tarball, as a runner without Docker would.
+bash scripts/example-test.sh "$tarball"
 echo "package test: passed ($(basename "$deb"), $(basename "$tarball"))"
