@@ -10,6 +10,7 @@ package final class DevsimService: Sendable {
         package var token: String?
         /// The share of connections up, in percent, from which `/readyz` says ready.
         package var readyPercent: Double
+        /// The version alone (`0.1.0`), as `devsim_build_info`'s label and the page show it.
         package var version: String
         package var shard: Shard?
         /// Seconds since the Unix epoch at which the process started.

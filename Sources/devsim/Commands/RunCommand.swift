@@ -286,7 +286,7 @@ struct RunCommand {
                     + "(Authorization: Bearer), or listen on loopback (--http \(address.port))")
         }
         var settings = DevsimService.Settings(
-            address: address, token: token, readyPercent: options.readyPercent, version: Help.version, shard: shard,
+            address: address, token: token, readyPercent: options.readyPercent, version: Help.versionNumber, shard: shard,
             startTime: Date().timeIntervalSince1970)
         settings.pageTestHand = environment["DEVSIM_TEST_PAGE_HAND"] == "1"
         return settings
