@@ -76,6 +76,13 @@ package final class DevsimService: Sendable {
         server.execute { events.reloaded(reload) }
     }
 
+    /// The run ended with `result`: the event streams say so and end, so that a live page shows
+    /// the run finished rather than reconnecting to a process that is going. Any thread.
+    package func noteFinished(_ result: Fleet.Result, outcome: String) {
+        let events = self.events
+        server.execute { events.finished(result, outcome: outcome) }
+    }
+
     package func stop() {
         server.stop()
     }

@@ -131,6 +131,7 @@ struct RunCommand {
         for group in result.subscribers { logger.info(group.logLine) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
+        service?.noteFinished(result, outcome: report.outcome)
         var code = ExitCode.success
         if !options.expectations.isEmpty {
             let verdicts = options.expectations.map { $0.evaluate(report) }
