@@ -126,7 +126,8 @@ package final class DevsimService: Sendable {
         switch request.path {
         case "/":
             return HTTPResponse(
-                status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html(testHand: settings.pageTestHand).utf8))
+                status: 200, contentType: "text/html; charset=utf-8",
+                body: Array(LivePage.html(version: settings.version, testHand: settings.pageTestHand).utf8))
         case "/metrics":
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
