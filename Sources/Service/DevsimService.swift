@@ -10,6 +10,7 @@ package final class DevsimService: Sendable {
         package var token: String?
         /// The share of connections up, in percent, from which `/readyz` says ready.
         package var readyPercent: Double
+        /// The version alone (`0.1.0`), as `devsim_build_info`'s label and the page show it.
         package var version: String
         package var shard: Shard?
         /// Seconds since the Unix epoch at which the process started.
@@ -75,6 +76,13 @@ package final class DevsimService: Sendable {
         server.execute { events.reloaded(reload) }
     }
 
+    /// The run ended with `result`: the event streams say so and end, so that a live page shows
+    /// the run finished rather than reconnecting to a process that is going. Any thread.
+    package func noteFinished(_ result: Fleet.Result, outcome: String) {
+        let events = self.events
+        server.execute { events.finished(result, outcome: outcome) }
+    }
+
     package func stop() {
         server.stop()
     }
@@ -118,7 +126,8 @@ package final class DevsimService: Sendable {
         switch request.path {
         case "/":
             return HTTPResponse(
-                status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html(testHand: settings.pageTestHand).utf8))
+                status: 200, contentType: "text/html; charset=utf-8",
+                body: Array(LivePage.html(version: settings.version, testHand: settings.pageTestHand).utf8))
         case "/metrics":
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",

@@ -21,12 +21,12 @@ import Testing
     }
 
     @Test func figuresAreCountersOrGaugesLabelledByGroup() {
-        let text = MetricsText.render(live(), shard: nil, version: "devsim 0.1.0", startTime: 1_800_000_000)
+        let text = MetricsText.render(live(), shard: nil, version: "0.1.0", startTime: 1_800_000_000)
         #expect(text.contains("# TYPE devsim_published_total counter\ndevsim_published_total{group=\"room \\\"A\\\"\"} 7\n"))
         #expect(text.contains("# TYPE devsim_in_flight gauge\ndevsim_in_flight{group=\"room \\\"A\\\"\"} 2\n"))
         #expect(text.contains("devsim_skipped_offline_total{"))
         #expect(text.contains("devsim_connections_up{group=\"room \\\"A\\\"\"} 3\n") && text.contains("devsim_connections 4\n"))
-        #expect(text.contains("devsim_build_info{version=\"devsim 0.1.0\"} 1\n"))
+        #expect(text.contains("devsim_build_info{version=\"0.1.0\"} 1\n"))
         #expect(text.contains("devsim_process_start_time_seconds 1800000000\n"))
     }
 
@@ -50,6 +50,23 @@ import Testing
         #expect(text.contains("devsim_refused_total{group=\"room \\\"A\\\"\"} 5\n"))
         #expect(text.contains("devsim_refusals_total{group=\"room \\\"A\\\"\",code=\"0x87\",reason=\"Not authorized\"} 4\n"))
         #expect(text.contains("devsim_refusals_total{group=\"room \\\"A\\\"\",code=\"0x97\",reason=\"Quota exceeded\"} 1\n"))
+    }
+
+    /// Issue 25, item 3: the stage under way, the capacity step and the rate they aim at, as
+    /// the live page shows them; a run with neither has none of these series.
+    @Test func theStageStepAndTargetAreGauges() {
+        var live = live()
+        #expect(!MetricsText.render(live, shard: nil, version: "v", startTime: 0).contains("devsim_stage"))
+        live.position.stages = [
+            RunPosition.Stage(stage: 2, count: 3, target: "x2", seconds: 1, plannedSeconds: 10),
+            RunPosition.Stage(group: "door", stage: nil, count: 1, target: "5/s", seconds: 0, plannedSeconds: 0),
+        ]
+        live.position.step = RunPosition.Step(step: 4, phase: .measuring, multiplier: 3)
+        live.position.targetPerSecond = 1234.5
+        let text = MetricsText.render(live, shard: Shard(index: 1, count: 2), version: "v", startTime: 0)
+        #expect(text.contains("# TYPE devsim_stage gauge\ndevsim_stage{shard=\"1/2\"} 2\ndevsim_stage{shard=\"1/2\",group=\"door\"} 0\n"))
+        #expect(text.contains("# TYPE devsim_capacity_step gauge\ndevsim_capacity_step{shard=\"1/2\"} 4\n"))
+        #expect(text.contains("# TYPE devsim_target_messages_per_second gauge\ndevsim_target_messages_per_second{shard=\"1/2\"} 1234.5\n"))
     }
 
     @Test func namesAreSnakeCase() {

@@ -271,11 +271,17 @@ import TestSupport
         let events =
             browser.stdout.firstRange(of: "data-events=\"").map { Int(browser.stdout[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } ?? 0
         #expect(events >= 3, "a status a second reached the page: \(browser.stdout.prefix(400))")
-        #expect(browser.stdout.contains("data-points=\"\(events)\""), "every chart took a point per status")
+        let points = ["rateChart", "latencyChart", "latenessChart"].map { LivePageDOM.figure($0, in: browser.stdout)?.points }
+        #expect(points.allSatisfy { $0 == points[0] && ($0 ?? 0) >= 3 }, "every chart has the run's points: \(points)")
         #expect(browser.stdout.contains("<tr data-group=\"meter\">"), "the groups table")
         #expect(
             browser.stdout.contains("<td class=\"payload\">{\"params\":{\"seq\":"),
             "the group's latest payload: \(browser.stdout.suffix(1500))")
+        LivePageDOM.expectReadable(browser.stdout)
+        // Issue 25, item 2: the run's end is told, and the page stops reconnecting.
+        #expect(
+            browser.stdout.contains("data-state=\"finished\">run finished (duration) after "),
+            "the run's end, not reconnecting…: \(browser.stdout.prefix(1500))")
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
         let report = try RunFiles.report(file + ".json")
         #expect(devsim.stderr.contains("device group 'meter' paused (5 connections)"), "the button paused the group: \(devsim.stderr)")

@@ -128,12 +128,14 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
+    /// What the streams were given last (the run's end) is written first, for a second at most.
     package func stop() {
         loop.execute { [self] in
             stopping = true
             timer?.cancel()
             for ticker in tickers { ticker.timer.cancel() }
             tickers.removeAll()
+            flushStreams(within: 1_000_000_000)
             for stream in streams {
                 stream.isClosed = true
                 if let connection = stream.suspended {
@@ -149,6 +151,24 @@ package final class HTTPServer: @unchecked Sendable {
             MHD_stop_daemon(daemon)
         }
         loop.stop()
+    }
+
+    /// Ends every stream once its bytes are written, and runs the daemon until they are, or
+    /// `nanoseconds` have passed: a client that reads nothing does not hold the stop longer.
+    private func flushStreams(within nanoseconds: UInt64) {
+        for stream in streams where !stream.isClosed {
+            stream.isEnding = true
+            if let connection = stream.suspended {
+                stream.suspended = nil
+                MHD_resume_connection(connection)
+            }
+        }
+        let deadline = MonotonicClock.now() &+ nanoseconds
+        while streams.contains(where: { !$0.isClosed }), MonotonicClock.now() < deadline, let descriptor = source?.descriptor {
+            _ = MHD_run(daemon)
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 10)
+        }
     }
 
     /// Runs `job` on the server's loop, soon.
@@ -268,10 +288,12 @@ package final class HTTPServer: @unchecked Sendable {
                 UInt64.max, 4096,
                 { context, _, buffer, size in
                     let stream = Unmanaged<HTTPStream>.fromOpaque(context!).takeUnretainedValue()
-                    // MHD_CONTENT_READER_END_OF_STREAM; a stopping server lets no stream sleep,
-                    // since MHD_stop_daemon aborts while a connection is suspended.
-                    guard !stream.isClosed, stream.server?.stopping != true else { return -1 }
+                    // MHD_CONTENT_READER_END_OF_STREAM once closed, or once an ending stream
+                    // has written all; a stopping server lets no stream sleep, since
+                    // MHD_stop_daemon aborts while a connection is suspended.
+                    guard !stream.isClosed else { return -1 }
                     guard !stream.pending.isEmpty else {
+                        if stream.isEnding || stream.server?.stopping == true { return -1 }
                         stream.suspended = stream.connection
                         MHD_suspend_connection(stream.connection)
                         return 0
@@ -347,6 +369,8 @@ package final class HTTPStream: @unchecked Sendable {
     fileprivate var pending: [UInt8] = []
     /// The client went away (or the server stopped): nothing more will be sent.
     package fileprivate(set) var isClosed = false
+    /// The response ends once what is queued is written (`end()`).
+    fileprivate var isEnding = false
     package static let limit = 256 * 1024
 
     package init() {}
@@ -357,6 +381,14 @@ package final class HTTPStream: @unchecked Sendable {
         guard !isClosed else { return }
         pending += bytes
         if pending.count > Self.limit { isClosed = true }
+        server?.wake(self)
+    }
+
+    /// Sends nothing more: the response ends once what is queued is written, and the client
+    /// sees the stream end. On the server's loop only.
+    package func end() {
+        guard !isClosed else { return }
+        isEnding = true
         server?.wake(self)
     }
 }

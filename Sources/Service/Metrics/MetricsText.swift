@@ -6,7 +6,8 @@ import Simulator
 /// are gauges; acknowledgement latency and lateness are histograms in seconds, from devsim's own
 /// histograms at their resolution. Subscriber groups (`subscribers:`) have `devsim_subscriber_…`
 /// series of their own, labelled by their group. No label names a device: a fleet of a million devices makes
-/// as many series as one of ten.
+/// as many series as one of ten. Under stages or a capacity search, the stage under way, the
+/// search's step and the rate they aim at are gauges too.
 package enum MetricsText {
     /// The `le` bounds of the histograms, in seconds: half a millisecond to ten seconds.
     package static let bounds: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10]
@@ -48,11 +49,39 @@ package enum MetricsText {
         histogram(
             &text, "devsim_lateness_seconds", "How late messages were published after their ticks' deadlines.", live.result.lateness, base)
         subscribers(&text, live.result.subscribers, base)
+        position(&text, live.position, base)
         header(&text, "devsim_process_start_time_seconds", "When devsim started, in seconds since the Unix epoch.", "gauge")
         sample(&text, "devsim_process_start_time_seconds", [], format(startTime))
-        header(&text, "devsim_build_info", "devsim's version, as a label; the value is always 1.", "gauge")
+        header(&text, "devsim_build_info", "devsim's version (0.1.0), as a label; the value is always 1.", "gauge")
         sample(&text, "devsim_build_info", [("version", version)], "1")
         return text
+    }
+
+    /// The stage under way, the capacity step and the rate they aim at (`RunPosition`), the
+    /// live page's figures; none in a run with neither stages nor a search.
+    private static func position(_ text: inout String, _ position: RunPosition, _ base: [(String, String)]) {
+        if !position.stages.isEmpty {
+            header(
+                &text, "devsim_stage",
+                "The stage under way of a load profile (stages:), 1-based; 0 once the last is over. A group's own profile has its group label.",
+                "gauge")
+            for stage in position.stages {
+                sample(&text, "devsim_stage", base + (stage.group.map { [("group", $0)] } ?? []), "\(stage.stage ?? 0)")
+            }
+        }
+        if let step = position.step {
+            header(
+                &text, "devsim_capacity_step",
+                "The capacity search's step (--find-capacity), 1-based: the one under way, or the next while the fleet cools down.",
+                "gauge")
+            sample(&text, "devsim_capacity_step", base, "\(step.step)")
+        }
+        if let target = position.targetPerSecond {
+            header(
+                &text, "devsim_target_messages_per_second",
+                "The messages a second the fleet's stages, or the capacity search's step, aim at now.", "gauge")
+            sample(&text, "devsim_target_messages_per_second", base, format((target * 1000).rounded() / 1000))
+        }
     }
 
     /// What each subscriber group received, its connections, and its end-to-end latency.

@@ -223,3 +223,23 @@ package struct CapacityRecorder: Sendable {
         }
     }
 }
+
+extension CapacityRecorder {
+    /// The step under way, for the service (`RunPosition`).
+    package var position: RunPosition.Step {
+        let shown: RunPosition.Step.Phase =
+            switch phase {
+            case .connecting: .connecting
+            case .warmingUp: .warmingUp
+            case .holding: .measuring
+            case .awaitingArrivals: .awaitingArrivals
+            case .coolingDown: .coolingDown
+            case .done: .done
+            }
+        // Once a step is closed and the next not yet begun, the next one is named.
+        let step = figures.steps.count + (shown == .done ? 0 : 1)
+        return RunPosition.Step(step: max(1, step), phase: shown, multiplier: search.current)
+    }
+
+    package var baseRatePerSecond: Double { settings.baseRatePerSecond }
+}

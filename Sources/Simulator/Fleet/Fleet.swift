@@ -84,6 +84,8 @@ public final class Fleet: Sendable {
         /// The subscriber groups' connections, and those up now.
         public var subscriberConnections = 0
         public var subscriberConnectionsUp = 0
+        /// The stage under way, the capacity search's step, and the rate they aim at.
+        public var position = RunPosition()
 
         /// What readiness (`/readyz`, systemd's `READY=1`) judges: the devices' connections up
         /// of those not paused or out on purpose, which a command or the stages took down as
@@ -116,8 +118,8 @@ public final class Fleet: Sendable {
     /// that waits for the run's end.
     private let recorders = Locked<Recorders>(Recorders())
     private let stages: [Stage]
-    /// The groups with stages of their own, by index, and their stages.
-    private let groupProfiles: [(group: Int, stages: [Stage])]
+    /// The groups with stages of their own, by index and name, and their stages.
+    private let groupProfiles: [(group: Int, name: String, stages: [Stage])]
 
     private struct Recorders {
         var timeline: TimelineRecorder?
@@ -164,7 +166,7 @@ public final class Fleet: Sendable {
         stages = plan.stages
         // The plan's groups are the scenarios', in order.
         groupProfiles = plan.scenarios.flatMap(\.groups).enumerated().compactMap { index, group in
-            group.stages.isEmpty ? nil : (index, group.stages)
+            group.stages.isEmpty ? nil : (index, group.name, group.stages)
         }
         firstOpen = plan.connections.map(\.startOffset).min() ?? 0
         probe = settings.capacity == nil ? nil : SchedulingProbe()
@@ -587,7 +589,25 @@ public final class Fleet: Sendable {
         var live = Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
         live.subscriberConnections = subscribers?.connectionCount ?? 0
         live.subscriberConnectionsUp = subscribers?.connectionsUp.load(ordering: .relaxed) ?? 0
+        live.position = position(at: now, seconds: result.durationSeconds)
         return live
+    }
+
+    /// The stages and the capacity step under way at `now`, from their recorders.
+    private func position(at now: UInt64, seconds: Double) -> RunPosition {
+        let (stage, groupStages, step, base) = recorders.withLock { [groupProfiles] recorders in
+            (
+                recorders.stages?.position(at: now),
+                zip(groupProfiles, recorders.groupStages).map { profile, recorder in
+                    var stage = recorder.position(at: now)
+                    stage.group = profile.name
+                    return stage
+                },
+                recorders.capacity?.position, recorders.capacity?.baseRatePerSecond
+            )
+        }
+        return RunPosition(
+            stages: (stage.map { [$0] } ?? []) + groupStages, step: step, capacityBase: base, plan: roster.plan, seconds: seconds)
     }
 
     /// The acknowledgement latencies and the lateness so far, each loop's copied on its own

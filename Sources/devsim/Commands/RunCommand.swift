@@ -131,6 +131,7 @@ struct RunCommand {
         for group in result.subscribers { logger.info(group.logLine) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
+        service?.noteFinished(result, outcome: report.outcome)
         var code = ExitCode.success
         if !options.expectations.isEmpty {
             let verdicts = options.expectations.map { $0.evaluate(report) }
@@ -286,7 +287,7 @@ struct RunCommand {
                     + "(Authorization: Bearer), or listen on loopback (--http \(address.port))")
         }
         var settings = DevsimService.Settings(
-            address: address, token: token, readyPercent: options.readyPercent, version: Help.version, shard: shard,
+            address: address, token: token, readyPercent: options.readyPercent, version: Help.versionNumber, shard: shard,
             startTime: Date().timeIntervalSince1970)
         settings.pageTestHand = environment["DEVSIM_TEST_PAGE_HAND"] == "1"
         return settings

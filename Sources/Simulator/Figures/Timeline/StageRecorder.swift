@@ -39,6 +39,19 @@ package struct StageRecorder: Sendable {
             if reading.time < due { return }
         }
     }
+
+    /// The stage under way at `now` by the clock, not by the readings, which may lag it; `nil`
+    /// once the last is over.
+    package func position(at now: UInt64) -> RunPosition.Stage {
+        let count = stages.count
+        guard let index = ends.firstIndex(where: { now < $0 }) else {
+            return RunPosition.Stage(stage: nil, count: count, target: stages.last?.targetText, seconds: 0, plannedSeconds: 0)
+        }
+        let began = index == 0 ? start : ends[index - 1]
+        return RunPosition.Stage(
+            stage: index + 1, count: count, target: stages[index].targetText,
+            seconds: now > began ? Double(now - began) / 1e9 : 0, plannedSeconds: stages[index].duration)
+    }
 }
 
 /// One stage's part of the report: `{"stage":1,"target":"20/s","plannedSeconds":30,...}`
