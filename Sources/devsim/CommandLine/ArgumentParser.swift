@@ -95,6 +95,7 @@ enum ArgumentParser {
         let command = "report \(format.rawValue)"
         let (values, reports) = try split(arguments, command: command, flags: [("--output", "FILE")])
         guard reports.count == 1 else { throw UsageError("\(command): name one report file, found \(reports.count)") }
+        if let output = values["--output"]?.last { try ReportFormat.check(output: output, of: command, writes: format) }
         return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
 
@@ -191,6 +192,13 @@ enum ArgumentParser {
             } catch {
                 throw UsageError("JOB_COMPLETION_INDEX/DEVSIM_SHARDS: \(error.message)")
             }
+        }
+        if let report = options.report {
+            let formatFlag = fromFlags["--report-format"] != nil
+            let formatGiven = formatFlag || !(environment["DEVSIM_REPORT_FORMAT"] ?? "").isEmpty
+            options.reportFormat = try ReportFormat.of(
+                report, pathLabel: fromFlags["--report"] != nil ? "--report" : "DEVSIM_REPORT",
+                given: formatGiven ? options.reportFormat : nil, givenLabel: formatFlag ? "--report-format" : "DEVSIM_REPORT_FORMAT")
         }
         if options.password != nil, options.passwordFile != nil, fromFlags["--password-file"] == nil {
             // DEVSIM_PASSWORD and DEVSIM_PASSWORD_FILE both set: the password itself wins.
@@ -295,12 +303,16 @@ enum ArgumentParser {
                 throw UsageError("\(label): \(error.message)")
             }
         },
-        Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in
+        Option(
+            flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE",
+            help: "write the report here on exit, in the format its extension names: .json, .xml (JUnit), .csv, .html; else JSON"
+        ) { o, v, _ in
             o.report = v
         },
         Option(
             flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit|csv|html",
-            help: "the report as JSON (default), JUnit XML (one test case per --expect), the timeline as CSV, or a page of charts"
+            help: "the report as JSON, JUnit XML (one test case per --expect), the timeline as CSV, or a page of charts, "
+                + "whatever the file's name; one the name contradicts is refused"
         ) { o, v, label throws(UsageError) in
             guard let format = ReportFormat(rawValue: v) else {
                 throw UsageError("\(label): expected json, junit, csv or html, found '\(v)'")

@@ -106,15 +106,6 @@ struct ReportConvertOptions: Equatable {
     var output: String?
 }
 
-/// What `--report` writes.
-enum ReportFormat: String, Equatable, CaseIterable {
-    case json, junit
-    /// The timeline, a line per interval.
-    case csv
-    /// One self-contained page with the timeline's charts (`HTMLReport`).
-    case html
-}
-
 /// `devsim sample`'s options.
 struct SampleOptions: Equatable {
     var scenarios: [String] = []

@@ -85,7 +85,9 @@ enum Help {
         'report html' writes the report as one self-contained page (no script, nothing loaded
         from elsewhere): its figures, the --expect verdicts, the timeline as charts (published
         against scheduled, latency and lateness percentiles, connections up, reloads marked)
-        and the device groups.
+        and the device groups. Their --output FILE may not be named for another format
+        (report html --output r.json exits 2); each file is written beside its place and
+        renamed into it, whole or not at all.
 
         """
 
