@@ -99,15 +99,21 @@ enum ArgumentParser {
         return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
 
-    /// `sample [--count N] [--seed N] SCENARIO...`.
+    /// `sample [--count N] [--for DURATION] [--seed N] SCENARIO...`.
     static func parseSample(_ arguments: [String]) throws(UsageError) -> SampleOptions {
-        let (allValues, scenarios) = try split(arguments, command: "sample", flags: sampleFlags.map { ($0, "N") })
+        let (allValues, scenarios) = try split(arguments, command: "sample", flags: sampleFlags)
         let values = allValues.compactMapValues(\.last)
         var options = SampleOptions()
         options.scenarios = scenarios
+        if let text = values["--for"] {
+            options.span = try duration(text, "--for", allowZero: false)
+            // Only a count given beside it bounds a span.
+            options.count = nil
+        }
         if let text = values["--count"] {
             guard let count = Int(text), (1...10_000).contains(count) else {
-                throw UsageError("--count: expected a whole number from 1 to 10000, found '\(text)'")
+                throw UsageError(
+                    "--count: expected a whole number from 1 to 10000, found '\(text)'; --for DURATION covers a longer stretch")
             }
             options.count = count
         }
@@ -165,7 +171,7 @@ enum ArgumentParser {
         return (values, files)
     }
 
-    static let sampleFlags = ["--count", "--seed"]
+    static let sampleFlags: [(flag: String, valueName: String?)] = [("--count", "N"), ("--for", "DURATION"), ("--seed", "N")]
 
     static func parseRun(_ arguments: [String], environment: [String: String]) throws(UsageError) -> RunOptions {
         let (fromFlags, scenarios) = try split(arguments, command: "run", flags: runOptions.map { ($0.flag, $0.valueName) })
@@ -362,7 +368,7 @@ enum ArgumentParser {
         },
         Option(
             flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil,
-            help: "no broker: print what would be published, one JSON object a line"
+            help: "no broker: print what would be published, one JSON object a line, its virtual time in \"at\" (+HH:MM:SS.mmm)"
         ) { o, v, label throws(UsageError) in
             o.dryRun = try flag(v, label)
         },
