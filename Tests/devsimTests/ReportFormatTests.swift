@@ -22,13 +22,11 @@ import Testing
         #expect(try format([], ["DEVSIM_REPORT": path]) == expected)
     }
 
-    @Test func aGivenFormatWinsOverANameThatSaysNone() throws {
+    /// A given format is taken for a name that says none, and must agree with one that does.
+    @Test func aNameAndAFormatThatDisagreeAreAUsageErrorNamingBoth() throws {
         #expect(try format(["--report", "notes.txt", "--report-format", "junit"]) == .junit)
         #expect(try format(["--report", "report"], ["DEVSIM_REPORT_FORMAT": "html"]) == .html)
         #expect(try format(["--report", "r.xml", "--report-format", "junit"]) == .junit, "agreeing is no clash")
-    }
-
-    @Test func aNameAndAFormatThatDisagreeAreAUsageErrorNamingBoth() {
         #expect(
             throws: UsageError(
                 "--report x.xml names JUnit XML and --report-format html asks for an HTML page: name the file x.html, "
