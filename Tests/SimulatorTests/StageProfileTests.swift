@@ -93,7 +93,8 @@ import Testing
                 payload: { fields: { n: { counter: 0 } } }
             """
         let scenario = try ScenarioLoader.load(text: yaml, file: "staged.yaml", environment: [:])
-        #expect(scenario.stages.map(\.targetText) == ["20/s", "x2", "x0"])
+        // Issue 25, item 3: a stage at no rate reads as one, not as `x0`.
+        #expect(scenario.stages.map(\.targetText) == ["20/s", "x2", "0/s"])
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1))
         #expect(plan.stages == scenario.stages)
         var lines = 0

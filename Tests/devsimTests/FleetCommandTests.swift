@@ -15,7 +15,7 @@ import TestSupport
     }
 
     @Test func mistakesAreUsageErrors() {
-        #expect(throws: UsageError("--count: expected a whole number from 1 to 10000, found '0'")) {
+        #expect(throws: UsageError("--count: expected a whole number from 1 to 10000, found '0'; --for DURATION covers a longer stretch")) {
             try ArgumentParser.parse(["sample", "--count", "0", "a.yaml"], environment: [:])
         }
         #expect(throws: UsageError("sample: unknown option '--cout'; did you mean --count?")) {
@@ -30,6 +30,24 @@ import TestSupport
         #expect(throws: UsageError("unknown command 'smaple'; did you mean 'sample'?")) {
             try ArgumentParser.parse(["smaple", "a.yaml"], environment: [:])
         }
+    }
+
+    /// Issue 25, item 8: `--for` covers a stretch of virtual time, with no count unless one is
+    /// given beside it; a bad value names the flag.
+    @Test func forCoversADuration() throws {
+        #expect(
+            try ArgumentParser.parse(["sample", "--for", "24h", "a.yaml"], environment: [:])
+                == .sample(SampleOptions(scenarios: ["a.yaml"], count: nil, seed: nil, span: .seconds(86_400))))
+        #expect(
+            try ArgumentParser.parse(["sample", "--for=90m", "--count", "5", "a.yaml"], environment: [:])
+                == .sample(SampleOptions(scenarios: ["a.yaml"], count: 5, seed: nil, span: .seconds(5400))))
+        #expect(throws: UsageError("--for: expected a duration such as 250ms, 30s, 5m, 1.5h or 2d above zero, found 'a day'")) {
+            try ArgumentParser.parse(["sample", "--for", "a day", "a.yaml"], environment: [:])
+        }
+        #expect(throws: UsageError("--for needs a value (DURATION)")) {
+            try ArgumentParser.parse(["sample", "a.yaml", "--for"], environment: [:])
+        }
+        #expect(Help.text(topic: "sample").contains("--for DURATION"))
     }
 
     @Test func helpListsSample() {
@@ -96,8 +114,8 @@ import TestSupport
         let ticks = lines.filter { $0.hasPrefix("    +") }
         #expect(ticks.count == 4)
         #expect(ticks.filter { $0.hasSuffix("{\"seq\":0}") }.count == 2)
-        // Each device's ticks are one interval apart from its seeded delay.
-        let seconds = ticks.compactMap { Double($0.dropFirst(5).prefix { $0 != "s" }) }
+        // Each device's ticks are one interval apart from its seeded delay: `+00:00:SS.mmm`.
+        let seconds = ticks.compactMap { Double($0.dropFirst(11).prefix { $0 != " " }) }
         #expect(seconds.count == 4 && abs(seconds[1] - seconds[0] - 0.5) < 1e-9 && abs(seconds[3] - seconds[2] - 10) < 1e-9, "\(ticks)")
 
         let again = try DevsimProcess.runToCompletion(args: ["sample", site, "--seed", "4", "--count", "2"], timeout: 30)
@@ -105,6 +123,65 @@ import TestSupport
         let random = try DevsimProcess.runToCompletion(args: ["sample", site], timeout: 30)
         #expect(random.stdout.hasPrefix("seed "))
         #expect(random.stdout.split(separator: "\n").first?.contains("shows these values again") == true)
+    }
+
+    /// Issue 25, item 8: a day of a device that publishes once a minute, every tick of it,
+    /// timed as a clock reads; and of a 1/s device, past the 10,000 a count allows.
+    @Test func sampleForADayShowsEveryTickOfIt() throws {
+        let dir = try directory([
+            "day.yaml": """
+            devices:
+              - name: door
+                topic: door
+                publish: 1/60s
+                payload: { style: flat, fields: { n: { counter: 0 } } }
+              - name: meter
+                topic: meter
+                publish: 1/s
+                payload: { style: flat, fields: { n: { counter: 0 } } }
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("day.yaml").path
+        let result = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "1", "--for", "24h"], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let door = lines.drop { !$0.hasPrefix("  door-1") }.dropFirst().prefix { $0.hasPrefix("    +") }
+        #expect(door.count == 24 * 60)
+        #expect(door.first == "    +00:00:00.000  {\"n\":0}")
+        #expect(door.dropFirst(62).first == "    +01:02:00.000  {\"n\":62}")
+        #expect(door.last == "    +23:59:00.000  {\"n\":1439}")
+        let meter = lines.drop { !$0.hasPrefix("  meter-1") }.dropFirst().prefix { $0.hasPrefix("    +") }
+        #expect(meter.count == 86_400)
+        #expect(meter.last == "    +23:59:59.000  {\"n\":86399}")
+        let bounded = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "1", "--for", "24h", "--count", "2"], timeout: 30)
+        #expect(bounded.stdout.split(separator: "\n").filter { $0.hasPrefix("    +") }.count == 4, "the count bounds the span")
+    }
+
+    /// Issue 25, item 8: every dry-run line says when it would be published, as the clock of
+    /// the run reads then, so a day of lines can be read and filtered by time.
+    @Test func dryRunLinesCarryTheirVirtualTime() throws {
+        let dir = try directory([
+            "day.yaml": """
+            devices:
+              - name: door
+                topic: door
+                publish: 1/20m
+                payload: { style: flat, fields: { n: { counter: 0 } } }
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", dir.appendingPathComponent("day.yaml").path, "--dry-run", "--duration", "24h", "--seed", "1"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 72)
+        #expect(objects.first?["at"] as? String == "+00:00:00.000")
+        #expect(objects[4]["at"] as? String == "+01:20:00.000" && objects[4]["payload"] as? String == "{\"n\":4}")
+        #expect(objects.last?["at"] as? String == "+23:40:00.000")
+        #expect(result.stdout.hasPrefix("{\"at\":\"+00:00:00.000\",\"topic\":\"door\","), "the time first, where the eye starts")
     }
 
     @Test func sampleNumbersTheTicksOfPublishMax() throws {

@@ -44,8 +44,66 @@ import TestSupport
             ],
             timeout: 30)
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("cannot write '/dev/full': No space left on device"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the report was not written: cannot write '/dev/full': No space left on device; the run itself ended as asked; "
+                    + "exit 1 says the report is missing"), "\(result.stderr)")
         #expect(!result.stderr.contains("Error("), "no Swift value in a message: \(result.stderr)")
+    }
+
+    /// Issue 25, item 4: a run that failed its assertions keeps its exit code when the report
+    /// cannot be written, and the log says where the verdict went.
+    @Test func aFailedRunWhoseReportCannotBeWrittenKeepsItsVerdict() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3",
+                "--stats-interval", "0", "--report", "/dev/full", "--expect", "published>1000",
+            ],
+            timeout: 30)
+        #expect(result.status == 4, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the report was not written: cannot write '/dev/full': No space left on device; the run's verdict is in this log "
+                    + "and in the exit code, 4 (an --expect assertion or an --slo failed)"), "\(result.stderr)")
+    }
+
+    /// Issue 25, item 4: `--report devsim.xml` is JUnit XML, written to a file beside it and
+    /// renamed into place: the old report's inode (a hard link keeps it) is left as it was,
+    /// and no temporary file is left behind.
+    @Test func theReportIsNamedForItsFormatAndRenamedIntoPlace() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let report = folder + "/devsim.xml", kept = folder + "/kept"
+        try "old".write(toFile: report, atomically: false, encoding: .utf8)
+        try FileManager.default.linkItem(atPath: report, toPath: kept)
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3", "--stats-interval", "0",
+                "--report", report, "--expect", "published>=3",
+            ],
+            timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(written.hasPrefix("<?xml") && written.contains("<testsuite name=\"devsim\""), "JUnit XML: \(written.prefix(200))")
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "old", "a new file took the name; the old one was not rewritten")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["devsim.xml", "kept", "report.yaml"])
+    }
+
+    @Test func aReportNameAndAFormatThatDisagreeAreRefusedBeforeConnecting() throws {
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let report = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("x.xml").path
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--port", String(try Loopback.freePort()), "--report", report, "--report-format", "html"], timeout: 20)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--report \(report) names JUnit XML and --report-format html asks for an HTML page"), "\(result.stderr)")
+        #expect(!result.stderr.contains("starting"), "refused before the run: \(result.stderr)")
     }
 
     @Test func aMergeOutputInADirectoryThatDoesNotExistIsRefusedBeforeReading() throws {

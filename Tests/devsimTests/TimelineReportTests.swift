@@ -122,7 +122,8 @@ import TestSupport
             args: ["run", file, "--report", file + ".csv", "--report-format", "csv", "--timeline-interval", "0"], timeout: 30)
         #expect(refused.status == 2)
         #expect(
-            refused.stderr.contains("--report-format csv writes the timeline, which --timeline-interval 0 turns off"), "\(refused.stderr)")
+            refused.stderr.contains("--report \(file).csv is the timeline as CSV, which --timeline-interval 0 turns off"),
+            "\(refused.stderr)")
         let tooFine = try DevsimProcess.runToCompletion(args: ["run", file, "--timeline-interval", "1ms"], timeout: 30)
         #expect(tooFine.status == 2)
         #expect(tooFine.stderr.contains("--timeline-interval: expected 0 or at least 10ms, found '1ms'"), "\(tooFine.stderr)")

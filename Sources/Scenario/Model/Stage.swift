@@ -36,7 +36,8 @@ public struct Stage: Sendable, Equatable {
     /// The stage as it runs, wherever it is written: what a reload compares.
     package var profile: Stage { Stage(duration: duration, target: target, disconnectsAll: disconnectsAll) }
 
-    /// How the report and the logs name the target: `10/s`, `x2`.
+    /// How the report and the logs name the target: `10/s`, `x2`; a stage with no ticks,
+    /// `rate: 0/s` or `multiplier: 0`, is `0/s`, which reads as what it is.
     public var targetText: String {
         func number(_ value: Double) -> String {
             let rounded = (value * 1000).rounded() / 1000
@@ -44,7 +45,7 @@ public struct Stage: Sendable, Equatable {
         }
         return switch target {
         case .rate(let rate): number(rate.perSecond) + "/s"
-        case .multiplier(let factor): "x" + number(factor)
+        case .multiplier(let factor): factor == 0 ? "0/s" : "x" + number(factor)
         case .devices(let count): "\(count) devices"
         case .hold: "hold"
         }

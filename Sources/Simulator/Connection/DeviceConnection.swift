@@ -692,8 +692,9 @@ extension DeviceConnection: ConnectionDriverDelegate {
         asideAwaitingAcknowledgement.removeAll()
         counters.connections(up: -1)
         isCountedUp = false
-        context.control.connectionLost(reason, logged: logsEvents)
-        if logsEvents { context.control.logger.warning(reason, metadata) }
+        // A stage's `disconnect: all` drops it on purpose: counted apart from the errors.
+        context.control.connectionLost(reason, logged: logsEvents, onPurpose: droppedBy != nil)
+        if logsEvents { context.control.logger.log(droppedBy != nil ? .info : .warning, reason, metadata) }
     }
 
     func driverAttemptFailed(_ failure: AttemptFailure) {

@@ -31,12 +31,21 @@ public struct RunReport: Codable, Sendable, Equatable {
         var shares = encoder.container(keyedBy: ShareKey.self)
         try shares.encodeIfPresent(ackedPercent, forKey: .ackedPercent)
         try shares.encodeIfPresent(lostPercent, forKey: .lostPercent)
+        try shares.encodeIfPresent(droppedOnPurpose, forKey: .droppedOnPurpose)
     }
 
-    /// The shares, written for people and tools that read the report; made from its figures,
-    /// so a report read back (or merged) makes them anew rather than reading them.
+    /// The shares and sums, written for people and tools that read the report; made from its
+    /// figures, so a report read back (or merged) makes them anew rather than reading them.
     private enum ShareKey: String, CodingKey {
-        case ackedPercent, lostPercent
+        case ackedPercent, lostPercent, droppedOnPurpose
+    }
+
+    /// Connections the stages dropped on purpose (`disconnect: all`), each stage's
+    /// `recovery.dropped` added up: counted apart from `connectionErrors`, since a reconnect
+    /// storm asked for is no error of the broker's. `nil` without such a stage.
+    public var droppedOnPurpose: Int? {
+        let recoveries = details.stages?.compactMap(\.recovery) ?? []
+        return recoveries.isEmpty ? nil : recoveries.reduce(0) { $0 + $1.dropped }
     }
 
     /// QoS 1/2 messages acknowledged, in percent of those published (acknowledged, refused and

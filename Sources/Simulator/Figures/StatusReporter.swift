@@ -21,13 +21,15 @@ final class StatusReporter {
     /// `latency` is the acknowledgement latency recorded so far; the line gives the p99 of what
     /// was acknowledged since the previous line, and says so: the whole run's would smooth a knee
     /// away.
-    func report(_ totals: Totals, latency: Histogram, errors: Int, at now: UInt64) {
+    /// `phase`, the stage or capacity step under way, comes first in the line.
+    func report(_ totals: Totals, latency: Histogram, errors: Int, phase: RunPhase? = nil, at now: UInt64) {
         let connections = self.connections()
         var rates = ""
         var interval = ""
         var fields: [(key: String, value: Logger.Value)] = [
             ("connectionsUp", .integer(totals.connectionsUp)), ("connections", .integer(connections)),
         ]
+        fields += phase?.fields ?? []
         fields += Figure.allCases.map { ($0.stringValue, .integer(totals[$0])) }
         if let previousTime, now > previousTime {
             let seconds = Double(now - previousTime) / 1e9
@@ -45,7 +47,9 @@ final class StatusReporter {
         let ack = recent.isEmpty ? "" : ", ack p99 \(formatRate(Double(recent.percentile(99)) / 1e6)) ms\(interval)"
         if !recent.isEmpty { fields.append(("ackP99Ms", .number(Double(recent.percentile(99)) / 1e6, decimals: 3))) }
         fields.append(("errors", .integer(errors)))
-        let line = StatusReporter.line(totals, connections: connections) + rates + ack + ", errors \(errors)"
+        let line =
+            (phase.map { $0.text + ": " } ?? "") + StatusReporter.line(totals, connections: connections) + rates + ack
+            + ", errors \(errors)"
         if let redraw {
             redraw("\r\u{1B}[K" + line)
         } else if logger.format == .json {

@@ -5,8 +5,9 @@ import Signals
 /// `run --dry-run`: what the fleet would publish, without a broker, on a virtual clock. Every
 /// device's connection gets its CONNACK at time zero, so each device ticks first at its start
 /// delay (0 without a `jitter`), and the whole run is printed at
-/// once, timestamps as if the time had passed: one JSON object a line with `topic`, `payload`
-/// (the payload as a JSON string), `qos` and `retain`.
+/// once, timestamps as if the time had passed: one JSON object a line with `at` (the tick's
+/// virtual time, `VirtualTime`), `topic`, `payload` (the payload as a JSON string), `qos` and
+/// `retain`.
 public struct DryRun {
     public var plan: FleetPlan
     public var seed: UInt64
@@ -39,9 +40,9 @@ public struct DryRun {
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
         while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
             let device = timer.takeUnretainedValue().target as! VirtualDevice
-            device.tick(into: &payload, wallStart: wallStart)
+            let at = device.tick(into: &payload, wallStart: wallStart)
             for (topic, text) in device.messages(in: payload) where printed < messages ?? .max {
-                emit(DryRun.line(device.plan, topic: topic, payload: text))
+                emit(DryRun.line(device.plan, at: at, topic: topic, payload: text))
                 printed += 1
             }
             if device.schedule.deadline < Schedule.never { heap.schedule(device.timer, at: device.schedule.deadline) }
@@ -49,8 +50,9 @@ public struct DryRun {
         return printed
     }
 
-    static func line(_ device: DevicePlan, topic: String? = nil, payload: String) -> String {
-        "{\"topic\":\(JSONText.quoted(topic ?? device.topic)),\"payload\":\(JSONText.quoted(payload)),"
+    /// First the time, where a person's eye starts, and a `jq` filter on it reads as plain.
+    static func line(_ device: DevicePlan, at seconds: Double, topic: String? = nil, payload: String) -> String {
+        "{\"at\":\"\(VirtualTime.text(seconds))\",\"topic\":\(JSONText.quoted(topic ?? device.topic)),\"payload\":\(JSONText.quoted(payload)),"
             + "\"qos\":\(device.qos),\"retain\":\(device.retain)}\n"
     }
 }
@@ -110,8 +112,9 @@ private final class VirtualDevice: TimerTarget {
     func timerFired(_ timer: Timer, now: UInt64) {}
 }
 
-/// `devsim sample`: a few ticks of one device each from every device group, on the dry run's
-/// virtual clock, so a user sees the data before pointing it at a broker.
+/// `devsim sample`: a few ticks, or a stretch of virtual time, of one device each from every
+/// device group, on the dry run's virtual clock, so a user sees the data before pointing it at
+/// a broker.
 public struct Sample: Sendable {
     /// One device's ticks.
     package struct Device: Sendable {
@@ -125,19 +128,22 @@ public struct Sample: Sendable {
         package var payload: String
     }
 
+    /// Ticks shown of a device when neither a count nor a span is given, and of a `publish: max`
+    /// device, which has no time to cover, under a span.
+    package static let defaultCount = 3
+
+    /// The first device of each group, in the plan's order.
+    package static func firstDevicePlans(of plan: FleetPlan) -> [DevicePlan] {
+        plan.connections.flatMap { $0.devices.filter { $0.index == 1 } }
+    }
+
     /// The first device of each group, in the plan's order, with its first `count` ticks: the
     /// same payloads a run with `seed` publishes for that device.
     package static func firstDevices(
         of plan: FleetPlan, seed: UInt64, count: Int,
         wallStart: Double = WallTime.now().secondsSinceEpoch
     ) -> [Device] {
-        var devices: [Device] = []
-        for connection in plan.connections {
-            for device in connection.devices where device.index == 1 {
-                devices.append(Device(plan: device, ticks: ticks(of: device, seed: seed, count: count, wallStart: wallStart)))
-            }
-        }
-        return devices
+        firstDevicePlans(of: plan).map { Device(plan: $0, ticks: ticks(of: $0, seed: seed, count: count, wallStart: wallStart)) }
     }
 
     /// The first `count` ticks of `device`.
@@ -145,9 +151,25 @@ public struct Sample: Sendable {
         of device: DevicePlan, seed: UInt64, count: Int,
         wallStart: Double = WallTime.now().secondsSinceEpoch
     ) -> [Tick] {
+        var ticks: [Tick] = []
+        forEachTick(of: device, seed: seed, count: max(0, count), wallStart: wallStart) { ticks.append($0) }
+        return ticks
+    }
+
+    /// Hands `device`'s ticks to `body` one by one (a day of a 10 Hz device is not held at
+    /// once): the first `count`, and with `span` those due strictly before it ends, whichever
+    /// stops first. A device whose stages stop its ticks for good stops there.
+    package static func forEachTick(
+        of device: DevicePlan, seed: UInt64, count: Int?, span: Duration? = nil,
+        wallStart: Double = WallTime.now().secondsSinceEpoch, _ body: (Tick) -> Void
+    ) {
+        // `publish: max` has no schedule to cover a span with: it shows a count.
+        let end = device.perSecond.isFinite ? span.map { MonotonicClock.nanoseconds($0) } : nil
+        let limit = count ?? (end == nil ? defaultCount : .max)
         let virtual = VirtualDevice(plan: device, seed: seed)
         var payload = PayloadBuffer()
-        return (0..<max(0, count)).map { _ in
+        var shown = 0
+        while shown < limit, virtual.schedule.deadline < min(end ?? .max, Schedule.never) {
             let seconds = virtual.tick(into: &payload, wallStart: wallStart)
             // The per-field style's messages, each `field=value`, in one line.
             let messages = virtual.messages(in: payload)
@@ -156,7 +178,8 @@ public struct Sample: Sendable {
                 ? "(unchanged: not sent)"
                 : virtual.signals.isPerField
                     ? messages.map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ") : payload.text
-            return Tick(seconds: seconds, payload: text)
+            body(Tick(seconds: seconds, payload: text))
+            shown += 1
         }
     }
 }

@@ -459,7 +459,7 @@ public final class Fleet: Sendable {
             }
             if let due = nextStatus, now >= due, let interval {
                 let totals = self.totals
-                status.report(totals, latency: liveHistograms().latency, errors: errorCount(totals), at: now)
+                status.report(totals, latency: liveHistograms().latency, errors: errorCount(totals), phase: runPhase, at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             let timelineDue = record(now: now)
@@ -627,6 +627,12 @@ public final class Fleet: Sendable {
             for histogram in state.latency { merged.latency.merge(histogram) }
             for histogram in state.lateness { merged.lateness.merge(histogram) }
             return merged
+        }
+    }
+
+    /// The stage or capacity step under way, for the status lines.
+    private var runPhase: RunPhase? {
+        recorders.withLock { [stages] in $0.capacity?.runPhase ?? $0.stages.flatMap { RunPhase.ofStages(stages, closed: $0.figures.count) }
         }
     }
 

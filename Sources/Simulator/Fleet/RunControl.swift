@@ -171,10 +171,11 @@ final class RunControl: Sendable {
     private let unloggedLosses = Locked<[String: Int]>([:])
 
     /// A connection that was up is gone, for `reason`; a connection whose comings and goings are
-    /// not logged leaves it to the next summary line (`takeUnloggedLosses`).
-    func connectionLost(_ reason: String, logged: Bool) {
+    /// not logged leaves it to the next summary line (`takeUnloggedLosses`). One a stage dropped
+    /// `onPurpose` (`disconnect: all`) is no error: its stage's `recovery` counts it.
+    func connectionLost(_ reason: String, logged: Bool, onPurpose: Bool = false) {
         losses.add(1, ordering: .relaxed)
-        count(reason)
+        if !onPurpose { count(reason) }
         if !logged { unloggedLosses.withLock { $0[reason, default: 0] += 1 } }
     }
 

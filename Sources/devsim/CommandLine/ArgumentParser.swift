@@ -95,18 +95,25 @@ enum ArgumentParser {
         let command = "report \(format.rawValue)"
         let (values, reports) = try split(arguments, command: command, flags: [("--output", "FILE")])
         guard reports.count == 1 else { throw UsageError("\(command): name one report file, found \(reports.count)") }
+        if let output = values["--output"]?.last { try ReportFormat.check(output: output, of: command, writes: format) }
         return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
 
-    /// `sample [--count N] [--seed N] SCENARIO...`.
+    /// `sample [--count N] [--for DURATION] [--seed N] SCENARIO...`.
     static func parseSample(_ arguments: [String]) throws(UsageError) -> SampleOptions {
-        let (allValues, scenarios) = try split(arguments, command: "sample", flags: sampleFlags.map { ($0, "N") })
+        let (allValues, scenarios) = try split(arguments, command: "sample", flags: sampleFlags)
         let values = allValues.compactMapValues(\.last)
         var options = SampleOptions()
         options.scenarios = scenarios
+        if let text = values["--for"] {
+            options.span = try duration(text, "--for", allowZero: false)
+            // Only a count given beside it bounds a span.
+            options.count = nil
+        }
         if let text = values["--count"] {
             guard let count = Int(text), (1...10_000).contains(count) else {
-                throw UsageError("--count: expected a whole number from 1 to 10000, found '\(text)'")
+                throw UsageError(
+                    "--count: expected a whole number from 1 to 10000, found '\(text)'; --for DURATION covers a longer stretch")
             }
             options.count = count
         }
@@ -164,7 +171,7 @@ enum ArgumentParser {
         return (values, files)
     }
 
-    static let sampleFlags = ["--count", "--seed"]
+    static let sampleFlags: [(flag: String, valueName: String?)] = [("--count", "N"), ("--for", "DURATION"), ("--seed", "N")]
 
     static func parseRun(_ arguments: [String], environment: [String: String]) throws(UsageError) -> RunOptions {
         let (fromFlags, scenarios) = try split(arguments, command: "run", flags: runOptions.map { ($0.flag, $0.valueName) })
@@ -191,6 +198,13 @@ enum ArgumentParser {
             } catch {
                 throw UsageError("JOB_COMPLETION_INDEX/DEVSIM_SHARDS: \(error.message)")
             }
+        }
+        if let report = options.report {
+            let formatFlag = fromFlags["--report-format"] != nil
+            let formatGiven = formatFlag || !(environment["DEVSIM_REPORT_FORMAT"] ?? "").isEmpty
+            options.reportFormat = try ReportFormat.of(
+                report, pathLabel: fromFlags["--report"] != nil ? "--report" : "DEVSIM_REPORT",
+                given: formatGiven ? options.reportFormat : nil, givenLabel: formatFlag ? "--report-format" : "DEVSIM_REPORT_FORMAT")
         }
         if options.password != nil, options.passwordFile != nil, fromFlags["--password-file"] == nil {
             // DEVSIM_PASSWORD and DEVSIM_PASSWORD_FILE both set: the password itself wins.
@@ -295,12 +309,16 @@ enum ArgumentParser {
                 throw UsageError("\(label): \(error.message)")
             }
         },
-        Option(flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE", help: "write the JSON report here on exit") { o, v, _ in
+        Option(
+            flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE",
+            help: "write the report here on exit, in the format its extension names: .json, .xml (JUnit), .csv, .html; else JSON"
+        ) { o, v, _ in
             o.report = v
         },
         Option(
             flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit|csv|html",
-            help: "the report as JSON (default), JUnit XML (one test case per --expect), the timeline as CSV, or a page of charts"
+            help: "the report as JSON, JUnit XML (one test case per --expect), the timeline as CSV, or a page of charts, "
+                + "whatever the file's name; one the name contradicts is refused"
         ) { o, v, label throws(UsageError) in
             guard let format = ReportFormat(rawValue: v) else {
                 throw UsageError("\(label): expected json, junit, csv or html, found '\(v)'")
@@ -350,7 +368,7 @@ enum ArgumentParser {
         },
         Option(
             flag: "--dry-run", variable: "DEVSIM_DRY_RUN", valueName: nil,
-            help: "no broker: print what would be published, one JSON object a line"
+            help: "no broker: print what would be published, one JSON object a line, its virtual time in \"at\" (+HH:MM:SS.mmm)"
         ) { o, v, label throws(UsageError) in
             o.dryRun = try flag(v, label)
         },

@@ -106,20 +106,13 @@ struct ReportConvertOptions: Equatable {
     var output: String?
 }
 
-/// What `--report` writes.
-enum ReportFormat: String, Equatable, CaseIterable {
-    case json, junit
-    /// The timeline, a line per interval.
-    case csv
-    /// One self-contained page with the timeline's charts (`HTMLReport`).
-    case html
-}
-
 /// `devsim sample`'s options.
 struct SampleOptions: Equatable {
     var scenarios: [String] = []
-    /// Ticks to show of each device group.
-    var count = 3
+    /// Ticks to show of each device group; `nil` under `--for` alone: every tick of the span.
+    var count: Int? = 3
     /// `nil`: a random seed, printed so the values can be shown again.
     var seed: UInt64?
+    /// `--for`: the stretch of virtual time to show, from the first CONNACK.
+    var span: Duration?
 }

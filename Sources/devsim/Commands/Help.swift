@@ -22,7 +22,7 @@ enum Help {
         Usage:
           devsim run [options] SCENARIO...   run the scenarios until stopped, --duration or --messages
           devsim validate SCENARIO...        check scenarios; exit 0, or print every error and exit 2
-          devsim sample [--count N] [--seed N] SCENARIO...
+          devsim sample [--count N] [--for DURATION] [--seed N] SCENARIO...
                                              print the first ticks of every device group
           devsim report merge [--output FILE] [--force] REPORT...
                                              add up shard reports (run --shard) into one
@@ -46,17 +46,21 @@ enum Help {
         """
 
     static let sample = """
-        Usage: devsim sample [--count N] [--seed N] SCENARIO...
+        Usage: devsim sample [--count N] [--for DURATION] [--seed N] SCENARIO...
 
-        Prints the first N ticks (default 3) of the first device of every device group, on a
-        virtual clock, without a broker: a header per group (name, where it is written, devices,
-        rate, qos), the device's id and topic, then one line per tick with its time after the
-        device's first CONNACK and the payload. The payloads are those a run with the same seed
-        publishes. Without --seed a random seed is used and printed.
+        Prints the first N ticks (default 3), or every tick of the first DURATION, of the first
+        device of every device group, on a virtual clock, without a broker: a header per group
+        (name, where it is written, devices, rate, qos), the device's id and topic, then one
+        line per tick with its time after the device's first CONNACK (+HH:MM:SS.mmm, as the
+        dry run's "at") and the payload. The payloads are those a run with the same seed
+        publishes. Without --seed a random seed is used and printed. A publish: max group has
+        no schedule to cover: it shows N ticks, numbered.
         Exits 2 and prints every problem when a scenario is invalid.
 
-          --count N    ticks per device group, 1 to 10000 (default 3)
-          --seed N     seed for the values (default: random, printed)
+          --count N        ticks per device group, 1 to 10000 (default 3; with --for, no bound
+                           unless given)
+          --for DURATION   every tick of this stretch of virtual time: 24h shows a day
+          --seed N         seed for the values (default: random, printed)
 
         """
 
@@ -85,7 +89,9 @@ enum Help {
         'report html' writes the report as one self-contained page (no script, nothing loaded
         from elsewhere): its figures, the --expect verdicts, the timeline as charts (published
         against scheduled, latency and lateness percentiles, connections up, reloads marked)
-        and the device groups.
+        and the device groups. Their --output FILE may not be named for another format
+        (report html --output r.json exits 2); each file is written beside its place and
+        renamed into it, whole or not at all.
 
         """
 

@@ -1,8 +1,8 @@
 import Glibc
 
 /// A file a command writes when it ends (`run --report`, `report merge --output`): checked before
-/// the work starts, so that a typo costs a second rather than the whole test, and written with
-/// the system's own words for what went wrong.
+/// the work starts, so that a typo costs a second rather than the whole test, written whole or
+/// not at all, and with the system's own words for what went wrong.
 enum OutputFile {
     /// Why `path` cannot take the file, as a sentence ("directory 'nodir' does not exist"), or
     /// `nil` when it can: its directory exists, is a directory and is writable, and `path` is not
@@ -12,7 +12,14 @@ enum OutputFile {
         var info = stat()
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { return "'\(path)' is a directory" }
-            return access(path, W_OK) == 0 ? nil : "'\(path)' cannot be written: \(reason(errno))"
+            guard access(path, W_OK) == 0 else { return "'\(path)' cannot be written: \(reason(errno))" }
+            // A device or a pipe is written as it is; a file is replaced from beside it.
+            guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+            let directory = Self.directory(of: resolved(path))
+            guard access(directory, W_OK) == 0 else {
+                return "directory '\(directory)' cannot be written (the file is written beside it, then renamed): \(reason(errno))"
+            }
+            return nil
         }
         let directory = Self.directory(of: path)
         guard stat(directory, &info) == 0 else {
@@ -23,25 +30,87 @@ enum OutputFile {
         return nil
     }
 
-    /// Writes `bytes` to `path`, replacing what was there: `open`, `write`, `close`. Throws a
-    /// sentence naming the file and the system's reason.
+    /// Writes `bytes` to `path`, replacing what was there. A regular file (or a new one) is
+    /// written to a temporary file beside it and renamed into place, so a reader, or a CI job
+    /// that collects it, sees the old file or the whole new one, never half a report, and a
+    /// write that fails leaves the old one as it was. A device or a pipe (`/dev/stdout`) is
+    /// written as it is. Throws a sentence naming the file and the system's reason.
     static func write(_ bytes: some Collection<UInt8>, to path: String) throws(RuntimeError) {
+        let contents = Array(bytes)
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        guard !exists || info.st_mode & S_IFMT == S_IFREG else {
+            try writeInPlace(contents, to: path)
+            return
+        }
+        // Through a symbolic link, the file it names is the one replaced, the link kept.
+        let target = exists ? resolved(path) : path
+        let (descriptor, temporary) = try temporaryFile(beside: target, for: path)
+        // The replaced file's permissions, not the temporary file's.
+        if exists { fchmod(descriptor, info.st_mode & 0o7777) }
+        var failure: RuntimeError?
+        do throws(RuntimeError) {
+            try writeAll(contents, to: descriptor, path: path)
+        } catch {
+            failure = error
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = RuntimeError("cannot write '\(path)': \(reason(errno))") }
+        // A full disk may only show at close (NFS, quota).
+        if close(descriptor) != 0, failure == nil { failure = RuntimeError("cannot write '\(path)': \(reason(errno))") }
+        if failure == nil, rename(temporary, target) != 0 {
+            failure = RuntimeError("cannot write '\(path)': renaming '\(temporary)' into place: \(reason(errno))")
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// The file `path` names, its symbolic links followed; `path` itself when that fails.
+    private static func resolved(_ path: String) -> String {
+        guard let pointer = realpath(path, nil) else { return path }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// A new file `.NAME.devsim-XXXXXX` in `target`'s directory (the rename must not cross file
+    /// systems), hidden from a glob such as `*.xml`.
+    private static func temporaryFile(beside target: String, for path: String) throws(RuntimeError) -> (Int32, String) {
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        let prefix = directory(of: target) + "/." + name + ".devsim-"
+        for _ in 0..<8 {
+            let temporary = prefix + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { return (descriptor, temporary) }
+            guard errno == EEXIST else {
+                throw RuntimeError("cannot write '\(path)': a temporary file beside it ('\(temporary)'): \(reason(errno))")
+            }
+        }
+        throw RuntimeError("cannot write '\(path)': no free name for a temporary file beside it ('\(prefix)…')")
+    }
+
+    /// `open`, `write`, `close`, for a file that cannot be replaced: a device, a pipe.
+    private static func writeInPlace(_ contents: [UInt8], to path: String) throws(RuntimeError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
-        let contents = Array(bytes)
+        do throws(RuntimeError) {
+            try writeAll(contents, to: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        // A full disk may only show at close (NFS, quota).
+        guard close(descriptor) == 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
+    }
+
+    private static func writeAll(_ contents: [UInt8], to descriptor: Int32, path: String) throws(RuntimeError) {
         var written = 0
         while written < contents.count {
             let n = contents.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, contents.count - written) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let error = errno
-                close(descriptor)
-                throw RuntimeError("cannot write '\(path)': \(reason(error))")
-            }
+            guard n > 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
             written += n
         }
-        // A full disk may only show at close (NFS, quota).
-        guard close(descriptor) == 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
     }
 
     /// The directory `path` would be made in: "." for a bare name, "/" for a file at the root.

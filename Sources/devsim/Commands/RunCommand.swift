@@ -99,8 +99,8 @@ struct RunCommand {
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
-        if options.reportFormat == .csv, options.timelineInterval == nil {
-            throw UsageError("--report-format csv writes the timeline, which --timeline-interval 0 turns off")
+        if let path = options.report, options.reportFormat == .csv, options.timelineInterval == nil {
+            throw UsageError("--report \(path) is the timeline as CSV, which --timeline-interval 0 turns off")
         }
         let serviceSettings = try Self.serviceSettings(options, shard: plan.shard, environment: environment)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
@@ -143,8 +143,13 @@ struct RunCommand {
             logger.error(why)
             code = .noConnection  // no connection says more than the assertions it broke
         }
+        var unwritten: String?
         if let path = options.report {
-            try writeReport(report, exitCode: code, to: path)
+            do {
+                try writeReport(report, exitCode: code, to: path)
+            } catch {
+                unwritten = "\(error)"
+            }
         }
         if let verify = result.verify, let invalid = verify.invalid {
             logger.warning("verify: not judged: \(invalid); no figure of the closed-loop check says anything of the broker")
@@ -161,6 +166,16 @@ struct RunCommand {
                     + "its bound for a subscriber that does not keep up (mosquitto's max_queued_messages, behind "
                     + "max_inflight_messages): those say more of the subscribers, or of the broker's limits for one, than "
                     + "of the broker losing messages")
+        }
+        if let unwritten {
+            // Last, where a CI log is read first; the run's own verdict, when it failed, says
+            // more than the missing file and keeps its exit code.
+            let verdict =
+                code == .success
+                ? "the run itself ended as asked; exit 1 says the report is missing"
+                : "the run's verdict is in this log and in the exit code, \(code.rawValue) (\(code.words))"
+            logger.error("the report was not written: \(unwritten); " + verdict)
+            if code == .success { code = .failure }
         }
         return code
     }

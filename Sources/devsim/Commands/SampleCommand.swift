@@ -2,20 +2,21 @@ import FoundationEssentials
 import Scenario
 import Simulator
 
-/// `devsim sample`: the first few ticks of the first device of every device group, on the dry
-/// run's virtual clock, in a form made for reading:
+/// `devsim sample`: the first few ticks of the first device of every device group, or every
+/// tick of a stretch of virtual time (`--for 24h`), on the dry run's virtual clock, in a form
+/// made for reading:
 ///
 /// ```
 /// seed 42 (random; --seed 42 shows these values again)
 ///
 /// room  scenarios/building.yaml:14:5  12 devices, 1 every 5s, qos 1
 ///   room-1 → building/room-1/climate
-///     +0.000s  {"params":{"temperature":21.4}}
-///     +5.000s  {"params":{"temperature":21.5}}
+///     +00:00:00.000  {"params":{"temperature":21.4}}
+///     +00:00:05.000  {"params":{"temperature":21.5}}
 /// ```
 ///
-/// Times count from the device's first CONNACK (its `jitter` delay included). The payloads are
-/// those a run with the same seed publishes for that device.
+/// Times count from the device's first CONNACK (its `jitter` delay included), as the dry run's
+/// `at` does. The payloads are those a run with the same seed publishes for that device.
 enum SampleCommand {
     static func run(
         _ options: SampleOptions, environment: [String: String],
@@ -29,26 +30,33 @@ enum SampleCommand {
         guard ScenarioFiles.checkIDs(FleetPlan(scenarios: scenarios, settings: settings), errors: errors) else {
             return .usage
         }
+        // A day of ticks is written as it is made, a chunk at a time.
         var text = "seed \(seed)" + (options.seed == nil ? " (random; --seed \(seed) shows these values again)" : "") + "\n"
+        func flush(over bytes: Int) {
+            guard text.utf8.count > bytes else { return }
+            output(text)
+            text = ""
+        }
         let wallStart = WallTime.now().secondsSinceEpoch
         for scenario in scenarios {
             let plan = FleetPlan(scenarios: [scenario], settings: settings)
-            for device in Sample.firstDevices(of: plan, seed: seed, count: options.count, wallStart: wallStart) {
-                let group = scenario.groups.first { $0.name == device.plan.group }
-                text += "\n" + header(device.plan, group: group, file: scenario.file) + "\n"
-                text += "  \(device.plan.id) → \(device.plan.topic)\n"
+            for device in Sample.firstDevicePlans(of: plan) {
+                let group = scenario.groups.first { $0.name == device.group }
+                text += "\n" + header(device, group: group, file: scenario.file) + "\n"
+                text += "  \(device.id) → \(device.topic)\n"
                 // `publish: max` has no schedule, only an order: its ticks are numbered.
-                let times =
-                    device.plan.perSecond.isFinite
-                    ? device.ticks.map { "+" + Text.fixed($0.seconds, decimals: 3) + "s" }
-                    : device.ticks.indices.map { "#\($0 + 1)" }
-                let width = times.map(\.count).max() ?? 0
-                for (time, tick) in zip(times, device.ticks) {
-                    text += "    " + time + String(repeating: " ", count: width - time.count + 2) + tick.payload + "\n"
+                let numbered = !device.perSecond.isFinite
+                let width = numbered ? "#\(options.count ?? Sample.defaultCount)".count : VirtualTime.text(0).count
+                var number = 0
+                Sample.forEachTick(of: device, seed: seed, count: options.count, span: options.span, wallStart: wallStart) { tick in
+                    number += 1
+                    let time = numbered ? "#\(number)" : VirtualTime.text(tick.seconds)
+                    text += "    " + time + String(repeating: " ", count: max(0, width - time.count) + 2) + tick.payload + "\n"
+                    flush(over: 64 * 1024)
                 }
             }
         }
-        output(text)
+        flush(over: 0)
         return .success
     }
 

@@ -63,20 +63,61 @@ public enum HTMLReport {
         return parts.joined(separator: " · ")
     }
 
+    /// The headline tiles, each `<div class="figure" data-figure="KEY">`: the run's figures, or
+    /// for a capacity search its answer and the figures of the step that gave it, since the
+    /// run's totals mix every step, warm-up and cool-down and answer nothing.
     private static func figures(_ report: RunReport) -> String {
-        var items: [(String, String)] = [
-            ("published", "\(report[.published])"), ("of scheduled", "\(report[.scheduled])"),
-            ("messages / s", format(report.ratePerSecond)), ("connections up at the end", "\(report.connectionsUp)/\(report.connections)"),
-            ("lateness p99", "\(format(report.lateness.p99)) ms"),
-        ]
-        if let latency = report.latency { items.append(("ack latency p99", "\(format(latency.p99)) ms")) }
-        if let acked = report.ackedPercent { items.append(("acknowledged", "\(format(acked)) %")) }
-        if let verify = report.verify { items.append(("lost (verify)", "\(verify.lost)")) }
-        let errors = report.connectionErrors.values.reduce(0, +) + report[.failed]
-        items.append(("errors", "\(errors)"))
+        let tiles = report.capacity.map { capacityTiles($0, report) } ?? runTiles(report)
         return "<div class=\"figures\">"
-            + items.map { "<div class=\"figure\">\(HTMLText.escape($0.0))<b>\(HTMLText.escape($0.1))</b></div>" }.joined()
-            + "</div>\n"
+            + tiles.map {
+                "<div class=\"figure\" data-figure=\"\($0.key)\">\(HTMLText.escape($0.words))<b>\(HTMLText.escape($0.value))</b></div>"
+            }
+            .joined() + "</div>\n"
+    }
+
+    private typealias Tile = (key: String, words: String, value: String)
+
+    private static func runTiles(_ report: RunReport) -> [Tile] {
+        var tiles: [Tile] = [
+            ("published", "published", "\(report[.published])"), ("scheduled", "of scheduled", "\(report[.scheduled])"),
+            ("rate", "messages / s", format(report.ratePerSecond)),
+            ("connections", "connections up at the end", "\(report.connectionsUp)/\(report.connections)"),
+            ("lateness", "lateness p99", "\(format(report.lateness.p99)) ms"),
+        ]
+        if let latency = report.latency { tiles.append(("latency", "ack latency p99", "\(format(latency.p99)) ms")) }
+        if let acked = report.ackedPercent { tiles.append(("acked", "acknowledged", "\(format(acked)) %")) }
+        if let verify = report.verify { tiles.append(("lost", "lost (verify)", "\(verify.lost)")) }
+        tiles.append(("errors", "errors", "\(report.connectionErrors.values.reduce(0, +) + report[.failed])"))
+        // A reconnect storm asked for is no error: its drops are told apart.
+        if let dropped = report.droppedOnPurpose {
+            tiles.append(("dropped-on-purpose", "dropped on purpose (disconnect: all)", "\(dropped)"))
+        }
+        return tiles
+    }
+
+    /// The answer, what broke it, and the figures of the step at capacity (or, when none met
+    /// every SLO, of the step that broke), over its hold alone.
+    private static func capacityTiles(_ capacity: CapacityFigures, _ report: RunReport) -> [Tile] {
+        var tiles: [Tile] = [
+            ("capacity", "capacity: met every SLO", capacity.capacity.map { "\(format($0.targetPerSecond))/s" } ?? "none")
+        ]
+        if let broke = capacity.brokeAt {
+            tiles.append(("broke-at", "broke at", "\(format(broke.targetPerSecond))/s"))
+            if let first = capacity.brokenFirst { tiles.append(("broken-first", "broke first", "\(first.assertion): \(first.message)")) }
+        }
+        if let step = capacity.capacity ?? capacity.brokeAt {
+            let point = step.point
+            let name = "step \(step.step) (\(format(step.targetPerSecond))/s)"
+            tiles.append(("step-rate", "\(name): published / s", format(step.ratePerSecond)))
+            let latency = milliseconds(point.latency.histogram, 99)
+            if !latency.isEmpty { tiles.append(("step-latency", "\(name): ack latency p99", latency + " ms")) }
+            let lateness = milliseconds(point.lateness.histogram, 99)
+            if !lateness.isEmpty { tiles.append(("step-lateness", "\(name): lateness p99", lateness + " ms")) }
+            tiles.append(("step-errors", "\(name): errors", "\(point.errors)"))
+        }
+        tiles.append(("steps", "steps held", "\(capacity.steps.count)"))
+        tiles.append(("connections", "connections up at the end", "\(report.connectionsUp)/\(report.connections)"))
+        return tiles
     }
 
     private static func verdicts(_ report: RunReport) -> String {
@@ -107,10 +148,11 @@ public enum HTMLReport {
             }
         }
         let marks =
-            (report.stages ?? []).map { SVGChart.Mark(at: $0.point.at, label: "stage \($0.stage): \($0.target)") }
+            (report.stages ?? []).map { SVGChart.Mark(at: $0.point.at, label: "stage \($0.stage): \($0.target)", short: $0.target) }
             + (report.reloads ?? []).map { SVGChart.Mark(at: $0.atSeconds, label: $0.error == nil ? "reload" : "reload failed") }
             + (report.capacity?.steps ?? []).map { step in
-                SVGChart.Mark(at: step.point.at, label: "step \(step.step): \(format(step.targetPerSecond))/s")
+                let target = "\(format(step.targetPerSecond))/s"
+                return SVGChart.Mark(at: step.point.at, label: "step \(step.step): \(target)", short: target)
             }
         var charts = [
             SVGChart(

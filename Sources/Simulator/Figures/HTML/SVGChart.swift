@@ -2,7 +2,8 @@
 /// from elsewhere, so the page shows the same offline, in a mail, or in a CI artifact viewer.
 ///
 /// Each series is one `<polyline data-series="NAME" data-points="N">` of its points with a
-/// value; marks (reloads, stages) are labelled vertical lines.
+/// value; marks (reloads, stages, capacity steps) are vertical lines, labelled in a band above
+/// the plot (`MarkLabels`), so no label hides a line or another label.
 struct SVGChart {
     struct Series {
         var name: String
@@ -16,6 +17,8 @@ struct SVGChart {
     struct Mark {
         var at: Double
         var label: String
+        /// What the label shrinks to when the full ones do not fit (`4000/s` for `step 4: 4000/s`).
+        var short: String? = nil
     }
 
     var title: String
@@ -25,24 +28,31 @@ struct SVGChart {
     var series: [Series]
     var marks: [Mark] = []
 
-    private static let width = 640.0, height = 200.0
-    private static let left = 56.0, right = 12.0, top = 10.0, bottom = 26.0
+    static let width = 640.0
+    private static let height = 200.0
+    static let left = 56.0, right = 12.0
+    private static let top = 10.0, bottom = 26.0
 
     var svg: String {
-        let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom
+        let plotWidth = Self.width - Self.left - Self.right
         // At least a second wide, so a run shorter than its first interval still has an axis.
         let xMax = max(x.last ?? 1, 1)
+        func px(_ seconds: Double) -> Double { Self.left + seconds / xMax * plotWidth }
+        let labels = MarkLabels(marks.map { (x: px($0.at), label: $0.label, short: $0.short) })
+        // The labels' band above the plot, which the chart grows by.
+        let top = Self.top + labels.bandHeight
+        let height = Self.height + labels.bandHeight
+        let plotHeight = height - top - Self.bottom
         let xStep = Self.step(covering: xMax, in: 5)
         // A tenth of headroom, so a flat line at the top is not drawn on the frame.
         let highest = (series.flatMap { $0.values.compactMap { $0 } }.max() ?? 0) * 1.1
         let yStep = Self.step(covering: highest, in: 4)
         let yMax = highest > 0 ? (highest / yStep).rounded(.up) * yStep : 1
-        func px(_ seconds: Double) -> Double { Self.left + seconds / xMax * plotWidth }
         // Clamped to the axis: an interval's count can dip below 0 when messages a broker never
         // took are taken back from `published` (suspected QoS 2 trouble).
-        func py(_ value: Double) -> Double { Self.top + plotHeight - (yMax > 0 ? max(0, value) / yMax : 0) * plotHeight }
+        func py(_ value: Double) -> Double { top + plotHeight - (yMax > 0 ? max(0, value) / yMax : 0) * plotHeight }
         var svg = """
-            <svg viewBox="0 0 \(Self.number(Self.width)) \(Self.number(Self.height))" role="img" aria-label="\(HTMLText.escape(title))">
+            <svg viewBox="0 0 \(Self.number(Self.width)) \(Self.number(height))" role="img" aria-label="\(HTMLText.escape(title))">
             """
         for step in 0...Int((yMax / yStep).rounded()) {
             let value = yStep * Double(step), y = py(value)
@@ -53,14 +63,20 @@ struct SVGChart {
         }
         for step in 0...Int((xMax / xStep).rounded(.down)) {
             let seconds = xStep * Double(step)
-            svg += "<text class=\"axis\" x=\"\(Self.number(px(seconds)))\" y=\"\(Self.number(Self.height - 8))\" text-anchor=\"middle\">"
+            svg += "<text class=\"axis\" x=\"\(Self.number(px(seconds)))\" y=\"\(Self.number(height - 8))\" text-anchor=\"middle\">"
             svg += "\(Self.label(seconds)) s</text>"
         }
-        for mark in marks {
+        for (mark, placed) in zip(marks, labels.placed) {
             let x = Self.number(px(mark.at))
-            svg +=
-                "<line class=\"mark\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(Self.number(Self.top))\" y2=\"\(Self.number(Self.top + plotHeight))\"/>"
-            svg += "<text class=\"mark\" x=\"\(x)\" y=\"\(Self.number(Self.top + 10))\" dx=\"3\">\(HTMLText.escape(mark.label))</text>"
+            svg += "<g><title>\(HTMLText.escape(mark.label))</title>"
+            svg += "<line class=\"mark\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(Self.number(top))\" y2=\"\(Self.number(top + plotHeight))\"/>"
+            if let placed {
+                let y = Self.top + MarkLabels.baseline(lane: placed.lane)
+                svg += "<text class=\"mark\" x=\"\(Self.number(placed.x))\" y=\"\(Self.number(y))\""
+                svg += placed.endsAtLine ? " text-anchor=\"end\">" : ">"
+                svg += "\(HTMLText.escape(placed.text))</text>"
+            }
+            svg += "</g>"
         }
         for line in series {
             let points = zip(x, line.values).compactMap { x, value in value.map { "\(Self.number(px(x))),\(Self.number(py($0)))" } }
