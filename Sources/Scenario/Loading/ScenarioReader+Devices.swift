@@ -317,12 +317,18 @@ extension ScenarioReader {
     }
 
     /// The fields `verify` names must be in the payload: the sequence made by an integer
-    /// `counter`, the timestamp by a `timestamp` in s, ms, us or ns.
+    /// `counter` that steps at every publish, the timestamp by a `timestamp` in s, ms, us or ns.
     private func checkVerifyFields(_ verify: VerifyFields, in payload: PayloadSpec, at mark: Mark) {
         let sequence = VerifyFields.field(named: verify.sequence, in: payload.fields)
         if sequence == nil {
             report(mark, "verify: the payload has no field '\(verify.sequence)' to read the sequence number from")
-        } else if !(sequence?.generator is CounterRecipe) {
+        } else if let counter = sequence?.generator as? CounterRecipe {
+            // A shaped counter skips steps by design: the verifier would count each as lost.
+            if counter.shape != nil {
+                report(
+                    mark, "verify: the sequence field '\(verify.sequence)' must be a counter without peakAt, which steps at every publish")
+            }
+        } else {
             report(mark, "verify: the sequence field '\(verify.sequence)' must be made by a 'counter'")
         }
         let timestamp = VerifyFields.field(named: verify.timestamp, in: payload.fields)
