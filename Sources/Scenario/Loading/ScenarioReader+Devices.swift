@@ -54,7 +54,10 @@ extension ScenarioReader {
                 "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
                     + "times per publish; sample less often or publish more often")
         }
-        if let payload = keys.payload { checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark) }
+        if let payload = keys.payload {
+            checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark)
+            checkSetpoints(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark)
+        }
         if keys.payload?.style == .perField, keys.verify != nil {
             report(
                 (entries["verify"] ?? node).mark,
@@ -300,6 +303,25 @@ extension ScenarioReader {
                 report(mark, "field '\(field.name)' adds up 'of: \(integral.source)', which is no field of the payload")
             } else if source?.generator?.valueKind != .number {
                 report(mark, "field '\(field.name)' adds up 'of: \(integral.source)', which is not a number")
+            }
+        }
+    }
+
+    /// The field each `setpoint` reports on must be one of the payload with a setpoint command.
+    private func checkSetpoints(in fields: [FieldSpec], all: [FieldSpec], at mark: Mark) {
+        for field in fields {
+            if let members = field.fields { checkSetpoints(in: members, all: all, at: mark) }
+            guard let recipe = field.generator as? SetpointRecipe else { continue }
+            guard let source = Self.field(at: recipe.source, in: all) else {
+                report(mark, "field '\(field.name)' reports the setpoint of 'of: \(recipe.source)', which is no field of the payload")
+                continue
+            }
+            guard case .setpoint = source.command else {
+                report(
+                    mark,
+                    "field '\(field.name)' reports the setpoint of 'of: \(recipe.source)', which has none: "
+                        + "give that field command: { setpoint: 0.5/min }")
+                continue
             }
         }
     }
