@@ -3,7 +3,8 @@
 # scripts/package.sh, installs the .deb on this machine, runs the installed devsim (--version, the
 # man page, every shipped scenario validated, a dry run, a short run against a private
 # mosquitto), removes the package and checks that nothing is left; then unpacks the tarball and
-# runs the devsim in it. Refuses to touch a devsim that was installed before it ran.
+# runs the devsim in it; both carry the docs and a copyright file in Debian's machine-readable
+# format. Refuses to touch a devsim that was installed before it ran.
 #
 #   scripts/package-test.sh [DIST]   keeps the packages in DIST (the release workflow's files)
 set -euo pipefail
@@ -13,6 +14,35 @@ fail() { echo "package test: $*" >&2; exit 1; }
 if dpkg-query -W -f='${Status}' devsim 2>/dev/null | grep -q "install ok installed"; then
   fail "a devsim package is already installed here; remove it first (dpkg -r devsim)"
 fi
+
+# A copyright file as Debian's format 1.0 has it: the Format line first, a Files paragraph for
+# every file (Files: *) with its Copyright and License, and the text of every licence named.
+check_copyright() {
+  python3 - "$1" <<'PYTHON' || fail "$1 is not a copyright file in Debian's machine-readable format"
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+paragraphs = []
+for block in re.split(r"\n[ \t]*\n", text.strip()):
+    fields, name = {}, None
+    for line in block.split("\n"):
+        if line[:1] in (" ", "\t") and name:
+            fields[name] += "\n" + line.strip()
+        else:
+            name, _, value = line.partition(":")
+            assert value != "" or line.endswith(":"), f"not a field: {line!r}"
+            fields[name] = value.strip()
+    paragraphs.append(fields)
+header, rest = paragraphs[0], paragraphs[1:]
+assert header.get("Format") == "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", "no Format line first"
+files = [p for p in rest if "Files" in p]
+assert any(p["Files"].split() == ["*"] for p in files), "no Files: * paragraph"
+texts = {p["License"].split("\n")[0] for p in rest if "Files" not in p and "\n" in p.get("License", "")}
+for p in files:
+    assert p.get("Copyright") and p.get("License"), f"Files: {p['Files']} lacks Copyright or License"
+    name, _, body = p["License"].partition("\n")
+    assert body or name in texts, f"licence '{name}' has no text"
+PYTHON
+}
 
 dir=$(mktemp -d)
 broker=
@@ -37,6 +67,11 @@ ldd /usr/bin/devsim | grep -q "not found" && fail "the installed binary lacks a 
 if command -v man > /dev/null; then MANPAGER=cat man -l /usr/share/man/man1/devsim.1.gz 2> /dev/null; else zcat /usr/share/man/man1/devsim.1.gz; fi \
   | grep -q -- "--ack-timeout" || fail "the man page does not give the run options"
 [ -f /lib/systemd/system/devsim.service ] || fail "the package has no systemd unit"
+check_copyright /usr/share/doc/devsim/copyright
+for doc in scenarios dashboards; do
+  zcat "/usr/share/doc/devsim/docs/$doc.md.gz" 2> /dev/null | grep -q "^# " || fail "the package has no docs/$doc.md"
+done
+[ -f /usr/share/doc/devsim/docs/examples/rooms.yaml ] || fail "the package lacks the files the docs refer to (docs/examples)"
 devsim validate /usr/share/devsim/scenarios/*.yaml > /dev/null
 devsim run /usr/share/devsim/scenarios/sensor-room.yaml --dry-run --messages 5 --seed 1 > "$dir/dry.jsonl"
 [ "$(wc -l < "$dir/dry.jsonl")" -eq 5 ] || fail "the dry run printed $(wc -l < "$dir/dry.jsonl") lines, not 5"
@@ -50,12 +85,17 @@ start_mosquitto "$dir" "$port"
 dpkg -r devsim > /dev/null
 installed=
 [ ! -e /usr/bin/devsim ] && [ ! -e /usr/share/devsim ] && [ ! -e /usr/share/man/man1/devsim.1.gz ] && [ ! -e /lib/systemd/system/devsim.service ] \
+  && [ ! -e /usr/share/doc/devsim ] \
   || fail "dpkg -r devsim left files behind"
 
 mkdir "$dir/unpacked"
 tar -C "$dir/unpacked" -xzf "$tarball"
 unpacked="$dir/unpacked/devsim-$version"
 [ "$("$unpacked/bin/devsim" --version)" = "devsim $version" ] || fail "the tarball's devsim does not print its version"
+check_copyright "$unpacked/copyright"
+for doc in scenarios.md dashboards.md examples/rooms.yaml; do
+  [ -f "$unpacked/docs/$doc" ] || fail "the tarball has no docs/$doc beside its README"
+done
 "$unpacked/bin/devsim" run "$unpacked/share/devsim/scenarios/milkcocoa-accelerometer.yaml" --dry-run --messages 3 > /dev/null 2>&1 \
   || fail "the tarball's devsim cannot dry-run its own scenario"
 # The CI example that installs the tarball, as a runner without Docker would.

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Builds what a release attaches, from this tree, into OUT (default dist/):
 #
-#   devsim-VERSION-linux-ARCH.tar.gz   bin/devsim, share/devsim/scenarios/, share/man/man1/devsim.1
-#   devsim_VERSION_DEBARCH.deb         /usr/bin/devsim, /usr/share/devsim/scenarios/, the man page
+#   devsim-VERSION-linux-ARCH.tar.gz   bin/devsim, share/devsim/scenarios/, share/man/man1/devsim.1,
+#                                      README.md, docs/ and copyright beside them
+#   devsim_VERSION_DEBARCH.deb         /usr/bin/devsim, /usr/share/devsim/scenarios/, the man page,
+#                                      /usr/share/doc/devsim/ (README, docs/, copyright)
+#
+# The copyright file, deploy/debian/copyright, is in Debian's machine-readable format.
 #
 # The binary is the release build with --static-swift-stdlib (as in the Dockerfile): the Swift
 # runtime is linked in, so it needs only libmosquitto, libyaml, libstdc++ and glibc, which the
@@ -37,6 +41,7 @@ man="$work/devsim.1"
     printf '.fi\n'
   done
   printf '.SH FILES\n.TP\n.I /usr/share/devsim/scenarios/\nthe ready-made scenarios\n'
+  printf '.TP\n.I /usr/share/doc/devsim/docs/\nthe scenario reference and the dashboards guide\n'
 } > "$man"
 
 # The tarball: a folder of the binary, its scenarios and its man page.
@@ -47,6 +52,9 @@ install -d "$tree/share/devsim/scenarios" "$tree/share/man/man1"
 install -m 0644 scenarios/*.yaml "$tree/share/devsim/scenarios/"
 install -m 0644 "$man" "$tree/share/man/man1/devsim.1"
 install -m 0644 README.md "$tree/README.md"
+# The docs beside the README, where its links point; the copyright file as Debian writes it.
+(cd docs && find . -type f) | while read -r file; do install -D -m 0644 "docs/$file" "$tree/docs/$file"; done
+install -m 0644 deploy/debian/copyright "$tree/copyright"
 tarball="$out/devsim-$version-linux-$arch.tar.gz"
 tar -C "$work" --owner=0 --group=0 -czf "$tarball" "devsim-$version"
 
@@ -57,6 +65,15 @@ install -d "$root/usr/share/devsim/scenarios" "$root/usr/share/man/man1" "$root/
 install -m 0644 scenarios/*.yaml "$root/usr/share/devsim/scenarios/"
 gzip -9n -c "$man" > "$root/usr/share/man/man1/devsim.1.gz"
 gzip -9n -c README.md > "$root/usr/share/doc/devsim/README.md.gz"
+# Debian compresses documentation but the copyright file, which must be readable as it is.
+(cd docs && find . -type f) | while read -r file; do
+  install -d "$root/usr/share/doc/devsim/docs/$(dirname "$file")"
+  case "$file" in
+    *.md) gzip -9n -c "docs/$file" > "$root/usr/share/doc/devsim/docs/$file.gz" ;;
+    *) install -m 0644 "docs/$file" "$root/usr/share/doc/devsim/docs/$file" ;;
+  esac
+done
+install -m 0644 deploy/debian/copyright "$root/usr/share/doc/devsim/copyright"
 install -D -m 0644 deploy/systemd/devsim.service "$root/lib/systemd/system/devsim.service"
 # The Swift runtime must be inside the binary, not beside it.
 if objdump -p "$root/usr/bin/devsim" | awk '/NEEDED/ {print $2}' | grep -q -i -e swift -e dispatch -e Foundation; then

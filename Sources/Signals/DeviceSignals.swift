@@ -43,20 +43,32 @@ package final class DeviceSignals: @unchecked Sendable {
     /// Each `integral` field's total, with the field it adds up.
     private let integrals: [(total: IntegralRecipe.Total, source: FieldEncoder)]
 
+    /// Every field made by a generator, by its dotted path through the groups.
+    private static func leaves(_ list: FieldList, _ prefix: String = "") -> [(String, FieldEncoder)] {
+        list.fields.flatMap { field in
+            field.isGroup ? leaves(field.members, prefix + field.name + ".") : [(prefix + field.name, field)]
+        }
+    }
+
     /// Finds the field each `integral` adds up; one it cannot find (the loader refuses it) stays
     /// at its start.
     private static func linkIntegrals(_ list: FieldList) -> [(total: IntegralRecipe.Total, source: FieldEncoder)] {
-        func all(_ list: FieldList, _ prefix: String) -> [(String, FieldEncoder)] {
-            list.fields.flatMap { field in
-                field.isGroup ? all(field.members, prefix + field.name + ".") : [(prefix + field.name, field)]
-            }
-        }
-        let fields = all(list, "")
+        let fields = leaves(list)
         let byPath = Dictionary(fields, uniquingKeysWith: { first, _ in first })
         return fields.compactMap { _, field in
             guard let total = field.generator as? IntegralRecipe.Total, let source = byPath[total.recipe.source] else { return nil }
             source.keepsLastNumber = true
             return (total, source)
+        }
+    }
+
+    /// Gives each `setpoint` field the field whose setpoint it reports.
+    private static func linkSetpoints(_ list: FieldList) {
+        let fields = leaves(list)
+        let byPath = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+        for (_, field) in fields {
+            guard let target = field.generator as? SetpointRecipe.Target else { continue }
+            target.field = byPath[target.source]
         }
     }
 
@@ -140,6 +152,7 @@ package final class DeviceSignals: @unchecked Sendable {
         fieldNames = payload.fields.map(\.name)
         fieldIsText = payload.fields.map { [.text, .timestamp].contains($0.generator?.valueKind) }
         integrals = Self.linkIntegrals(FieldList(fields))
+        Self.linkSetpoints(FieldList(fields))
         self.historyModels = context.models.filter { $0.dependsOnHistory }
         self.latestModels = context.models.filter { !$0.dependsOnHistory }
         self.sampleInterval = interval

@@ -5,7 +5,7 @@ import Signals
     @Test func everyGeneratorIsListed() {
         #expect(
             Generators.keys == [
-                "constant", "counter", "uniform", "gaussian", "sine", "randomWalk", "choice", "dwell", "integral", "bool",
+                "constant", "counter", "uniform", "gaussian", "sine", "randomWalk", "choice", "dwell", "integral", "setpoint", "bool",
                 "sequence", "timestamp", "uuid", "replay", "accelerometer", "location",
             ])
     }

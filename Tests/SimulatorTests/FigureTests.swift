@@ -25,7 +25,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: try Self.report().json()) as? [String: Any])
         let figureKeys = [
             "scheduled", "published", "acknowledged", "refused", "inFlight", "skippedOffline", "buffered",
-            "droppedBuffer", "failed", "late", "reconnects", "ackTimeouts", "paused", "unchanged",
+            "droppedBuffer", "failed", "late", "reconnects", "ackTimeouts", "paused", "unchanged", "stateMessages",
         ]
         for (index, key) in figureKeys.enumerated() {
             #expect(object[key] as? Int == index + 1, "\(key)")
@@ -106,7 +106,8 @@ import Testing
     @Test func theFinishedLineNamesEveryFigureInOrder() {
         #expect(
             Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, refused 4, in flight 5, "
-                + "skipped offline 6, buffered 7, dropped 8, failed 9, late 10, reconnects 11, ack timeouts 12, paused 13, unchanged 14")
+                + "skipped offline 6, buffered 7, dropped 8, failed 9, late 10, reconnects 11, ack timeouts 12, paused 13, unchanged 14, "
+                + "state messages 15")
     }
 
     @Test func everyCounterOfALoopIsReadBack() {

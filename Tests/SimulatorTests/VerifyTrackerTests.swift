@@ -190,5 +190,13 @@ struct VerifyTrackerTests {
             .replacingOccurrences(of: "iso8601", with: "us")
         let scenario = try ScenarioLoader.load(text: good, file: "t.yaml", environment: [:])
         #expect(scenario.groups[0].verify == VerifyFields(sequence: "n", timestamp: "at"))
+        // Issue 25, item 7: a counter with a time of day skips steps, each of which would count as lost.
+        let shaped = good.replacingOccurrences(of: "{ counter: 1 }", with: "{ counter: { start: 1, peakAt: \"14:00\" } }")
+        do {
+            _ = try ScenarioLoader.load(text: shaped, file: "t.yaml", environment: [:])
+            Issue.record("loaded a counter with peakAt as the verify sequence")
+        } catch {
+            #expect("\(error)".contains("'n' must be a counter without peakAt"), "\(error)")
+        }
     }
 }

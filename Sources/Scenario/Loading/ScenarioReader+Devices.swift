@@ -54,7 +54,10 @@ extension ScenarioReader {
                 "\(what) samples more than \(DeviceSignals.maximumCatchUpSamples) "
                     + "times per publish; sample less often or publish more often")
         }
-        if let payload = keys.payload { checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark) }
+        if let payload = keys.payload {
+            checkIntegrals(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark)
+            checkSetpoints(in: payload.fields, all: payload.fields, at: (entries["payload"] ?? node).mark)
+        }
         if keys.payload?.style == .perField, keys.verify != nil {
             report(
                 (entries["verify"] ?? node).mark,
@@ -304,6 +307,25 @@ extension ScenarioReader {
         }
     }
 
+    /// The field each `setpoint` reports on must be one of the payload with a setpoint command.
+    private func checkSetpoints(in fields: [FieldSpec], all: [FieldSpec], at mark: Mark) {
+        for field in fields {
+            if let members = field.fields { checkSetpoints(in: members, all: all, at: mark) }
+            guard let recipe = field.generator as? SetpointRecipe else { continue }
+            guard let source = Self.field(at: recipe.source, in: all) else {
+                report(mark, "field '\(field.name)' reports the setpoint of 'of: \(recipe.source)', which is no field of the payload")
+                continue
+            }
+            guard case .setpoint = source.command else {
+                report(
+                    mark,
+                    "field '\(field.name)' reports the setpoint of 'of: \(recipe.source)', which has none: "
+                        + "give that field command: { setpoint: 0.5/min }")
+                continue
+            }
+        }
+    }
+
     /// The field at a dotted path through the payload's groups.
     private static func field(at path: String, in fields: [FieldSpec]) -> FieldSpec? {
         var list = fields
@@ -317,12 +339,18 @@ extension ScenarioReader {
     }
 
     /// The fields `verify` names must be in the payload: the sequence made by an integer
-    /// `counter`, the timestamp by a `timestamp` in s, ms, us or ns.
+    /// `counter` that steps at every publish, the timestamp by a `timestamp` in s, ms, us or ns.
     private func checkVerifyFields(_ verify: VerifyFields, in payload: PayloadSpec, at mark: Mark) {
         let sequence = VerifyFields.field(named: verify.sequence, in: payload.fields)
         if sequence == nil {
             report(mark, "verify: the payload has no field '\(verify.sequence)' to read the sequence number from")
-        } else if !(sequence?.generator is CounterRecipe) {
+        } else if let counter = sequence?.generator as? CounterRecipe {
+            // A shaped counter skips steps by design: the verifier would count each as lost.
+            if counter.shape != nil {
+                report(
+                    mark, "verify: the sequence field '\(verify.sequence)' must be a counter without peakAt, which steps at every publish")
+            }
+        } else {
             report(mark, "verify: the sequence field '\(verify.sequence)' must be made by a 'counter'")
         }
         let timestamp = VerifyFields.field(named: verify.timestamp, in: payload.fields)

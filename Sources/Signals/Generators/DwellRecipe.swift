@@ -6,17 +6,24 @@
 ///
 /// Each device starts in a state drawn in proportion to the states' mean stays, part way
 /// through it, so that a fleet of doors is not in step.
+///
+/// With `peakAt` (`peakAt: "19:00", quiet: 0.05`) the first value is the state of rest: each of
+/// its stays is drawn as before and lasts 1 / activity times as long, the activity of the time
+/// of day it begins at (`DailyShape`). A door closed for 2 to 30 minutes in the evening then
+/// stays closed for hours at night; the other states' stays are as given.
 package struct DwellRecipe: GeneratorRecipe {
     package static let key = "dwell"
     package var values: [SignalValue]
     /// Seconds, one per value.
     package var minimum: [Double]
     package var maximum: [Double]
+    package var shape: DailyShape?
 
-    package init(values: [SignalValue], minimum: [Double], maximum: [Double]) {
+    package init(values: [SignalValue], minimum: [Double], maximum: [Double], shape: DailyShape? = nil) {
         self.values = values
         self.minimum = minimum
         self.maximum = maximum
+        self.shape = shape
     }
 
     package init(parameters: any ParameterSource) throws(ParameterError) {
@@ -39,20 +46,21 @@ package struct DwellRecipe: GeneratorRecipe {
         if let index = stays[0].indices.first(where: { stays[0][$0] > stays[1][$0] }) {
             throw ParameterError(key: "max", "max must be at least min for each value: not for value \(index + 1)")
         }
-        self.init(values: values, minimum: stays[0], maximum: stays[1])
+        self.init(values: values, minimum: stays[0], maximum: stays[1], shape: try DailyShape.read(from: parameters))
     }
 
     package var valueKind: ValueKind { .of(values) }
     package var options: [SignalValue]? { values }
 
     package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
-        let model = Model(recipe: self, seed: context.fieldSeed.derive("dwell"))
-        context.register(model)
-        return Generator(model: model)
+        Generator(model: Model(recipe: self, seed: context.fieldSeed.derive("dwell")))
     }
 
     /// The state and when it gives way, moved on through every change up to each sample's time.
-    final class Model: SampledModel {
+    /// Walked when a value is read rather than as a `SampledModel`: a shaped stay needs the wall
+    /// clock, which only a publish knows. The walk depends on the time alone, so the values are
+    /// the same either way.
+    final class Model {
         let recipe: DwellRecipe
         let seed: Seed
         private(set) var state = 0
@@ -65,10 +73,8 @@ package struct DwellRecipe: GeneratorRecipe {
             self.seed = seed
         }
 
-        /// A value's state depends on the time alone: the changes are walked through here.
-        var dependsOnHistory: Bool { false }
-
-        func advance(to sample: SampleInstant) {
+        /// Moves on to `time`, the device's seconds; `wallOffset` is the wall clock at its 0.
+        func advance(to time: Double, wallOffset: Double) {
             if !started {
                 started = true
                 var random = seed.derive("start").generator()
@@ -79,19 +85,21 @@ package struct DwellRecipe: GeneratorRecipe {
                         draw -= means[index]
                         return draw < 0
                     } ?? means.count - 1
-                changesAt = stay(in: state, change: 0) * random.nextUnit()
+                changesAt = stay(in: state, change: 0, from: wallOffset) * random.nextUnit()
             }
-            while sample.time >= changesAt {
+            while time >= changesAt {
                 changes += 1
                 state = (state + 1) % recipe.values.count
-                changesAt += stay(in: state, change: changes)
+                changesAt += stay(in: state, change: changes, from: wallOffset + changesAt)
             }
         }
 
-        /// How long the `change`th stay, in `state`, lasts.
-        private func stay(in state: Int, change: Int) -> Double {
+        /// How long the `change`th stay, in `state`, lasts when it begins at `wallClock`.
+        private func stay(in state: Int, change: Int, from wallClock: Double) -> Double {
             var random = seed.derive(change).generator()
-            return recipe.minimum[state] + random.nextUnit() * (recipe.maximum[state] - recipe.minimum[state])
+            let drawn = recipe.minimum[state] + random.nextUnit() * (recipe.maximum[state] - recipe.minimum[state])
+            guard state == 0, let shape = recipe.shape else { return drawn }
+            return drawn / shape.activity(wallClock: wallClock)
         }
     }
 
@@ -99,7 +107,8 @@ package struct DwellRecipe: GeneratorRecipe {
         let model: Model
 
         func value(at instant: PublishInstant) -> SignalValue {
-            model.recipe.values[model.state]
+            model.advance(to: instant.sample.time, wallOffset: instant.sampleWallClock - instant.sample.time)
+            return model.recipe.values[model.state]
         }
     }
 }

@@ -35,6 +35,7 @@ package enum Generators {
         ChoiceRecipe.self,
         DwellRecipe.self,
         IntegralRecipe.self,
+        SetpointRecipe.self,
         BoolRecipe.self,
         SequenceRecipe.self,
         TimestampRecipe.self,

@@ -217,6 +217,13 @@ final class FieldEncoder {
         return .number(Swift.min(Swift.max(moved, commandBounds.min ?? -.infinity), commandBounds.max ?? .infinity))
     }
 
+    /// With `command: setpoint`, where its centre is told to go: the last command's target, or
+    /// its own centre before any; `nil` for a field without a setpoint.
+    var setpoint: Double? {
+        guard case .setpoint = command else { return nil }
+        return commanded.target ?? centre
+    }
+
     /// Takes a command's value, checked against the field: its type, its `min` and `max`, its
     /// choices. Applied from the next publish on; with `checkOnly`, only checked.
     func take(_ value: CommandValue, checkOnly: Bool = false) throws(CommandRejection) {

@@ -601,7 +601,21 @@ extension DeviceConnection: ConnectionDriverDelegate {
             if !device.hasStarted { device.start(now: now) }
         }
         flush()
+        publishStatesAtConnect(now: now)
         wakeSleepers()
+    }
+
+    /// A device a dashboard shows (`discovery`, `availability`, `commands`) says its state at each
+    /// CONNACK, as Tasmota and Zigbee2MQTT do, rather than up to a publish interval later: after
+    /// what the queue held, so that it is the last word. Its schedule keeps its phase; where a tick
+    /// falls at the CONNACK that tick is the state. Not ticks: counted as `stateMessages`.
+    private func publishStatesAtConnect(now: UInt64) {
+        guard context.control.isDue(now) else { return }
+        for device in devices where device.plan.showsOnDashboards {
+            guard !device.publishesAtMax, !device.tickIsDue(by: now) else { continue }
+            device.encodeState(now: now)
+            counters.add(.stateMessages, publishState(of: device, what: "state"))
+        }
     }
 
     func driverWillDisconnect() {
@@ -614,16 +628,18 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     /// Each discovered device's entity configs (retained, QoS 1), and with `withStates` its last
-    /// payload again: Home Assistant has just started and asks for both. Not ticks: counted
-    /// nowhere, and their acknowledgements are not waited for.
+    /// payload again: Home Assistant has just started and asks for both. Not ticks: the configs
+    /// are counted nowhere, the states as `stateMessages`.
     private func announceEntities(withStates: Bool) {
         hasAnnouncedEntities = true
         for device in devices {
             guard let discovery = device.plan.discovery else { continue }
             for config in discovery.configs { publishAside(config.topic, config.payload, retain: true, what: "discovery") }
             // A retained state is on the broker already; sent again, it would be a duplicate.
-            if withStates, !device.plan.retain, !device.lastPayload.isEmpty {
+            if withStates, !device.plan.retain, !device.lastPayload.isEmpty,
                 publishAside(device.plan.topic, device.lastPayload, qos: qos, retain: false, what: "discovery")
+            {
+                counters.add(.stateMessages)
             }
         }
     }
@@ -665,13 +681,15 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 
     /// A message beside the telemetry (availability, discovery), warned about once per reason
-    /// when libmosquitto refuses it.
-    private func publishAside(_ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool, what: String) {
+    /// when libmosquitto refuses it; whether it took it.
+    @discardableResult
+    private func publishAside(_ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool, what: String) -> Bool {
         let (messageID, error) = payload.withUnsafeBytes { client.publish(topic: Topic(topic), payload: $0, qos: qos, retain: retain) }
         if qos.isAcknowledged, error == nil { asideAwaitingAcknowledgement[messageID] = Aside(topic: topic, what: what) }
         if let error {
             warnOnce("\(what): cannot publish to '\(topic)': \(publishFailure(error, payload: payload.count))", key: "\(what): \(error)")
         }
+        return error == nil
     }
 
     /// Each device's availability (`online` or `offline`, retained, QoS 1), where its group has
@@ -947,25 +965,13 @@ extension DeviceConnection: ClientDelegate {
         var answered = false
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())
-            if let pieces = device.statePieces {
-                // Each field on its own topic, as the ticks publish them; a reply, one object.
-                let state = context.payload.bytes
-                for (field, bytes) in pieces {
-                    context.payload.removeAll()
-                    context.payload.append(contentsOf: Array(state[bytes]))
-                    if answer(device.plan.fieldTopics[field], retain: device.plan.retain) { answered = true }
-                }
-                if answered { device.markSent(at: device.elapsed(at: MonotonicClock.now())) }
+            let perField = device.statePieces != nil
+            let state = perField ? context.payload.bytes : []
+            answered = publishState(of: device, what: "commands") > 0
+            if perField {
+                // A reply is one object.
                 context.payload.removeAll()
                 context.payload.append(contentsOf: device.statePiecesAsObject(state))
-            } else {
-                let inWindow = context.payload.withBytes { device.claimsWindow($0) }
-                if answer(device.plan.topic, retain: device.plan.retain) {
-                    answered = true
-                    device.notePublished(inWindow: inWindow)  // on the device's topic: what --verify expects there
-                    device.markSent(at: device.elapsed(at: MonotonicClock.now()))
-                    if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
-                }
             }
             if let reply, answer(reply.topic, retain: false, correlation: reply.correlation) { answered = true }
             context.commandLatency.record(MonotonicClock.now() &- arrivedAt)
@@ -979,21 +985,44 @@ extension DeviceConnection: ClientDelegate {
         if answered { counters.commandAnswered() }
     }
 
-    /// The loop's payload buffer, published beside the schedule as a command's answer; whether
-    /// libmosquitto took it. A DISCONNECT waits for its acknowledgement as for the other
+    /// The device's state, which `encodeState` left in the loop's payload buffer, published beside
+    /// the schedule on its topic, or a message a field on theirs as the ticks publish them; how
+    /// many messages libmosquitto took. `what` names it in a warning.
+    private func publishState(of device: Device, what: String) -> Int {
+        var sent = 0
+        if let pieces = device.statePieces {
+            let state = context.payload.bytes
+            for (field, bytes) in pieces {
+                context.payload.removeAll()
+                context.payload.append(contentsOf: Array(state[bytes]))
+                if answer(device.plan.fieldTopics[field], retain: device.plan.retain, what: what) { sent += 1 }
+            }
+        } else {
+            let inWindow = context.payload.withBytes { device.claimsWindow($0) }
+            guard answer(device.plan.topic, retain: device.plan.retain, what: what) else { return 0 }
+            sent = 1
+            device.notePublished(inWindow: inWindow)  // on the device's topic: what --verify expects there
+            if discoveryStatusTopic != nil { context.payload.withBytes { device.keepLastPayload($0) } }
+        }
+        if sent > 0 { device.markSent(at: device.elapsed(at: MonotonicClock.now())) }
+        return sent
+    }
+
+    /// The loop's payload buffer, published beside the schedule (a command's answer, a state);
+    /// whether libmosquitto took it. A DISCONNECT waits for its acknowledgement as for the other
     /// messages beside the telemetry.
-    private func answer(_ topic: String, retain: Bool, correlation: [UInt8]? = nil) -> Bool {
+    private func answer(_ topic: String, retain: Bool, correlation: [UInt8]? = nil, what: String = "commands") -> Bool {
         let (messageID, error) = context.payload.withBytes { payload in
             correlation.map { client.publish(topic: Topic(topic), payload: payload, qos: qos, correlationData: $0) }
                 ?? client.publish(topic: Topic(topic), payload: payload, qos: qos, retain: retain)
         }
         if let error {
             warnOnce(
-                "commands: cannot answer on '\(topic)': \(publishFailure(error, payload: context.payload.count))",
-                key: "command answer: \(error)")
+                "\(what): cannot publish the state on '\(topic)': \(publishFailure(error, payload: context.payload.count))",
+                key: "\(what) state: \(error)")
             return false
         }
-        if qos.isAcknowledged { asideAwaitingAcknowledgement[messageID] = Aside(topic: topic, what: "commands") }
+        if qos.isAcknowledged { asideAwaitingAcknowledgement[messageID] = Aside(topic: topic, what: what) }
         return true
     }
 }

@@ -255,6 +255,11 @@ final class Device: TimerTarget {
         sentAt = nil
     }
 
+    /// Whether its next tick is due at `now` or before: at a CONNACK, that tick is its state.
+    func tickIsDue(by now: UInt64) -> Bool {
+        schedule.map { $0.deadline <= now } ?? false
+    }
+
     /// The device's time now, between ticks (a command's answer).
     func elapsed(at now: UInt64) -> Double { schedule.map { $0.elapsed(at: now) } ?? 0 }
 }

@@ -14,7 +14,12 @@ import Signals
 /// - a field a command sets (`command:`, with the group's `commands:`) is a `switch` (a boolean),
 ///   a `select` (a choice) or a `number` (a number, or a setpoint), with its `command_topic`: the
 ///   field's own topic for a `{field}` commands topic (Home Assistant's bare value), else the
-///   device's with a `command_template` that writes `{"field": value}`.
+///   device's with a `command_template` that writes `{"field": value}`;
+/// - a temperature with a setpoint (`command: { setpoint: … }`) is a thermostat: a `climate`
+///   whose current temperature is the field, whose target is read from the field that reports
+///   the setpoint (`setpoint: { of: … }`; without one Home Assistant keeps what it set), and whose
+///   mode is a field set by command whose values are Home Assistant's modes (else always `heat`);
+///   the temperature stays a sensor as well, for Home Assistant's statistics.
 ///
 /// Every entity reads the device's own topic (`state_topic`), with a `value_template` that takes
 /// its field out of the payload style in use (`{{ value_json.params.temperature }}` for the
@@ -43,7 +48,11 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
         case `switch`
         case number
         case select
+        case climate
     }
+
+    /// The modes a `climate` may be in, as Home Assistant's MQTT climate takes them.
+    static let hvacModes = ["auto", "off", "cool", "heat", "dry", "fan_only"]
 
     package init(
         deviceID: String, group: String, topic: String, payload: PayloadSpec, availability: DevicePlan.Announcement?,
@@ -78,16 +87,47 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
             configs.append(
                 Message(topic: "\(discovery.prefix)/\(component.rawValue)/\(node)/\(objectID)/config", payload: Array(json.utf8)))
         }
-        var latitude: (reference: String, topic: String)?, longitude: (reference: String, topic: String)?
-        for (path, field) in Self.leaves(payload.fields, under: []) {
-            guard let recipe = field.generator else { continue }
-            // In the per-field style a field is alone on its topic: a bare value, or the object
-            // of its group.
-            let stateTopic = perField ? topic + "/" + path[0] : topic
-            let reference =
-                perField
+        // In the per-field style a field is alone on its topic: a bare value, or the object of
+        // its group.
+        func topicOf(_ path: [String]) -> String { perField ? topic + "/" + path[0] : topic }
+        func referenceTo(_ path: [String]) -> String {
+            perField
                 ? (path.count == 1 ? "value" : "value_json" + path.dropFirst().map(Self.member).joined())
                 : value + path.map(Self.member).joined()
+        }
+        /// Where a control sends a value for the field at `path`: its own topic, or the device's
+        /// with a template that writes `{"field": value}`; `prefix` names the climate's parts.
+        func commandTopic(_ path: [String], kind: ValueKind, prefix: String = "") -> [(String, String)] {
+            guard let commands else { return [] }
+            let path = path.joined(separator: ".")
+            if let level = commands.fieldLevel {
+                var levels = commands.filter.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                levels[level] = path
+                return [(prefix + "command_topic", JSONText.quoted(levels.joined(separator: "/")))]
+            }
+            let quotes = kind == .number ? "" : "\""
+            return [
+                (prefix + "command_topic", JSONText.quoted(commands.filter)),
+                (prefix + "command_template", JSONText.quoted("{\(JSONText.quoted(path)): \(quotes){{ value }}\(quotes)}")),
+            ]
+        }
+        let leaves = Self.leaves(payload.fields, under: [])
+        let controls = commands.map { $0.requestLevel == nil } ?? false
+        // Thermostats, and the fields that are theirs: each reported setpoint, and one mode.
+        let thermostats = controls ? Set(leaves.filter { Self.isThermostat($0.1) }.map { $0.0.joined(separator: ".") }) : []
+        let targets = Dictionary(
+            leaves.compactMap { path, field in
+                (field.generator as? SetpointRecipe).flatMap { thermostats.contains($0.source) ? ($0.source, path) : nil }
+            },
+            uniquingKeysWith: { first, _ in first })
+        let mode = thermostats.isEmpty ? nil : leaves.lazy.compactMap { path, field in Self.hvacModes(of: field).map { (path, $0) } }.first
+        var latitude: (reference: String, topic: String)?, longitude: (reference: String, topic: String)?
+        for (path, field) in leaves {
+            guard let recipe = field.generator else { continue }
+            let dotted = path.joined(separator: ".")
+            if targets.values.contains(path) || mode?.0 == path { continue }
+            let stateTopic = topicOf(path)
+            let reference = referenceTo(path)
             let isTrue = perField && path.count == 1 ? "\(reference) == 'true'" : reference
             entityTopic = stateTopic
             let name = Self.words(path)
@@ -102,32 +142,51 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                 }
                 continue
             }
-            if field.command != nil, let commands, commands.requestLevel == nil {
-                let path = path.joined(separator: ".")
-                var topic: [(String, String)]
-                if let level = commands.fieldLevel {
-                    var levels = commands.filter.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                    levels[level] = path
-                    topic = [("command_topic", JSONText.quoted(levels.joined(separator: "/")))]
-                } else {
-                    let quotes = recipe.valueKind == .number ? "" : "\""
-                    topic = [
-                        ("command_topic", JSONText.quoted(commands.filter)),
-                        ("command_template", JSONText.quoted("{\(JSONText.quoted(path)): \(quotes){{ value }}\(quotes)}")),
+            if thermostats.contains(dotted) {
+                // Read from three places, a climate has no one state topic.
+                entityTopic = nil
+                var parts = [
+                    ("current_temperature_topic", JSONText.quoted(stateTopic)),
+                    ("current_temperature_template", JSONText.quoted("{{ \(reference) }}")),
+                ]
+                parts += commandTopic(path, kind: .number, prefix: "temperature_")
+                if let target = targets[dotted] {
+                    parts += [
+                        ("temperature_state_topic", JSONText.quoted(topicOf(target))),
+                        ("temperature_state_template", JSONText.quoted("{{ \(referenceTo(target)) }}")),
                     ]
                 }
+                if let (path, modes) = mode {
+                    parts += [
+                        ("mode_state_topic", JSONText.quoted(topicOf(path))),
+                        ("mode_state_template", JSONText.quoted("{{ \(referenceTo(path)) }}")),
+                    ]
+                    parts += commandTopic(path, kind: .text, prefix: "mode_")
+                    parts += [("modes", "[" + modes.map(JSONText.quoted).joined(separator: ",") + "]")]
+                } else {
+                    // A thermostat that only heats: its mode is said with every state.
+                    parts += [
+                        ("mode_state_topic", JSONText.quoted(stateTopic)), ("mode_state_template", JSONText.quoted("heat")),
+                        ("modes", "[\"heat\"]"),
+                    ]
+                }
+                parts += Self.temperatureSettings(field)
+                add(.climate, object: path.joined(separator: "_") + "_thermostat", name: "Thermostat", parts)
+                entityTopic = stateTopic
+            } else if field.command != nil, commands != nil, controls {
+                let topic = commandTopic(path, kind: recipe.valueKind)
                 switch (recipe.valueKind, recipe.options) {
                 case (.bool, _):
                     // A switch takes only the device classes outlet and switch.
                     let switchHints = hints.filter { $0.0 != "device_class" || ["\"outlet\"", "\"switch\""].contains($0.1) }
                     add(
-                        .switch, object: path, name: name,
+                        .switch, object: dotted, name: name,
                         [("value_template", JSONText.quoted("{{ 'ON' if \(isTrue) else 'OFF' }}"))] + topic + switchHints)
                     continue
                 case (_, let options?):
                     let list = options.map { JSONText.quoted(Self.text($0)) }.joined(separator: ",")
                     add(
-                        .select, object: path, name: name,
+                        .select, object: dotted, name: name,
                         [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + [("options", "[\(list)]")])
                     continue
                 case (.number, nil):
@@ -135,7 +194,7 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                     // Home Assistant refuses a step below 0.001.
                     let step = Swift.max(field.decimals.map { Double("1e-\($0)") ?? 1 } ?? 0.1, 0.001)
                     add(
-                        .number, object: path, name: name,
+                        .number, object: dotted, name: name,
                         [("value_template", JSONText.quoted("{{ \(reference) }}"))] + topic + hints
                             + [("min", JSONText.number(bounds.min)), ("max", JSONText.number(bounds.max)), ("step", JSONText.number(step))])
                     continue
@@ -188,6 +247,41 @@ package struct HomeAssistantDiscovery: Sendable, Equatable {
                 ])
         }
         self.configs = configs
+    }
+
+    /// Whether `field` is a thermostat's temperature: a number with a setpoint, in degrees.
+    private static func isThermostat(_ field: FieldSpec) -> Bool {
+        guard case .setpoint = field.command, field.generator?.valueKind == .number else { return false }
+        return field.entity.deviceClass == "temperature" || ["°C", "°F", "C", "F"].contains(field.entity.unit ?? "")
+    }
+
+    /// The climate modes `field` takes, when a command sets it and every value it has is one:
+    /// its choices, or a constant's value with `off`; `nil` for any other field.
+    private static func hvacModes(of field: FieldSpec) -> [String]? {
+        guard field.command == .set, let recipe = field.generator else { return nil }
+        let values = recipe.options ?? (recipe as? ConstantRecipe).map { [$0.value, .string("off")] } ?? []
+        var modes: [String] = []
+        for value in values {
+            guard case .string(let mode) = value, hvacModes.contains(mode) else { return nil }
+            if !modes.contains(mode) { modes.append(mode) }
+        }
+        return modes.isEmpty ? nil : modes
+    }
+
+    /// A thermostat's range, step and unit, from its field: its bounds (Home Assistant's own
+    /// range, 7 to 35 °C, without), a step of its decimals, no finer than a tenth.
+    private static func temperatureSettings(_ field: FieldSpec) -> [(String, String)] {
+        var settings: [(String, String)] = []
+        if let min = field.commandBounds.min { settings.append(("min_temp", JSONText.number(min))) }
+        if let max = field.commandBounds.max { settings.append(("max_temp", JSONText.number(max))) }
+        let tenths = (field.decimals ?? 1) > 0
+        settings += [("temp_step", tenths ? "0.1" : "1"), ("precision", tenths ? "0.1" : "1.0")]
+        switch field.entity.unit {
+        case "°C", "C": settings.append(("temperature_unit", "\"C\""))
+        case "°F", "F": settings.append(("temperature_unit", "\"F\""))
+        default: break
+        }
+        return settings
     }
 
     /// What Home Assistant's number entity may be set to: the field's clamps, else its walk's

@@ -8,7 +8,8 @@
 /// Every tick lands in exactly one of `published`, `skippedOffline`, `buffered`, `droppedBuffer`,
 /// `failed`, `paused` or `unchanged`, so `scheduled` is always their sum; and every QoS 1/2
 /// message published in one of `acknowledged`, `refused` or `inFlight`, once its connection has
-/// settled (or in `failed`, taken back, where the broker breaks QoS 2).
+/// settled (or in `failed`, taken back, where the broker breaks QoS 2). A state said beside the
+/// schedule is no tick: it counts in `stateMessages` alone.
 public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Ticks that fell due.
     case scheduled
@@ -41,6 +42,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Ticks of an `onChange` group that found its watched fields as last sent, before the
     /// heartbeat was due: looked at, not sent.
     case unchanged
+    /// State messages beside the schedule, not ticks: a dashboard's device saying its state at a
+    /// CONNACK, or again when Home Assistant restarts.
+    case stateMessages
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -64,6 +68,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .ackTimeouts: "ack timeouts"
         case .paused: "paused"
         case .unchanged: "unchanged"
+        case .stateMessages: "state messages"
         }
     }
 
@@ -87,18 +92,19 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .ackTimeouts: "QoS 1/2 messages not acknowledged within the ack timeout."
         case .paused: "Ticks that fell while their device group was paused by request."
         case .unchanged: "Ticks of an onChange device group not sent: nothing watched had changed."
+        case .stateMessages: "State messages beside the schedule, not ticks: at each CONNACK, and when Home Assistant restarts."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    var isInEveryReport: Bool { self != .ackTimeouts && self != .paused && self != .unchanged && self != .refused }
+    var isInEveryReport: Bool { ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages].contains(self) }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged: false
+        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages: false
         default: true
         }
     }

@@ -31,6 +31,10 @@ public struct DevicePlan: Sendable {
     /// and when it is in under `devices` stages; `nil` for a steady rate.
     package var profile: RateProfile? = nil
 
+    /// Whether a dashboard shows the device (`discovery`, `availability`, `commands`): it says its
+    /// state at each CONNACK.
+    package var showsOnDashboards: Bool { discovery != nil || availability != nil || commands != nil }
+
     /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`); empty
     /// for the other styles, whose messages go to `topic`.
     package var fieldTopics: [String] {

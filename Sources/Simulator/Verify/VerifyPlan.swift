@@ -46,7 +46,7 @@ public struct VerifyPlan: Sendable {
         }
         if let counter = VerifyFields.field(named: names.sequence, in: group.payload.fields)?.generator as? CounterRecipe,
             readable(names.sequence),
-            counter.start.rounded() == counter.start, counter.step.rounded() == counter.step, counter.step != 0,
+            counter.shape == nil, counter.start.rounded() == counter.start, counter.step.rounded() == counter.step, counter.step != 0,
             abs(counter.start) < 9e15, abs(counter.step) < 9e15
         {
             sequenceKey = key(names.sequence)
