@@ -1,9 +1,5 @@
 #ifndef DEVSIM_CLINUX_SHIM_H
 #define DEVSIM_CLINUX_SHIM_H
-// sched_getaffinity and cpu_set_t are GNU's.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 // Linux interfaces Glibc's Swift module leaves out: epoll, eventfd and prctl for the event loop,
 // the CPU set for the cores a process may use.
 #include <sys/epoll.h>
@@ -20,8 +16,8 @@ static inline int devsim_set_timer_slack(unsigned long nanoseconds) {
 static inline int devsim_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
-// CPU_COUNT is a macro, which Swift cannot call.
-static inline int devsim_cpu_count(const cpu_set_t *set) {
-    return CPU_COUNT(set);
-}
+// sched_getaffinity is GNU's, declared by <sched.h> only under _GNU_SOURCE, which this module must
+// not define: its types (fd_set's members) would then differ from those of Glibc's own module,
+// and clang refuses the two modules together on a clean build. Declared here as glibc has it.
+extern int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set);
 #endif

@@ -12,15 +12,28 @@ package enum CPUTime {
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 
-    /// The cores this process may run on: `sched_getaffinity` (a container's CPU set), or those
-    /// online.
+    /// The cores this process may use: those `sched_getaffinity` lets it run on (a container's
+    /// CPU set), or those online, and no more than a cgroup's CPU quota allows (`cpu.max`).
     package static var usableCores: Int {
         var set = cpu_set_t()
-        if sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0 {
-            let count = Int(devsim_cpu_count(&set))
-            if count > 0 { return count }
-        }
-        return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let allowed =
+            sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0
+            ? withUnsafeBytes(of: &set) { $0.reduce(0) { $0 + $1.nonzeroBitCount } } : 0
+        let cores = allowed > 0 ? allowed : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        return min(cores, quotaCores ?? cores)
+    }
+
+    /// The cores a cgroup v2 CPU quota allows, rounded up (`/sys/fs/cgroup/cpu.max`: `QUOTA
+    /// PERIOD`, or `max` for none); `nil` without one.
+    private static var quotaCores: Int? {
+        guard let file = fopen("/sys/fs/cgroup/cpu.max", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 64)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard fields.count == 2, fields[1] > 0 else { return nil }
+        return max(1, Int((fields[0] / fields[1]).rounded(.up)))
     }
 
     /// The machine's cores over their life, in clock ticks, from the first line of `/proc/stat`.

@@ -24,9 +24,8 @@ package final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
     private let loopThread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
-    /// Nanoseconds the loop has spent at work (its events, jobs and timers) rather than
-    /// waiting: a share of the wall time near 100 % says it cannot keep up.
-    private let busy = Atomic<UInt64>(0)
+    /// The loop thread's CPU-time clock (`pthread_getcpuclockid`), once it runs.
+    private var cpuClock: clockid_t?
     private let jobs = Locked<[@Sendable () -> Void]>([])
 
     // Confined to the loop thread.
@@ -75,6 +74,8 @@ package final class EventLoop: @unchecked Sendable {
             throw SystemError(call: "pthread_create", errno: rc)
         }
         self.thread = thread
+        var clock = clockid_t()
+        if pthread_getcpuclockid(thread, &clock) == 0 { cpuClock = clock }
     }
 
     /// Runs `job` on the loop's thread, soon, after the jobs handed to it before.
@@ -94,8 +95,16 @@ package final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Nanoseconds spent at work so far (see `busy`). Any thread.
-    package var busyNanoseconds: UInt64 { busy.load(ordering: .relaxed) }
+    /// The CPU time the loop's thread has had so far, in nanoseconds: `clock_gettime` of its
+    /// `pthread_getcpuclockid` clock. A share of the wall time near 100 % says it cannot keep
+    /// up; unlike the time between its waits, it leaves out the time the thread was ready but
+    /// another had the core. 0 before `start()`. Any thread, as the clock is read from outside.
+    package var cpuNanoseconds: UInt64 {
+        guard let cpuClock else { return 0 }
+        var spec = timespec()
+        guard clock_gettime(cpuClock, &spec) == 0 else { return 0 }
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
 
     /// Whether the caller is on this loop's thread.
     package var inEventLoop: Bool {
@@ -154,26 +163,22 @@ package final class EventLoop: @unchecked Sendable {
         _ = devsim_set_timer_slack(UInt(EventLoop.timerSlackNanoseconds))
         _ = devsim_set_thread_name(name)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
-        var now = MonotonicClock.now()
-        nextHousekeeping = now &+ EventLoop.housekeepingInterval
+        nextHousekeeping = MonotonicClock.now() &+ EventLoop.housekeepingInterval
         while !stopping.load(ordering: .relaxed) {
             selector.applyPending()
             let count = events.withUnsafeMutableBufferPointer { buffer in
-                wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline(now: now))
+                wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline())
             }
-            // The turn's work is timed with the clock readings it takes anyway: one on waking,
-            // and the timers' last, which the next wait reckons from.
-            let woke = MonotonicClock.now()
             for index in 0..<count {
                 dispatch(events[index])
             }
-            now = fireDueTimers()
-            busy.wrappingAdd(now &- woke, ordering: .relaxed)
+            fireDueTimers()
         }
         timers.removeAll()
     }
 
-    private func nanosecondsUntilNextDeadline(now: UInt64) -> UInt64 {
+    private func nanosecondsUntilNextDeadline() -> UInt64 {
+        let now = MonotonicClock.now()
         var deadline = nextHousekeeping
         if let earliest = timers.earliest, earliest < deadline { deadline = earliest }
         return deadline > now ? deadline - now : 0
@@ -236,8 +241,7 @@ package final class EventLoop: @unchecked Sendable {
         for job in pending { job() }
     }
 
-    /// Fires the timers due, and returns the time after the last.
-    private func fireDueTimers() -> UInt64 {
+    private func fireDueTimers() {
         var now = MonotonicClock.now()
         var fired = 0
         while fired < EventLoop.timersPerTurn, let timer = timers.popDue(now: now) {
@@ -249,8 +253,6 @@ package final class EventLoop: @unchecked Sendable {
             // A snapshot: a source may register, or remove, others as it goes.
             for source in selector.sources { source.housekeeping(now: now) }
             nextHousekeeping = now &+ EventLoop.housekeepingInterval
-            now = MonotonicClock.now()
         }
-        return now
     }
 }

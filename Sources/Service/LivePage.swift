@@ -266,8 +266,21 @@ enum LivePage {
         }
         drawCharts();
         const source = new EventSource("api/events");
-        source.addEventListener("open", () => setState("live", "live"));
-        source.addEventListener("error", () => { if (!finished) setState("reconnecting", "connection lost: reconnecting…"); });
+        // A page that missed the end (opened or reloaded after devsim exited) stops waiting after
+        // a few tries, and says what is likely.
+        let failures = 0;
+        source.addEventListener("open", () => { failures = 0; setState("live", "live"); });
+        source.addEventListener("error", () => {
+          if (finished) return;
+          failures += 1;
+          if (failures < 5) {
+            setState("reconnecting", "connection lost: reconnecting…");
+          } else {
+            source.close();
+            setState("reconnecting", "devsim unreachable: the run may have ended");
+            document.querySelectorAll("button[data-command]").forEach(button => { button.disabled = true; });
+          }
+        });
         source.addEventListener("history", message => {
           points = JSON.parse(message.data).points;
           drawCharts();

@@ -48,6 +48,23 @@ public struct CapacityFigures: Codable, Sendable, Equatable {
         return !holds.isEmpty && holds.allSatisfy { $0.holds >= 2 && ($0.passed == 0 || $0.passed == $0.holds) }
     }
 
+    /// `sure: 16000/s passed 2 of 2 holds, 17000/s broke in 2 of 2 holds`, or unsure, with the
+    /// spread of the broken SLO's figure over the holds of the rate that broke; `nil` without
+    /// an answer's steps.
+    package var sureness: String? {
+        let boundary = self.boundary
+        guard !boundary.isEmpty else { return nil }
+        let tallies = boundary.map { "\(Assertion.number($0.targetPerSecond))/s \($0.tally)" }.joined(separator: ", ")
+        let spread = brokeAt.flatMap { broke in
+            broke.brokenFirst.flatMap { slo in
+                boundary.first { $0.targetPerSecond == broke.targetPerSecond && $0.holds > 1 }?.spread[slo].map { range in
+                    " (\(slo): \(Assertion.number(range[0])) to \(Assertion.number(range[1])) at \(Assertion.number(broke.targetPerSecond))/s)"
+                }
+            }
+        }
+        return (isSure ? "sure: " : "unsure, the verdicts did not repeat: ") + tallies + (spread ?? "")
+    }
+
     private enum Key: String, CodingKey {
         case slos, stepSeconds, warmUpSeconds, baseRatePerSecond, steps, capacityPerSecond, brokeAtPerSecond, brokenFirst, boundary, sure
     }
@@ -160,9 +177,7 @@ public struct CapacityStep: Codable, Sendable, Equatable {
     /// Judges what held the step back, where it broke an SLO and its headroom was measured.
     package mutating func judgeLimiter(slos: [Assertion]) {
         guard !passed, let headroom else { return }
-        let slo = slos.first { $0.text == brokenFirst }
-        let verdict = verdicts.first { $0.assertion == brokenFirst }
-        (limiter, limitedBy) = headroom.limiter(brokenFirst: slo, actual: verdict?.actual)
+        (limiter, limitedBy) = headroom.limiter(brokenFirst: slos.first { $0.text == brokenFirst })
     }
 
     private enum Key: String, CodingKey {

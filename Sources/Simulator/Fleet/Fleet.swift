@@ -680,7 +680,7 @@ public final class Fleet: Sendable {
         reading.received = subscribers?.receivedCount.load(ordering: .relaxed) ?? 0
         if let probe {
             reading.load = GeneratorLoad(
-                time: now, cores: cores, loopsBusy: contexts.map(\.loop.busyNanoseconds), processCPU: CPUTime.process(),
+                time: now, cores: cores, loopsCPU: contexts.map(\.loop.cpuNanoseconds), processCPU: CPUTime.process(),
                 machine: CPUTime.machine(), schedulingDelay: probe.histogram)
         }
         return reading

@@ -172,10 +172,12 @@ final class RunControl: Sendable {
 
     /// A connection that was up is gone, for `reason`; a connection whose comings and goings are
     /// not logged leaves it to the next summary line (`takeUnloggedLosses`). One a stage dropped
-    /// `onPurpose` (`disconnect: all`) is no error: its stage's `recovery` counts it.
+    /// `onPurpose` (`disconnect: all`) is no error, nor a warning: its stage's `recovery`
+    /// counts it.
     func connectionLost(_ reason: String, logged: Bool, onPurpose: Bool = false) {
         losses.add(1, ordering: .relaxed)
-        if !onPurpose { count(reason) }
+        guard !onPurpose else { return }
+        count(reason)
         if !logged { unloggedLosses.withLock { $0[reason, default: 0] += 1 } }
     }
 

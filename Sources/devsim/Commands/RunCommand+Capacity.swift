@@ -76,9 +76,10 @@ extension RunCommand {
                 answer("capacity: the run ended before the first step was measured; no answer")
                 return .success
             }
+            let limited = broke?.limitedBy.map { ", limited by \($0)" } ?? ""
             answer(
-                "capacity: even the first step, the scenarios' own \(Assertion.number(capacity.baseRatePerSecond))/s, broke an SLO: "
-                    + "lower the scenarios' rates to search from below" + Self.sureness(capacity))
+                "capacity: even the first step, the scenarios' own \(Assertion.number(capacity.baseRatePerSecond))/s, broke an SLO"
+                    + limited + ": lower the scenarios' rates to search from below" + (capacity.sureness.map { "; " + $0 } ?? ""))
             return .expectationFailed
         }
         let rate =
@@ -88,7 +89,7 @@ extension RunCommand {
             answer(
                 "capacity: at least \(rate): no step broke an SLO"
                     + (capped ? ", up to the search's limit of x\(Int(CapacitySearch.defaultMaximum))" : " before the run ended")
-                    + Self.sureness(capacity))
+                    + (capacity.sureness.map { "; " + $0 } ?? ""))
             return .success
         }
         let limiter =
@@ -97,7 +98,7 @@ extension RunCommand {
             case .devsim?, .machine?: "; the rate above was limited by \(broke.limitedBy ?? ""), so this is no figure of the broker's"
             case nil: ""
             }
-        answer("capacity: \(rate) met every SLO" + limiter + Self.sureness(capacity))
+        answer("capacity: \(rate) met every SLO" + limiter + (capacity.sureness.map { "; " + $0 } ?? ""))
         return .success
     }
 
@@ -105,21 +106,5 @@ extension RunCommand {
     private func answer(_ line: String) {
         write(line + "\n", to: .standardOutput)
         logger.info(line)
-    }
-
-    /// `; sure: 16000/s passed 2 of 2 holds, 17000/s broke in 2 of 2 holds`, or unsure, with
-    /// the spread of the SLO that broke over the holds of the rate above.
-    static func sureness(_ capacity: CapacityFigures) -> String {
-        let boundary = capacity.boundary
-        guard !boundary.isEmpty else { return "" }
-        let tallies = boundary.map { "\(Assertion.number($0.targetPerSecond))/s \($0.tally)" }.joined(separator: ", ")
-        let spread = capacity.brokeAt.flatMap { broke in
-            broke.brokenFirst.flatMap { slo in
-                boundary.first { $0.targetPerSecond == broke.targetPerSecond && $0.holds > 1 }?.spread[slo].map { range in
-                    " (\(slo): \(Assertion.number(range[0])) to \(Assertion.number(range[1])) at \(Assertion.number(broke.targetPerSecond))/s)"
-                }
-            }
-        }
-        return (capacity.isSure ? "; sure: " : "; unsure, the verdicts did not repeat: ") + tallies + (spread ?? "")
     }
 }

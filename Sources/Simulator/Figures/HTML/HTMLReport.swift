@@ -104,7 +104,9 @@ public enum HTMLReport {
         if let broke = capacity.brokeAt {
             tiles.append(("broke-at", "broke at", "\(format(broke.targetPerSecond))/s"))
             if let first = capacity.brokenFirst { tiles.append(("broken-first", "broke first", "\(first.assertion): \(first.message)")) }
+            if let limiter = broke.limiter { tiles.append(("limited-by", "limited by", limiter.rawValue)) }
         }
+        if capacity.sureness != nil { tiles.append(("sure", "held again", capacity.isSure ? "sure" : "unsure")) }
         if let step = capacity.capacity ?? capacity.brokeAt {
             let point = step.point
             let name = "step \(step.step) (\(format(step.targetPerSecond))/s)"
@@ -246,26 +248,32 @@ public enum HTMLReport {
             capacity.capacity.map { "Capacity: \(format($0.targetPerSecond)) messages/s met every SLO (step \($0.step))." }
             ?? "No step met every SLO."
         if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
-            answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)."
+            answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)"
+            answer += broke.limitedBy.map { ", limited by \($0)." } ?? "."
         }
+        if let sureness = capacity.sureness { answer += " Held again, " + sureness + "." }
         // With a `lost` SLO each step counted what it lost.
         let countsLoss = capacity.steps.contains { $0.loss != nil }
         let rows = capacity.steps.map { step in
-            let verdict =
-                step.passed
-                ? "met every SLO" : step.verdicts.filter { !$0.passed }.map { "\($0.assertion): \($0.message)" }.joined(separator: "; ")
+            let broken = step.verdicts.filter { !$0.passed }.map { "\($0.assertion): \($0.message)" }.joined(separator: "; ")
+            let limited = step.limiter.map { "; limited by \($0.rawValue)" } ?? ""
+            let verdict = step.passed ? "met every SLO" : broken + limited
+            let figures: [String] = [
+                "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond),
+                milliseconds(step.point.latency.histogram, 99), milliseconds(step.point.lateness.histogram, 99), "\(step.point.errors)",
+            ]
+            let headroom: [String] = [
+                step.headroom.map { format($0.busiestLoopPercent) } ?? "", step.headroom?.machineCPUPercent.map(format) ?? "",
+            ]
+            let lost: [String] = countsLoss ? [step.loss.map { "\($0.lost)" } ?? ""] : []
             return Row(
                 " data-step=\"\(step.step)\" class=\"\(step.passed ? "passed" : "failed")\"",
-                [
-                    "\(step.step)", format(step.targetPerSecond), format(step.ratePerSecond),
-                    milliseconds(step.point.latency.histogram, 99),
-                    milliseconds(step.point.lateness.histogram, 99), "\(step.point.errors)",
-                ] + (countsLoss ? [step.loss.map { "\($0.lost)" } ?? ""] : []) + [HTMLText.escape(verdict)])
+                figures + headroom + lost + [HTMLText.escape(verdict)])
         }
         let slos = capacity.slos.map(HTMLText.escape).joined(separator: ", ")
         let columns =
-            ["step", "target / s", "published / s", "latency p99 ms", "lateness p99 ms", "errors"] + (countsLoss ? ["lost"] : [])
-            + ["verdict"]
+            ["step", "target / s", "published / s", "latency p99 ms", "lateness p99 ms", "errors", "devsim loop %", "machine CPU %"]
+            + (countsLoss ? ["lost"] : []) + ["verdict"]
         return "<h2>Capacity</h2>\n<p class=\"answer\">\(HTMLText.escape(answer))</p>\n"
             + "<p class=\"run\">SLOs: \(slos); each step \(format(capacity.warmUpSeconds)) s of warm-up, then "
             + "\(format(capacity.stepSeconds)) s measured"
