@@ -74,6 +74,8 @@ import Testing
         #expect(files.contains("examples/github-actions.yml"))
         #expect(files.contains("examples/gitlab-ci.yml"))
         #expect(files.contains(".github/workflows/release.yml"))
+        #expect(files.contains("deploy/grafana/docker-compose.yml"))
+        #expect(files.contains("deploy/grafana/grafana/provisioning/dashboards/devsim.yaml"))
     }
 
     static func node(_ file: String) throws -> Node {
@@ -303,6 +305,159 @@ import Testing
                 rest = rest[range.upperBound...]
             }
         }
+    }
+
+    // MARK: The Grafana example (issue 25, item 10)
+
+    static let grafana = root.appendingPathComponent("deploy/grafana")
+
+    /// A compose service's bind mounts: the host path (relative to the compose file, resolved)
+    /// and where it lands in the container.
+    static func mounts(of service: Node?) -> [(source: URL, target: String)] {
+        (service?["volumes"]?.items ?? []).compactMap { item in
+            let parts = (item.scalarText ?? "").split(separator: ":").map(String.init)
+            guard parts.count >= 2, parts[0].hasPrefix(".") else { return nil }
+            return (grafana.appendingPathComponent(parts[0]).standardizedFileURL, parts[1])
+        }
+    }
+
+    /// The host file or folder a service mounts at `target`, or at the folder holding it.
+    static func hostPath(of target: String, in service: Node?) -> URL? {
+        for mount in mounts(of: service) {
+            if mount.target == target { return mount.source }
+            if target.hasPrefix(mount.target + "/") {
+                return mount.source.appendingPathComponent(String(target.dropFirst(mount.target.count + 1)))
+            }
+        }
+        return nil
+    }
+
+    /// The path of `url` as `documents` names it (`deploy/grafana/…`).
+    static func documentName(_ url: URL) -> String {
+        String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+    }
+
+    static func dashboardModel() throws -> [String: Any] {
+        let data = try Data(contentsOf: grafana.appendingPathComponent("grafana/dashboards/devsim.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The compose file runs published images at pinned versions, devsim built from this
+    /// repository, and mounts only files that are in the folder.
+    @Test func theGrafanaExampleRunsPublishedImagesAndMountsFilesThatExist() throws {
+        let compose = try Self.node("deploy/grafana/docker-compose.yml")
+        let services = try #require(compose["services"])
+        #expect(services["mosquitto"]?["image"]?.scalarText == "eclipse-mosquitto:2")
+        let prometheus = try #require(services["prometheus"]?["image"]?.scalarText)
+        #expect(prometheus.wholeMatch(of: /prom\/prometheus:v3\.\d+\.\d+/) != nil, "a pinned Prometheus 3: \(prometheus)")
+        let grafana = try #require(services["grafana"]?["image"]?.scalarText)
+        #expect(grafana.wholeMatch(of: /grafana\/grafana:1[2-9]\.\d+\.\d+/) != nil, "a pinned Grafana 12 or later: \(grafana)")
+        let context = try #require(services["devsim"]?["build"]?["context"]?.scalarText)
+        let dockerfile = Self.grafana.appendingPathComponent(context).appendingPathComponent("Dockerfile")
+        #expect(FileManager.default.fileExists(atPath: dockerfile.path), "devsim is built from \(dockerfile.path)")
+        #expect(services["capacity"]?["image"]?.scalarText == services["devsim"]?["image"]?.scalarText, "the search runs the image built")
+        guard case .mapping(let pairs) = services.kind else { return }
+        var mounted = 0
+        for pair in pairs {
+            for mount in Self.mounts(of: pair.value) {
+                mounted += 1
+                #expect(
+                    FileManager.default.fileExists(atPath: mount.source.path), "\(pair.key.scalarText ?? "?") mounts \(mount.source.path)")
+            }
+        }
+        #expect(mounted >= 8)
+        let acl = try String(contentsOf: Self.grafana.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("acl_file ") }.map { String($0.dropFirst("acl_file ".count)) }
+        #expect(
+            acl.flatMap { Self.hostPath(of: $0, in: services["mosquitto"]) }.map { FileManager.default.fileExists(atPath: $0.path) } == true
+        )
+    }
+
+    /// Grafana gets the dashboard from its provider's folder, and its Prometheus as the
+    /// datasource the dashboard starts on; the dashboard's queries all go through that variable.
+    @Test func grafanaIsProvisionedWithTheDashboardAndItsPrometheus() throws {
+        let services = try #require(try Self.node("deploy/grafana/docker-compose.yml")["services"])
+        let grafana = services["grafana"]
+        let provisioning = try #require(Self.hostPath(of: "/etc/grafana/provisioning", in: grafana), "no provisioning mounted")
+
+        let providerFile = provisioning.appendingPathComponent("dashboards/devsim.yaml")
+        let provider = try #require(try Self.node(Self.documentName(providerFile))["providers"]?.items?.first)
+        #expect(provider["type"]?.scalarText == "file")
+        let folder = try #require(provider["options"]?["path"]?.scalarText)
+        let dashboards = try #require(Self.hostPath(of: folder, in: grafana), "the provider reads \(folder), which is not mounted")
+        #expect(FileManager.default.fileExists(atPath: dashboards.appendingPathComponent("devsim.json").path))
+        let home = try #require(grafana?["environment"]?["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"]?.scalarText)
+        #expect(Self.hostPath(of: home, in: grafana)?.path == dashboards.appendingPathComponent("devsim.json").path)
+
+        let datasourceFile = provisioning.appendingPathComponent("datasources/prometheus.yaml")
+        let datasource = try #require(try Self.node(Self.documentName(datasourceFile))["datasources"]?.items?.first)
+        #expect(datasource["type"]?.scalarText == "prometheus")
+        let url = try #require(datasource["url"]?.scalarText.flatMap(URL.init(string:)))
+        #expect(url.host.map { services[$0] != nil } == true && url.port == 9090, "\(url) is no service of the compose file")
+
+        let model = try Self.dashboardModel()
+        #expect((model["schemaVersion"] as? Int ?? 0) >= 39 && model["uid"] as? String == "devsim")
+        let variables = (model["templating"] as? [String: Any])?["list"] as? [[String: Any]] ?? []
+        let source = try #require(variables.first { $0["type"] as? String == "datasource" })
+        #expect(source["query"] as? String == "prometheus")
+        #expect(
+            (source["current"] as? [String: Any])?["value"] as? String == datasource["uid"]?.scalarText, "starts on the provisioned one")
+        let group = try #require(variables.first { $0["name"] as? String == "group" })
+        #expect((group["definition"] as? String)?.hasPrefix("label_values(devsim_") == true && group["allValue"] as? String == ".*")
+        #expect(group["includeAll"] as? Bool == true && group["multi"] as? Bool == true)
+
+        var panels = model["panels"] as? [[String: Any]] ?? []
+        panels += panels.flatMap { $0["panels"] as? [[String: Any]] ?? [] }
+        let ids = panels.compactMap { $0["id"] as? Int }
+        #expect(ids.count == panels.count && Set(ids).count == ids.count, "every panel has an id of its own")
+        var cells = Set<[Int]>()
+        for panel in panels {
+            let title = panel["title"] as? String ?? "?"
+            let grid = panel["gridPos"] as? [String: Int] ?? [:]
+            let (x, y, w, h) = (grid["x"] ?? -1, grid["y"] ?? -1, grid["w"] ?? 0, grid["h"] ?? 0)
+            #expect(x >= 0 && y >= 0 && w > 0 && h > 0 && x + w <= 24, "\(title): \(grid)")
+            for column in max(x, 0)..<min(x + w, 24) {
+                for line in max(y, 0)..<(y + h) {
+                    #expect(cells.insert([column, line]).inserted, "\(title) overlaps another panel at \(column),\(line)")
+                }
+            }
+            guard panel["type"] as? String != "row" else { continue }
+            #expect((panel["datasource"] as? [String: String])?["uid"] == "${datasource}", "\(title)")
+            let targets = panel["targets"] as? [[String: Any]] ?? []
+            #expect(!targets.isEmpty, "\(title) asks nothing")
+            for target in targets {
+                #expect((target["datasource"] as? [String: String])?["uid"] == "${datasource}", "\(title)")
+                #expect((target["expr"] as? String)?.contains("devsim_") == true, "\(title)")
+            }
+        }
+    }
+
+    /// Prometheus scrapes the compose file's devsims where they serve, with the token they take.
+    @Test func prometheusScrapesTheExamplesDevsimsWithTheirToken() throws {
+        let services = try #require(try Self.node("deploy/grafana/docker-compose.yml")["services"])
+        let prometheus = services["prometheus"]
+        let configFile = try #require(Self.hostPath(of: "/etc/prometheus/prometheus.yml", in: prometheus))
+        let job = try #require(try Self.node(Self.documentName(configFile))["scrape_configs"]?.items?.first)
+        let credentials = try #require(job["authorization"]?["credentials_file"]?.scalarText)
+        let token = try #require(Self.hostPath(of: credentials, in: prometheus), "\(credentials) is not mounted")
+        let targets = (job["static_configs"]?.items ?? []).flatMap { $0["targets"]?.items?.compactMap(\.scalarText) ?? [] }
+        #expect(targets.count == 2)
+        for target in targets {
+            let parts = target.split(separator: ":").map(String.init)
+            let service = try #require(services[parts[0]], "\(target) is no service")
+            let command = service["command"]?.items?.compactMap(\.scalarText) ?? []
+            let http = command.firstIndex(of: "--http").map { command[$0 + 1] }
+            #expect(http == "0.0.0.0:\(parts.last ?? "")", "\(parts[0]) serves at \(http ?? "nothing")")
+            let file = try #require(command.firstIndex(of: "--http-token-file").map { command[$0 + 1] })
+            #expect(Self.hostPath(of: file, in: service)?.path == token.path, "\(parts[0]) takes the token Prometheus sends")
+        }
+        // The feed's scenario is the folder's, and loads.
+        let devsim = services["devsim"]
+        let command = devsim?["command"]?.items?.compactMap(\.scalarText) ?? []
+        let scenario = try #require(command.first { $0.hasSuffix(".yaml") }.flatMap { Self.hostPath(of: $0, in: devsim) })
+        let loaded = try ScenarioLoader.load(
+            text: String(contentsOf: scenario, encoding: .utf8), file: scenario.path, environment: ["DEVICES": "200"])
+        #expect(loaded.groups.map(\.name) == ["meter", "tracker", "intruder"])
     }
 
     static func environment(of container: Node) -> [String: String] {
