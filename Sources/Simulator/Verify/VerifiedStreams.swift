@@ -13,6 +13,9 @@ struct VerifiedStreams {
     enum Receipt: Equatable {
         /// One not received before (or one whose repeats cannot be told: see `Verifier.Stream`).
         case new
+        /// A new one whose number is past the next expected: those between went missing, or
+        /// have yet to come.
+        case newPastAGap
         /// A copy of one received before.
         case copy
         /// A retained message, sent for the subscription rather than published by this run, or
@@ -49,8 +52,9 @@ struct VerifiedStreams {
             streams[index].unnumbered += 1
             return .new
         }
+        let expected = streams[index].tracker.received > 0 ? streams[index].tracker.highest &+ 1 : sequence
         guard streams[index].tracker.record(sequence) != .duplicate else { return .copy }
         streams[index].window?.received(sequence)
-        return .new
+        return sequence > expected ? .newPastAGap : .new
     }
 }

@@ -65,6 +65,9 @@ package final class Verifier: @unchecked Sendable {
     private let identities: [VerifierSettings?]
     /// Distinct messages received so far, for the settling wait.
     let receivedCount = Atomic<Int>(0)
+    /// Messages received past a gap in their device's sequence so far: what a broker dropping
+    /// for a subscriber behind leaves, second after second (`VerifyPace`).
+    let gapsSeen = Atomic<Int>(0)
     /// Subscriber connections the broker has answered for good: subscribed, or refused.
     let settledConnections = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
@@ -369,7 +372,7 @@ package final class Verifier: @unchecked Sendable {
             .init(
                 published: published, received: receivedCount.load(ordering: .relaxed),
                 losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
-                time: MonotonicClock.now()))
+                time: MonotonicClock.now(), gaps: gapsSeen.load(ordering: .relaxed)))
     }
 
     /// The summary, with each device's published count, and how many of those while its

@@ -204,6 +204,14 @@ extension VerifierConnection: ClientDelegate {
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {
-        if streams.receive(message, latency: &latency) == .new { verifier.receivedCount.add(1, ordering: .relaxed) }
+        switch streams.receive(message, latency: &latency) {
+        case .new:
+            verifier.receivedCount.add(1, ordering: .relaxed)
+        case .newPastAGap:
+            verifier.receivedCount.add(1, ordering: .relaxed)
+            verifier.gapsSeen.add(1, ordering: .relaxed)
+        case .copy, .notOurs:
+            break
+        }
     }
 }

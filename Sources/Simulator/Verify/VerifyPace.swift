@@ -18,13 +18,14 @@ package struct VerifyPace: Sendable, Equatable {
     package private(set) var published = 0
     package private(set) var received = 0
     package private(set) var seconds = 0.0
-    /// Messages went missing in consecutive seconds that count, beyond what is in flight: the
-    /// subscribers fell behind, as opposed to a message or two lost near a restart (see
-    /// `record`).
+    /// Messages went missing in consecutive seconds that count: the subscribers fell behind, as
+    /// opposed to a message or two lost near a restart (see `record`).
     package private(set) var fellBehind = false
     private var last: Sample?
-    /// The seconds that count in a row in which less arrived than was sent, and their sums.
+    /// The seconds that count in a row in which less arrived than was sent, and their sums;
+    /// and those in a row in which messages arrived past gaps.
     private var shortfall = Shortfall()
+    private var gapSeconds = 0
 
     private struct Shortfall: Equatable {
         var seconds = 0
@@ -40,13 +41,16 @@ package struct VerifyPace: Sendable, Equatable {
         package var allSubscribed: Bool
         /// Monotonic nanoseconds.
         package var time: UInt64
+        /// Messages received past a gap in their device's numbers so far (`Verifier.gapsSeen`).
+        package var gaps: Int
 
-        package init(published: Int, received: Int, losses: Int, allSubscribed: Bool = true, time: UInt64 = 0) {
+        package init(published: Int, received: Int, losses: Int, allSubscribed: Bool = true, time: UInt64 = 0, gaps: Int = 0) {
             self.published = published
             self.received = received
             self.losses = losses
             self.allSubscribed = allSubscribed
             self.time = time
+            self.gaps = gaps
         }
     }
 
@@ -54,16 +58,21 @@ package struct VerifyPace: Sendable, Equatable {
 
     /// Adds the figures as of now; call about once a second, and once at the end.
     ///
-    /// Falling behind is judged on a sustained gap: two or more seconds in a row that count, in
-    /// each of which less arrived than was sent, and over which more than 1 % of what was sent
-    /// went missing. A second's shortfall alone may be what is still in flight, or a message
-    /// lost at a restart; a subscriber behind the broker's queue loses some every second.
+    /// Falling behind is judged on a sustained gap, two or more seconds in a row that count:
+    /// in each, messages arrived past gaps in their devices' numbers (the broker dropped those
+    /// between), or less arrived than was sent, by more than 1 % of what was sent over them
+    /// (for topics whose numbers cannot be read). A second's shortfall alone may be what is
+    /// still in flight, or a message lost at a restart; a subscriber behind the broker's queue
+    /// loses some every second.
     package mutating func record(_ sample: Sample) {
         defer { last = sample }
         guard let last, sample.losses == last.losses, sample.allSubscribed, last.allSubscribed else {
             shortfall = Shortfall()
+            gapSeconds = 0
             return
         }
+        gapSeconds = sample.gaps > last.gaps ? gapSeconds + 1 : 0
+        if gapSeconds >= 2 { fellBehind = true }
         let sent = sample.published - last.published
         let arrived = sample.received - last.received
         missingWhileConnected += sent - arrived
