@@ -18,14 +18,18 @@ package struct VerifyPace: Sendable, Equatable {
     package private(set) var published = 0
     package private(set) var received = 0
     package private(set) var seconds = 0.0
-    /// Messages went missing in consecutive seconds that count: the subscribers fell behind, as
-    /// opposed to a message or two lost near a restart (see `record`).
-    package private(set) var fellBehind = false
+    /// Messages went missing while everything was up, away from any restart: the subscribers
+    /// fell behind, as opposed to a message lost at a restart's edge (see `record`).
+    package var fellBehind: Bool { behind || gapsPending }
+    private var behind = false
     private var last: Sample?
-    /// The seconds that count in a row in which less arrived than was sent, and their sums;
-    /// and those in a row in which messages arrived past gaps.
+    /// The seconds that count in a row in which less arrived than was sent, and their sums.
     private var shortfall = Shortfall()
-    private var gapSeconds = 0
+    /// The last second that counts had messages arrive past gaps, and was no restart's edge:
+    /// judged once the next second says it is none either, or the run ends.
+    private var gapsPending = false
+    /// The last second did not count: a connection went or came back.
+    private var followsDisturbance = false
 
     private struct Shortfall: Equatable {
         var seconds = 0
@@ -58,21 +62,25 @@ package struct VerifyPace: Sendable, Equatable {
 
     /// Adds the figures as of now; call about once a second, and once at the end.
     ///
-    /// Falling behind is judged on a sustained gap, two or more seconds in a row that count:
-    /// in each, messages arrived past gaps in their devices' numbers (the broker dropped those
-    /// between), or less arrived than was sent, by more than 1 % of what was sent over them
-    /// (for topics whose numbers cannot be read). A second's shortfall alone may be what is
-    /// still in flight, or a message lost at a restart; a subscriber behind the broker's queue
-    /// loses some every second.
+    /// Falling behind is judged away from restarts: in a second that counts, neither just after
+    /// nor just before one that does not, messages arrived past gaps in their devices' numbers
+    /// (the broker dropped those between, for a subscriber that did not take them: it drops
+    /// nothing else while everything is up); or, for topics whose numbers cannot be read, two
+    /// seconds or more in a row were each short, by more than 1 % of what was sent over them (a
+    /// second's shortfall alone may be what is still in flight). A message lost at a restart's
+    /// edge shows, past its gap, next to the restart, and is not taken for falling behind.
     package mutating func record(_ sample: Sample) {
         defer { last = sample }
-        guard let last, sample.losses == last.losses, sample.allSubscribed, last.allSubscribed else {
+        guard let last else { return }
+        guard sample.losses == last.losses, sample.allSubscribed, last.allSubscribed else {
             shortfall = Shortfall()
-            gapSeconds = 0
+            gapsPending = false  // the second before was a restart's edge
+            followsDisturbance = true
             return
         }
-        gapSeconds = sample.gaps > last.gaps ? gapSeconds + 1 : 0
-        if gapSeconds >= 2 { fellBehind = true }
+        if gapsPending { behind = true }  // and this second is no restart
+        gapsPending = sample.gaps > last.gaps && !followsDisturbance
+        followsDisturbance = false
         let sent = sample.published - last.published
         let arrived = sample.received - last.received
         missingWhileConnected += sent - arrived
@@ -86,6 +94,6 @@ package struct VerifyPace: Sendable, Equatable {
         shortfall.seconds += 1
         shortfall.sent += sent
         shortfall.missing += sent - arrived
-        if shortfall.seconds >= 2, shortfall.missing * 100 > shortfall.sent { fellBehind = true }
+        if shortfall.seconds >= 2, shortfall.missing * 100 > shortfall.sent { behind = true }
     }
 }
