@@ -123,20 +123,6 @@ package struct CapacityRecorder: Sendable {
         return false
     }
 
-    /// Where the search is, for the status lines; `nil` once it is over.
-    package var runPhase: RunPhase? {
-        let step = figures.steps.count + 1
-        func target(_ multiplier: Double) -> Double { (settings.baseRatePerSecond * multiplier * 100).rounded() / 100 }
-        return switch phase {
-        case .connecting: .capacityConnecting
-        case .warmingUp: .capacityStep(number: step, targetPerSecond: target(search.current), activity: .warmingUp)
-        case .holding: .capacityStep(number: step, targetPerSecond: target(search.current), activity: .measuring)
-        case .awaitingArrivals: .capacityStep(number: step, targetPerSecond: target(search.current), activity: .awaitingArrivals)
-        case .coolingDown(let next, _, _): .capacityStep(number: step, targetPerSecond: target(next), activity: .coolingDown)
-        case .done: nil
-        }
-    }
-
     /// The connections are up (or as many as will be): the first step warms up from `now`.
     package mutating func connected(now: UInt64) {
         guard isConnecting else { return }
@@ -239,7 +225,7 @@ package struct CapacityRecorder: Sendable {
 }
 
 extension CapacityRecorder {
-    /// The step under way, for the service (`RunPosition`).
+    /// The step under way, for the status lines and the service (`RunPosition`).
     package var position: RunPosition.Step {
         let shown: RunPosition.Step.Phase =
             switch phase {

@@ -611,8 +611,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
     /// falls at the CONNACK that tick is the state. Not ticks: counted as `stateMessages`.
     private func publishStatesAtConnect(now: UInt64) {
         guard context.control.isDue(now) else { return }
-        for device in devices where device.plan.showsOnDashboards {
-            guard !device.publishesAtMax, !device.tickIsDue(by: now) else { continue }
+        for device in devices where device.plan.saysStateAtConnect(tickIsDue: device.tickIsDue(by: now)) {
             device.encodeState(now: now)
             counters.add(.stateMessages, publishState(of: device, what: "state"))
         }

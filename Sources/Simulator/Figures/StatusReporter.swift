@@ -21,15 +21,15 @@ final class StatusReporter {
     /// `latency` is the acknowledgement latency recorded so far; the line gives the p99 of what
     /// was acknowledged since the previous line, and says so: the whole run's would smooth a knee
     /// away.
-    /// `phase`, the stage or capacity step under way, comes first in the line.
-    func report(_ totals: Totals, latency: Histogram, errors: Int, phase: RunPhase? = nil, at now: UInt64) {
+    /// `position`'s stage or capacity step under way comes first in the line.
+    func report(_ totals: Totals, latency: Histogram, errors: Int, position: RunPosition = RunPosition(), at now: UInt64) {
         let connections = self.connections()
         var rates = ""
         var interval = ""
         var fields: [(key: String, value: Logger.Value)] = [
             ("connectionsUp", .integer(totals.connectionsUp)), ("connections", .integer(connections)),
         ]
-        fields += phase?.fields ?? []
+        fields += position.statusFields
         fields += Figure.allCases.map { ($0.stringValue, .integer(totals[$0])) }
         if let previousTime, now > previousTime {
             let seconds = Double(now - previousTime) / 1e9
@@ -48,7 +48,7 @@ final class StatusReporter {
         if !recent.isEmpty { fields.append(("ackP99Ms", .number(Double(recent.percentile(99)) / 1e6, decimals: 3))) }
         fields.append(("errors", .integer(errors)))
         let line =
-            (phase.map { $0.text + ": " } ?? "") + StatusReporter.line(totals, connections: connections) + rates + ack
+            (position.statusText.map { $0 + ": " } ?? "") + StatusReporter.line(totals, connections: connections) + rates + ack
             + ", errors \(errors)"
         if let redraw {
             redraw("\r\u{1B}[K" + line)

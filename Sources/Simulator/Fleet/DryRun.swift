@@ -3,17 +3,18 @@ import Reactor
 import Signals
 
 /// `run --dry-run`: what the fleet would publish, without a broker, on a virtual clock. Every
-/// device's connection gets its CONNACK at time zero, so each device ticks first at its start
-/// delay (0 without a `jitter`), and the whole run is printed at
-/// once, timestamps as if the time had passed: one JSON object a line with `at` (the tick's
-/// virtual time, `VirtualTime`), `topic`, `payload` (the payload as a JSON string), `qos` and
-/// `retain`.
+/// device's connection gets its CONNACK at time zero, where a device that says its state then
+/// says it, as in a run; each device ticks first at its start delay (0 without a `jitter`), and
+/// the whole run is printed at once, timestamps as if the time had passed: one JSON object a line
+/// with `at` (the message's virtual time, `VirtualTime`), `topic`, `payload` (the payload as a
+/// JSON string), `qos` and `retain`.
 public struct DryRun {
     public var plan: FleetPlan
     public var seed: UInt64
     /// Virtual time to cover.
     public var duration: Duration?
-    /// Messages to print over the whole fleet.
+    /// Ticks' messages to print over the whole fleet, as a run's `--messages` counts them: the
+    /// states beside.
     public var messages: Int?
 
     public init(plan: FleetPlan, seed: UInt64, duration: Duration?, messages: Int?) {
@@ -36,6 +37,9 @@ public struct DryRun {
         defer { withExtendedLifetime(devices) { heap.removeAll() } }
         var printed = 0
         var payload = PayloadBuffer()
+        for device in devices where end != 0 && device.sayState(into: &payload, wallStart: wallStart) {
+            for (topic, text) in device.messages(in: payload) { emit(DryRun.line(device.plan, at: 0, topic: topic, payload: text)) }
+        }
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
         while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
@@ -78,6 +82,22 @@ private final class VirtualDevice: TimerTarget {
     /// was one it kept to itself (`unchanged`).
     private var sentAt: Double?
     private(set) var keptBack = false
+
+    /// Makes the state the device says at its first CONNACK, time 0, where it says one
+    /// (`DevicePlan.saysStateAtConnect`), as a device of a run makes it: the ticks after it
+    /// carry on from it, and an `onChange` device's first tick is compared with it. Returns
+    /// whether there was one.
+    func sayState(into payload: inout PayloadBuffer, wallStart: Double) -> Bool {
+        guard plan.saysStateAtConnect(tickIsDue: schedule.deadline == 0) else { return false }
+        payload.removeAll()
+        signals.encode(elapsed: 0, wallClock: wallStart, into: &payload)
+        keptBack = false
+        if plan.onChange != nil {
+            signals.markSent()
+            sentAt = 0
+        }
+        return true
+    }
 
     /// Makes the next tick's payload, as a device of a run with the same seed makes it, and
     /// moves on; returns the tick's time after the device's first CONNACK, in seconds.
@@ -122,6 +142,7 @@ public struct Sample: Sendable {
         package var ticks: [Tick]
     }
 
+    /// A tick, or the state said at the first CONNACK (`DevicePlan.saysStateAtConnect`), at 0.
     package struct Tick: Sendable, Equatable {
         /// Seconds after the device's first CONNACK (its start delay included).
         package var seconds: Double
@@ -137,8 +158,9 @@ public struct Sample: Sendable {
         plan.connections.flatMap { $0.devices.filter { $0.index == 1 } }
     }
 
-    /// The first device of each group, in the plan's order, with its first `count` ticks: the
-    /// same payloads a run with `seed` publishes for that device.
+    /// The first device of each group, in the plan's order, with its first `count` ticks and
+    /// the state before them where it says one: the same payloads a run with `seed` publishes
+    /// for that device.
     package static func firstDevices(
         of plan: FleetPlan, seed: UInt64, count: Int,
         wallStart: Double = WallTime.now().secondsSinceEpoch
@@ -146,7 +168,7 @@ public struct Sample: Sendable {
         firstDevicePlans(of: plan).map { Device(plan: $0, ticks: ticks(of: $0, seed: seed, count: count, wallStart: wallStart)) }
     }
 
-    /// The first `count` ticks of `device`.
+    /// The first `count` ticks of `device`, after its state where it says one.
     package static func ticks(
         of device: DevicePlan, seed: UInt64, count: Int,
         wallStart: Double = WallTime.now().secondsSinceEpoch
@@ -158,7 +180,9 @@ public struct Sample: Sendable {
 
     /// Hands `device`'s ticks to `body` one by one (a day of a 10 Hz device is not held at
     /// once): the first `count`, and with `span` those due strictly before it ends, whichever
-    /// stops first. A device whose stages stop its ticks for good stops there.
+    /// stops first. A device whose stages stop its ticks for good stops there. A device that
+    /// says its state at its first CONNACK says it first, beside the count, as a run does
+    /// beside `--messages`.
     package static func forEachTick(
         of device: DevicePlan, seed: UInt64, count: Int?, span: Duration? = nil,
         wallStart: Double = WallTime.now().secondsSinceEpoch, _ body: (Tick) -> Void
@@ -168,18 +192,21 @@ public struct Sample: Sendable {
         let limit = count ?? (end == nil ? defaultCount : .max)
         let virtual = VirtualDevice(plan: device, seed: seed)
         var payload = PayloadBuffer()
+        if end != 0, virtual.sayState(into: &payload, wallStart: wallStart) {
+            body(Tick(seconds: 0, payload: text(of: virtual, payload)))
+        }
         var shown = 0
         while shown < limit, virtual.schedule.deadline < min(end ?? .max, Schedule.never) {
             let seconds = virtual.tick(into: &payload, wallStart: wallStart)
-            // The per-field style's messages, each `field=value`, in one line.
-            let messages = virtual.messages(in: payload)
-            let text =
-                virtual.keptBack
-                ? "(unchanged: not sent)"
-                : virtual.signals.isPerField
-                    ? messages.map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ") : payload.text
-            body(Tick(seconds: seconds, payload: text))
+            body(Tick(seconds: seconds, payload: text(of: virtual, payload)))
             shown += 1
         }
+    }
+
+    /// The payload just made, in a line: the per-field style's messages each `field=value`.
+    private static func text(of device: VirtualDevice, _ payload: borrowing PayloadBuffer) -> String {
+        if device.keptBack { return "(unchanged: not sent)" }
+        guard device.signals.isPerField else { return payload.text }
+        return device.messages(in: payload).map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ")
     }
 }

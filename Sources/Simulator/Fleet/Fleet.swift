@@ -459,7 +459,9 @@ public final class Fleet: Sendable {
             }
             if let due = nextStatus, now >= due, let interval {
                 let totals = self.totals
-                status.report(totals, latency: liveHistograms().latency, errors: errorCount(totals), phase: runPhase, at: now)
+                status.report(
+                    totals, latency: liveHistograms().latency, errors: errorCount(totals),
+                    position: position(at: now, seconds: Double(now &- start) / 1e9), at: now)
                 nextStatus = due &+ MonotonicClock.nanoseconds(interval)
             }
             let timelineDue = record(now: now)
@@ -593,7 +595,8 @@ public final class Fleet: Sendable {
         return live
     }
 
-    /// The stages and the capacity step under way at `now`, from their recorders.
+    /// The stages and the capacity step under way at `now`, from their recorders: what the
+    /// status lines, `/metrics` and the live page say.
     private func position(at now: UInt64, seconds: Double) -> RunPosition {
         let (stage, groupStages, step, base) = recorders.withLock { [groupProfiles] recorders in
             (
@@ -627,12 +630,6 @@ public final class Fleet: Sendable {
             for histogram in state.latency { merged.latency.merge(histogram) }
             for histogram in state.lateness { merged.lateness.merge(histogram) }
             return merged
-        }
-    }
-
-    /// The stage or capacity step under way, for the status lines.
-    private var runPhase: RunPhase? {
-        recorders.withLock { [stages] in $0.capacity?.runPhase ?? $0.stages.flatMap { RunPhase.ofStages(stages, closed: $0.figures.count) }
         }
     }
 

@@ -31,9 +31,14 @@ public struct DevicePlan: Sendable {
     /// and when it is in under `devices` stages; `nil` for a steady rate.
     package var profile: RateProfile? = nil
 
-    /// Whether a dashboard shows the device (`discovery`, `availability`, `commands`): it says its
-    /// state at each CONNACK.
-    package var showsOnDashboards: Bool { discovery != nil || availability != nil || commands != nil }
+    /// Whether the device says its state at a CONNACK, beside its schedule (issue 25, item 5): a
+    /// dashboard shows it (`discovery`, `availability`, `commands`), it has a schedule (not
+    /// `publish: max`), and its next tick is not due by then (`tickIsDue`), which would be that
+    /// state. The run asks at each CONNACK, the dry run and `sample` at the first, so that they
+    /// show what the run publishes.
+    package func saysStateAtConnect(tickIsDue: Bool) -> Bool {
+        (discovery != nil || availability != nil || commands != nil) && perSecond.isFinite && !tickIsDue
+    }
 
     /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`); empty
     /// for the other styles, whose messages go to `topic`.

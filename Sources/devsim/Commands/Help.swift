@@ -52,7 +52,9 @@ enum Help {
         device of every device group, on a virtual clock, without a broker: a header per group
         (name, where it is written, devices, rate, qos), the device's id and topic, then one
         line per tick with its time after the device's first CONNACK (+HH:MM:SS.mmm, as the
-        dry run's "at") and the payload. The payloads are those a run with the same seed
+        dry run's "at") and the payload. A device with discovery, availability or commands
+        first shows the state it says at its CONNACK, at +00:00:00.000, beside the N ticks,
+        unless its first tick falls then. The payloads are those a run with the same seed
         publishes. Without --seed a random seed is used and printed. A publish: max group has
         no schedule to cover: it shows N ticks, numbered.
         Exits 2 and prints every problem when a scenario is invalid.

@@ -16,7 +16,8 @@ import Simulator
 /// ```
 ///
 /// Times count from the device's first CONNACK (its `jitter` delay included), as the dry run's
-/// `at` does. The payloads are those a run with the same seed publishes for that device.
+/// `at` does; a device that says its state at the CONNACK shows it first, at 0. The payloads
+/// are those a run with the same seed publishes for that device.
 enum SampleCommand {
     static func run(
         _ options: SampleOptions, environment: [String: String],
