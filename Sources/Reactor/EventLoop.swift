@@ -20,7 +20,7 @@ package final class EventLoop: @unchecked Sendable {
     package let name: String
     private let selector: Selector
     private let wakeup: Int32
-    private var thread: pthread_t?
+    private var thread: JoinableThread?
     /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
     private let loopThread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
@@ -58,24 +58,12 @@ package final class EventLoop: @unchecked Sendable {
 
     // MARK: Any thread
 
-    /// Starts the loop's thread: `pthread_create`.
+    /// Starts the loop's thread, which holds the loop until it stops.
     package func start() throws(SystemError) {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(
-            &thread, nil,
-            { context in
-                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<EventLoop>.fromOpaque(context).release()
-            throw SystemError(call: "pthread_create", errno: rc)
-        }
+        let thread = try JoinableThread { [self] in run() }
         self.thread = thread
         var clock = clockid_t()
-        if pthread_getcpuclockid(thread, &clock) == 0 { cpuClock = clock }
+        if pthread_getcpuclockid(thread.handle, &clock) == 0 { cpuClock = clock }
     }
 
     /// Runs `job` on the loop's thread, soon, after the jobs handed to it before.
@@ -89,10 +77,8 @@ package final class EventLoop: @unchecked Sendable {
     /// Ends the loop after the jobs already handed to it, and waits for its thread.
     package func stop() {
         execute { [self] in stopping.store(true, ordering: .relaxed) }
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
+        thread?.join()
+        thread = nil
     }
 
     /// The CPU time the loop's thread has had so far, in nanoseconds: `clock_gettime` of its

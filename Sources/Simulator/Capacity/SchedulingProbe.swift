@@ -9,34 +9,20 @@ import Synchronization
 final class SchedulingProbe: @unchecked Sendable {
     private let delays = Locked(Histogram())
     private let stopping = Atomic<Bool>(false)
-    private var thread: pthread_t?
+    private var thread: JoinableThread?
     private static let interval: UInt64 = 1_000_000
 
     /// How late its wake-ups were so far, in nanoseconds.
     var histogram: Histogram { delays.withLock { $0 } }
 
-    /// Starts the thread: `pthread_create`.
     func start() throws(SystemError) {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(
-            &thread, nil,
-            { context in
-                let probe = Unmanaged<SchedulingProbe>.fromOpaque(context!).takeRetainedValue()
-                probe.run()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<SchedulingProbe>.fromOpaque(context).release()
-            throw SystemError(call: "pthread_create", errno: rc)
-        }
-        self.thread = thread
+        thread = try JoinableThread { [self] in run() }
     }
 
     /// Ends the thread and waits for it.
     func stop() {
         stopping.store(true, ordering: .relaxed)
-        if let thread { pthread_join(thread, nil) }
+        thread?.join()
         thread = nil
     }
 
