@@ -7,7 +7,7 @@ import Signals
 /// says it, as in a run; each device ticks first at its start delay (0 without a `jitter`), and
 /// the whole run is printed at once, timestamps as if the time had passed: one JSON object a line
 /// with `at` (the message's virtual time, `VirtualTime`), `topic`, `payload` (the payload as a
-/// JSON string), `qos` and `retain`.
+/// JSON string), `qos` and `retain`, and `"state": true` on a state said at the CONNACK.
 public struct DryRun {
     public var plan: FleetPlan
     public var seed: UInt64
@@ -38,7 +38,9 @@ public struct DryRun {
         var printed = 0
         var payload = PayloadBuffer()
         for device in devices where end != 0 && device.sayState(into: &payload, wallStart: wallStart) {
-            for (topic, text) in device.messages(in: payload) { emit(DryRun.line(device.plan, at: 0, topic: topic, payload: text)) }
+            for (topic, text) in device.messages(in: payload) {
+                emit(DryRun.line(device.plan, at: 0, topic: topic, payload: text, state: true))
+            }
         }
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
@@ -54,10 +56,11 @@ public struct DryRun {
         return printed
     }
 
-    /// First the time, where a person's eye starts, and a `jq` filter on it reads as plain.
-    static func line(_ device: DevicePlan, at seconds: Double, topic: String? = nil, payload: String) -> String {
+    /// First the time, where a person's eye starts, and a `jq` filter on it reads as plain; a
+    /// state said at the CONNACK, no tick (`--messages` counts none), says so last.
+    static func line(_ device: DevicePlan, at seconds: Double, topic: String? = nil, payload: String, state: Bool = false) -> String {
         "{\"at\":\"\(VirtualTime.text(seconds))\",\"topic\":\(JSONText.quoted(topic ?? device.topic)),\"payload\":\(JSONText.quoted(payload)),"
-            + "\"qos\":\(device.qos),\"retain\":\(device.retain)}\n"
+            + "\"qos\":\(device.qos),\"retain\":\(device.retain)" + (state ? ",\"state\":true}\n" : "}\n")
     }
 }
 
