@@ -1,13 +1,6 @@
 import FoundationEssentials
 import Scenario
 
-/// A mistake in an `--expect` assertion; the message says what is allowed.
-public struct AssertionError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// One `--expect` assertion about the run report, such as `rate>=99.5%`, `p99<50ms` or `failed==0`:
 /// a figure (see ``ReportMetrics``), a comparison and a limit with the unit the figure needs
 /// (`%` for percentages, `ms`, `s` or `us` for durations, none for counts).

@@ -52,7 +52,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     public init?(intValue: Int) { nil }
 
     /// How the status and finished lines name it: "skipped offline 3".
-    package var words: String {
+    var words: String {
         switch self {
         case .scheduled: "scheduled"
         case .published: "published"
@@ -98,7 +98,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    package var isInEveryReport: Bool { ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages].contains(self) }
+    var isInEveryReport: Bool { ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages].contains(self) }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
