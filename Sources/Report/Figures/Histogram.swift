@@ -3,14 +3,20 @@
 /// error), up to the largest `UInt64`. One per event loop, merged for the report.
 public struct Histogram: Sendable, Equatable {
     /// Bits of each value kept: 2^7 exact values, then 64 buckets per power of two.
-    static let significantBits = 7
-    static let half = 1 << (significantBits - 1)
+    @usableFromInline static let significantBits = 7
+    @usableFromInline static let half = 1 << (significantBits - 1)
     static let bucketCount = (64 - significantBits) * half + 2 * half
 
-    private var counts: [UInt64]
-    public private(set) var count: UInt64 = 0
-    package private(set) var min: UInt64 = .max
-    public private(set) var max: UInt64 = 0
+    // Stored under names of their own, settable by `record` alone outside this file: it is
+    // inlined into the loops (see `record`), so what it writes must be usable from inlined code.
+    @usableFromInline var counts: [UInt64]
+    @usableFromInline var recorded: UInt64 = 0
+    @usableFromInline var smallest: UInt64 = .max
+    @usableFromInline var largest: UInt64 = 0
+
+    public var count: UInt64 { recorded }
+    package var min: UInt64 { smallest }
+    public var max: UInt64 { largest }
 
     public init() {
         counts = Array(repeating: 0, count: Self.bucketCount)
@@ -18,20 +24,23 @@ public struct Histogram: Sendable, Equatable {
 
     public var isEmpty: Bool { count == 0 }
 
-    @inline(__always)
-    package mutating func record(_ value: UInt64) {
+    /// Inlinable, though only the package records: every message published records its
+    /// lateness here, from Simulator's loops, and another module gets no body to inline
+    /// otherwise (a call a message, where it was inlined while the histogram was Simulator's).
+    @inlinable @inline(__always)
+    public mutating func record(_ value: UInt64) {
         counts[Self.bucket(of: value)] &+= 1
-        count &+= 1
-        if value < min { min = value }
-        if value > max { max = value }
+        recorded &+= 1
+        if value < smallest { smallest = value }
+        if value > largest { largest = value }
     }
 
     public mutating func merge(_ other: Histogram) {
         guard !other.isEmpty else { return }
         for index in counts.indices { counts[index] &+= other.counts[index] }
-        count &+= other.count
-        min = Swift.min(min, other.min)
-        max = Swift.max(max, other.max)
+        recorded &+= other.recorded
+        smallest = Swift.min(smallest, other.smallest)
+        largest = Swift.max(largest, other.largest)
     }
 
     /// How many values were at most `bound`, at the buckets' resolution: a bucket counts whole
@@ -62,9 +71,9 @@ public struct Histogram: Sendable, Equatable {
         for index in counts.indices where counts[index] > earlier.counts[index] {
             let added = counts[index] - earlier.counts[index]
             interval.counts[index] = added
-            interval.count &+= added
-            interval.min = Swift.min(interval.min, Swift.max(Self.lowest(inBucket: index), min))
-            interval.max = Swift.max(interval.max, Swift.min(Self.highest(inBucket: index), max))
+            interval.recorded &+= added
+            interval.smallest = Swift.min(interval.smallest, Swift.max(Self.lowest(inBucket: index), min))
+            interval.largest = Swift.max(interval.largest, Swift.min(Self.highest(inBucket: index), max))
         }
         return interval
     }
@@ -105,12 +114,12 @@ public struct Histogram: Sendable, Equatable {
         guard let first = buckets.map(\.index).min(), let last = buckets.map(\.index).max(),
             min <= max, Self.bucket(of: min) == first, Self.bucket(of: max) == last
         else { return nil }
-        count = total
-        self.min = min
-        self.max = max
+        recorded = total
+        smallest = min
+        largest = max
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func bucket(of value: UInt64) -> Int {
         guard value >= UInt64(2 * half) else { return Int(value) }
         let highestBit = 63 - value.leadingZeroBitCount
