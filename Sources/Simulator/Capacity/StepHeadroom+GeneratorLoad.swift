@@ -11,7 +11,8 @@ extension StepHeadroom {
         let delay = end.schedulingDelay.since(start.schedulingDelay)
         self.init(
             busiestLoopPercent: wall > 0 ? ((busy.max() ?? 0) * 100 / wall).thousandths : 0,
-            processCPUPercent: wall > 0 ? (Double(end.processCPU &- start.processCPU) * 100 / wall / Double(max(1, end.cores))).thousandths : 0,
+            processCPUPercent: wall > 0
+                ? (Double(end.processCPU &- start.processCPU) * 100 / wall / Double(max(1, end.cores))).thousandths : 0,
             machineCPUPercent: shares?.busy.thousandths, stealPercent: shares?.steal.thousandths,
             schedulingDelayP99Ms: delay.isEmpty ? nil : (Double(delay.percentile(99)) / 1e6).thousandths)
     }
