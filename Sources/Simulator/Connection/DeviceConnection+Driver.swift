@@ -4,7 +4,7 @@ import Reactor
 
 /// What the driver and the client report: the connection up, lost, paused or finished; SUBACKs,
 /// acknowledgements, messages and room to write.
-extension DeviceConnection: ConnectionDriverDelegate {
+extension DeviceConnection {
     func driverWillConnect() throws(ClientSetupError) {
         if mustDiscardLibraryQueue {
             try client.discardQueuedMessages()
@@ -97,11 +97,7 @@ extension DeviceConnection: ConnectionDriverDelegate {
     }
 }
 
-extension DeviceConnection: ClientDelegate {
-    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
-        driver.connackArrived(code)
-    }
-
+extension DeviceConnection {
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
         driver.closed(error, stable: !lossSuspectsQoS2(error))
     }

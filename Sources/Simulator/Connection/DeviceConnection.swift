@@ -10,7 +10,7 @@ import Signals
 /// when there is room, and records lateness and latency. What it does beside the telemetry
 /// (availability, discovery, commands) its roles say (`ConnectionRole`). Confined to one event
 /// loop.
-final class DeviceConnection: @unchecked Sendable {
+final class DeviceConnection: Session, @unchecked Sendable {
     let plan: ConnectionPlan
     let client: Client
     let driver: ConnectionDriver
@@ -142,8 +142,7 @@ final class DeviceConnection: @unchecked Sendable {
         driver = ConnectionDriver(
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
             loop: context.loop)
-        client.delegate = self
-        driver.delegate = self
+        wire()
         ackTimer.target = self
         lifecycleTimer.target = self
         presenceTimer.target = self
