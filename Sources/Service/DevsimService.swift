@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Report
 import Simulator
 
 /// devsim's HTTP endpoint (`--http`), for the daemon's watchers: `/metrics` for Prometheus,
@@ -78,7 +79,7 @@ package final class DevsimService: Sendable {
 
     /// The run ended with `result`: the event streams say so and end, so that a live page shows
     /// the run finished rather than reconnecting to a process that is going. Any thread.
-    package func noteFinished(_ result: Fleet.Result, outcome: String) {
+    package func noteFinished(_ result: RunResult, outcome: String) {
         let events = self.events
         server.execute { events.finished(result, outcome: outcome) }
     }

@@ -1,6 +1,7 @@
 import Glibc
 import Mosquitto
 import Reactor
+import Report
 import Scenario
 import Transport
 
@@ -341,16 +342,6 @@ final class ConnectionDriver: TimerTarget {
             }
         }
     }
-}
-
-/// `duration` as `formatSeconds` writes seconds.
-package func formatSeconds(_ duration: Duration) -> String {
-    formatSeconds(duration / .seconds(1))
-}
-
-package func formatSeconds(_ seconds: Double) -> String {
-    let tenths = (seconds * 10).rounded()
-    return "\(Int(tenths) / 10).\(Int(tenths) % 10)s"
 }
 
 extension ConnectionDriver: WebSocketBridgeDelegate {

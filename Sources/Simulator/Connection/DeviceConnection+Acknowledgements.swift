@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 
 /// The QoS 1/2 window: messages in flight, their acknowledgements, refusals and timeouts, the
 /// broker's limits, and a broker that breaks QoS 2.

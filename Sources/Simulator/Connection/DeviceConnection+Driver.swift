@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 
 /// What the driver and the client report: the connection up, lost, paused or finished; SUBACKs,
 /// acknowledgements, messages and room to write.

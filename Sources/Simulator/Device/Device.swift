@@ -1,5 +1,6 @@
 import MQTT
 import Reactor
+import Report
 import Signals
 
 /// One simulated device: a schedule that starts at its connection's first CONNACK and a set of

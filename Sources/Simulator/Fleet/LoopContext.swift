@@ -1,4 +1,5 @@
 import Reactor
+import Report
 import Signals
 
 /// What the connections and devices of one event loop share: the loop, its connections and a

@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 import Scenario
 import Synchronization
 
