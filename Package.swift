@@ -43,6 +43,9 @@ let package = Package(
         ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
+        // Log lines (timestamp, level, label, metadata, message), on no other target: below every
+        // module, so that any layer may log what it sees.
+        .target(name: "Logging"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
         .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
         // MQTT's vocabulary, knowing no library: QoS, protocol versions, topics, a client's options.
@@ -61,7 +64,8 @@ let package = Package(
         .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Signals"]),
         // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
         .target(
-            name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals", "Transport"], swiftSettings: hotPath),
+            name: "Simulator", dependencies: ["Logging", "Reactor", "MQTT", "Mosquitto", "Scenario", "Signals", "Transport"],
+            swiftSettings: hotPath),
         // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
         // health and readiness, the live report.
         .target(name: "Service", dependencies: ["CMicroHTTPD", "CSystemd", "Reactor", "Simulator"]),
@@ -80,7 +84,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Simulator", "Reactor"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],
