@@ -7,8 +7,8 @@ import Synchronization
 /// an eventfd. It knows nothing of MQTT.
 ///
 /// Everything a loop owns (its sources, their timers, what they drive) is touched on its thread
-/// only, so the hot path takes no locks; the entry points that say "loop thread only" check it in
-/// debug builds (`preconditionInEventLoop`). Other threads reach it through `execute(_:)`.
+/// only, so the hot path takes no locks; the entry points that say "loop thread only" assert it in
+/// debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)`.
 package final class EventLoop: @unchecked Sendable {
     /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
     /// `deregister`.
@@ -98,9 +98,11 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
-    /// that only the loop's thread may use.
-    @inline(__always)
-    package func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+    /// that only the loop's thread may use, as swift-nio's. An `assert`, so release builds, and
+    /// the publish path in them, pay nothing for it; inlinable, so that a caller in another
+    /// module is not left with an empty call either.
+    @inlinable @inline(__always)
+    package func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)
     }
 
@@ -108,13 +110,13 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Watches `source`'s descriptor from the next turn on, across its changes.
     package func register(_ source: EventSource) -> Registration {
-        preconditionInEventLoop()
+        assertInEventLoop()
         return selector.add(source)
     }
 
     /// Stops watching the source; events already queued for it are dropped.
     package func deregister(_ registration: Registration) {
-        preconditionInEventLoop()
+        assertInEventLoop()
         selector.remove(registration)
     }
 
@@ -122,14 +124,14 @@ package final class EventLoop: @unchecked Sendable {
     /// before the loop waits again. A descriptor it no longer reports, still open, leaves the set.
     @inline(__always)
     package func update(_ registration: Registration) {
-        preconditionInEventLoop()
+        assertInEventLoop()
         selector.update(registration)
     }
 
     /// The source's descriptor was closed: its number is never named to epoll again, as it may
     /// already be another source's.
     package func descriptorClosed(_ registration: Registration) {
-        preconditionInEventLoop()
+        assertInEventLoop()
         selector.descriptorClosed(registration)
     }
 
