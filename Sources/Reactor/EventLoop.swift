@@ -120,10 +120,11 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
-    /// that only the loop's thread may use, as swift-nio's. An `assert`, so release builds, and
-    /// the publish path in them, pay nothing for it; inlinable, so that a caller in another
-    /// module is not left with an empty call either.
-    @inlinable @inline(__always)
+    /// that only the loop's thread may use, as swift-nio's. An `assert`, so release builds pay
+    /// nothing for it here; a package function is not inlined into another module, though (nor
+    /// with `@inlinable`: nm finds the call in a release build), so the publish path elsewhere
+    /// asserts `inEventLoop` inside an `assert` of its own (`Client`, `LoopContext`).
+    @inline(__always)
     package func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)
     }
