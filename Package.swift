@@ -43,6 +43,9 @@ let package = Package(
         ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
+        // Log lines (timestamp, level, label, metadata, message), on no other target: below every
+        // module, so that any layer may log what it sees.
+        .target(name: "Logging"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
         .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
         // MQTT's vocabulary, knowing no library: QoS, protocol versions, topics, a client's options.
@@ -67,7 +70,7 @@ let package = Package(
         // The fleet: devices, schedules, connection state machine, offline policy, the counters
         // and recorders that feed the report.
         .target(
-            name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Report", "Scenario", "Signals", "Transport"],
+            name: "Simulator", dependencies: ["Logging", "Reactor", "MQTT", "Mosquitto", "Report", "Scenario", "Signals", "Transport"],
             swiftSettings: hotPath),
         // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
         // health and readiness, the live report.
@@ -88,7 +91,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Report", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Report", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Report", "Simulator", "Reactor"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],

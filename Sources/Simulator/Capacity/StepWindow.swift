@@ -1,5 +1,5 @@
+import Reactor
 import Report
-import Synchronization
 
 /// One device's part in a capacity step's `lost` (`--slo 'lost==0'` with `--verify`): the
 /// sequence numbers it published while the step held, and how many of those the closed-loop
@@ -16,7 +16,9 @@ import Synchronization
 ///
 /// A lock, not atomics: opening resets the counts with the bounds, and a verifier that reads
 /// the bounds, is preempted and counts late must not count into the next step. Only devices of
-/// a search with a `lost` SLO have a window, so the lock costs nothing elsewhere.
+/// a search with a `lost` SLO have a window, so the lock costs nothing elsewhere. `Locked`, not
+/// `Mutex`: the device's loop, the verifier's and the watching thread all take it, and
+/// ThreadSanitizer cannot follow a contended `Mutex` (`Locked` says why).
 final class StepWindow: Sendable {
     private struct State {
         var from = Int64.max
@@ -30,7 +32,7 @@ final class StepWindow: Sendable {
         func holds(_ sequence: Int64) -> Bool { sequence >= from && sequence < to }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 import Signals
 
 /// What the roles ask for, carried out: messages beside the telemetry, subscriptions, commands,

@@ -1,7 +1,8 @@
 import Signals
 
-/// JSON string literals for log lines and dry-run output, off the publish path: the payload
-/// encoder's escaping, as a `String`.
+/// JSON string literals for dry-run output, discovery configs and the service's events, off the
+/// publish path: the payload encoder's escaping, as a `String`. (Log lines have their own in
+/// Logging, which imports nothing: `JSONLiteral`.)
 package enum JSONText {
     package static func quoted(_ text: String) -> String {
         var bytes = PayloadBuffer()

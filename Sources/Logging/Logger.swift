@@ -37,15 +37,15 @@ public struct Logger: Sendable {
             switch self {
             case .string(let text): text
             case .integer(let value): "\(value)"
-            case .number(let value, let decimals): JSONText.number(value, decimals: decimals)
+            case .number(let value, let decimals): JSONLiteral.number(value, decimals: decimals)
             }
         }
 
         var json: String {
             switch self {
-            case .string(let text): JSONText.quoted(text)
+            case .string(let text): JSONLiteral.quoted(text)
             case .integer(let value): "\(value)"
-            case .number(let value, let decimals): JSONText.number(value, decimals: decimals)
+            case .number(let value, let decimals): JSONLiteral.number(value, decimals: decimals)
             }
         }
     }
@@ -88,9 +88,9 @@ public struct Logger: Sendable {
             for (key, value) in metadata { line += " \(key)=\(value)" }
             return line + " \(message)\n"
         case .json:
-            var line = "{\"ts\":\(JSONText.quoted(time.iso8601)),\"level\":\"\(level.name)\",\"label\":\(JSONText.quoted(label))"
-            for (key, value) in metadata { line += ",\(JSONText.quoted(key)):\(value.json)" }
-            return line + ",\"msg\":\(JSONText.quoted(message))}\n"
+            var line = "{\"ts\":\(JSONLiteral.quoted(time.iso8601)),\"level\":\"\(level.name)\",\"label\":\(JSONLiteral.quoted(label))"
+            for (key, value) in metadata { line += ",\(JSONLiteral.quoted(key)):\(value.json)" }
+            return line + ",\"msg\":\(JSONLiteral.quoted(message))}\n"
         }
     }
 
