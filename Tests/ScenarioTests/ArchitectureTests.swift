@@ -6,8 +6,8 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The toolchain's modules, which every module may import.
-    static let toolchain: Set<String> = ["Glibc", "Foundation", "FoundationEssentials", "Dispatch", "Synchronization"]
+    /// The toolchain's modules (and the C library of each platform), which every module may import.
+    static let toolchain: Set<String> = ["Glibc", "Musl", "Darwin", "Foundation", "FoundationEssentials", "Dispatch", "Synchronization"]
 
     /// The table between `<!-- imports -->` and `<!-- /imports -->`: each module and what it may import.
     static func rules() throws -> [String: Set<String>] {
