@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Report", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "SimulatorTests", dependencies: ["Simulator", "Report", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Report", "Simulator", "Reactor"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],

@@ -70,7 +70,8 @@ import Testing
         #expect(published(restart) == configs)
         let states = restart.compactMap { if case .republishLastState(let device) = $0 { device } else { nil } }
         #expect(states.isEmpty, "discovered devices retain their telemetry by default: a state sent again would be a duplicate")
-        let unretained = try #require(DiscoveryRole(devices: try self.devices("    discovery: homeassistant\n    retain: false"), qos: .atMostOnce))
+        let unretained = try #require(
+            DiscoveryRole(devices: try self.devices("    discovery: homeassistant\n    retain: false"), qos: .atMostOnce))
         let statesAgain = try #require(receive(unretained, topic: "homeassistant/status", payload: "online"))
         #expect(statesAgain.compactMap { if case .republishLastState(let device) = $0 { device } else { nil } } == [0, 1])
         #expect(receive(role, topic: "homeassistant/status", payload: "offline")?.isEmpty == true)
@@ -136,13 +137,18 @@ import Testing
 @Suite struct ConnectionValueTests {
     @Test func theQoS2GuardNamesTheBrokerAfterThreeProtocolLossesInARow() {
         var qos2 = QoS2Guard(watching: true)
-        #expect(qos2.connectionLost(wasUp: false, protocolError: true, awaitingCompletion: true) == .unrelated, "before it began, only a connection that was up")
+        #expect(
+            qos2.connectionLost(wasUp: false, protocolError: true, awaitingCompletion: true) == .unrelated,
+            "before it began, only a connection that was up")
         #expect(qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) == .suspect)
-        #expect(qos2.connectionLost(wasUp: false, protocolError: true, awaitingCompletion: true) == .suspect, "once begun, a loss before the CONNACK counts")
+        #expect(
+            qos2.connectionLost(wasUp: false, protocolError: true, awaitingCompletion: true) == .suspect,
+            "once begun, a loss before the CONNACK counts")
         qos2.acknowledged()
         #expect(qos2.lossesInARow == 0)
         for _ in 1..<QoS2Guard.lossesToGiveUp { _ = qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) }
-        #expect(qos2.connectionLost(wasUp: true, protocolError: false, awaitingCompletion: true) == .unrelated, "another loss breaks the row")
+        #expect(
+            qos2.connectionLost(wasUp: true, protocolError: false, awaitingCompletion: true) == .unrelated, "another loss breaks the row")
         for _ in 1..<QoS2Guard.lossesToGiveUp { _ = qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) }
         #expect(qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) == .brokerBreaksQoS2)
         #expect(qos2.brokerBreaksQoS2)

@@ -15,7 +15,8 @@ extension DeviceConnection {
             case .republishLastState(let index):
                 let device = devices[index]
                 if !device.lastPayload.isEmpty,
-                    publishAside(AsideMessage(topic: device.plan.topic, payload: device.lastPayload, qos: qos, retain: false, what: "discovery"))
+                    publishAside(
+                        AsideMessage(topic: device.plan.topic, payload: device.lastPayload, qos: qos, retain: false, what: "discovery"))
                 {
                     counters.add(.stateMessages)
                 }

@@ -12,9 +12,9 @@ public final class Fleet: Sendable {
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
     /// its last probe, and which probes wait for an answer. Brought up to date once a second by
     /// the thread that waits for the run's end.
-    private let liveState: Locked<LiveState>
+    let liveState: Locked<LiveState>
 
-    private struct LiveState {
+    struct LiveState {
         var latency: [Histogram]
         var lateness: [Histogram]
         /// Per loop, each group's latest sampled payload.
@@ -52,26 +52,26 @@ public final class Fleet: Sendable {
     /// How long a loop may take to answer a probe before it counts as stuck.
     public static let probeLimit: UInt64 = 1_000_000_000
 
-    private let settings: RunSettings
-    private let control: RunControl
-    private let contexts: [LoopContext]
+    let settings: RunSettings
+    let control: RunControl
+    let contexts: [LoopContext]
     /// The groups and their connections, as commands and reloads change them.
-    private let roster: FleetRoster
-    private let verifier: Verifier?
+    let roster: FleetRoster
+    let verifier: Verifier?
     /// The subscriber groups' connections, on loops of their own; `nil` without any.
-    private let subscribers: Subscribers?
+    let subscribers: Subscribers?
     /// What the subscriber groups were made from, for a reload to tell whether they changed.
-    private let subscriberGroups: [SubscriberGroupPlan.Source]
+    let subscriberGroups: [SubscriberGroupPlan.Source]
     /// The connections of the scenarios' control topics, on the first loop.
-    private let controls: [ControlConnection]
+    let controls: [ControlConnection]
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
     /// that waits for the run's end.
-    private let recorders = Locked<Recorders>(Recorders())
-    private let stages: [Stage]
+    let recorders = Locked<Recorders>(Recorders())
+    let stages: [Stage]
     /// The groups with stages of their own, by index and name, and their stages.
-    private let groupProfiles: [(group: Int, name: String, stages: [Stage])]
+    let groupProfiles: [(group: Int, name: String, stages: [Stage])]
 
-    private struct Recorders {
+    struct Recorders {
         var timeline: TimelineRecorder?
         var stages: StageRecorder?
         /// Those of `groupProfiles`, in its order.
@@ -82,13 +82,13 @@ public final class Fleet: Sendable {
         var due: UInt64? { ([timeline?.due, stages?.due] + groupStages.map(\.due)).compactMap { $0 }.min() }
     }
     /// The stages whose `disconnect: all` has been carried out (0-based).
-    private let droppedStages = Locked<Set<Int>>([])
+    let droppedStages = Locked<Set<Int>>([])
     /// Seconds from the start to the first connection's open: a fleet that `devices` stages
     /// grow from none has the connect timeout from then.
-    private let firstOpen: Double
+    let firstOpen: Double
     /// During a capacity search, the machine's own scheduling delay, for each step's headroom.
-    private let probe: SchedulingProbe?
-    private let cores = CPUTime.usableCores
+    let probe: SchedulingProbe?
+    let cores = CPUTime.usableCores
 
     /// Builds every connection (nothing is opened yet). Throws `ClientSetupError` when
     /// libmosquitto refuses a client's options, for example a TLS file it cannot read.
@@ -180,20 +180,20 @@ public final class Fleet: Sendable {
 
     /// Whether the run has connected: a device's connection, or for a run of subscribers alone,
     /// a subscriber's.
-    private var hasEverConnected: Bool {
+    var hasEverConnected: Bool {
         roster.connectionCount == 0 ? subscribers?.everConnected.load(ordering: .relaxed) ?? false : control.hasEverConnected
     }
 
     /// Why nothing connected, when no attempt had failed yet: no CONNACK came. A broker of MQTT
     /// 3 only may leave an MQTT 5 CONNECT unanswered (amqtt 0.12): said where one was reached.
-    private var noConnack: String {
+    var noConnack: String {
         let speaksMQTT5 = roster.plan.connections.first?.options.protocolVersion == .v5
         let unanswered = speaksMQTT5 && sumOverConnections { $0.awaitsAnswerOfBroker ? 1 : 0 }.sum > 0
         return "no CONNACK from the broker" + (unanswered ? AttemptFailure.mqtt5Hint : "")
     }
 
     /// Whether a capacity search (`settings.capacity`) is under way.
-    private var isSearching: Bool { recorders.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
+    var isSearching: Bool { recorders.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
 
     /// `observer` hears of every command carried out, from HTTP or a control topic, with the
     /// group's connection count; on the thread that carried it out.
@@ -223,7 +223,7 @@ public final class Fleet: Sendable {
         roster.reloadFailed(error, at: secondsSinceStart)
     }
 
-    private var secondsSinceStart: Double {
+    var secondsSinceStart: Double {
         let start = liveState.withLock { $0.start }
         return start == 0 ? 0 : Double(MonotonicClock.now() &- start) / 1e9
     }
@@ -375,383 +375,5 @@ public final class Fleet: Sendable {
                 })
         }
         return result
-    }
-
-    /// `connectClock`: where the connect timeout counts from (see `run`).
-    private func waitForEnd(start: UInt64, connectClock: UInt64) -> StopReason {
-        let status = StatusReporter(
-            logger: control.logger, connections: { [roster] in roster.connectionCount }, start: start,
-            redraw: settings.liveStatus)
-        defer { status.finish() }
-        let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
-        var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
-        let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
-        let connectDeadline =
-            connectClock &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
-        var nextPace = start
-        defer { logLosses() }
-        while true {
-            if let reason = control.stopReason { return reason }
-            let now = MonotonicClock.now()
-            probeLoops(now: now)
-            logLosses()
-            if let verifier, now >= nextPace {
-                let totals = self.totals
-                verifier.notePace(
-                    published: totals[.published], publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
-                nextPace = now &+ 1_000_000_000
-            }
-            if let end, now >= end { return .duration }
-            if !hasEverConnected, now >= connectDeadline {
-                let why = control.lastFailure ?? verifier?.lastFailureReason.map { "verify: " + $0 } ?? noConnack
-                return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
-            }
-            if let due = nextStatus, now >= due, let interval {
-                let totals = self.totals
-                status.report(
-                    totals, latency: liveHistograms().latency, errors: errorCount(totals),
-                    position: position(at: now, seconds: Double(now &- start) / 1e9), at: now)
-                nextStatus = due &+ MonotonicClock.nanoseconds(interval)
-            }
-            let timelineDue = record(now: now)
-            let searchDue = searchCapacity(now: now, connectDeadline: connectDeadline)
-            // At least once a second, for the lines that sum up lost connections.
-            let wake = max(
-                now,
-                [nextStatus, end, hasEverConnected ? nil : connectDeadline, timelineDue, searchDue, now &+ 1_000_000_000]
-                    .compactMap { $0 }.min()!)
-            control.wait(seconds: Double(wake - now) / 1e9)
-        }
-    }
-
-    /// One line for the connections lost since the last such line, by reason: a fleet too big to
-    /// log each one (see `RunSettings.logConnectionEvents`) still says that it is losing them,
-    /// in a few lines however many go. Before it, one for the messages that timed out waiting
-    /// for their acknowledgement.
-    private func logLosses() {
-        let timedOut = control.takeUnloggedAckTimeouts()
-        if timedOut > 0 {
-            control.logger.warning(
-                "\(Text.counted(timedOut, "QoS 1/2 message")) waited longer than the ack timeout for an acknowledgement "
-                    + "(counted as ackTimeouts)")
-        }
-        let losses = control.takeUnloggedLosses()
-        guard !losses.isEmpty else { return }
-        let total = losses.values.reduce(0, +)
-        let reasons = losses.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .map { reason, count in "\(count) × \(reason.hasPrefix("connection lost: ") ? String(reason.dropFirst(17)) : reason)" }
-        control.logger.warning("\(total) connection\(total == 1 ? "" : "s") lost: " + reasons.joined(separator: "; "))
-    }
-
-    /// Waits until every loop has finished the tick it may be in the middle of, so that the
-    /// figures the drain reads include it: a loop runs one thing at a time, so once it has run
-    /// a job queued after `stopTicking`, no tick is under way there and none will start.
-    private func waitForTicksUnderWay() {
-        onEveryLoop(timeout: 5) { _, _ in }
-    }
-
-    /// Runs `job` on every loop, on its thread, and waits at most `timeout` seconds for all of
-    /// them; returns whether all ran. A loop too busy to run it in time runs it later.
-    @discardableResult
-    private func onEveryLoop(timeout: Double = 1, _ job: @escaping @Sendable (_ index: Int, _ context: LoopContext) -> Void) -> Bool {
-        let answered = DispatchGroup()
-        for (index, context) in contexts.enumerated() {
-            answered.enter()
-            context.loop.execute {
-                job(index, context)
-                answered.leave()
-            }
-        }
-        return answered.wait(timeout: .now() + timeout) == .success
-    }
-
-    /// The sum of `count` over every loop's connections, each loop's asked on its thread, and
-    /// whether every loop answered within a second (the sum is of those that did).
-    private func sumOverConnections(_ count: @escaping @Sendable (DeviceConnection) -> Int) -> (sum: Int, complete: Bool) {
-        let sum = Atomic<Int>(0)
-        let complete = onEveryLoop { _, context in sum.add(context.connections.reduce(0) { $0 + count($1) }, ordering: .relaxed) }
-        return (sum.load(ordering: .relaxed), complete)
-    }
-
-    /// Gives unacknowledged QoS 1/2 messages, and those queued behind them, a bounded time on
-    /// the connections still up; a connection that is down has nothing to drain.
-    private func drain() {
-        let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(settings.drainTimeout)
-        while drainableConnections() > 0 {
-            guard MonotonicClock.now() < deadline else {
-                let t = totals
-                control.logger.warning(
-                    "drain timeout after \(formatSeconds(settings.drainTimeout)): "
-                        + "\(t[.inFlight]) messages unacknowledged, \(t[.buffered]) still queued")
-                return
-            }
-            control.wait(seconds: 0.01)
-        }
-    }
-
-    /// Asks each loop, on its own thread, for a copy of its histograms: a loop that answers is
-    /// not stuck (`Live.stuckLoops`), and the service shows what it sent.
-    private func probeLoops(now: UInt64) {
-        liveState.withLock { state in
-            for index in state.unansweredSince.indices where state.unansweredSince[index] == 0 { state.unansweredSince[index] = now }
-        }
-        for (index, context) in contexts.enumerated() {
-            context.loop.execute { [liveState] in
-                let latency = context.latency, lateness = context.lateness, samples = context.samples
-                context.wantSamples()
-                liveState.withLock { state in
-                    state.latency[index] = latency
-                    state.lateness[index] = lateness
-                    state.samples[index] = samples
-                    state.unansweredSince[index] = 0
-                }
-            }
-        }
-    }
-
-    /// The run as of now: its figures, each group's, and the histograms as of the last probe.
-    public func live() -> Live {
-        let now = MonotonicClock.now()
-        let state = liveState.withLock { $0 }
-        var latency = Histogram(), lateness = Histogram()
-        for histogram in state.latency { latency.merge(histogram) }
-        for histogram in state.lateness { lateness.merge(histogram) }
-        let totals = self.totals
-        var result = self.result(
-            totals: totals, connectionsUp: totals.connectionsUp, seconds: state.start == 0 ? 0 : Double(now &- state.start) / 1e9,
-            reason: .running, latency: latency, lateness: lateness, start: state.start)
-        let stuck = contexts.indices.filter { index in
-            let since = state.unansweredSince[index]
-            return since != 0 && now &- since > Self.probeLimit
-        }
-        var payloads: [String: String] = [:]
-        let groupNames = roster.groupNames
-        for loopSamples in state.samples {
-            for (index, sample) in loopSamples.enumerated() where index < groupNames.count {
-                if let sample { payloads[groupNames[index]] = sample }
-            }
-        }
-        result.subscribers = subscribers?.liveFigures(seconds: result.durationSeconds) ?? []
-        var live = Live(result: result, stuckLoops: stuck.map { contexts[$0].loop.name }, latestPayloads: payloads)
-        live.subscriberConnections = subscribers?.connectionCount ?? 0
-        live.subscriberConnectionsUp = subscribers?.connectionsUp.load(ordering: .relaxed) ?? 0
-        live.position = position(at: now, seconds: result.durationSeconds)
-        return live
-    }
-
-    /// The run's result as of now, its end's or the live view's: the one place it is made, so
-    /// the report and the service read the same figures.
-    private func result(
-        totals: Totals, connectionsUp: Int, seconds: Double, reason: StopReason, latency: Histogram, lateness: Histogram,
-        start: UInt64
-    ) -> RunResult {
-        let allConnected = control.allConnectedAt.load(ordering: .relaxed)
-        var result = RunResult(
-            totals: totals, connectionsUpAtEnd: connectionsUp, connections: roster.connectionCount, durationSeconds: seconds,
-            reason: reason, latency: latency, lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
-            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
-        result.reloads = roster.reloads
-        result.commandGroups = roster.commandGroups
-        return result
-    }
-
-    /// The stages and the capacity step under way at `now`, from their recorders: what the
-    /// status lines, `/metrics` and the live page say.
-    private func position(at now: UInt64, seconds: Double) -> RunPosition {
-        let (stage, groupStages, step, base) = recorders.withLock { [groupProfiles] recorders in
-            (
-                recorders.stages?.position(at: now),
-                zip(groupProfiles, recorders.groupStages).map { profile, recorder in
-                    var stage = recorder.position(at: now)
-                    stage.group = profile.name
-                    return stage
-                },
-                recorders.capacity?.position, recorders.capacity?.baseRatePerSecond
-            )
-        }
-        return RunPosition(
-            stages: (stage.map { [$0] } ?? []) + groupStages, step: step, capacityBase: base, plan: roster.plan, seconds: seconds)
-    }
-
-    /// The acknowledgement latencies and the lateness so far, each loop's copied on its own
-    /// thread into the live state, which the probes keep too.
-    private func liveHistograms() -> (latency: Histogram, lateness: Histogram) {
-        onEveryLoop { [liveState] index, context in
-            let latency = context.latency, lateness = context.lateness
-            liveState.withLock {
-                $0.latency[index] = latency
-                $0.lateness[index] = lateness
-            }
-        }
-        // A loop too busy to answer in time counts with its last copy, so a reading never
-        // goes back. A loop runs its jobs in order, so a later copy is never an older one.
-        return liveState.withLock { state in
-            var merged = (latency: Histogram(), lateness: Histogram())
-            for histogram in state.latency { merged.latency.merge(histogram) }
-            for histogram in state.lateness { merged.lateness.merge(histogram) }
-            return merged
-        }
-    }
-
-    /// Connection problems and failed messages so far: the status line's and the timeline's
-    /// errors.
-    private func errorCount(_ totals: Totals) -> Int {
-        control.connectionErrors.values.reduce(0, +) + totals[.failed]
-    }
-
-    /// Takes the timeline's next point, and closes a stage, when due; returns when the next
-    /// of those is.
-    private func record(now: UInt64) -> UInt64? {
-        guard let due = recorders.withLock({ $0.due }) else { return nil }
-        guard now >= due else { return due }
-        let reading = reading(now: now)
-        let groupReadings = groupProfiles.isEmpty ? [] : groupReadings(at: now)
-        let (next, before, after) = recorders.withLock { recorders in
-            let before = recorders.stages?.figures.count ?? 0
-            if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
-            recorders.stages?.record(reading)
-            for index in recorders.groupStages.indices { recorders.groupStages[index].record(groupReadings[index]) }
-            return (recorders.due, before, recorders.stages?.figures.count ?? 0)
-        }
-        // The stages that began since the last reading: the one now under way drops its
-        // connections; one already over when the reading came (a stalled loop held it back)
-        // is too late to, and says so.
-        for stage in (before + 1)..<(after + 1) where stage < stages.count && stages[stage].disconnectsAll {
-            guard droppedStages.withLock({ $0.insert(stage).inserted }) else { continue }
-            if stage == after {
-                dropEveryConnection(stage: stage + 1)
-            } else {
-                control.logger.warning("stage \(stage + 1) was over before its disconnect: all could be carried out: the run was held up")
-            }
-        }
-        return next
-    }
-
-    /// The run's figures as of `now`. A message published between two readings is counted in
-    /// the first's span and timed in the next's; over the run, both add up exactly.
-    private func reading(now: UInt64) -> FigureReading {
-        let totals = self.totals
-        let histograms = liveHistograms()
-        var reading = FigureReading(
-            time: now, totals: totals, errors: errorCount(totals), latency: histograms.latency, lateness: histograms.lateness)
-        reading.received = subscribers?.receivedCount.load(ordering: .relaxed) ?? 0
-        if let probe {
-            reading.load = GeneratorLoad(
-                time: now, cores: cores, loopsCPU: contexts.map(\.loop.cpuNanoseconds), processCPU: CPUTime.process(),
-                machine: CPUTime.machine(), schedulingDelay: probe.histogram)
-        }
-        return reading
-    }
-
-    /// The counts of each group of `groupProfiles` as of `time`, for its stages; with
-    /// `connectionsUp`, every group's connections up then, in the place of those up now.
-    private func groupReadings(at time: UInt64, connectionsUp: [Int]? = nil) -> [FigureReading] {
-        let groups = roster.groupTotals
-        return groupProfiles.map { profile in
-            var totals = groups[profile.group].totals
-            if let connectionsUp { totals.connectionsUp = connectionsUp[profile.group] }
-            return FigureReading(time: time, totals: totals)
-        }
-    }
-
-    /// Moves a capacity search on (`settings.capacity`): starts it once every connection is
-    /// up (or at the connect timeout, with those that are), takes its readings when due, sets
-    /// each step's rate, and ends the run when it is over. Returns when it is next due.
-    private func searchCapacity(now: UInt64, connectDeadline: UInt64) -> UInt64? {
-        guard
-            let state = recorders.withLock({
-                $0.capacity.map {
-                    (connecting: $0.isConnecting, coolingDown: $0.isCoolingDown, awaitingArrivals: $0.isAwaitingArrivals, due: $0.due)
-                }
-            })
-        else { return nil }
-        if state.connecting {
-            let allUp = control.allConnectedAt.load(ordering: .relaxed) != 0
-            guard allUp || now >= connectDeadline else { return now &+ 20_000_000 }
-            if !allUp {
-                control.logger.warning(
-                    "capacity: \(totals.connectionsUp) of \(roster.connectionCount) connections up after "
-                        + "\(formatSeconds(settings.connectTimeout)); the search starts with those")
-            }
-            recorders.withLock { $0.capacity?.connected(now: now) }
-            return recorders.withLock { $0.capacity?.due }
-        }
-        guard let due = state.due, now >= due else { return state.due }
-        var reading = reading(now: now)
-        if state.coolingDown { reading.queuedWhileUp = queuedWhileUp() }
-        if state.awaitingArrivals { reading.stepLoss = verifier?.stepLoss }
-        let (closed, action, next) = recorders.withLock { recorders in
-            let (closed, action) = recorders.capacity?.record(reading) ?? (nil, nil)
-            return (closed, action, recorders.capacity?.due)
-        }
-        if let closed { control.logger.log(closed.passed ? .info : .warning, closed.logLine) }
-        switch action {
-        case .coolDown:
-            control.logger.info(
-                "capacity: back at the scenarios' rates until nothing is queued (at most "
-                    + "\(formatSeconds(CapacityRecorder.maximumCoolDown))), so that the next step starts unloaded")
-            scaleRates(by: 1)
-        case .setMultiplier(let multiplier):
-            scaleRates(by: multiplier)
-        case .finish:
-            control.stop(.searched)
-        case .openStepWindows:
-            verifier?.openStepWindows()
-        case .closeStepWindows:
-            verifier?.closeStepWindows()
-        case nil:
-            break
-        }
-        return next
-    }
-
-    /// Every device ticks at its plan's rate times `multiplier` from now on.
-    private func scaleRates(by multiplier: Double) {
-        for context in contexts {
-            context.loop.execute {
-                let now = MonotonicClock.now()
-                for connection in context.connections { connection.scaleRates(by: multiplier, now: now) }
-            }
-        }
-    }
-
-    /// Stage `stage`'s reconnect storm (`disconnect: all`): every connection up is dropped on
-    /// its loop, at once.
-    private func dropEveryConnection(stage: Int) {
-        control.logger.info("stage \(stage): dropping every connection (disconnect: all)")
-        // Recorded even if none is up to drop, so the stage still says what it did.
-        control.recoveries.withLock { $0[stage, default: (0, [])].dropped += 0 }
-        for context in contexts {
-            context.loop.execute {
-                let now = MonotonicClock.now()
-                for connection in context.connections { connection.drop(stage: stage, now: now) }
-            }
-        }
-    }
-
-    /// Ticks queued on the connections that are up, asked on their loops; `nil` when a loop did
-    /// not answer within a second.
-    private func queuedWhileUp() -> Int? {
-        let queued = sumOverConnections { $0.queuedWhileUp }
-        return queued.complete ? queued.sum : nil
-    }
-
-    /// Connections that are up with messages unacknowledged or queued, asked on their loops.
-    private func drainableConnections() -> Int {
-        sumOverConnections { $0.hasDrainableMessages ? 1 : 0 }.sum
-    }
-
-    private func disconnectAll() {
-        let controls = self.controls
-        contexts[0].loop.execute { for control in controls { control.stop() } }
-        for context in contexts {
-            context.loop.execute {
-                for connection in context.connections { connection.stop() }
-            }
-        }
-        let deadline = MonotonicClock.now() &+ 2_000_000_000
-        while control.finishedConnections.load(ordering: .relaxed) < roster.madeCount, MonotonicClock.now() < deadline {
-            control.wait(seconds: 0.01)
-        }
     }
 }

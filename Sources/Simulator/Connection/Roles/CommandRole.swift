@@ -33,7 +33,9 @@ final class CommandRole: ConnectionRole {
         let topic = message.topic
         guard let device = devices.firstIndex(where: { $0.commands?.matches(topic) == true }) else { return nil }
         guard !message.retain else {
-            return [.warnOnce("commands: a retained message on '\(topic)' ignored: send commands without retain", key: "commands: retained")]
+            return [
+                .warnOnce("commands: a retained message on '\(topic)' ignored: send commands without retain", key: "commands: retained")
+            ]
         }
         return [
             .carryOut(
