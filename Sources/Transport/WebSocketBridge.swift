@@ -17,9 +17,9 @@ package struct WebSocketEndpoint: Sendable, Equatable {
     package var port: Int32
     package var path: String
     /// TLS toward the broker (wss://), or nil for ws://.
-    package var tls: ClientOptions.TLS?
+    package var tls: TLSSettings?
 
-    package init(host: String, port: Int32, path: String, tls: ClientOptions.TLS? = nil) {
+    package init(host: String, port: Int32, path: String, tls: TLSSettings? = nil) {
         self.host = host
         self.port = port
         self.path = path

@@ -241,7 +241,7 @@ private let otherFile = """
         #expect(fromFlag.host == "flag.example" && fromFlag.port == 8080 && fromFlag.webSocketPath == "/mqtt")
         #expect(fromFlag.tls == nil, "ws:// has no TLS, whatever the file's tls says")
         let secure = try options("{ host: file.example, tls: { ca: ca.pem } }", url: "wss://flag.example/mqtt")
-        #expect(secure.tls?.caFile?.hasSuffix("ca.pem") == true && secure.port == 443, "the file's tls says with what")
+        #expect(secure.tls?.ca?.hasSuffix("ca.pem") == true && secure.port == 443, "the file's tls says with what")
         let user = try options("{ host: b, username: file }", url: "mqtt://flag@b")
         #expect(user.username == "flag")
     }

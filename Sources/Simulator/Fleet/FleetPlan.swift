@@ -226,7 +226,7 @@ public struct FleetPlan: Sendable {
                 tlsUses.append(TLSUse(settings: tls, path: ScenarioKeys.tls.path, in: scenario))
             }
             if let tls = scenario.verify?.tls {
-                tlsUses.append(TLSUse(settings: ClientOptions.TLS(tls), path: ScenarioKeys.verifierTLS.path, in: scenario))
+                tlsUses.append(TLSUse(settings: tls, path: ScenarioKeys.verifierTLS.path, in: scenario))
             }
             if let topic = scenario.controlTopic,
                 let first = scenario.groups.first.flatMap({ FleetPlan.connections(for: $0, in: scenario, settings: settings).first })
@@ -430,8 +430,9 @@ public struct FleetPlan: Sendable {
                 id: device?.id ?? clientID,
                 will: device?.availability.map { .init(topic: $0.topic, payload: $0.offline, qos: .atLeastOnce, retain: true) }
                     ?? broker.will.map { will in
-                        let topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
-                        return .init(topic: topic, payload: Array(will.message.utf8), qos: will.qos, retain: will.retain)
+                        var will = will
+                        will.topic = Template(will.topic).render(name: group.name, index: device?.index ?? 0, id: device?.id ?? clientID)
+                        return will
                     })
         }
         guard !devices.isEmpty else { return [] }
@@ -475,7 +476,7 @@ public struct FleetPlan: Sendable {
     /// user name's placeholders (ThingsBoard's access token as the user name: `"{id}-token"`).
     static func clientOptions(
         scenario: Scenario, settings: RunSettings, clientID: String, group: String, index: Int, id: String,
-        will: ClientOptions.Will?
+        will: Will?
     ) -> ClientOptions {
         let broker = scenario.broker
         let url = settings.url
@@ -502,10 +503,9 @@ public struct FleetPlan: Sendable {
 
     /// The TLS of the connections to `scenario`'s broker, `nil` for none. A URL's scheme says
     /// whether there is TLS; the file's `tls` still says with what.
-    static func tls(of scenario: Scenario, settings: RunSettings) -> ClientOptions.TLS? {
+    static func tls(of scenario: Scenario, settings: RunSettings) -> TLSSettings? {
         let broker = scenario.broker
-        let tls = settings.url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
-        return tls.map(ClientOptions.TLS.init)
+        return settings.url.map { $0.scheme.isSecure ? broker.tls ?? TLSSettings() : nil } ?? broker.tls
     }
 }
 

@@ -1,4 +1,7 @@
-package struct TLSSettings: Sendable, Equatable {
+/// A connection's TLS: what a scenario's `tls` mapping says (`broker.tls`, `verify.tls`; the
+/// fields are named as its keys), and what a client sets up from it, libmosquitto's or the
+/// WebSocket bridge's (`TLSContexts` in Transport).
+package struct TLSSettings: Sendable, Hashable {
     /// CA certificate file, resolved relative to the scenario file; without one, the system's
     /// trusted certificates.
     package var ca: String?
