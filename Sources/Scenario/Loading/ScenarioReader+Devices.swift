@@ -126,39 +126,20 @@ extension ScenarioReader {
             commands: commandsApply ? keys.commands : nil, onChange: onChange)
     }
 
-    /// Every group key `entries` holds, each checked; `what` names the mapping in messages.
+    /// Every group key `entries` holds, each checked, by `GroupKeys.table`; `what` names the
+    /// mapping in messages.
     private func groupKeys(_ entries: Entries, of what: String) -> GroupKeys {
         var keys = GroupKeys()
-        keys.present = Set(GroupKeys.names.filter { entries[$0] != nil })
-        keys.count = integer(entries["count"], "count", in: 1...Self.maximumCount)
-        keys.id = template(entries["id"], "id", allowID: false)
-        keys.clientID = template(entries["clientId"], "clientId")
-        keys.topic = topic(entries["topic"], "topic")
-        keys.sample = rate(entries["sample"], "sample", allowMax: false)
-        if entries["publish"]?.scalarText == "onChange" {
-            keys.publish = .every(seconds: 1)
-            keys.publishesOnChange = true
-        } else {
-            keys.publish = rate(entries["publish"], "publish")
+        for key in GroupKeys.table {
+            guard let node = entries[key.name] else { continue }
+            keys.present.insert(key.name)
+            key.read(self, node, what, &keys)
         }
-        keys.qos = qos(entries["qos"])
-        keys.retain = bool(entries["retain"], "retain")
-        keys.connection = entries["connection"].flatMap(connection)
-        keys.rampUp = rate(entries["rampUp"], "rampUp")
-        keys.jitter = entries["jitter"].flatMap(jitter)
-        keys.lifecycle = entries["lifecycle"].flatMap(lifecycle)
-        keys.stages = entries["stages"].map { stages($0, ofGroup: true) }
-        keys.payload = entries["payload"].flatMap { payload($0, of: what) }
-        keys.verify = entries["verify"].flatMap(verifyFields)
-        keys.availability = entries["availability"].flatMap(availability)
-        keys.discovery = entries["discovery"].flatMap(discovery)
-        keys.commands = entries["commands"].flatMap(commands)
-        keys.onChange = entries["onChange"].flatMap(onChange)
         return keys
     }
 
     /// `onChange: { fields: [door_open], heartbeat: 10m }`.
-    private func onChange(_ node: Node) -> OnChange? {
+    func onChange(_ node: Node) -> OnChange? {
         guard let entries = entries(node, of: "'onChange'", known: ScenarioKeys.onChange.keys) else { return nil }
         var result = OnChange(fields: [])
         if let fieldsNode = entries["fields"] {
@@ -207,7 +188,7 @@ extension ScenarioReader {
 
     /// `commands: { topic: "devices/{id}/set", response: … }`: `{field}` and `{requestId}` each a
     /// whole level of the topic; `response` only with `{requestId}`, whose id it repeats.
-    private func commands(_ node: Node) -> Commands? {
+    func commands(_ node: Node) -> Commands? {
         guard let entries = entries(node, of: "'commands'", known: ScenarioKeys.commands.keys) else { return nil }
         guard let topicNode = entries["topic"] else {
             missing("topic", in: entries, of: "'commands' (the topic each device listens on, such as devices/{id}/set)")
@@ -240,7 +221,7 @@ extension ScenarioReader {
     }
 
     /// `discovery: homeassistant`, or `{ type: homeassistant, prefix, manufacturer, model }`.
-    private func discovery(_ node: Node) -> Discovery? {
+    func discovery(_ node: Node) -> Discovery? {
         if node.scalarText != nil {
             return choice(node, "discovery", Discovery.types).map { _ in Discovery() }
         }
@@ -258,7 +239,7 @@ extension ScenarioReader {
     }
 
     /// `availability: { topic: "devices/{id}/status" }`, with `online` and `offline` payloads.
-    private func availability(_ node: Node) -> Availability? {
+    func availability(_ node: Node) -> Availability? {
         guard let entries = entries(node, of: "'availability'", known: ScenarioKeys.availability.keys) else { return nil }
         guard let topicNode = entries["topic"] else {
             missing("topic", in: entries, of: "'availability'")
@@ -271,7 +252,7 @@ extension ScenarioReader {
     }
 
     /// `verify: { sequence: seq, timestamp: ts }`, each key optional.
-    private func verifyFields(_ node: Node) -> VerifyFields? {
+    func verifyFields(_ node: Node) -> VerifyFields? {
         guard let entries = entries(node, of: "'verify'", known: ScenarioKeys.verify.keys) else { return nil }
         return VerifyFields(
             sequence: string(entries["sequence"], "sequence") ?? VerifyFields.defaultSequence,
@@ -364,7 +345,7 @@ extension ScenarioReader {
     }
 
     /// `lifecycle: { online: 10m, offline: 30s, jitter: 20% }`.
-    private func lifecycle(_ node: Node) -> Lifecycle? {
+    func lifecycle(_ node: Node) -> Lifecycle? {
         guard let entries = entries(node, of: "'lifecycle'", known: ScenarioKeys.lifecycle.keys) else { return nil }
         for key in ["online", "offline"] where entries[key] == nil {
             missing(key, in: entries, of: "'lifecycle' (how long each connection stays up, and away)")
@@ -385,7 +366,7 @@ extension ScenarioReader {
     }
 
     /// `auto` (one publish interval), `none`, or a duration such as `500ms` (`0s` is none).
-    private func jitter(_ node: Node) -> StartJitter? {
+    func jitter(_ node: Node) -> StartJitter? {
         if node.scalarText == "auto" { return .auto }
         if node.scalarText == "none" { return .upTo(0) }
         guard let text = node.scalarText, let seconds = try? Durations.parse(text) else {
@@ -400,7 +381,7 @@ extension ScenarioReader {
     static let maximumCount = 1_000_000
 
     /// `perDevice` or `{ shared: N }`.
-    private func connection(_ node: Node) -> ConnectionMode? {
+    func connection(_ node: Node) -> ConnectionMode? {
         if case .scalar(let text, _) = node.kind {
             guard text == "perDevice" else {
                 report(
@@ -419,7 +400,7 @@ extension ScenarioReader {
         return integer(sharedNode, "shared", in: 1...Self.maximumCount).map(ConnectionMode.shared)
     }
 
-    private func payload(_ node: Node, of what: String) -> PayloadSpec? {
+    func payload(_ node: Node, of what: String) -> PayloadSpec? {
         let problemsBefore = diagnostics.count
         guard let entries = entries(node, of: "'payload'", known: ScenarioKeys.payload.keys) else { return nil }
         let style = choice(entries["style"], "style", PayloadStyle.allCases.map(\.rawValue)).flatMap(PayloadStyle.init(rawValue:))
