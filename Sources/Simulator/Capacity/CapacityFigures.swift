@@ -1,3 +1,5 @@
+import Scenario
+
 /// The report's `capacity`, from `run --find-capacity`: the SLOs, each step held, and the
 /// answer they give.
 ///

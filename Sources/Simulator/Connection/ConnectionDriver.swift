@@ -343,16 +343,6 @@ final class ConnectionDriver: TimerTarget {
     }
 }
 
-/// `duration` as `formatSeconds` writes seconds.
-package func formatSeconds(_ duration: Duration) -> String {
-    formatSeconds(duration / .seconds(1))
-}
-
-package func formatSeconds(_ seconds: Double) -> String {
-    let tenths = (seconds * 10).rounded()
-    return "\(Int(tenths) / 10).\(Int(tenths) % 10)s"
-}
-
 extension ConnectionDriver: WebSocketBridgeDelegate {
     func bridgeFailed(_ reason: String) {
         bridgeFailure = reason
