@@ -339,31 +339,3 @@ final class FleetRoster: Sendable {
         return change
     }
 }
-
-/// Why a reload or a scale left the fleet as it was.
-struct FleetChangeError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// One reload, as the report lists it: when, and what it did to which groups, or why it did
-/// nothing.
-public struct Reload: Codable, Sendable, Equatable {
-    /// Seconds from the start of the run.
-    public var atSeconds: Double
-    public var added: [String] = []
-    public var removed: [String] = []
-    public var changed: [String] = []
-    /// Groups whose devices were added or taken away, and nothing else.
-    public var scaled: [String] = []
-    public var unchanged: [String] = []
-    /// Why the reload left the fleet as it was: the files' errors, or a change it could not make.
-    public var error: String? = nil
-
-    /// The groups by what happened to them, in a line.
-    var summary: String {
-        let parts = [("added", added), ("removed", removed), ("changed", changed), ("scaled", scaled), ("unchanged", unchanged)]
-            .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1.joined(separator: ", "))" }
-        return parts.isEmpty ? "no device groups" : parts.joined(separator: "; ")
-    }
-}

@@ -1,0 +1,13 @@
+import CMicroHTTPD
+import Glibc
+import Reactor
+
+package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let message: String
+
+    package init(_ message: String) {
+        self.message = message
+    }
+
+    package var description: String { message }
+}
