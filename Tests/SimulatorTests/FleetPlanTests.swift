@@ -72,7 +72,8 @@ private let otherFile = """
     @Test func oneGroupNameInTwoFilesIsAClash() throws {
         let renamed = otherFile.replacingOccurrences(of: "name: meter", with: "name: fast\n    id: \"m-{index}\"")
         let plan = FleetPlan(
-            scenarios: [try scenario(yaml: twoGroups, file: "a.yaml"), try scenario(yaml: renamed, file: "b.yaml")], settings: RunSettings())
+            scenarios: [try scenario(yaml: twoGroups, file: "a.yaml"), try scenario(yaml: renamed, file: "b.yaml")], settings: RunSettings()
+        )
         #expect(
             plan.conflicts.map(\.description) == [
                 "b.yaml:3:5: device group name 'fast' is also used at a.yaml:3:5; a run keeps each group's figures under its name: "

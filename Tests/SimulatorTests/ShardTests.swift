@@ -131,14 +131,14 @@ private func settings(_ shard: Shard?) -> RunSettings {
     @Test func moreShardsThanDevicesLeavesSomeShardsEmpty() throws {
         let scenario = try scenario(
             yaml: """
-            name: tiny
-            devices:
-              - name: one
-                count: 3
-                topic: "t/{id}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-            """, file: "shard.yaml")
+                name: tiny
+                devices:
+                  - name: one
+                    count: 3
+                    topic: "t/{id}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                """, file: "shard.yaml")
         let plans = (0..<16).map { FleetPlan(scenarios: [scenario], settings: settings(Shard(index: $0, count: 16))) }
         #expect(plans.map(\.deviceCount).reduce(0, +) == 3)
         #expect(plans.contains { $0.connections.isEmpty })
@@ -148,21 +148,21 @@ private func settings(_ shard: Shard?) -> RunSettings {
     @Test func clashesOfTheWholeFleetAreFoundInEveryShard() throws {
         let scenario = try scenario(
             yaml: """
-            name: clash
-            devices:
-              - name: a
-                count: 20
-                topic: "t/{index}"
-                clientId: "same-{index}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-              - name: b
-                count: 20
-                topic: "u/{index}"
-                clientId: "same-{index}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-            """, file: "shard.yaml")
+                name: clash
+                devices:
+                  - name: a
+                    count: 20
+                    topic: "t/{index}"
+                    clientId: "same-{index}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                  - name: b
+                    count: 20
+                    topic: "u/{index}"
+                    clientId: "same-{index}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                """, file: "shard.yaml")
         for index in 0..<5 {
             #expect(!FleetPlan(scenarios: [scenario], settings: settings(Shard(index: index, count: 5))).conflicts.isEmpty)
         }

@@ -2,7 +2,6 @@ import MQTT
 import Scenario
 import Signals
 
-
 /// One simulated device, resolved: its templates filled in and its rates in numbers.
 public struct DevicePlan: Sendable {
     public var group: String
