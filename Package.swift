@@ -43,6 +43,9 @@ let package = Package(
         ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
+        // Log lines (timestamp, level, label, metadata, message), on no other target: below every
+        // module, so that any layer may log what it sees.
+        .target(name: "Logging"),
         // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
         .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
         // MQTT's vocabulary, knowing no library: QoS, protocol versions, topics, a client's options.
@@ -59,13 +62,20 @@ let package = Package(
         .target(name: "Signals", swiftSettings: hotPath),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
         .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Signals"]),
-        // The fleet: devices, schedules, connection state machine, offline policy, counters, report.
+        // The run's report, with no I/O stack beneath it: figures, histograms, the timeline, stage
+        // and capacity figures, the --expect language and verdicts, the JSON/JUnit/CSV/HTML
+        // writers and report merge. Scenario for its did-you-mean, Signals for the fault counts
+        // and the number writer.
+        .target(name: "Report", dependencies: ["Scenario", "Signals"]),
+        // The fleet: devices, schedules, connection state machine, offline policy, the counters
+        // and recorders that feed the report.
         .target(
-            name: "Simulator", dependencies: ["Reactor", "MQTT", "Mosquitto", "Scenario", "Signals", "Transport"], swiftSettings: hotPath),
+            name: "Simulator", dependencies: ["Logging", "Reactor", "MQTT", "Mosquitto", "Report", "Scenario", "Signals", "Transport"],
+            swiftSettings: hotPath),
         // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
         // health and readiness, the live report.
-        .target(name: "Service", dependencies: ["CMicroHTTPD", "CSystemd", "Reactor", "Simulator"]),
-        .executableTarget(name: "devsim", dependencies: ["Simulator", "Scenario", "MQTT", "Mosquitto", "Service"]),
+        .target(name: "Service", dependencies: ["CMicroHTTPD", "CSystemd", "Reactor", "Report", "Simulator"]),
+        .executableTarget(name: "devsim", dependencies: ["Simulator", "Report", "Scenario", "MQTT", "Mosquitto", "Service"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
         // Not a test: libFuzzer's target over the scenario loader (scripts/fuzz.sh builds it with
@@ -78,10 +88,11 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Simulator", "Reactor"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Report", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Report", "Simulator", "Reactor"]),
         .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,8 +7,9 @@ import Synchronization
 /// an eventfd. It knows nothing of MQTT.
 ///
 /// Everything a loop owns (its sources, their timers, what they drive) is touched on its thread
-/// only, so the hot path takes no locks; the entry points that say "loop thread only" check it in
-/// debug builds (`preconditionInEventLoop`). Other threads reach it through `execute(_:)`.
+/// only, so the hot path takes no locks; the entry points that say "loop thread only" assert it in
+/// debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)` and
+/// `submit(_:)`, until it has stopped: then it refuses their jobs rather than drop them.
 package final class EventLoop: @unchecked Sendable {
     /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
     /// `deregister`.
@@ -26,7 +27,14 @@ package final class EventLoop: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The loop thread's CPU-time clock (`pthread_getcpuclockid`), once it runs.
     private var cpuClock: clockid_t?
-    private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let jobs = Locked(Jobs())
+
+    /// The jobs other threads handed over, and whether the loop still takes them.
+    private struct Jobs {
+        var pending: [@Sendable () -> Void] = []
+        /// Set once the loop has run its last job: what comes after would never run.
+        var isClosed = false
+    }
 
     // Confined to the loop thread.
     var timers = TimerHeap()
@@ -66,17 +74,31 @@ package final class EventLoop: @unchecked Sendable {
         if pthread_getcpuclockid(thread.handle, &clock) == 0 { cpuClock = clock }
     }
 
-    /// Runs `job` on the loop's thread, soon, after the jobs handed to it before.
-    package func execute(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.append(job) }
+    /// Runs `job` on the loop's thread, soon, after the jobs handed to it before; throws, and
+    /// will never run it, once the loop has stopped. For a caller that may outlive the loop (a
+    /// signal, an HTTP event, a test hook on a timer), which says what a refusal means to it.
+    package func submit(_ job: @escaping @Sendable () -> Void) throws(EventLoopStopped) {
+        let taken = jobs.withLock { jobs in
+            guard !jobs.isClosed else { return false }
+            jobs.pending.append(job)
+            return true
+        }
+        guard taken else { throw EventLoopStopped(loop: name) }
         var one: UInt64 = 1
         // EAGAIN: the counter is already far from zero, so the loop wakes anyway.
         _ = try? systemCall("write", { write(wakeup, &one, 8) })
     }
 
-    /// Ends the loop after the jobs already handed to it, and waits for its thread.
+    /// `submit(_:)` for a caller that stops the loop itself, after its last job: a job for a
+    /// loop that has stopped is a bug, and traps instead of vanishing.
+    package func execute(_ job: @escaping @Sendable () -> Void) {
+        do { try submit(job) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// Ends the loop after the jobs handed to it, those they hand it too, and waits for its
+    /// thread. A loop that has stopped already is left as it is.
     package func stop() {
-        execute { [self] in stopping.store(true, ordering: .relaxed) }
+        do { try submit { [self] in stopping.store(true, ordering: .relaxed) } } catch { return }
         thread?.join()
         thread = nil
     }
@@ -98,9 +120,12 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
-    /// that only the loop's thread may use.
+    /// that only the loop's thread may use, as swift-nio's. An `assert`, so release builds pay
+    /// nothing for it here; a package function is not inlined into another module, though (nor
+    /// with `@inlinable`: nm finds the call in a release build), so the publish path elsewhere
+    /// asserts `inEventLoop` inside an `assert` of its own (`Client`, `LoopContext`).
     @inline(__always)
-    package func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+    package func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)
     }
 
@@ -108,13 +133,13 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Watches `source`'s descriptor from the next turn on, across its changes.
     package func register(_ source: EventSource) -> Registration {
-        preconditionInEventLoop()
+        assertInEventLoop()
         return selector.add(source)
     }
 
     /// Stops watching the source; events already queued for it are dropped.
     package func deregister(_ registration: Registration) {
-        preconditionInEventLoop()
+        assertInEventLoop()
         selector.remove(registration)
     }
 
@@ -122,14 +147,14 @@ package final class EventLoop: @unchecked Sendable {
     /// before the loop waits again. A descriptor it no longer reports, still open, leaves the set.
     @inline(__always)
     package func update(_ registration: Registration) {
-        preconditionInEventLoop()
+        assertInEventLoop()
         selector.update(registration)
     }
 
     /// The source's descriptor was closed: its number is never named to epoll again, as it may
     /// already be another source's.
     package func descriptorClosed(_ registration: Registration) {
-        preconditionInEventLoop()
+        assertInEventLoop()
         selector.descriptorClosed(registration)
     }
 
@@ -160,6 +185,7 @@ package final class EventLoop: @unchecked Sendable {
             }
             fireDueTimers()
         }
+        runLastJobs()
         timers.removeAll()
     }
 
@@ -220,11 +246,27 @@ package final class EventLoop: @unchecked Sendable {
         var counter: UInt64 = 0
         _ = try? systemCall("read", { read(wakeup, &counter, 8) })
         let pending = jobs.withLock { jobs in
-            let taken = jobs
-            jobs.removeAll()
+            let taken = jobs.pending
+            jobs.pending.removeAll()
             return taken
         }
         for job in pending { job() }
+    }
+
+    /// Once stopping: the jobs taken after the stop's, and those they hand over in turn, still
+    /// run, as they were accepted; the queue closes when none is left, in the same lock that
+    /// finds it empty, so that a job is either run or refused, never dropped.
+    private func runLastJobs() {
+        while true {
+            let pending = jobs.withLock { jobs in
+                let taken = jobs.pending
+                jobs.pending.removeAll()
+                if taken.isEmpty { jobs.isClosed = true }
+                return taken
+            }
+            if pending.isEmpty { return }
+            for job in pending { job() }
+        }
     }
 
     private func fireDueTimers() {

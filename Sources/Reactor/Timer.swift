@@ -64,14 +64,14 @@ package final class Timer {
     @inline(__always)
     package func schedule(at deadline: UInt64) {
         guard let loop else { preconditionFailure("Timer.schedule(at:) on a timer without a loop: use its TimerHeap") }
-        loop.preconditionInEventLoop()
+        loop.assertInEventLoop()
         loop.timers.schedule(self, at: deadline)
     }
 
     /// Will not fire (until scheduled again). Loop thread only.
     package func cancel() {
         guard let loop else { preconditionFailure("Timer.cancel() on a timer without a loop: use its TimerHeap") }
-        loop.preconditionInEventLoop()
+        loop.assertInEventLoop()
         loop.timers.cancel(self)
     }
 }

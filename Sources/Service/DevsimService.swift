@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Report
 import Simulator
 
 /// devsim's HTTP endpoint (`--http`), for the daemon's watchers: `/metrics` for Prometheus,
@@ -67,20 +68,23 @@ package final class DevsimService: Sendable {
     /// HTTP loop.
     package func noteCommand(_ command: GroupCommand, group: String, connections: Int) {
         let events = self.events
-        server.execute { events.groupChanged(group, command, connections: connections) }
+        // Once the server has stopped, no stream is left to tell: the event goes to no one.
+        try? server.submit { events.groupChanged(group, command, connections: connections) }
     }
 
     /// A reload of the scenario files, for `/api/events`. Any thread.
     package func noteReload(_ reload: Reload) {
         let events = self.events
-        server.execute { events.reloaded(reload) }
+        // Once the server has stopped (a SIGHUP at the very end), no stream is left to tell.
+        try? server.submit { events.reloaded(reload) }
     }
 
     /// The run ended with `result`: the event streams say so and end, so that a live page shows
     /// the run finished rather than reconnecting to a process that is going. Any thread.
-    package func noteFinished(_ result: Fleet.Result, outcome: String) {
+    package func noteFinished(_ result: RunResult, outcome: String) {
         let events = self.events
-        server.execute { events.finished(result, outcome: outcome) }
+        // Once the server has stopped, no stream is left to tell.
+        try? server.submit { events.finished(result, outcome: outcome) }
     }
 
     package func stop() {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Report
 import Simulator
 
 /// `/api/events`: Server-Sent Events for a live page or a script. A new stream opens with
@@ -73,7 +74,7 @@ package final class EventHub: @unchecked Sendable {
 
     /// The run ended with `result`: its last status (the final figures, the last point) and
     /// `finished`, then every stream ends; a stream opened after gets them at once.
-    package func finished(_ result: Fleet.Result, outcome: String) {
+    package func finished(_ result: RunResult, outcome: String) {
         guard ending == nil else { return }
         let (point, thinned) = history.close(result)
         var text = thinned ? Self.event("history", history.json) : ""
@@ -114,7 +115,7 @@ package final class EventHub: @unchecked Sendable {
     }
 
     /// The rates since the run began: a stream opened before the first tick has these.
-    private static func average(_ result: Fleet.Result) -> (published: Double, scheduled: Double)? {
+    private static func average(_ result: RunResult) -> (published: Double, scheduled: Double)? {
         guard result.durationSeconds > 0 else { return nil }
         return (Double(result.totals[.published]) / result.durationSeconds, Double(scheduled(result.totals)) / result.durationSeconds)
     }
@@ -124,7 +125,7 @@ package final class EventHub: @unchecked Sendable {
     }
 
     private func status(
-        _ result: Fleet.Result, payloads: [String: String], position: RunPosition, rates: (published: Double, scheduled: Double)?,
+        _ result: RunResult, payloads: [String: String], position: RunPosition, rates: (published: Double, scheduled: Double)?,
         point: LiveHistory.Point?
     ) -> String {
         var fields = [

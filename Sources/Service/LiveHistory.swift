@@ -1,3 +1,4 @@
+import Report
 import Simulator
 
 /// The live page's charts since the run began, kept by the server so that a page opened late,
@@ -71,7 +72,7 @@ struct LiveHistory {
     /// A reading of the run's figures so far, once a second; returns the point it completed,
     /// if any, and whether the points before it changed (thinned to make room), when a page
     /// must have them all again.
-    mutating func record(_ result: Fleet.Result) -> (point: Point?, thinned: Bool) {
+    mutating func record(_ result: RunResult) -> (point: Point?, thinned: Bool) {
         let now = Mark(
             seconds: result.durationSeconds, published: result.totals[.published],
             // Ticks kept back unchanged (onChange) were never to be sent, as the status line counts them.
@@ -98,7 +99,7 @@ struct LiveHistory {
 
     /// The run ended with `result`: the point under way, however few readings it has, ends
     /// where the ticking did; `nil` when the readings already went past that.
-    mutating func close(_ result: Fleet.Result) -> (point: Point?, thinned: Bool) {
+    mutating func close(_ result: RunResult) -> (point: Point?, thinned: Bool) {
         readings = max(readings, readingsPerPoint - 1)
         let (point, thinned) = record(result)
         // A run that ended just after a reading would end on a stretch of a few milliseconds,

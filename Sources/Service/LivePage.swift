@@ -1,3 +1,5 @@
+import Report
+
 /// `/`: the live page. One self-contained document served from the binary, with no CDN and no
 /// font from elsewhere (the machines devsim runs on often have no internet), read at a glance:
 /// whether the run is live, reconnecting or finished; the stage or capacity step under way and

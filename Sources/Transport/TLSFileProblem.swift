@@ -1,7 +1,3 @@
-import COpenSSL
-import Glibc
-import MQTT
-
 /// A file of a set of TLS settings that cannot serve, and why.
 package struct TLSFileProblem: Sendable, Equatable, CustomStringConvertible {
     /// The setting that names the file: `ca`, `certificate` or `key`.

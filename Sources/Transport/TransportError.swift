@@ -1,6 +1,3 @@
-import Glibc
-import Reactor
-
 /// A failure of the transport, as a sentence for a person.
 package struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     package let message: String

@@ -108,7 +108,7 @@ package final class WebSocketBridge {
     /// After libmosquitto connected to `localPath`: takes that connection, and the bridge's loop
     /// watches both sides from now on.
     package func start() throws(TransportError) {
-        loop.preconditionInEventLoop()
+        loop.assertInEventLoop()
         let accepted: Int32
         do {
             accepted = try listener.accept()

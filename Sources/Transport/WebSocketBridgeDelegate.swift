@@ -1,7 +1,3 @@
-import MQTT
-import Glibc
-import Reactor
-
 /// What a `WebSocketBridge` tells the connection that uses it, on the loop's thread.
 package protocol WebSocketBridgeDelegate: AnyObject {
     /// The WebSocket failed or the broker closed it, for `reason` (a sentence); the local side

@@ -1,6 +1,4 @@
 import MQTT
-import Glibc
-import Reactor
 
 /// Where a bridge takes the MQTT bytes: the broker's WebSocket endpoint.
 package struct WebSocketEndpoint: Sendable, Equatable {

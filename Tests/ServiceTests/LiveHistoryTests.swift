@@ -1,18 +1,19 @@
 import Testing
 @testable import Service
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 2: the live page's charts hold the run since it began, thinned, not cut.
 @Suite struct LiveHistoryTests {
     /// The run `seconds` in, having published and scheduled `perSecond` a second, each
     /// acknowledged in `latencyMs`.
-    private func result(at seconds: Int, perSecond: Int = 10, latencyMs: UInt64? = nil) -> Fleet.Result {
+    private func result(at seconds: Int, perSecond: Int = 10, latencyMs: UInt64? = nil) -> RunResult {
         var totals = Totals()
         totals[.published] = seconds * perSecond
         totals[.scheduled] = seconds * perSecond
         var latency = Histogram()
         if let latencyMs { for _ in 0..<(seconds * perSecond) { latency.record(latencyMs * 1_000_000) } }
-        return Fleet.Result(
+        return RunResult(
             totals: totals, connectionsUpAtEnd: 0, connections: 1, durationSeconds: Double(seconds), reason: .running,
             latency: latency, lateness: Histogram(), groups: [], connectionErrors: [:], allConnectedSeconds: nil)
     }

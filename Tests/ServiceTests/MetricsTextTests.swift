@@ -1,5 +1,6 @@
 import Testing
 @testable import Service
+@testable import Report
 @testable import Simulator
 
 @Suite struct MetricsTextTests {
@@ -14,7 +15,7 @@ import Testing
         var latency = Histogram()
         for _ in 0..<4 { latency.record(3_000_000) }  // 3 ms
         latency.record(2_000_000_000)  // 2 s
-        let result = Fleet.Result(
+        let result = RunResult(
             totals: room, connectionsUpAtEnd: 3, connections: 4, durationSeconds: 1, reason: .running, latency: latency,
             lateness: Histogram(), groups: [(name: "room \"A\"", totals: room)], connectionErrors: [:], allConnectedSeconds: nil)
         return Fleet.Live(result: result, stuckLoops: [])

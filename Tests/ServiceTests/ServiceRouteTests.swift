@@ -1,5 +1,6 @@
 import Testing
 @testable import Service
+@testable import Report
 @testable import Simulator
 
 @Suite struct ServiceRouteTests {
@@ -7,7 +8,7 @@ import Testing
         var totals = Totals()
         totals.connectionsUp = up
         totals.connectionsPaused = paused
-        let result = Fleet.Result(
+        let result = RunResult(
             totals: totals, connectionsUpAtEnd: up, connections: connections, durationSeconds: 1, reason: .running,
             latency: Histogram(), lateness: Histogram(), groups: [(name: "g", totals: totals)], connectionErrors: [:],
             allConnectedSeconds: nil)

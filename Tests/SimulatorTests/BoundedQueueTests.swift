@@ -1,4 +1,5 @@
 import Testing
+@testable import Report
 @testable import Simulator
 
 @Suite struct BoundedQueueTests {

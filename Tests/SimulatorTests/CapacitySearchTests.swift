@@ -1,6 +1,7 @@
 import Foundation
 import Reactor
 import Testing
+@testable import Report
 @testable import Simulator
 
 /// Issue 15, item 4: the search of `run --find-capacity`, on its own and on a virtual clock.

@@ -3,6 +3,7 @@ import Scenario
 import Signals
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 6: a thermostat is Home Assistant's `climate`, whose target is what the device

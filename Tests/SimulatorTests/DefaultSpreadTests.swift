@@ -1,3 +1,4 @@
+import Report
 import Scenario
 import Simulator
 import Testing

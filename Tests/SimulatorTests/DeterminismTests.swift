@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Scenario
 import Simulator
 import Testing

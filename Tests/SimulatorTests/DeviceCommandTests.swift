@@ -2,6 +2,7 @@ import Scenario
 import Signals
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 14, item 3: reading a command message, in each of its forms.

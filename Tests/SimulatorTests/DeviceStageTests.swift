@@ -2,6 +2,7 @@ import Foundation
 import Scenario
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// `devices` stages on a virtual clock: who is in when, and the ticks of each stage, which are

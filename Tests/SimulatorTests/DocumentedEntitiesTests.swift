@@ -2,6 +2,7 @@ import Foundation
 import Scenario
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 9: the README and `docs/dashboards.md` said four devices and eight entities,

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Signals
 import Simulator
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Simulator
 import Testing
 

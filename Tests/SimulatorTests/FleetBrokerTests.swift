@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Simulator
 import Testing
 import TestSupport
@@ -154,7 +155,7 @@ import TestSupport
         harness.start()
         var largestWindow = 0
         let deadline = TestClock.now() + 10
-        var result: Fleet.Result?
+        var result: RunResult?
         while result == nil, TestClock.now() < deadline {
             largestWindow = max(largestWindow, harness.fleet.totals[.inFlight])
             result = try harness.result(timeout: 0.005)

@@ -1,5 +1,6 @@
 import Dispatch
 import Reactor
+import Report
 import Scenario
 import Simulator
 import TestSupport
@@ -8,7 +9,7 @@ import TestSupport
 /// broker while the run goes on, then collect the result.
 final class FleetHarness: Sendable {
     let fleet: Fleet
-    private let outcome = Locked<Result<Fleet.Result, any Error>?>(nil)
+    private let outcome = Locked<Result<RunResult, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
     let log = LogLines()
 
@@ -31,13 +32,13 @@ final class FleetHarness: Sendable {
     }
 
     /// Waits for the run to end; `nil` if it did not within `timeout` seconds.
-    func result(timeout: Double) throws -> Fleet.Result? {
+    func result(timeout: Double) throws -> RunResult? {
         guard done.wait(timeout: .now() + timeout) == .success else { return nil }
         return try outcome.withLock { $0 }?.get()
     }
 
     /// Starts, waits and returns the result in one go.
-    static func run(_ yaml: String, port: UInt16, settings: RunSettings, timeout: Double = 30) throws -> Fleet.Result? {
+    static func run(_ yaml: String, port: UInt16, settings: RunSettings, timeout: Double = 30) throws -> RunResult? {
         let harness = try FleetHarness(yaml, port: port, settings: settings)
         harness.start()
         return try harness.result(timeout: timeout)

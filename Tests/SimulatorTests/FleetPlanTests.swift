@@ -1,5 +1,6 @@
 import MQTT
 import Foundation
+import Report
 import Scenario
 import Simulator
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Reactor
+import Report
 import Scenario
 import Simulator
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Mosquitto
+import Report
 import Simulator
 import Testing
 import TestSupport

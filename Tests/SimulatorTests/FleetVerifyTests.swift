@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Simulator
 import Testing
 import TestSupport
@@ -22,7 +23,9 @@ import TestSupport
             """
         var settings = RunSettings(messages: 400, statsInterval: nil)
         settings.verify = true
-        let result = try #require(try FleetHarness.run(yaml, port: broker.port, settings: settings))
+        let harness = try FleetHarness(yaml, port: broker.port, settings: settings)
+        harness.start()
+        let result = try #require(try harness.result(timeout: 30))
         #expect(result.totals[.published] == 400)
         let verify = try #require(result.verify)
         #expect(verify.received == 400)
@@ -32,8 +35,8 @@ import TestSupport
         let latency = try #require(verify.e2eLatency)
         #expect(latency.count == 400)
         #expect(latency.p50 > 0 && latency.p50 < 1000, "\(latency)")
-        #expect(result.verifiedTopics.count == 4)
-        for topic in result.verifiedTopics {
+        #expect(harness.fleet.verifiedTopics.count == 4)
+        for topic in harness.fleet.verifiedTopics {
             #expect(topic.published == 100 && topic.received == 100, "\(topic.topic)")
         }
         // The report carries it in the documented shape.
@@ -121,7 +124,7 @@ import TestSupport
         #expect(verify.outOfOrder == 0)
         #expect(verify.received > 60, "messages arrived before and after the restart")
         var lostPerTopic = 0
-        for topic in result.verifiedTopics {
+        for topic in harness.fleet.verifiedTopics {
             #expect(topic.received + topic.lost + topic.missedWhileAway == topic.published, "\(topic.topic)")
             lostPerTopic += topic.lost
         }
@@ -129,8 +132,8 @@ import TestSupport
         // The subscriber's gaps are the ticks skipped offline (all inside the run, between the
         // first number and the last) plus the lost messages, and those it was away for, that fell
         // between them.
-        let gaps = result.verifiedTopics.reduce(0) { $0 + Int($1.tracker.gaps) }
-        #expect(result.verifiedTopics.allSatisfy { $0.tracker.lowest == 0 })
+        let gaps = harness.fleet.verifiedTopics.reduce(0) { $0 + Int($1.tracker.gaps) }
+        #expect(harness.fleet.verifiedTopics.allSatisfy { $0.tracker.lowest == 0 })
         #expect(gaps >= result.totals[.skippedOffline], "gaps \(gaps)")
         #expect(gaps <= result.totals[.skippedOffline] + verify.lost + verify.missedWhileAway, "gaps \(gaps)")
         #expect(verify.e2eLatency != nil)

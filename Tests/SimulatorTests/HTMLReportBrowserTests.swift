@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 3: the HTML report as Chromium lays it out. A script added to a copy of the
@@ -117,7 +118,7 @@ import TestSupport
         var totals = Totals()
         totals.figures[.scheduled] = 999_999
         totals.figures[.published] = 999_999
-        var result = Fleet.Result(
+        var result = RunResult(
             totals: totals, connectionsUpAtEnd: 50, connections: 50, durationSeconds: 100, reason: .searched, latency: Histogram(),
             lateness: Histogram(), groups: [(name: "meter", totals: totals)], connectionErrors: ["connection lost: reset": 7],
             allConnectedSeconds: 0)
@@ -147,7 +148,7 @@ import TestSupport
     static func stagedReport() throws -> RunReport {
         var timeline = Timeline(intervalSeconds: 1, startedAt: 1_800_000_000)
         for second in 0..<40 { timeline.append(point(at: Double(second), seconds: 1, published: 200, latencyMs: 5)) }
-        var result = Fleet.Result(
+        var result = RunResult(
             totals: Totals(), connectionsUpAtEnd: 200, connections: 200, durationSeconds: 40, reason: .duration, latency: Histogram(),
             lateness: Histogram(), groups: [], connectionErrors: [:], allConnectedSeconds: 0)
         result.timeline = timeline

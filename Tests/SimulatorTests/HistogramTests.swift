@@ -1,6 +1,7 @@
 import Foundation
 import Reactor
 import Testing
+@testable import Report
 @testable import Simulator
 
 @Suite struct HistogramTests {

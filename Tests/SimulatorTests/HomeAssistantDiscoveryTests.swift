@@ -2,6 +2,7 @@ import Foundation
 import Scenario
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 14, item 2: what the configs say, against what Home Assistant's schemas accept.

@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+@testable import Report
 @testable import Simulator
 import Testing
 
@@ -89,8 +90,8 @@ import Testing
         return histogram
     }
 
-    private func result(_ seed: Int, duration: Double, connected: Double?, errors: [String: Int]) -> Fleet.Result {
-        Fleet.Result(
+    private func result(_ seed: Int, duration: Double, connected: Double?, errors: [String: Int]) -> RunResult {
+        RunResult(
             totals: sum(totals(seed), totals(seed + 1)), connectionsUpAtEnd: 10 + seed, connections: 12 + seed,
             durationSeconds: duration, reason: .duration,
             latency: histogram(1_000 * (seed + 1), seed: UInt64(seed)),
@@ -116,7 +117,7 @@ import Testing
         var latency = a.latency, lateness = a.lateness
         latency.merge(b.latency)
         lateness.merge(b.lateness)
-        let whole = Fleet.Result(
+        let whole = RunResult(
             totals: sum(a.totals, b.totals), connectionsUpAtEnd: a.connectionsUpAtEnd + b.connectionsUpAtEnd,
             connections: a.connections + b.connections, durationSeconds: 10, reason: .duration,
             latency: latency, lateness: lateness,

@@ -2,6 +2,7 @@ import Reactor
 import Scenario
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 3: the status lines name the stage or the capacity step their figures are of,

@@ -1,6 +1,7 @@
 import Scenario
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, items 2 and 3: where a run stands in its stages and its capacity search, as the

@@ -1,5 +1,6 @@
 import Foundation
 import Scenario
+@testable import Report
 @testable import Simulator
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Scenario
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Load profiles on a virtual clock: the ticks of each stage are the integral of its rate.

@@ -1,5 +1,6 @@
 import Reactor
 import Testing
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 1: a capacity step names what held it back, the broker or the load generator

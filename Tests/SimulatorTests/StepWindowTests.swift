@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// A capacity step's `lost` counts, on both sides, by a device's sequence numbers: what the

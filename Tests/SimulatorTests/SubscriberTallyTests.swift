@@ -1,5 +1,6 @@
 import MQTT
 import Scenario
+@testable import Report
 @testable import Simulator
 import Testing
 

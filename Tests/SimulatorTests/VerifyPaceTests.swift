@@ -1,3 +1,4 @@
+import Report
 import Simulator
 import Testing
 

@@ -1,6 +1,7 @@
 import MQTT
 import Scenario
 import Signals
+@testable import Report
 @testable import Simulator
 import Testing
 

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Report
 @testable import Simulator
 
 /// Issue 25, item 8: the dry run's and the sample's clock, `+HH:MM:SS.mmm`.

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 #if canImport(FoundationXML)
     import FoundationXML
 #endif

@@ -103,6 +103,15 @@ public final class Client: @unchecked Sendable {
         mosquitto_destroy(handle)
     }
 
+    /// Traps, in debug builds, when called off the thread of the loop it joined: the check of its
+    /// loop-only entry points (`EventLoop.assertInEventLoop`). Before `attach(to:)` the client is
+    /// its maker's alone. All of it inside the `assert`, so the publish path of a release build
+    /// pays nothing.
+    @inline(__always)
+    func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(loop?.inEventLoop ?? true, "a Client called off the thread of its event loop", file: file, line: line)
+    }
+
     private static func makeHandle(_ options: ClientOptions) -> OpaquePointer? {
         if let id = options.clientID {
             return mosquitto_new(id, options.cleanSession, nil)
@@ -158,6 +167,7 @@ public final class Client: @unchecked Sendable {
     /// blocking, which is quick for addresses and local names. With `localPath`, to a Unix
     /// socket there instead (port 0): a WebSocket bridge's, which carries the bytes on.
     package func connect(through localPath: String? = nil) throws(MosquittoError) {
+        assertInEventLoop()
         startAttempt()
         errno = 0
         let keepalive = Int32(options.keepalive.components.seconds)
@@ -224,6 +234,7 @@ public final class Client: @unchecked Sendable {
     /// closes the socket and reports `didDisconnect(error)`. Nothing is sent: the network that
     /// swallowed the broker's replies would swallow a DISCONNECT too.
     package func abandon(reporting error: MosquittoError) {
+        assertInEventLoop()
         let socket = self.socket
         guard socket >= 0, !isDetached else { return }
         abandonedBecause = error
@@ -233,6 +244,7 @@ public final class Client: @unchecked Sendable {
 
     /// Speaks `version` from the next attempt on: `MOSQ_OPT_PROTOCOL_VERSION`.
     package func use(_ version: ProtocolVersion) throws(ClientSetupError) {
+        assertInEventLoop()
         do { try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version.rawValue)) } catch {
             throw ClientSetupError(option: "protocol", error: error)
         }
@@ -243,6 +255,7 @@ public final class Client: @unchecked Sendable {
     /// would resend at the next connect) by making the client anew with the same options:
     /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.
     package func discardQueuedMessages() throws(ClientSetupError) {
+        assertInEventLoop()
         // A client id the broker assigned stays the connection's; the limits go with the rest.
         let id = options.clientID ?? brokerLimits.assignedClientIdentifier
         let rc = mosquitto_reinitialise(handle, id, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
@@ -257,6 +270,7 @@ public final class Client: @unchecked Sendable {
 
     /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
     package func disconnect() throws(MosquittoError) {
+        assertInEventLoop()
         defer { registrationMayChange() }
         disconnectRequested = true
         try check(mosquitto_disconnect(handle))
@@ -272,6 +286,7 @@ public final class Client: @unchecked Sendable {
     package func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) -> (
         messageID: Int32, error: MosquittoError?
     ) {
+        assertInEventLoop()
         if brokerLimits.maximumPacketSize != nil, !fits(topic: topic, payload: payload.count, qos: qos) { return (0, .oversizePacket) }
         var messageID: Int32 = 0
         let rc = topic.cString.withUnsafeBufferPointer { name in
@@ -287,6 +302,7 @@ public final class Client: @unchecked Sendable {
     package func publish(
         topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, correlationData: [UInt8]
     ) -> (messageID: Int32, error: MosquittoError?) {
+        assertInEventLoop()
         // The correlation data's property: its identifier, a two-byte length, the data.
         guard fits(topic: topic, payload: payload.count, qos: qos, properties: 3 + correlationData.count) else {
             return (0, .oversizePacket)
@@ -328,6 +344,7 @@ public final class Client: @unchecked Sendable {
     /// as the broker's Maximum Packet Size allows, at most `perPacket` filters in each. Returns
     /// every SUBSCRIBE, sent or not: one that fails leaves the others be.
     package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) -> [Subscribe] {
+        assertInEventLoop()
         defer { registrationMayChange() }
         return packets(of: topics, perPacket: perPacket).map { batch in
             guard brokerLimits.admits(packetOf: PacketSize.subscribe(batch, version: options.protocolVersion)) else {

@@ -1,7 +1,3 @@
-import CMicroHTTPD
-import Glibc
-import Reactor
-
 /// A request as a handler sees it, whole: libmicrohttpd has read its header and body.
 package struct HTTPRequest: Sendable {
     package var method: String

@@ -1,7 +1,3 @@
-import CMicroHTTPD
-import Glibc
-import Reactor
-
 package struct HTTPResponse: Sendable {
     package var status: Int
     package var contentType: String

@@ -85,26 +85,31 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
     /// What the streams were given last (the run's end) is written first, for a second at most.
+    /// A server stopped already is left as it is.
     package func stop() {
-        loop.execute { [self] in
-            stopping = true
-            timer?.cancel()
-            for ticker in tickers { ticker.timer.cancel() }
-            tickers.removeAll()
-            flushStreams(within: 1_000_000_000)
-            for stream in streams {
-                stream.isClosed = true
-                if let connection = stream.suspended {
-                    stream.suspended = nil
-                    MHD_resume_connection(connection)
+        do {
+            try loop.submit { [self] in
+                stopping = true
+                timer?.cancel()
+                for ticker in tickers { ticker.timer.cancel() }
+                tickers.removeAll()
+                flushStreams(within: 1_000_000_000)
+                for stream in streams {
+                    stream.isClosed = true
+                    if let connection = stream.suspended {
+                        stream.suspended = nil
+                        MHD_resume_connection(connection)
+                    }
                 }
+                streams.removeAll()
+                // The resumed streams read their end, and their connections close.
+                _ = MHD_run(daemon)
+                if let registration = source?.registration { loop.deregister(registration) }
+                source = nil
+                MHD_stop_daemon(daemon)
             }
-            streams.removeAll()
-            // The resumed streams read their end, and their connections close.
-            _ = MHD_run(daemon)
-            if let registration = source?.registration { loop.deregister(registration) }
-            source = nil
-            MHD_stop_daemon(daemon)
+        } catch {
+            return
         }
         loop.stop()
     }
@@ -127,9 +132,10 @@ package final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Runs `job` on the server's loop, soon.
-    package func execute(_ job: @escaping @Sendable () -> Void) {
-        loop.execute(job)
+    /// Runs `job` on the server's loop, soon; throws, and never runs it, once the server has
+    /// stopped (`EventLoop.submit`).
+    package func submit(_ job: @escaping @Sendable () -> Void) throws(EventLoopStopped) {
+        try loop.submit(job)
     }
 
     /// Runs `body` on the server's loop every `interval`, for as long as it serves.

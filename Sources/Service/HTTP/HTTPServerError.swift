@@ -1,7 +1,3 @@
-import CMicroHTTPD
-import Glibc
-import Reactor
-
 package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     package let message: String
 

@@ -1,3 +1,4 @@
+import Report
 import Simulator
 
 /// `/metrics`: the run as of now in Prometheus's text exposition format (version 0.0.4). Every

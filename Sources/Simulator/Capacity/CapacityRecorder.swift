@@ -1,4 +1,5 @@
 import Reactor
+import Report
 
 /// How `run --find-capacity` searches: the SLOs every step must meet, and how long each step
 /// warms up and then holds.
@@ -41,7 +42,7 @@ public struct CapacitySettings: Sendable {
 ///
 /// With a `lost` SLO, the hold counts what it publishes (`StepWindow`); after it, still at its
 /// rate, the search waits for the last of those to arrive: until all have, or none has for
-/// `arrivalQuiet`, at most `arrivalLimit`. What has not arrived by then is the step's `lost`.
+/// `arrivalQuiet`, at most `CapacityFigures.arrivalLimit`. What has not arrived by then is the step's `lost`.
 package struct CapacityRecorder: Sendable {
     package enum Action: Sendable, Equatable {
         /// Every device's rate is its plan's times this from now on.
@@ -76,8 +77,7 @@ package struct CapacityRecorder: Sendable {
     private static let look: UInt64 = 100_000_000
     /// The wait for a step's messages ends when none has arrived for this long...
     package static let arrivalQuiet = Duration.milliseconds(500)
-    /// ... or at the latest this long after the hold.
-    package static let arrivalLimit = Duration.seconds(5)
+    /// ... or at the latest `CapacityFigures.arrivalLimit` after the hold.
 
     package private(set) var figures: CapacityFigures
     private let settings: CapacitySettings
@@ -153,7 +153,7 @@ package struct CapacityRecorder: Sendable {
             guard !settings.countsLoss else {
                 phase = .awaitingArrivals(
                     point: point, headroom: headroom, received: -1, since: reading.time, due: reading.time &+ Self.look,
-                    latest: reading.time &+ MonotonicClock.nanoseconds(Self.arrivalLimit))
+                    latest: reading.time &+ MonotonicClock.nanoseconds(CapacityFigures.arrivalLimit))
                 return (nil, .closeStepWindows)
             }
             return closeStep(point, headroom: headroom, loss: nil, now: reading.time)

@@ -1,5 +1,6 @@
 import Glibc
 import Reactor
+import Report
 import Synchronization
 
 /// This machine's own scheduling delay while a capacity search runs, as `cyclictest` measures

@@ -1,4 +1,5 @@
-import Synchronization
+import Reactor
+import Report
 
 /// One device's part in a capacity step's `lost` (`--slo 'lost==0'` with `--verify`): the
 /// sequence numbers it published while the step held, and how many of those the closed-loop
@@ -15,7 +16,9 @@ import Synchronization
 ///
 /// A lock, not atomics: opening resets the counts with the bounds, and a verifier that reads
 /// the bounds, is preempted and counts late must not count into the next step. Only devices of
-/// a search with a `lost` SLO have a window, so the lock costs nothing elsewhere.
+/// a search with a `lost` SLO have a window, so the lock costs nothing elsewhere. `Locked`, not
+/// `Mutex`: the device's loop, the verifier's and the watching thread all take it, and
+/// ThreadSanitizer cannot follow a contended `Mutex` (`Locked` says why).
 final class StepWindow: Sendable {
     private struct State {
         var from = Int64.max
@@ -29,7 +32,7 @@ final class StepWindow: Sendable {
         func holds(_ sequence: Int64) -> Bool { sequence >= from && sequence < to }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 
@@ -74,32 +77,4 @@ final class StepWindow: Sendable {
 
     /// What the device published in the window, and how much of it arrived so far.
     var counts: StepLoss { state.withLock { StepLoss(published: $0.published, received: $0.received) } }
-}
-
-/// What a capacity step published and what of it the closed-loop check received (`StepWindow`),
-/// and `lost`, the rest, judged once the step's last messages had time to arrive.
-public struct StepLoss: Codable, Sendable, Equatable {
-    public var published: Int
-    public var received: Int
-    /// Summed device by device, so that what one device received twice (a copy too far back
-    /// for `SequenceTracker` to tell) never hides what another lost.
-    public var lost: Int
-
-    /// One device's: what it published and received in its window.
-    public init(published: Int, received: Int) {
-        self.init(published: published, received: received, lost: max(0, published - received))
-    }
-
-    public init(published: Int, received: Int, lost: Int) {
-        self.published = published
-        self.received = received
-        self.lost = lost
-    }
-
-    static let none = StepLoss(published: 0, received: 0)
-
-    /// Two devices' together, or a device's added to the sum so far.
-    static func + (lhs: StepLoss, rhs: StepLoss) -> StepLoss {
-        StepLoss(published: lhs.published + rhs.published, received: lhs.received + rhs.received, lost: lhs.lost + rhs.lost)
-    }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import Mosquitto
 import Reactor
+import Report
 import Scenario
 import Transport
 

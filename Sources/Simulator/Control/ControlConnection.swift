@@ -8,7 +8,7 @@ import Scenario
 /// connection of its own, brought up and down by its `ConnectionDriver`, that subscribes to the
 /// topic after every CONNACK and carries out what arrives, `{"group": "NAME", "command":
 /// "pause"}` or `"resume"`, as `POST /api/groups/NAME/…` does. Confined to its loop.
-final class ControlConnection: @unchecked Sendable {
+final class ControlConnection: Session, @unchecked Sendable {
     /// A command as it arrives on the topic.
     /// `{"group": NAME, "command": VERB}`, with the command's arguments beside them.
     struct Message: Decodable {
@@ -17,8 +17,8 @@ final class ControlConnection: @unchecked Sendable {
     }
 
     let topic: String
-    private let client: Client
-    private let driver: ConnectionDriver
+    let client: Client
+    let driver: ConnectionDriver
     private var subscriptions: Subscriptions
     private let loop: EventLoop
     private let logger: Logger
@@ -38,13 +38,11 @@ final class ControlConnection: @unchecked Sendable {
         client = try Client(options: options)
         driver = ConnectionDriver(
             client: client, reconnect: reconnect, connackTimeout: Defaults.connackTimeout, watchesSilence: true, loop: loop)
-        client.delegate = self
-        driver.delegate = self
+        wire()
     }
 
     func open() {
-        client.attach(to: loop)
-        driver.open(at: MonotonicClock.now())
+        open(on: loop, at: MonotonicClock.now())
     }
 
     func stop() {
@@ -69,7 +67,7 @@ final class ControlConnection: @unchecked Sendable {
     }
 }
 
-extension ControlConnection: ConnectionDriverDelegate {
+extension ControlConnection {
     func driverDidConnect(firstTime: Bool) {
         let problems = subscriptions.subscribe(with: client)
         for problem in problems { logger.warning("control: " + problem) }
@@ -88,17 +86,7 @@ extension ControlConnection: ConnectionDriverDelegate {
     }
 }
 
-extension ControlConnection: ClientDelegate {
-    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
-        driver.connackArrived(code)
-    }
-
-    func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        driver.closed(error)
-    }
-
-    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {}
-
+extension ControlConnection {
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
         if let refusal = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS)?.refusal { logger.warning("control: " + refusal) }
     }

@@ -1,5 +1,6 @@
 import MQTT
 import Reactor
+import Report
 import Signals
 
 /// One simulated device: a schedule that starts at its connection's first CONNACK and a set of
@@ -27,8 +28,8 @@ final class Device: TimerTarget {
     private var wallStart = 0.0
     /// Messages handed to libmosquitto, and of those the broker refused, for `run --verify`'s
     /// lost count: a refused message is not the broker's to deliver.
-    var published = 0
-    var refused = 0
+    private(set) var published = 0
+    private(set) var refused = 0
     /// With `--verify`: whether the subscriber of its topic is subscribed now, and what it
     /// published while that was not so, which could not be received. Set before the loops run.
     var verifierPresence: VerifierPresence?
@@ -49,6 +50,17 @@ final class Device: TimerTarget {
         if inWindow { stepWindow?.countPublished() }
         if let verifierPresence, !verifierPresence.isListening { publishedWhileVerifierAway += 1 }
     }
+    /// The broker refused one of its messages: not the broker's to deliver.
+    func noteRefused() {
+        refused += 1
+    }
+
+    /// A message counted as published failed after all: libmosquitto held it for a broker that
+    /// turned out to break QoS 2.
+    func notePublishFailed() {
+        published -= 1
+    }
+
     /// The last payload published, kept for discovered devices only: the state Home Assistant
     /// asks for when it starts. Empty until the first.
     private(set) var lastPayload: [UInt8] = []

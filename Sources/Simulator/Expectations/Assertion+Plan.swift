@@ -1,4 +1,5 @@
 import MQTT
+import Report
 
 extension Assertion {
     /// Why this assertion cannot be judged by a run of `plan`, as a sentence, or `nil` when it

@@ -1,5 +1,6 @@
 import Glibc
 import Reactor
+import Report
 import Signals
 
 /// `run --dry-run`: what the fleet would publish, without a broker, on a virtual clock. Every

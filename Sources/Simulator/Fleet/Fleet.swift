@@ -1,6 +1,7 @@
 import Glibc
 import Dispatch
 import Reactor
+import Report
 import Scenario
 import Synchronization
 
@@ -8,57 +9,6 @@ import Synchronization
 /// waits for the run's end (its duration, its message count, a stop request, or no broker at all)
 /// and then winds it down: no new ticks, a bounded drain of unacknowledged messages, DISCONNECT.
 public final class Fleet: Sendable {
-    public enum StopReason: Sendable, Equatable {
-        case duration
-        case messages
-        case requested
-        /// A capacity search (`settings.capacity`) is over.
-        case searched
-        /// No connection got a CONNACK within the connect timeout; the text says why.
-        case noConnection(String)
-        /// Not ended: the run as the service sees it while it goes on.
-        case running
-    }
-
-    public struct Result: Sendable {
-        public var totals: Totals
-        /// Connections up when the run ended, before the final DISCONNECT.
-        package var connectionsUpAtEnd: Int
-        public var connections: Int
-        public var durationSeconds: Double
-        public var reason: StopReason
-        /// QoS 1/2 publish-to-acknowledgement times, and every tick's lateness, in nanoseconds.
-        public var latency: Histogram
-        public var lateness: Histogram
-        /// Each device group's figures.
-        public var groups: [(name: String, totals: Totals)]
-        /// Connection problems by reason: refusals, failures to connect, lost connections.
-        package var connectionErrors: [String: Int]
-        /// Seconds from the start until every connection had been accepted once; `nil` if some never were.
-        package var allConnectedSeconds: Double?
-        /// With `settings.verify`: the closed-loop check, in all and per topic.
-        public var verify: VerifySummary? = nil
-        package var verifiedTopics: [Verifier.Stream] = []
-        /// The reloads (SIGHUP) of the run, in order.
-        public var reloads: [Reload] = []
-        /// The groups whose devices take commands, and from each command's arrival to its
-        /// answer, in nanoseconds.
-        package var commandGroups: Set<String> = []
-        package var commandLatency = Histogram()
-        package var subscribeLatency = Histogram()
-        /// The run interval by interval; `nil` without `settings.timelineInterval`.
-        public var timeline: Timeline? = nil
-        /// Each stage's figures under a load profile (`stages:`), those the run reached.
-        public var stages: [StageFigures] = []
-        /// The figures of each stage of a group's own profile, by the group's place in `groups`
-        /// (two files may each have a group of one name): its counts.
-        public var groupStages: [Int: [StageFigures]] = [:]
-        /// With `settings.capacity`: the search's steps and answer.
-        public var capacity: CapacityFigures? = nil
-        /// Each subscriber group's figures (`subscribers:`), apart from the devices'.
-        public var subscribers: [SubscriberFigures] = []
-    }
-
     /// What the service shows while the run goes on (`live()`): each loop's histograms as of
     /// its last probe, and which probes wait for an answer. Brought up to date once a second by
     /// the thread that waits for the run's end.
@@ -76,7 +26,7 @@ public final class Fleet: Sendable {
 
     /// The fleet as of now, for the service.
     public struct Live: Sendable {
-        public var result: Result
+        public var result: RunResult
         /// The loops that have not answered a probe for over `probeLimit`: a stuck loop.
         public var stuckLoops: [String]
         /// Each group's latest payload seen by the probes, by group name.
@@ -286,8 +236,12 @@ public final class Fleet: Sendable {
     /// The figures so far.
     public var totals: Totals { roster.totals }
 
+    /// The closed-loop check's figures per topic (with `settings.verify`); complete once `run`
+    /// has returned.
+    package var verifiedTopics: [Verifier.Stream] { verifier?.topics ?? [] }
+
     /// Runs the fleet on the calling thread's watch until the run ends, then winds it down.
-    public func run() throws -> Result {
+    public func run() throws -> RunResult {
         let began = MonotonicClock.now()
         try probe?.start()
         defer { probe?.stop() }
@@ -330,7 +284,8 @@ public final class Fleet: Sendable {
         if let stall = settings.stallFirstLoop, let first = contexts.first {
             let logger = control.logger
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
-                first.loop.execute {
+                // A run over within the second has no loop left to stall.
+                try? first.loop.submit {
                     // Said, so that a test waits for the stall rather than guessing when it came.
                     logger.info("test hook: event loop \(first.loop.name) blocks for \(formatSeconds(stall))")
                     usleep(UInt32(clamping: MonotonicClock.nanoseconds(stall) / 1000))
@@ -370,7 +325,6 @@ public final class Fleet: Sendable {
         if let step = recorders.withLock({ $0.capacity?.runEnded(awaited) }) {
             control.logger.log(step.passed ? .info : .warning, step.logLine)
         }
-        let allConnected = control.allConnectedAt.load(ordering: .relaxed)
         // The loops have ended: their histograms can be read from here.
         var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram(), subscribeLatency = Histogram()
         for context in contexts {
@@ -379,13 +333,9 @@ public final class Fleet: Sendable {
             commandLatency.merge(context.commandLatency)
             subscribeLatency.merge(context.subscribeLatency)
         }
-        var result = Result(
-            totals: totals, connectionsUpAtEnd: connectionsUpAtEnd, connections: roster.connectionCount,
-            durationSeconds: duration, reason: reason, latency: latency, lateness: lateness,
-            groups: roster.groupTotals, connectionErrors: control.connectionErrors,
-            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
-        result.reloads = roster.reloads
-        result.commandGroups = roster.commandGroups
+        var result = self.result(
+            totals: totals, connectionsUp: connectionsUpAtEnd, seconds: duration, reason: reason, latency: latency,
+            lateness: lateness, start: start)
         // The last point holds the run's last part interval and what the drain settled, so
         // the points add up to the totals; it ends where the ticking did, as the run's length
         // does, and its connections are those up then, before the goodbyes.
@@ -423,7 +373,6 @@ public final class Fleet: Sendable {
                         (connection.plan, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
                     }
                 })
-            result.verifiedTopics = verifier.topics
         }
         return result
     }
@@ -442,7 +391,7 @@ public final class Fleet: Sendable {
         var nextPace = start
         defer { logLosses() }
         while true {
-            if let reason = control.stopReason { return StopReason(reason) }
+            if let reason = control.stopReason { return reason }
             let now = MonotonicClock.now()
             probeLoops(now: now)
             logLosses()
@@ -568,14 +517,9 @@ public final class Fleet: Sendable {
         for histogram in state.latency { latency.merge(histogram) }
         for histogram in state.lateness { lateness.merge(histogram) }
         let totals = self.totals
-        let allConnected = control.allConnectedAt.load(ordering: .relaxed)
-        var result = Result(
-            totals: totals, connectionsUpAtEnd: totals.connectionsUp, connections: roster.connectionCount,
-            durationSeconds: state.start == 0 ? 0 : Double(now &- state.start) / 1e9, reason: .running, latency: latency,
-            lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
-            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- state.start) / 1e9)
-        result.reloads = roster.reloads
-        result.commandGroups = roster.commandGroups
+        var result = self.result(
+            totals: totals, connectionsUp: totals.connectionsUp, seconds: state.start == 0 ? 0 : Double(now &- state.start) / 1e9,
+            reason: .running, latency: latency, lateness: lateness, start: state.start)
         let stuck = contexts.indices.filter { index in
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit
@@ -593,6 +537,22 @@ public final class Fleet: Sendable {
         live.subscriberConnectionsUp = subscribers?.connectionsUp.load(ordering: .relaxed) ?? 0
         live.position = position(at: now, seconds: result.durationSeconds)
         return live
+    }
+
+    /// The run's result as of now, its end's or the live view's: the one place it is made, so
+    /// the report and the service read the same figures.
+    private func result(
+        totals: Totals, connectionsUp: Int, seconds: Double, reason: StopReason, latency: Histogram, lateness: Histogram,
+        start: UInt64
+    ) -> RunResult {
+        let allConnected = control.allConnectedAt.load(ordering: .relaxed)
+        var result = RunResult(
+            totals: totals, connectionsUpAtEnd: connectionsUp, connections: roster.connectionCount, durationSeconds: seconds,
+            reason: reason, latency: latency, lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
+            allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
+        result.reloads = roster.reloads
+        result.commandGroups = roster.commandGroups
+        return result
     }
 
     /// The stages and the capacity step under way at `now`, from their recorders: what the
@@ -792,36 +752,6 @@ public final class Fleet: Sendable {
         let deadline = MonotonicClock.now() &+ 2_000_000_000
         while control.finishedConnections.load(ordering: .relaxed) < roster.madeCount, MonotonicClock.now() < deadline {
             control.wait(seconds: 0.01)
-        }
-    }
-}
-
-extension Fleet.StopReason {
-    /// Whether this reason is one a run gives when it ended as asked, not for want of a broker.
-    var endedAConnectedRun: Bool {
-        if case .noConnection = self { return false }
-        return true
-    }
-
-    /// What ended the run, in a few words.
-    var description: String {
-        switch self {
-        case .duration: "ended by --duration"
-        case .messages: "ended by --messages"
-        case .requested: "stopped"
-        case .searched: "the capacity search is over"
-        case .noConnection: "no connection"
-        case .running: "running"
-        }
-    }
-
-    init(_ reason: RunControl.StopReason) {
-        switch reason {
-        case .duration: self = .duration
-        case .messages: self = .messages
-        case .requested: self = .requested
-        case .searched: self = .searched
-        case .noConnection(let why): self = .noConnection(why)
         }
     }
 }

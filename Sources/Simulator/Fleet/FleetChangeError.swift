@@ -1,6 +1,3 @@
-import Mosquitto
-import Reactor
-
 /// Why a reload or a scale left the fleet as it was.
 struct FleetChangeError: Error, CustomStringConvertible {
     let description: String

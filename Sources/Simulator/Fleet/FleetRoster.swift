@@ -1,5 +1,6 @@
 import Mosquitto
 import Reactor
+import Report
 
 /// Who is in the running fleet: its device groups, each with its counters (one set per loop) and
 /// its connections by loop, and the changes that commands and reloads make to it. Any thread:

@@ -1,8 +1,10 @@
 import Reactor
+import Report
 import Signals
 
 /// What the connections and devices of one event loop share: the loop, its connections and a
-/// payload buffer reused by every tick. Confined to the loop's thread.
+/// payload buffer reused by every tick. Confined to the loop's thread once it runs: its methods
+/// assert it (debug builds); before, the fleet that makes it has it alone.
 final class LoopContext: @unchecked Sendable {
     let loop: EventLoop
     let control: RunControl
@@ -39,8 +41,16 @@ final class LoopContext: @unchecked Sendable {
         self.control = control
     }
 
+    /// Traps, in debug builds, when called off the loop's thread (`EventLoop.assertInEventLoop`,
+    /// which a tick in a release build would still call, as it is in another module).
+    @inline(__always)
+    private func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(loop.inEventLoop, "a LoopContext used off the thread of event loop '\(loop.name)'", file: file, line: line)
+    }
+
     /// Makes room for the groups a reload added: `count` in all.
     func growGroups(to count: Int) {
+        assertInEventLoop()
         guard count > samples.count else { return }
         sampleWanted += Array(repeating: false, count: count - samples.count)
         samples += Array(repeating: nil, count: count - samples.count)
@@ -59,6 +69,7 @@ final class LoopContext: @unchecked Sendable {
     /// This loop's part of a change to the fleet (see `FleetChange`): the connections with the
     /// `retiring` keys stop ticking and leave cleanly, and the `opening` ones join.
     func change(retiring: Set<String>, opening: [Joining], groups: Int) {
+        assertInEventLoop()
         growGroups(to: groups)
         var leaving: [String: DeviceConnection] = [:]
         if !retiring.isEmpty {
@@ -96,6 +107,7 @@ final class LoopContext: @unchecked Sendable {
 
     /// A retired connection that has finished goes away, and its descriptors with it.
     private func letGo(_ connection: DeviceConnection) {
+        assertInEventLoop()
         connection.client.leaveLoop()
         connection.dismantle()
         retired.removeAll { $0 === connection }
@@ -103,6 +115,7 @@ final class LoopContext: @unchecked Sendable {
 
     /// Asks each group's next tick on this loop for its payload.
     func wantSamples() {
+        assertInEventLoop()
         for index in sampleWanted.indices where !sampleWanted[index] {
             sampleWanted[index] = true
             samplesWanted += 1
@@ -112,6 +125,7 @@ final class LoopContext: @unchecked Sendable {
     /// The payload of a tick of group `group`, if one is wanted.
     @inline(__always)
     func offerSample(group: Int) {
+        assertInEventLoop()
         guard samplesWanted > 0, sampleWanted[group] else { return }
         sampleWanted[group] = false
         samplesWanted -= 1

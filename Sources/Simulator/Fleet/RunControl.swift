@@ -1,18 +1,11 @@
 import Dispatch
 import Reactor
+import Report
 import Synchronization
 
 /// What the event loops and the thread that runs the fleet share: whether devices still tick,
 /// the message budget, and the few events that end a run. Lock-free on the tick path.
 final class RunControl: Sendable {
-    enum StopReason: Sendable, Equatable {
-        case duration
-        case messages
-        case requested
-        case searched
-        case noConnection(String)
-    }
-
     let logger: Logger
     private let ticking = Atomic<Bool>(true)
     /// Monotonic nanoseconds from which no tick is due any more: the end of `--duration`.

@@ -1,4 +1,5 @@
 import MQTT
+import Report
 import Scenario
 
 /// What the command line decides about a run: overrides of the scenarios' broker settings and

@@ -1,6 +1,4 @@
-import MQTT
 import Scenario
-import Signals
 
 /// How long a connection's QoS 1/2 messages may wait for their acknowledgement, and what one
 /// that waited longer does.

@@ -5,7 +5,7 @@ import Reactor
 /// One member of a subscriber group: a connection of its own, brought up and down by its
 /// `ConnectionDriver` like a device's, that subscribes to the group's filters after every
 /// CONNACK and counts what arrives into its group's tally on this loop. Confined to its loop.
-final class SubscriberConnection: @unchecked Sendable {
+final class SubscriberConnection: Session, @unchecked Sendable {
     let client: Client
     let loop: EventLoop
     /// The group's, as the run keeps it (`Subscribers.groups`).
@@ -15,7 +15,7 @@ final class SubscriberConnection: @unchecked Sendable {
     let slot: Int
     unowned(unsafe) var subscribers: Subscribers!
     private var subscriptions: Subscriptions
-    private let driver: ConnectionDriver
+    let driver: ConnectionDriver
     private let startOffset: Double
     /// Every message delivered, copies and messages of no topic of the fleet's included.
     private(set) var received = 0
@@ -36,14 +36,12 @@ final class SubscriberConnection: @unchecked Sendable {
         subscriptions = Subscriptions(filters: plan.subscriptions)
         driver = ConnectionDriver(
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true, loop: loop)
-        client.delegate = self
-        driver.delegate = self
+        wire()
     }
 
     /// Opens the connection at its place in the ramp after `start`. Loop thread only.
     func open(start: UInt64) {
-        client.attach(to: loop)
-        driver.open(at: start &+ MonotonicClock.nanoseconds(startOffset))
+        open(on: loop, at: start &+ MonotonicClock.nanoseconds(startOffset))
     }
 
     func stop() {
@@ -51,7 +49,7 @@ final class SubscriberConnection: @unchecked Sendable {
     }
 }
 
-extension SubscriberConnection: ConnectionDriverDelegate {
+extension SubscriberConnection {
     func driverDidConnect(firstTime: Bool) {
         subscribers.connectionsUp.add(1, ordering: .relaxed)
         subscribers.everConnected.store(true, ordering: .relaxed)
@@ -80,17 +78,7 @@ extension SubscriberConnection: ConnectionDriverDelegate {
     }
 }
 
-extension SubscriberConnection: ClientDelegate {
-    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
-        driver.connackArrived(code)
-    }
-
-    func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        driver.closed(error)
-    }
-
-    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {}
-
+extension SubscriberConnection {
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
         guard let suback = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS) else { return }
         if let refusal = suback.refusal {

@@ -1,4 +1,5 @@
 import MQTT
+import Report
 import Scenario
 
 /// One subscriber group of the run, resolved: its members' connections (those of this shard)

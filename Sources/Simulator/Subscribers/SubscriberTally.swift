@@ -1,4 +1,5 @@
 import MQTT
+import Report
 
 /// What one subscriber group has received on one event loop: the topics' streams and the
 /// end-to-end latencies. Confined to the loop; read once it has stopped.

@@ -1,6 +1,6 @@
 import Glibc
 import Reactor
-import Scenario
+import Report
 import Synchronization
 
 /// The run's subscriber groups (`subscribers:`): their connections, on event loops of their

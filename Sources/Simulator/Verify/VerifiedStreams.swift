@@ -1,5 +1,6 @@
 import Glibc
 import MQTT
+import Report
 
 /// The topics one subscribing connection watches and what it has received on each, confined to
 /// its loop. The verifier's connections each keep one of their own (no two share a topic, so

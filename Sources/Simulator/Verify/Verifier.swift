@@ -1,6 +1,7 @@
 import Glibc
 import MQTT
 import Reactor
+import Report
 import Scenario
 import Synchronization
 

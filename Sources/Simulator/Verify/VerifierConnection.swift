@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 import Scenario
 import Synchronization
 
@@ -8,7 +9,7 @@ import Synchronization
 /// subscribes to its topic filters after every CONNACK (the session is clean, so the broker
 /// forgets them with each connection), tries MQTT 5 first, and counts what arrives. Confined to
 /// its loop, with the figures of its topics.
-final class VerifierConnection: @unchecked Sendable {
+final class VerifierConnection: Session, @unchecked Sendable {
     let client: Client
     let loop: EventLoop
     unowned(unsafe) var verifier: Verifier!
@@ -20,7 +21,7 @@ final class VerifierConnection: @unchecked Sendable {
     var latency = Histogram()
     /// Whether it is subscribed now, for the devices it watches.
     let presence = VerifierPresence()
-    private let driver: ConnectionDriver
+    let driver: ConnectionDriver
     /// Every filter of its was granted, once or more: it measured what it was there for.
     private(set) var everSubscribed = false
     /// The broker refused it for good (`ConnackCode.isLasting`): it tries no more, and what it
@@ -56,13 +57,11 @@ final class VerifierConnection: @unchecked Sendable {
         self.streams = streams
         driver = ConnectionDriver(
             client: client, reconnect: reconnect, connackTimeout: Self.connackTimeout, watchesSilence: false, loop: loop)
-        client.delegate = self
-        driver.delegate = self
+        wire()
     }
 
     func open() {
-        client.attach(to: loop)
-        driver.open(at: MonotonicClock.now())
+        open(on: loop, at: MonotonicClock.now())
     }
 
     func stop() {
@@ -88,7 +87,7 @@ final class VerifierConnection: @unchecked Sendable {
     }
 }
 
-extension VerifierConnection: ConnectionDriverDelegate {
+extension VerifierConnection {
     func driverWillConnect() throws(ClientSetupError) {
         onTrial = fallback != nil
         driver.connackTimeout = onTrial ? Self.mqtt5TrialTimeout : Self.connackTimeout
@@ -170,11 +169,7 @@ extension VerifierConnection: ConnectionDriverDelegate {
     }
 }
 
-extension VerifierConnection: ClientDelegate {
-    func client(_ client: Client, didReceiveConnack code: ConnackCode) {
-        driver.connackArrived(code)
-    }
-
+extension VerifierConnection {
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
         presence.set(listening: false)
         if isSubscribed {
@@ -184,8 +179,6 @@ extension VerifierConnection: ClientDelegate {
         }
         driver.closed(error)
     }
-
-    func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {}
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
         guard let suback = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS) else { return }

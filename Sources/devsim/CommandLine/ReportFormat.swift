@@ -1,3 +1,5 @@
+import Report
+
 /// What `--report` writes, and how it is chosen: `--report-format` when given, otherwise the
 /// file's extension, otherwise JSON. A CI that names its file `devsim.xml` gets JUnit XML
 /// without a second flag, and a format that contradicts the name is a mistake, not a choice.

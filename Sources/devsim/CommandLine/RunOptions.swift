@@ -1,4 +1,5 @@
 import MQTT
+import Report
 import Scenario
 import Service
 import Simulator

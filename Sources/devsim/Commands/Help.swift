@@ -1,3 +1,4 @@
+import Report
 import Simulator
 
 /// The text `--help` prints, made from the option table so the two never disagree.

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Mosquitto
+import Report
 import Scenario
 import Service
 import Simulator
@@ -431,7 +432,7 @@ struct RunCommand {
         return .success
     }
 
-    private func summary(_ result: Fleet.Result) -> String {
+    private func summary(_ result: RunResult) -> String {
         let t = result.totals
         return Figure.line(t.figures) + (result.verify.map { "; verify: " + $0.line } ?? "")
     }

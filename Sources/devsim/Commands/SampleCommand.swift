@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Report
 import Scenario
 import Simulator
 

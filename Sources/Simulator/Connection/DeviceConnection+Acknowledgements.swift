@@ -1,0 +1,139 @@
+import MQTT
+import Mosquitto
+import Reactor
+import Report
+
+/// The QoS 1/2 window: messages in flight, their acknowledgements, refusals and timeouts, the
+/// broker's limits, and a broker that breaks QoS 2.
+extension DeviceConnection {
+    func markInFlight(_ messageID: Int32, device: Device) {
+        let now = MonotonicClock.now()
+        outstanding[messageID] = InFlight(device: device, wait: AckWatch.Wait(publishedAt: now))
+        counters.add(.inFlight)
+        if let ackWatch, !ackTimer.isScheduled { ackTimer.schedule(at: now &+ ackWatch.limit) }
+    }
+
+    /// Counts the messages that have waited `ackTimeout` since their publish, each once, and
+    /// with `onAckTimeout: reconnect` drops a connection on which one has waited that long
+    /// since it was sent on it; then watches for the next that can time out. An acknowledgement
+    /// cancels nothing: the watch finds the message gone.
+    func checkAcknowledgements(now: UInt64) {
+        guard let ackWatch, let ackTimeout = plan.ackTimeout else { return }
+        var finding = AckWatch.Finding()
+        let connected = isConnected
+        for index in outstanding.values.indices {
+            ackWatch.examine(&outstanding.values[index].wait, now: now, connected: connected, into: &finding)
+        }
+        if finding.timedOut > 0 {
+            counters.add(.ackTimeouts, finding.timedOut)
+            context.control.noteAckTimeouts(finding.timedOut)
+        }
+        if finding.overdue {
+            driver.abandon(
+                because: "connection lost: no acknowledgement within \(formatSeconds(ackTimeout.limit)) (onAckTimeout: reconnect)")
+        } else if let next = finding.next {
+            ackTimer.schedule(at: next)
+        }
+    }
+
+    /// libmosquitto resends the messages in flight after a CONNACK: the wait on this connection
+    /// starts again.
+    func restartAcknowledgementWaits(now: UInt64) {
+        guard ackWatch != nil, !outstanding.isEmpty else { return }
+        for index in outstanding.values.indices { outstanding.values[index].wait.awaitedSince = now }
+        checkAcknowledgements(now: now)
+    }
+
+    /// Errors with which `mosquitto_publish` still keeps a QoS 1/2 message for resending.
+    static func keepsMessage(_ error: MosquittoError) -> Bool {
+        error == .connectionLost || error == .errno || error == .noConnection
+    }
+
+    /// A PUBACK, PUBCOMP or PUBREC with a refusal; for QoS 0, a write.
+    func acknowledged(_ messageID: Int32, reasonCode: ReasonCode) {
+        if !asideAwaitingAcknowledgement.isEmpty, let aside = asideAwaitingAcknowledgement.removeValue(forKey: messageID) {
+            if reasonCode.isFailure { warnOnce("\(aside.what): the broker refused the message on '\(aside.topic)': \(reasonCode)") }
+            if !driverAwaitsAcknowledgements() { driver.quiet() }
+            return
+        }
+        // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
+        guard qos.isAcknowledged, let message = outstanding.removeValue(forKey: messageID) else { return }
+        qos2Guard.acknowledged()
+        counters.add(.inFlight, -1)
+        if reasonCode.isFailure {
+            refused(message, reasonCode)
+        } else {
+            context.latency.record(MonotonicClock.now() &- message.wait.publishedAt)
+            counters.add(.acknowledged)
+        }
+        if outstanding.isEmpty, asideAwaitingAcknowledgement.isEmpty { driver.quiet() }
+        flush()
+        wakeSleepers()
+    }
+
+    /// The broker refused a QoS 1/2 message (its PUBACK or PUBREC has a reason code of 0x80 or
+    /// more): counted as refused, by reason, not acknowledged; said once per reason, with the topic.
+    private func refused(_ message: InFlight, _ reason: ReasonCode) {
+        counters.refuse(reason)
+        message.device.noteRefused()
+        warnOnce(
+            "publish refused by the broker: \(reason), first on topic '\(message.device.plan.topic)' "
+                + "(counted as refused, not acknowledged)", key: "publish refused: \(reason.hex)")
+    }
+
+    /// A connection lost with `error`: whether the loss is one of a broker that breaks QoS 2
+    /// (`QoS2Guard`), which keeps the backoff growing. When the guard names the broker, the
+    /// messages libmosquitto holds for resending count as failed, and so do this connection's
+    /// QoS 2 messages from then on.
+    func lossSuspectsQoS2(_ error: MosquittoError?) -> Bool {
+        let verdict = qos2Guard.connectionLost(
+            wasUp: driver.isConnected, protocolError: error == .protocol, awaitingCompletion: !outstanding.isEmpty)
+        guard verdict == .brokerBreaksQoS2 else { return verdict == .suspect }
+        mustDiscardLibraryQueue = true
+        context.control.warnOnce(
+            DeviceConnection.qos2Failure + ": connections were lost with a protocol error right after "
+                + "QoS 2 publishes, \(qos2Guard.lossesInARow) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
+                + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
+            key: DeviceConnection.qos2Failure, host: plan.options.host, port: plan.options.port)
+        for message in outstanding.values {
+            message.device.notePublishFailed()
+            counters.add(.published, -1)
+            counters.add(.inFlight, -1)
+            counters.add(.failed)
+            context.control.count(DeviceConnection.qos2Failure)
+        }
+        outstanding.removeAll()
+        return true
+    }
+
+    static let qos2Failure = "publish failed: the broker does not handle QoS 2"
+
+    /// Follows what the broker's CONNACK says (`BrokerLimits`): the window of messages
+    /// unacknowledged no larger than its Receive Maximum; a word, once, where it keeps no
+    /// retained messages (libmosquitto then sends the devices' without the flag).
+    func keepToBrokerLimits() {
+        let limits = client.brokerLimits
+        maxInFlight = min(configuredMaxInFlight, max(1, limits.receiveMaximum))
+        if !limits.retainAvailable, let device = devices.first,
+            device.plan.retain || device.plan.availability != nil
+                || device.plan.discovery != nil
+        {
+            warnOnce(
+                "the broker keeps no retained messages (Retain Available 0 in its CONNACK): device group '\(device.plan.group)' "
+                    + "publishes without retain, and a subscriber that comes later sees nothing until the next message")
+        }
+    }
+
+    /// Why libmosquitto would not take a message of `payload` bytes, in words that name the
+    /// broker's limit where one was broken.
+    func publishFailure(_ error: MosquittoError, payload: Int) -> String {
+        let limits = client.brokerLimits
+        if error == .oversizePacket, let maximum = limits.maximumPacketSize {
+            return "a message of \(payload) bytes makes a packet over the broker's Maximum Packet Size of \(maximum) bytes (its CONNACK)"
+        }
+        if error == .qosNotSupported {
+            return "the broker takes QoS \(limits.maximumQoS) at most (Maximum QoS in its CONNACK), and this is QoS \(qos)"
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,95 @@
+import Reactor
+import Scenario
+import Signals
+
+/// The connection's comings and goings by its own clock: a `lifecycle`'s stays online and away,
+/// and `devices` stages that bring it in and take it out.
+extension DeviceConnection: TimerTarget {
+    func timerFired(_ timer: Timer, now: UInt64) {
+        if timer === lifecycleTimer {
+            lifecycleTurned(now: now)
+        } else if timer === presenceTimer {
+            presenceTurned(now: now)
+        } else {
+            checkAcknowledgements(now: now)
+        }
+    }
+
+    /// The next stay of `seconds`, drawn within the lifecycle's jitter.
+    private func stay(_ seconds: Double, of lifecycle: Lifecycle) -> UInt64 {
+        MonotonicClock.nanoseconds(lifecycle.stay(seconds, unit: lifecycleRandom.nextUnit()))
+    }
+
+    /// Up from a CONNACK: the lifecycle's online stay starts.
+    func lifecycleConnected(now: UInt64) {
+        guard let lifecycle = plan.lifecycle?.lifecycle else { return }
+        lifecycleTimer.schedule(at: now &+ stay(lifecycle.online, of: lifecycle))
+    }
+
+    /// The online stay is over: leave cleanly, ticks counting as `paused`; or the offline stay
+    /// is: come back, paused until the CONNACK.
+    private func lifecycleTurned(now: UInt64) {
+        // Not once the ticking is over: the drain and the goodbyes are the run's end.
+        guard let lifecycle = plan.lifecycle?.lifecycle, standing.phase != .ended, context.control.isDue(now) else { return }
+        if standing.pause == .away {
+            standing.pause = .paused
+            driver.resume()
+        } else if isConnected, standing.pause == .none {
+            pauseNow(.away)
+            lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
+        }
+    }
+
+    /// Seconds from the run's start to `time`, as the load profile counts them.
+    private func runSeconds(_ time: UInt64) -> Double {
+        let start = context.control.startedAt
+        return time >= start ? Double(time - start) / 1e9 : -Double(start - time) / 1e9
+    }
+
+    /// Whether the connection's stages have it in at `time`; out, it follows them from there.
+    func isIn(at time: UInt64) -> Bool {
+        guard let presence = plan.presence else { return true }
+        let t = runSeconds(time)
+        followPresence(after: t)
+        guard presence.isIn(at: t) else {
+            standing.stages = .out
+            countAway()
+            return false
+        }
+        return true
+    }
+
+    /// Sets the presence timer for the next join or leave after `t` seconds into the run; a
+    /// nanosecond past it, so that the presence has changed when the timer fires.
+    private func followPresence(after t: Double) {
+        guard let change = plan.presence?.nextChange(after: t) else { return }
+        presenceTimer.schedule(at: context.control.startedAt &+ MonotonicClock.nanoseconds(change.at) &+ 1)
+    }
+
+    /// The stages bring the connection in (it connects, or opens the first time) or take it
+    /// out (it leaves cleanly, as a pause does; its devices have no ticks until they are in
+    /// again). A pause by request holds through a join.
+    private func presenceTurned(now: UInt64) {
+        guard let presence = plan.presence, standing.phase != .ended, context.control.isDue(now) else { return }
+        let t = runSeconds(now)
+        followPresence(after: t)
+        let isIn = presence.isIn(at: t)
+        guard isIn == (standing.stages == .out) else { return }
+        standing.stages = isIn ? .joining : .out
+        countAway()
+        if isIn {
+            if logsEvents { context.control.logger.info("joining (stages)", metadata) }
+            guard standing.pause == .none else { return }
+            // Never opened (out from its start), or left.
+            if driver.state == .idle { driver.open(at: now) } else { driver.resume() }
+        } else {
+            if logsEvents { context.control.logger.info("leaving (stages)", metadata) }
+            if let dropped = droppedBy {
+                // Out, it is not one of the storm's to come back.
+                droppedBy = nil
+                context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].dropped -= 1 }
+            }
+            if standing.pause == .none { driver.pause() }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import MQTT
+import Scenario
+import Testing
+
+@testable import Simulator
+
+/// Issue 26, item 1: a device connection's roles answer its events with actions, without a broker.
+@Suite struct ConnectionRoleTests {
+    /// The devices of the first connection of a group of two lamps with `group`'s settings:
+    /// both on one connection, or with `availability`, which needs its own, the first lamp alone.
+    private func devices(_ group: String, shared: Bool = true) throws -> [DevicePlan] {
+        let yaml = """
+            devices:
+              - name: lamp
+                count: 2
+                connection: \(shared ? "{ shared: 1 }" : "perDevice")
+                topic: "l/{id}"
+                publish: 1/s
+            \(group)
+                payload:
+                  style: flat
+                  fields:
+                    light: { bool: 0, command: set }
+            """
+        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        return try #require(plan.connections.first).devices
+    }
+
+    private func published(_ actions: [RoleAction]) -> [AsideMessage] {
+        actions.compactMap { if case .publish(let message) = $0 { message } else { nil } }
+    }
+
+    /// Hands `role` a message on `topic` with `payload`, as the client would.
+    private func receive(
+        _ role: any ConnectionRole, topic: String, payload: String, retain: Bool = false, connected: Bool = true
+    ) -> [RoleAction]? {
+        Array(topic.utf8).withUnsafeBytes { topicBytes in
+            Array(payload.utf8).withUnsafeBytes { payloadBytes in
+                role.received(
+                    ReceivedMessage(topicBytes: topicBytes, payload: payloadBytes, qos: .atLeastOnce, retain: retain),
+                    connected: connected, now: 5)
+            }
+        }
+    }
+
+    @Test func availabilitySaysOnlineAtEachConnackAndOfflineBeforeACleanDisconnect() throws {
+        let role = try #require(AvailabilityRole(devices: try devices("    availability: { topic: \"l/{id}/status\" }", shared: false)))
+        let online = published(role.connected(now: 1))
+        #expect(online.map(\.topic) == ["l/lamp-1/status"])
+        #expect(online.allSatisfy { $0.retain && $0.qos == .atLeastOnce && $0.payload == Array("online".utf8) })
+        #expect(published(role.disconnecting(.goingOffline)).map { String(decoding: $0.payload, as: UTF8.self) } == ["offline"])
+        #expect(published(role.disconnecting(.leaving)).count == 1, "without discovery nothing else clears the topic")
+        #expect(AvailabilityRole(devices: try devices("")) == nil, "a group without availability has no such role")
+    }
+
+    @Test func discoveryAnnouncesOnceAndAgainWithStatesWhenHomeAssistantStarts() throws {
+        let devices = try devices("    discovery: homeassistant")
+        let role = try #require(DiscoveryRole(devices: devices, qos: .atMostOnce))
+        let first = role.connected(now: 1)
+        guard case .subscribe(let filters, let qos) = try #require(first.first) else {
+            Issue.record("the status topic is subscribed to first")
+            return
+        }
+        #expect(filters == ["homeassistant/status"] && qos == .atMostOnce)
+        let configs = published(first)
+        #expect(!configs.isEmpty && configs.allSatisfy { $0.retain && $0.what == "discovery" })
+        #expect(published(role.connected(now: 2)).isEmpty, "the configs are announced once, not at every CONNACK")
+
+        let restart = try #require(receive(role, topic: "homeassistant/status", payload: "online"))
+        #expect(published(restart) == configs)
+        let states = restart.compactMap { if case .republishLastState(let device) = $0 { device } else { nil } }
+        #expect(states.isEmpty, "discovered devices retain their telemetry by default: a state sent again would be a duplicate")
+        let unretained = try #require(DiscoveryRole(devices: try self.devices("    discovery: homeassistant\n    retain: false"), qos: .atMostOnce))
+        let statesAgain = try #require(receive(unretained, topic: "homeassistant/status", payload: "online"))
+        #expect(statesAgain.compactMap { if case .republishLastState(let device) = $0 { device } else { nil } } == [0, 1])
+        #expect(receive(role, topic: "homeassistant/status", payload: "offline")?.isEmpty == true)
+        #expect(receive(role, topic: "homeassistant/status", payload: "online", connected: false)?.isEmpty == true)
+        #expect(receive(role, topic: "l/lamp-1/set", payload: "{}") == nil, "not its message")
+    }
+
+    @Test func discoveryDeletesTheEntitiesOnlyWhenTheDevicesLeave() throws {
+        let devices = try devices("    discovery: homeassistant\n    availability: { topic: \"l/{id}/status\" }", shared: false)
+        let role = try #require(DiscoveryRole(devices: devices, qos: .atMostOnce))
+        let availability = try #require(AvailabilityRole(devices: devices))
+        #expect(role.retiring(.disconnected).isEmpty, "nothing announced, nothing to delete")
+        _ = role.connected(now: 1)
+        #expect(role.disconnecting(.goingOffline).isEmpty)
+        let removals = published(role.disconnecting(.leaving))
+        #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain })
+        #expect(removals.contains { $0.topic == "l/lamp-1" }, "the retained telemetry is cleared")
+        #expect(removals.contains { $0.topic == "l/lamp-1/status" }, "and the availability")
+        #expect(published(availability.disconnecting(.leaving)).isEmpty, "discovery's removals clear availability's topics")
+
+        _ = role.connected(now: 2)
+        #expect(role.retiring(.connected).isEmpty, "the DISCONNECT's last words delete them")
+        guard case .warnOnce(let warning, _) = try #require(role.retiring(.disconnected).first) else {
+            Issue.record("retired while disconnected, the entities stay, and that is said")
+            return
+        }
+        #expect(warning.contains("their Home Assistant entities stay"))
+        #expect(published(role.retiring(.pausing)).count == removals.count, "the socket is open still: deleted now")
+    }
+
+    @Test func commandsSubscribeAtEachConnackAndHandOverWhatArrives() throws {
+        let role = try #require(CommandRole(devices: try devices("    commands: { topic: \"l/{id}/set\" }")))
+        guard case .subscribe(let filters, let qos) = try #require(role.connected(now: 100).first) else {
+            Issue.record("the command topics are subscribed to")
+            return
+        }
+        #expect(filters == ["l/lamp-1/set", "l/lamp-2/set"])
+        #expect(qos == .atLeastOnce)
+        var suback = Subscriptions.Suback()
+        #expect(role.subscribed(suback, now: 150).isEmpty, "not the last SUBACK: no latency yet")
+        suback.isLast = true
+        guard case .subscribeLatency(let latency) = try #require(role.subscribed(suback, now: 180).first) else {
+            Issue.record("the last SUBACK gives the subscribe latency")
+            return
+        }
+        #expect(latency == 80)
+
+        guard case .carryOut(let command) = try #require(receive(role, topic: "l/lamp-2/set", payload: #"{"light":1}"#)?.first) else {
+            Issue.record("a command is handed to its device")
+            return
+        }
+        #expect(command.device == 1 && command.payload == Array(#"{"light":1}"#.utf8) && command.arrivedAt == 5)
+        guard case .warnOnce(let warning, _) = try #require(receive(role, topic: "l/lamp-1/set", payload: "{}", retain: true)?.first) else {
+            Issue.record("a retained command is refused, with a word")
+            return
+        }
+        #expect(warning.contains("retained"))
+        #expect(receive(role, topic: "elsewhere", payload: "{}") == nil)
+    }
+}
+
+/// The connection's plain values: the QoS 2 guard, the acknowledgement watch, the standing.
+@Suite struct ConnectionValueTests {
+    @Test func theQoS2GuardNamesTheBrokerAfterThreeProtocolLossesInARow() {
+        var qos2 = QoS2Guard(watching: true)
+        #expect(qos2.connectionLost(wasUp: false, protocolError: true, awaitingCompletion: true) == .unrelated, "before it began, only a connection that was up")
+        #expect(qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) == .suspect)
+        #expect(qos2.connectionLost(wasUp: false, protocolError: true, awaitingCompletion: true) == .suspect, "once begun, a loss before the CONNACK counts")
+        qos2.acknowledged()
+        #expect(qos2.lossesInARow == 0)
+        for _ in 1..<QoS2Guard.lossesToGiveUp { _ = qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) }
+        #expect(qos2.connectionLost(wasUp: true, protocolError: false, awaitingCompletion: true) == .unrelated, "another loss breaks the row")
+        for _ in 1..<QoS2Guard.lossesToGiveUp { _ = qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) }
+        #expect(qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) == .brokerBreaksQoS2)
+        #expect(qos2.brokerBreaksQoS2)
+        #expect(qos2.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) == .unrelated, "named once")
+        var qos1 = QoS2Guard(watching: false)
+        #expect(qos1.connectionLost(wasUp: true, protocolError: true, awaitingCompletion: true) == .unrelated)
+    }
+
+    @Test func theAckWatchCountsEachTimeoutOnceAndSaysWhenToLookAgain() {
+        let watch = AckWatch(limit: 100, reconnects: true)
+        var early = AckWatch.Wait(publishedAt: 0)
+        var late = AckWatch.Wait(publishedAt: 50)
+        var finding = AckWatch.Finding()
+        watch.examine(&early, now: 100, connected: true, into: &finding)
+        watch.examine(&late, now: 100, connected: true, into: &finding)
+        #expect(finding == AckWatch.Finding(timedOut: 1, overdue: true, next: 150))
+        var again = AckWatch.Finding()
+        watch.examine(&early, now: 120, connected: false, into: &again)
+        #expect(again == AckWatch.Finding(), "counted once; while down nothing is overdue")
+        early.awaitedSince = 120  // resent after a CONNACK
+        watch.examine(&early, now: 130, connected: true, into: &again)
+        #expect(again == AckWatch.Finding(timedOut: 0, overdue: false, next: 220))
+        var counting = AckWatch.Finding()
+        AckWatch(limit: 100, reconnects: false).examine(&late, now: 400, connected: true, into: &counting)
+        #expect(counting == AckWatch.Finding(timedOut: 1, overdue: false, next: nil), "without reconnect, only counted")
+    }
+
+    @Test func theStandingSaysWhatTicksCountAs() {
+        var standing = ConnectionStanding()
+        #expect(!standing.parksTicks && !standing.countsAsPaused)
+        standing.pause = .away
+        #expect(standing.parksTicks && standing.countsAsPaused)
+        standing.connected()
+        #expect(standing.pause == .none)
+        standing.stages = .joining
+        #expect(standing.parksTicks && !standing.countsAsPaused, "joining: ticks paused until the CONNACK, not counted as paused")
+        standing.attemptFailed()
+        #expect(standing.stages == .in, "a join the broker does not take is a device offline")
+        standing.stages = .out
+        standing.connected()
+        #expect(standing.stages == .out, "a CONNACK does not bring it in: its stages do")
+        standing.retire()
+        #expect(standing == ConnectionStanding(phase: .ended, pause: .none, stages: .in))
+    }
+}
