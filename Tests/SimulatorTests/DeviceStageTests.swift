@@ -144,10 +144,6 @@ import Testing
         }
     }
 
-    private static func load(_ text: String, _ file: String) throws -> Scenario {
-        try ScenarioLoader.load(text: text, file: file, environment: [:])
-    }
-
     @Test func aReloadKeepsTheProfilesAndTheCountsTheyShare() throws {
         let group = { (count: Int, stages: String) in
             "devices:\n  - { name: a, count: \(count), topic: t, publish: 1/s, \(stages)payload: { fields: { n: { counter: 0 } } } }\n"
