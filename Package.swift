@@ -86,8 +86,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Reactor", "Transport"], path: "Tests/TestSupport"),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Reactor", "TestSupport"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.

@@ -1,35 +1,6 @@
 /// Everything a connection needs before its first CONNECT: what the simulator decides and a
 /// client (libmosquitto's, in `Mosquitto`) carries out.
 public struct ClientOptions: Sendable, Equatable {
-    package struct Will: Sendable, Equatable {
-        package var topic: String
-        package var payload: [UInt8]
-        package var qos: QoS
-        package var retain: Bool
-
-        package init(topic: String, payload: [UInt8], qos: QoS = .atMostOnce, retain: Bool = false) {
-            self.topic = topic
-            self.payload = payload
-            self.qos = qos
-            self.retain = retain
-        }
-    }
-
-    package struct TLS: Sendable, Hashable {
-        package var caFile: String?
-        package var certificateFile: String?
-        package var keyFile: String?
-        /// Accept any certificate, for self-signed test brokers: no verification at all.
-        package var insecure: Bool
-
-        package init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, insecure: Bool = false) {
-            self.caFile = caFile
-            self.certificateFile = certificateFile
-            self.keyFile = keyFile
-            self.insecure = insecure
-        }
-    }
-
     public var host: String
     public var port: Int32
     /// `nil` lets libmosquitto make a random one (MQTT 3) or the broker assign one (MQTT 5).
@@ -41,7 +12,7 @@ public struct ClientOptions: Sendable, Equatable {
     public var username: String?
     public var password: String?
     package var will: Will?
-    package var tls: TLS?
+    package var tls: TLSSettings?
     /// MQTT over a WebSocket at this path (`broker.transport: websockets`), or nil for plain
     /// TCP. devsim's bridge then carries libmosquitto's bytes, and TLS is the bridge's.
     package var webSocketPath: String?
@@ -58,7 +29,7 @@ public struct ClientOptions: Sendable, Equatable {
     package init(
         host: String, port: Int32, clientID: String? = nil,
         cleanSession: Bool, keepalive: Duration, protocolVersion: ProtocolVersion,
-        username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLS? = nil,
+        username: String? = nil, password: String? = nil, will: Will? = nil, tls: TLSSettings? = nil,
         maxInFlight: Int32
     ) {
         self.host = host
@@ -75,5 +46,5 @@ public struct ClientOptions: Sendable, Equatable {
     }
 
     /// The TLS libmosquitto itself makes: none over a WebSocket, whose bridge makes it.
-    package var libraryTLS: TLS? { webSocketPath == nil ? tls : nil }
+    package var libraryTLS: TLSSettings? { webSocketPath == nil ? tls : nil }
 }

@@ -32,7 +32,7 @@ final class BrokerLink {
 
     var descriptor: Int32 { tcp.descriptor }
 
-    init(host: String, port: Int32, tls: ClientOptions.TLS?) throws(TransportError) {
+    init(host: String, port: Int32, tls: TLSSettings?) throws(TransportError) {
         tcp = try TCPConnection(host: host, port: port)
         guard let tls else { return }
         do throws(TransportError) {

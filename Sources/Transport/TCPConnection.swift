@@ -54,14 +54,3 @@ package struct TCPConnection {
         return code == 0 ? nil : TransportError("cannot connect: \(String(cString: strerror(code)))")
     }
 }
-
-/// A failure of the transport, as a sentence for a person.
-package struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    package let message: String
-
-    package init(_ message: String) {
-        self.message = message
-    }
-
-    package var description: String { message }
-}

@@ -11,7 +11,7 @@ import Reactor
 /// the process, as long as its files are as they were.
 package enum TLSContexts {
     private struct Key: Hashable {
-        let settings: ClientOptions.TLS
+        let settings: TLSSettings
         let host: String
         /// Each file's inode, size and change time: a file replaced at its path (a renewed
         /// certificate, before a reload) makes a context anew, not the old one's.
@@ -20,8 +20,8 @@ package enum TLSContexts {
 
     /// `stat(2)` of each file of `settings`; a file that cannot be read is empty here, and its
     /// context fails to be made.
-    private static func stamps(of settings: ClientOptions.TLS) -> [[Int]] {
-        [settings.caFile, settings.certificateFile, settings.keyFile].map { path in
+    private static func stamps(of settings: TLSSettings) -> [[Int]] {
+        [settings.ca, settings.certificate, settings.key].map { path in
             var status = stat()
             guard let path, stat(path, &status) == 0 else { return [] }
             return [Int(status.st_ino), Int(status.st_size), status.st_ctim.tv_sec, status.st_ctim.tv_nsec]
@@ -38,7 +38,7 @@ package enum TLSContexts {
     /// The context for `settings`, whose verification checks that the broker's certificate is
     /// for `host` (a name or an address), unless `insecure`. Never freed: a client that holds it
     /// (libmosquitto takes a reference) may outlive any owner here.
-    package static func context(for settings: ClientOptions.TLS, host: String) throws(TransportError) -> OpaquePointer {
+    package static func context(for settings: TLSSettings, host: String) throws(TransportError) -> OpaquePointer {
         let key = Key(settings: settings, host: host, files: stamps(of: settings))
         let result: Swift.Result<OpaquePointer, TransportError> = contexts.withLock { contexts in
             if let made = contexts[key] { return .success(made.context) }
@@ -63,12 +63,12 @@ package enum TLSContexts {
             SSL_CTX_free(context)
             return .failure(TransportError(what + (detail.isEmpty ? "" : ": " + detail)))
         }
-        if let ca = settings.caFile {
+        if let ca = settings.ca {
             guard SSL_CTX_load_verify_locations(context, ca, nil) == 1 else { return failure("cannot read the CA file '\(ca)'") }
         } else if SSL_CTX_set_default_verify_paths(context) != 1 {
             return failure("cannot read the system's trusted certificates")
         }
-        if let certificate = settings.certificateFile, let key = settings.keyFile {
+        if let certificate = settings.certificate, let key = settings.key {
             guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
                 return failure("cannot read the client certificate '\(certificate)'")
             }

@@ -2,17 +2,6 @@ import COpenSSL
 import Glibc
 import MQTT
 
-/// A file of a set of TLS settings that cannot serve, and why.
-package struct TLSFileProblem: Sendable, Equatable, CustomStringConvertible {
-    /// The setting that names the file: `ca`, `certificate` or `key`.
-    package var setting: String
-    package var file: String
-    /// What is wrong, as the sentence goes on after the file's name: "does not exist".
-    package var problem: String
-
-    package var description: String { "'\(file)' \(problem)" }
-}
-
 /// The files of TLS settings, checked before any connection needs them: libmosquitto refuses
 /// one it cannot use as "Invalid function arguments provided.", naming nothing, and a broker
 /// refuses an expired client certificate with a bare alert.
@@ -22,7 +11,7 @@ package enum TLSFiles {
     /// valid now; the certificate is PEM and valid now; the key is PEM, not encrypted (devsim has
     /// no passphrase to give), and the certificate's. Reads the files: for `validate`, and for
     /// `run` before it connects, not on an event loop.
-    package static func problems(in settings: ClientOptions.TLS, now: time_t = time(nil)) -> [TLSFileProblem] {
+    package static func problems(in settings: TLSSettings, now: time_t = time(nil)) -> [TLSFileProblem] {
         defer { ERR_clear_error() }
         var problems: [TLSFileProblem] = []
         func check(_ setting: String, _ file: String?, _ read: (OpaquePointer, String) -> String?) {
@@ -37,15 +26,15 @@ package enum TLSFiles {
             }
             if let problem { problems.append(TLSFileProblem(setting: setting, file: file, problem: problem)) }
         }
-        check("ca", settings.caFile) { bio, _ in authorities(in: bio, now: now) }
+        check("ca", settings.ca) { bio, _ in authorities(in: bio, now: now) }
         var certificate: OpaquePointer?
         defer { X509_free(certificate) }
-        check("certificate", settings.certificateFile) { bio, _ in
+        check("certificate", settings.certificate) { bio, _ in
             certificate = PEM_read_bio_X509_AUX(bio, nil, nil, nil)
             guard let certificate else { return "is not a PEM certificate" + reason() }
             return validity(of: certificate, now: now)
         }
-        check("key", settings.keyFile) { bio, file in
+        check("key", settings.key) { bio, file in
             var asksForPassphrase = false
             let key = PEM_read_bio_PrivateKey(
                 bio, nil,
@@ -59,7 +48,7 @@ package enum TLSFiles {
                     ? "is encrypted, and devsim has no passphrase to give: decrypt it (openssl pkey -in '\(file)' -out KEY)"
                     : "is not a PEM private key" + reason()
             }
-            guard let certificate, let certificateFile = settings.certificateFile else { return nil }
+            guard let certificate, let certificateFile = settings.certificate else { return nil }
             return X509_check_private_key(certificate, key) == 1 ? nil : "is not the key of '\(certificateFile)'"
         }
         return problems

@@ -2,31 +2,6 @@ import MQTT
 import Glibc
 import Reactor
 
-/// What a `WebSocketBridge` tells the connection that uses it, on the loop's thread.
-package protocol WebSocketBridgeDelegate: AnyObject {
-    /// The WebSocket failed or the broker closed it, for `reason` (a sentence); the local side
-    /// is closed right after, so libmosquitto sees its connection end.
-    func bridgeFailed(_ reason: String)
-    /// Both sides are closed, whoever closed them. The bridge must not be let go in here.
-    func bridgeClosed()
-}
-
-/// Where a bridge takes the MQTT bytes: the broker's WebSocket endpoint.
-package struct WebSocketEndpoint: Sendable, Equatable {
-    package var host: String
-    package var port: Int32
-    package var path: String
-    /// TLS toward the broker (wss://), or nil for ws://.
-    package var tls: ClientOptions.TLS?
-
-    package init(host: String, port: Int32, path: String, tls: ClientOptions.TLS? = nil) {
-        self.host = host
-        self.port = port
-        self.path = path
-        self.tls = tls
-    }
-}
-
 /// One MQTT connection carried over a WebSocket, for libmosquitto 2.0, which has no WebSocket
 /// client: libmosquitto connects to a Unix socket of the bridge's (`LocalListener`), and the
 /// bridge connects to the broker (TCP, then TLS for wss://), makes the upgrade

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Scenario
 import Signals
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -78,8 +79,7 @@ import Signals
 
     /// The size is checked before the file is read.
     @Test func oversizedFileOnDiskIsRefusedUnread() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-huge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try RunFiles.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("huge.yaml").path
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
@@ -279,8 +279,7 @@ import Signals
     /// A `replay` file is read whole as the scenario loads; a device would never end, and a pipe
     /// would block until written to.
     @Test func replayOfADeviceOrAPipeIsRefused() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-fifo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try RunFiles.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fifo = directory.appendingPathComponent("readings.csv").path
         #expect(mkfifo(fifo, 0o600) == 0)

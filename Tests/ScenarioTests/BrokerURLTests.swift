@@ -1,3 +1,4 @@
+import MQTT
 import Testing
 @testable import Scenario
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Scenario
 import Signals
+import TestSupport
 
 /// What the loader's `ParameterSource` adds for the generators: paths found next to the scenario
 /// file, typed list items, errors at the parameter's line and column.
@@ -11,17 +12,12 @@ import Signals
         _ fields: String, files: [String: String] = [:], in subdirectory: String = "",
         _ body: (_ directory: String, _ result: Result<Scenario, ScenarioError>) throws -> Void
     ) throws {
-        let directory =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("devsim-loading-\(UInt64.random(in: 0...UInt64.max))").path + "/"
-        try FileManager.default.createDirectory(atPath: directory + subdirectory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        for (name, text) in files {
-            try text.write(toFile: directory + subdirectory + name, atomically: true, encoding: .utf8)
-        }
         let text = "devices:\n  - name: d\n    topic: t\n    publish: 1/s\n    payload:\n      fields:\n" + fields
+        var written = Dictionary(uniqueKeysWithValues: files.map { (subdirectory + $0.key, $0.value) })
+        written[subdirectory + "scenario.yaml"] = text
+        let directory = try RunFiles.folder(with: written).path + "/"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + subdirectory + "scenario.yaml"
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
         let result = Result { () throws(ScenarioError) -> Scenario in
             try ScenarioLoader.load(file: file, environment: [:])
         }

@@ -3,6 +3,7 @@ import MQTT
 import Testing
 @testable import Scenario
 import Signals
+import TestSupport
 
 @Suite struct ScenarioLoaderTests {
     @Test func defaults() throws {
@@ -168,9 +169,8 @@ import Signals
     }
 
     @Test func loadsFromAFile() throws {
-        let path = "/tmp/devsim-scenario-test-\(UInt64.random(in: 0...UInt64.max)).yaml"
-        try minimalDevices.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try RunFiles.scenario("scenario.yaml", minimalDevices)
+        defer { RunFiles.removeFolder(of: path) }
         // The real registry may still be empty on this branch; what matters is the file was read.
         do {
             let scenario = try ScenarioLoader.load(file: path, environment: [:])

@@ -1,19 +1,14 @@
 import Foundation
 import Testing
 import Signals
+import TestSupport
 
 /// `replay` reads a real CSV file from a temporary directory.
 @Suite struct ReplayTests {
     /// A fresh directory holding `files`, removed after `body`.
     static func withFiles(_ files: [String: String], _ body: (String) throws -> Void) throws {
-        let directory =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("devsim-replay-\(UInt64.random(in: 0...UInt64.max))").path + "/"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try RunFiles.folder(with: files).path + "/"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for (name, text) in files {
-            try text.write(toFile: directory + name, atomically: true, encoding: .utf8)
-        }
         try body(directory)
     }
 

@@ -41,7 +41,7 @@ import Testing
         """
 
     private func device(_ yaml: String) throws -> DevicePlan {
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "t.yaml")
         return try #require(plan.connections.first?.devices.first)
     }
 
@@ -104,7 +104,7 @@ import Testing
 
     /// The target a command gave the setpoint, and its centre before any.
     @Test func theTargetFieldReportsTheSetpoint() throws {
-        let scenario = try ScenarioLoader.load(text: Self.thermostat, file: "t.yaml", environment: [:])
+        let scenario = try scenario(yaml: Self.thermostat, file: "t.yaml")
         let signals = DeviceSignals(payload: scenario.groups[0].payload, deviceID: "t-1", index: 1, seed: 1, sampleInterval: nil)
         func target(at elapsed: Double) throws -> Double? {
             var buffer = PayloadBuffer()
@@ -127,7 +127,7 @@ import Testing
         ] {
             let yaml = "devices:\n  - name: d\n    topic: t\n    publish: 1/s\n    payload:\n      fields:\n        \(fields)\n"
             do {
-                _ = try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])
+                _ = try scenario(yaml: yaml, file: "t.yaml")
                 Issue.record("loaded \(fields)")
             } catch {
                 #expect("\(error)".contains(message), "\(error)")

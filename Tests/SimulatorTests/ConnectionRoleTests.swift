@@ -22,7 +22,7 @@ import Testing
                   fields:
                     light: { bool: 0, command: set }
             """
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "t.yaml")
         return try #require(plan.connections.first).devices
     }
 

@@ -20,8 +20,7 @@ import Testing
                 \(extra)
                 payload: { fields: { n: { counter: 0 } } }
             """
-        return FleetPlan(
-            scenarios: [try ScenarioLoader.load(text: yaml, file: "plain.yaml", environment: [:])], settings: RunSettings(seed: seed))
+        return try plan(yaml: yaml, file: "plain.yaml", settings: RunSettings(seed: seed))
     }
 
     /// Pairs of instants that fall in the same millisecond of the publish interval.
@@ -65,8 +64,7 @@ import Testing
               - { name: b, count: 2, topic: "b/{id}", publish: 1/s, rampUp: 10/s, payload: { fields: { n: { counter: 0 } } } }
               - { name: c, count: 2, topic: "c/{id}", publish: 1/s, payload: { fields: { n: { counter: 0 } } } }
             """
-        let plan = FleetPlan(
-            scenarios: [try ScenarioLoader.load(text: yaml, file: "two.yaml", environment: [:])], settings: RunSettings(seed: 1))
+        let plan = try plan(yaml: yaml, file: "two.yaml", settings: RunSettings(seed: 1))
         let step = 1 / Defaults.rampUp
         // a and c share the default ramp, one after another; b ramps on its own.
         #expect(plan.connections.map(\.startOffset) == [0, step, 2 * step, 0, 0.1, 3 * step, 4 * step])

@@ -72,7 +72,7 @@ import TestSupport
         #expect(Set(sequences).count == sequences.count)
 
         // And every device's payloads are those `devsim sample` and the dry run show.
-        let scenario = try ScenarioLoader.load(text: Self.yaml, file: "test.yaml", environment: [:])
+        let scenario = try scenario(yaml: Self.yaml)
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1234))
         for device in plan.connections.flatMap(\.devices) {
             let expected = Sample.ticks(of: device, seed: 1234, count: 20).map(\.payload)

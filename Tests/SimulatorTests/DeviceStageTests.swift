@@ -86,7 +86,7 @@ import Testing
               - { name: a, count: 30, topic: "a/{id}", publish: 1/s, payload: { fields: { n: { counter: 0 } } } }
               - { name: b, count: 10, topic: "b/{id}", publish: 1/s, payload: { fields: { n: { counter: 0 } } } }
             """
-        let scenario = try ScenarioLoader.load(text: yaml, file: "shared.yaml", environment: [:])
+        let scenario = try scenario(yaml: yaml, file: "shared.yaml")
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1))
         for connection in plan.connections {
             let device = connection.devices[0]
@@ -107,7 +107,7 @@ import Testing
               - { name: a, count: 4, topic: "a/{id}", stages: [{ duration: 4s, devices: 4 }, { duration: 2s, devices: 2 }] }
               - { name: b, count: 2, topic: "b/{id}" }
             """
-        let scenario = try ScenarioLoader.load(text: yaml, file: "own.yaml", environment: [:])
+        let scenario = try scenario(yaml: yaml, file: "own.yaml")
         #expect(scenario.groups[0].stages.map(\.targetText) == ["4 devices", "2 devices"])
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1))
         let a = plan.connections.filter { $0.devices[0].group == "a" }
@@ -138,21 +138,17 @@ import Testing
         let publish = keys.hasPrefix("publish") ? "" : "publish: 1/s, "
         let yaml = "name: bad\ndevices:\n  - { name: d, topic: t, \(publish)\(keys), payload: { fields: { n: { counter: 0 } } } }\n"
         #expect {
-            try ScenarioLoader.load(text: yaml, file: "bad.yaml", environment: [:])
+            try scenario(yaml: yaml, file: "bad.yaml")
         } throws: { error in
             "\(error)".contains("bad.yaml:3:") && "\(error)".contains(message)
         }
-    }
-
-    private static func load(_ text: String, _ file: String) throws -> Scenario {
-        try ScenarioLoader.load(text: text, file: file, environment: [:])
     }
 
     @Test func aReloadKeepsTheProfilesAndTheCountsTheyShare() throws {
         let group = { (count: Int, stages: String) in
             "devices:\n  - { name: a, count: \(count), topic: t, publish: 1/s, \(stages)payload: { fields: { n: { counter: 0 } } } }\n"
         }
-        let plan = { (text: String) in FleetPlan(scenarios: [try Self.load(text, "r.yaml")], settings: RunSettings(seed: 1)) }
+        let plan = { (text: String) in try SimulatorTests.plan(yaml: text, file: "r.yaml", settings: RunSettings(seed: 1)) }
         let own = try plan(group(4, "stages: [{ duration: 4s, devices: 4 }], "))
         #expect(own.profileChange(to: try plan(group(4, "stages: [{ duration: 4s, devices: 4 }], "))) == nil)
         #expect(
@@ -169,12 +165,12 @@ import Testing
     }
 
     @Test func anotherFilesGroupsAreCheckedAgainstTheStagesTheyFollow() throws {
-        let staged = try Self.load(
-            "name: one\nstages: [{ duration: 4s, devices: 4 }]\ndevices:\n"
-                + "  - { name: a, count: 4, topic: a, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }\n", "one.yaml")
-        let other = try Self.load(
-            "name: two\ndevices:\n  - { name: b, count: 2, topic: b, publish: 1/s, lifecycle: { online: 1m, offline: 1s }, "
-                + "payload: { fields: { n: { counter: 0 } } } }\n", "two.yaml")
+        let staged = try scenario(
+            yaml: "name: one\nstages: [{ duration: 4s, devices: 4 }]\ndevices:\n"
+                + "  - { name: a, count: 4, topic: a, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }\n", file: "one.yaml")
+        let other = try scenario(
+            yaml: "name: two\ndevices:\n  - { name: b, count: 2, topic: b, publish: 1/s, lifecycle: { online: 1m, offline: 1s }, "
+                + "payload: { fields: { n: { counter: 0 } } } }\n", file: "two.yaml")
         let messages = FleetPlan(scenarios: [staged, other], settings: RunSettings(seed: 1)).conflicts.map(\.description)
         #expect(
             messages.contains {

@@ -7,8 +7,7 @@ import Testing
 /// before any of it is carried out.
 @Suite struct FleetChangeTests {
     private static func plan(_ yaml: String) throws -> FleetPlan {
-        FleetPlan(
-            scenarios: [try ScenarioLoader.load(text: "name: site\n" + yaml, file: "site.yaml", environment: [:])], settings: RunSettings())
+        try SimulatorTests.plan(yaml: "name: site\n" + yaml, file: "site.yaml")
     }
 
     private static func running(_ plan: FleetPlan) -> [FleetChange.Running] {
@@ -79,7 +78,7 @@ import Testing
         let before = try Self.plan("devices:\n" + Self.group("room"))
         let moved = FleetPlan(
             scenarios: [
-                try ScenarioLoader.load(text: "name: other\ndevices:\n" + Self.group("room"), file: "other.yaml", environment: [:])
+                try scenario(yaml: "name: other\ndevices:\n" + Self.group("room"), file: "other.yaml")
             ],
             settings: RunSettings())
         let change = FleetChange(running: Self.running(before), new: moved)

@@ -5,10 +5,6 @@ import Scenario
 import Simulator
 import Testing
 
-private func scenario(_ yaml: String, file: String) throws -> Scenario {
-    try ScenarioLoader.load(text: yaml, file: file, environment: [:])
-}
-
 private let twoGroups = """
     name: site
     devices:
@@ -38,7 +34,7 @@ private let otherFile = """
 @Suite struct FleetPlanTests {
     @Test func groupsOfOneFileAndSeveralFilesMakeOneFleetWithUniqueClientIDs() throws {
         let plan = FleetPlan(
-            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
+            scenarios: [try scenario(yaml: twoGroups, file: "a.yaml"), try scenario(yaml: otherFile, file: "b.yaml")],
             settings: RunSettings())
         #expect(plan.conflicts.isEmpty)
         #expect(plan.deviceCount == 7)
@@ -51,8 +47,8 @@ private let otherFile = """
     @Test func oneClientIDInTwoFilesIsAClashNamingBoth() throws {
         let plan = FleetPlan(
             scenarios: [
-                try scenario(twoGroups, file: "a.yaml"),
-                try scenario(twoGroups.replacingOccurrences(of: "name: site", with: "name: copy"), file: "b.yaml"),
+                try scenario(yaml: twoGroups, file: "a.yaml"),
+                try scenario(yaml: twoGroups.replacingOccurrences(of: "name: site", with: "name: copy"), file: "b.yaml"),
             ],
             settings: RunSettings())
         // Both groups' device ids clash; the shared connection's client id carries the scenario's
@@ -77,7 +73,8 @@ private let otherFile = """
     @Test func oneGroupNameInTwoFilesIsAClash() throws {
         let renamed = otherFile.replacingOccurrences(of: "name: meter", with: "name: fast\n    id: \"m-{index}\"")
         let plan = FleetPlan(
-            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(renamed, file: "b.yaml")], settings: RunSettings())
+            scenarios: [try scenario(yaml: twoGroups, file: "a.yaml"), try scenario(yaml: renamed, file: "b.yaml")], settings: RunSettings()
+        )
         #expect(
             plan.conflicts.map(\.description) == [
                 "b.yaml:3:5: device group name 'fast' is also used at a.yaml:3:5; a run keeps each group's figures under its name: "
@@ -87,7 +84,7 @@ private let otherFile = """
 
     @Test func oneDeviceIDForAWholeGroupIsAClash() throws {
         let yaml = otherFile.replacingOccurrences(of: "count: 2", with: "count: 2\n    id: sensor\n    clientId: \"c-{index}\"")
-        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "c.yaml")], settings: RunSettings())
+        let plan = FleetPlan(scenarios: [try scenario(yaml: yaml, file: "c.yaml")], settings: RunSettings())
         #expect(
             plan.conflicts.map(\.description) == [
                 "c.yaml:3:5: device id 'sensor' is used by more than one device of device group 'meter'; "
@@ -97,7 +94,7 @@ private let otherFile = """
 
     @Test func oneClientIDForAWholeGroupIsAClash() throws {
         let yaml = otherFile.replacingOccurrences(of: "count: 2", with: "count: 2\n    clientId: fixed")
-        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "c.yaml")], settings: RunSettings())
+        let plan = FleetPlan(scenarios: [try scenario(yaml: yaml, file: "c.yaml")], settings: RunSettings())
         #expect(
             plan.conflicts.map(\.description) == [
                 "c.yaml:3:5: client id 'fixed' is used by more than one device of device group 'meter'; "
@@ -120,7 +117,7 @@ private let otherFile = """
             """
         }
         let conflicts = { (topic: String, commands: String) in
-            FleetPlan(scenarios: [try scenario(group(topic, commands), file: "c.yaml")], settings: RunSettings()).conflicts.map(
+            FleetPlan(scenarios: [try scenario(yaml: group(topic, commands), file: "c.yaml")], settings: RunSettings()).conflicts.map(
                 \.description)
         }
         #expect(
@@ -156,13 +153,13 @@ private let otherFile = """
 
     @Test func jitterAutoIsUpToOnePublishInterval() throws {
         let yaml = twoGroups.replacingOccurrences(of: "name: site", with: "name: site\ndefaults: { jitter: auto }")
-        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "a.yaml")], settings: RunSettings(seed: 3))
+        let plan = FleetPlan(scenarios: [try scenario(yaml: yaml, file: "a.yaml")], settings: RunSettings(seed: 3))
         for device in plan.connections.flatMap(\.devices) {
             #expect(device.startDelay >= 0 && device.startDelay < 1 / device.perSecond)
             #expect(device.startDelay == DevicePlan.startDelay(jitter: 1 / device.perSecond, seed: 3, deviceID: device.id))
         }
         let none = twoGroups.replacingOccurrences(of: "name: site", with: "name: site\ndefaults: { jitter: none }")
-        let withoutJitter = FleetPlan(scenarios: [try scenario(none, file: "a.yaml")], settings: RunSettings(seed: 3))
+        let withoutJitter = FleetPlan(scenarios: [try scenario(yaml: none, file: "a.yaml")], settings: RunSettings(seed: 3))
         #expect(withoutJitter.connections.flatMap(\.devices).allSatisfy { $0.startDelay == 0 })
     }
 
@@ -176,7 +173,7 @@ private let otherFile = """
                 jitter: 1s
                 payload: { style: flat, fields: { seq: { counter: 0 } } }
             """
-        let plan = FleetPlan(scenarios: [try scenario(yaml, file: "j.yaml")], settings: RunSettings(seed: 11))
+        let plan = FleetPlan(scenarios: [try scenario(yaml: yaml, file: "j.yaml")], settings: RunSettings(seed: 11))
         let devices = plan.connections.flatMap(\.devices)
         var topics: [String] = []
         DryRun(plan: plan, seed: 11, duration: .seconds(2), messages: nil).run { line in
@@ -191,7 +188,7 @@ private let otherFile = """
 
     @Test func sampleShowsTheFirstDeviceOfEveryGroupAsTheDryRunWould() throws {
         let plan = FleetPlan(
-            scenarios: [try scenario(twoGroups, file: "a.yaml"), try scenario(otherFile, file: "b.yaml")],
+            scenarios: [try scenario(yaml: twoGroups, file: "a.yaml"), try scenario(yaml: otherFile, file: "b.yaml")],
             settings: RunSettings(seed: 5))
         let samples = Sample.firstDevices(of: plan, seed: 5, count: 3)
         #expect(samples.map(\.plan.id) == ["fast-1", "slow-1", "meter-1"])
@@ -221,7 +218,7 @@ private let otherFile = """
         let file = "broker: \(broker)\ndevices:\n  - { name: d, topic: t, publish: 1/s, payload: { fields: { v: { constant: 1 } } } }\n"
         var settings = RunSettings()
         settings.url = try url.map(BrokerURL.parse)
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: file, file: "s.yaml", environment: [:])], settings: settings)
+        let plan = try plan(yaml: file, file: "s.yaml", settings: settings)
         return plan.connections.first?.options
             ?? ClientOptions(
                 host: "", port: 0, cleanSession: true, keepalive: .zero, protocolVersion: .v311, maxInFlight: 0)
@@ -242,7 +239,7 @@ private let otherFile = """
         #expect(fromFlag.host == "flag.example" && fromFlag.port == 8080 && fromFlag.webSocketPath == "/mqtt")
         #expect(fromFlag.tls == nil, "ws:// has no TLS, whatever the file's tls says")
         let secure = try options("{ host: file.example, tls: { ca: ca.pem } }", url: "wss://flag.example/mqtt")
-        #expect(secure.tls?.caFile?.hasSuffix("ca.pem") == true && secure.port == 443, "the file's tls says with what")
+        #expect(secure.tls?.ca?.hasSuffix("ca.pem") == true && secure.port == 443, "the file's tls says with what")
         let user = try options("{ host: b, username: file }", url: "mqtt://flag@b")
         #expect(user.username == "flag")
     }
@@ -261,7 +258,7 @@ private let otherFile = """
                 publish: 1/s
                 payload: { fields: { v: { counter: 0 } } }
             """
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "t.yaml")
         #expect(plan.connections.map(\.options.username) == ["boiler-1-token", "boiler-2-token"])
     }
 }

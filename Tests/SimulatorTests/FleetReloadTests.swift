@@ -25,7 +25,7 @@ import TestSupport
         var settings = RunSettings()
         settings.host = "127.0.0.1"
         settings.port = Int(port)
-        return FleetPlan(scenarios: [try ScenarioLoader.load(text: text, file: "test.yaml", environment: [:])], settings: settings)
+        return try SimulatorTests.plan(yaml: text, settings: settings)
     }
 
     /// Clients the broker saw connect, and those it saw go (a probe of the port, `<unknown>`,
@@ -190,10 +190,8 @@ import TestSupport
         let group = { (name: String) in
             "devices:\n  - name: \(name)\n    clientId: shared-client\n    topic: t\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n"
         }
-        let before = FleetPlan(
-            scenarios: [try ScenarioLoader.load(text: group("old"), file: "a.yaml", environment: [:])], settings: RunSettings())
-        let after = FleetPlan(
-            scenarios: [try ScenarioLoader.load(text: group("new"), file: "a.yaml", environment: [:])], settings: RunSettings())
+        let before = try SimulatorTests.plan(yaml: group("old"), file: "a.yaml")
+        let after = try SimulatorTests.plan(yaml: group("new"), file: "a.yaml")
         let running = before.groupPlans.map { FleetChange.Running(plan: $0, connections: Set(before.connections.map(\.key))) }
         let change = FleetChange(running: running, new: after)
         let added = try #require(change.groups.first { $0.kind == .added })

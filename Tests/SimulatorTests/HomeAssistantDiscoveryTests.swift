@@ -8,7 +8,7 @@ import Testing
 /// Issue 14, item 2: what the configs say, against what Home Assistant's schemas accept.
 @Suite struct HomeAssistantDiscoveryTests {
     private func configs(_ yaml: String) throws -> [String: [String: Any]] {
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "t.yaml")
         let discovery = try #require(plan.connections.first?.devices.first?.discovery)
         var byTopic: [String: [String: Any]] = [:]
         for config in discovery.configs {
@@ -48,26 +48,23 @@ import Testing
 
 extension HomeAssistantDiscoveryTests {
     @Test func perFieldEntitiesReadTheirOwnTopics() throws {
-        let plan = FleetPlan(
-            scenarios: [
-                try ScenarioLoader.load(
-                    text: """
-                        devices:
-                          - name: room
-                            topic: "r/{id}"
-                            publish: 1/s
-                            discovery: homeassistant
-                            payload:
-                              style: perField
-                              fields:
-                                temperature: { sine: { min: 18, max: 24, period: 1h }, decimals: 1 }
-                                open: { bool: 0.5 }
-                                position:
-                                  fields:
-                                    lat: { location: { coordinate: latitude } }
-                                    lon: { location: { coordinate: longitude } }
-                        """, file: "t.yaml", environment: [:])
-            ], settings: RunSettings())
+        let plan = try plan(
+            yaml: """
+                devices:
+                  - name: room
+                    topic: "r/{id}"
+                    publish: 1/s
+                    discovery: homeassistant
+                    payload:
+                      style: perField
+                      fields:
+                        temperature: { sine: { min: 18, max: 24, period: 1h }, decimals: 1 }
+                        open: { bool: 0.5 }
+                        position:
+                          fields:
+                            lat: { location: { coordinate: latitude } }
+                            lon: { location: { coordinate: longitude } }
+                """, file: "t.yaml")
         let discovery = try #require(plan.connections.first?.devices.first?.discovery)
         var configs: [String: [String: Any]] = [:]
         for config in discovery.configs {

@@ -36,7 +36,7 @@ import Testing
                 stages: [{ duration: 10s, rate: 5/s }]
                 payload: { fields: { n: { counter: 0 } } }
             """
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "p.yaml", environment: [:])], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "p.yaml")
         let stage = RunPosition.Stage(stage: 1, count: 1, target: "x3", seconds: 5, plannedSeconds: 10)
         // Halfway up the ramps: a at 2/s × 2 a device, b at 3/s.
         let halfway = RunPosition(stages: [stage], step: nil, capacityBase: nil, plan: plan, seconds: 5)

@@ -4,10 +4,6 @@ import Scenario
 @testable import Simulator
 import Testing
 
-private func scenario(_ yaml: String, file: String = "shard.yaml") throws -> Scenario {
-    try ScenarioLoader.load(text: yaml, file: file, environment: [:])
-}
-
 /// Two groups: one connection per device with a ramp-up and jitter, and one of shared connections.
 private let fleet = """
     name: plant
@@ -39,7 +35,7 @@ private func settings(_ shard: Shard?) -> RunSettings {
 
 @Suite struct ShardTests {
     @Test func everyShardCountSplitsTheFleetIntoDisjointSlicesThatMakeTheWhole() throws {
-        let scenario = try scenario(fleet)
+        let scenario = try scenario(yaml: fleet, file: "shard.yaml")
         let whole = FleetPlan(scenarios: [scenario], settings: settings(nil))
         let all = deviceIDs(whole)
         #expect(all.count == 340)
@@ -91,7 +87,7 @@ private func settings(_ shard: Shard?) -> RunSettings {
     }
 
     @Test func twoShardsOfADryRunPublishExactlyWhatTheWholeFleetDoes() throws {
-        let scenario = try scenario(fleet)
+        let scenario = try scenario(yaml: fleet, file: "shard.yaml")
         func lines(_ shard: Shard?) -> [String] {
             var lines: [String] = []
             DryRun(plan: FleetPlan(scenarios: [scenario], settings: settings(shard)), seed: 7, duration: .seconds(3), messages: nil)
@@ -107,7 +103,7 @@ private func settings(_ shard: Shard?) -> RunSettings {
     }
 
     @Test func sharedConnectionsNameTheirShardAndPerDeviceConnectionsKeepTheirPlace() throws {
-        let scenario = try scenario(fleet)
+        let scenario = try scenario(yaml: fleet, file: "shard.yaml")
         let whole = FleetPlan(scenarios: [scenario], settings: settings(nil))
         let offsets = Dictionary(
             uniqueKeysWithValues: whole.connections.filter { $0.devices.count == 1 }
@@ -135,15 +131,15 @@ private func settings(_ shard: Shard?) -> RunSettings {
 
     @Test func moreShardsThanDevicesLeavesSomeShardsEmpty() throws {
         let scenario = try scenario(
-            """
-            name: tiny
-            devices:
-              - name: one
-                count: 3
-                topic: "t/{id}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-            """)
+            yaml: """
+                name: tiny
+                devices:
+                  - name: one
+                    count: 3
+                    topic: "t/{id}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                """, file: "shard.yaml")
         let plans = (0..<16).map { FleetPlan(scenarios: [scenario], settings: settings(Shard(index: $0, count: 16))) }
         #expect(plans.map(\.deviceCount).reduce(0, +) == 3)
         #expect(plans.contains { $0.connections.isEmpty })
@@ -152,22 +148,22 @@ private func settings(_ shard: Shard?) -> RunSettings {
 
     @Test func clashesOfTheWholeFleetAreFoundInEveryShard() throws {
         let scenario = try scenario(
-            """
-            name: clash
-            devices:
-              - name: a
-                count: 20
-                topic: "t/{index}"
-                clientId: "same-{index}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-              - name: b
-                count: 20
-                topic: "u/{index}"
-                clientId: "same-{index}"
-                publish: 1/s
-                payload: { fields: { seq: { counter: 0 } } }
-            """)
+            yaml: """
+                name: clash
+                devices:
+                  - name: a
+                    count: 20
+                    topic: "t/{index}"
+                    clientId: "same-{index}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                  - name: b
+                    count: 20
+                    topic: "u/{index}"
+                    clientId: "same-{index}"
+                    publish: 1/s
+                    payload: { fields: { seq: { counter: 0 } } }
+                """, file: "shard.yaml")
         for index in 0..<5 {
             #expect(!FleetPlan(scenarios: [scenario], settings: settings(Shard(index: index, count: 5))).conflicts.isEmpty)
         }

@@ -93,7 +93,7 @@ import Testing
                 publish: 10/s
                 payload: { fields: { n: { counter: 0 } } }
             """
-        let scenario = try ScenarioLoader.load(text: yaml, file: "staged.yaml", environment: [:])
+        let scenario = try scenario(yaml: yaml, file: "staged.yaml")
         // Issue 25, item 3: a stage at no rate reads as one, not as `x0`.
         #expect(scenario.stages.map(\.targetText) == ["20/s", "x2", "0/s"])
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1))
@@ -128,7 +128,7 @@ import Testing
             devices:
               - { name: d, topic: t, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }
             """
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "stop.yaml", environment: [:])], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "stop.yaml")
         var lines = 0
         // S(5) = 2.5: ticks at S = 0, 1 and 2, and none after.
         DryRun(plan: plan, seed: 1, duration: nil, messages: 10).run { _ in lines += 1 }
@@ -188,7 +188,7 @@ import Testing
     func badStagesAreRefusedWhereTheyAreWritten(stages: String, message: String) {
         let yaml = "name: bad\n\(stages)\ndevices:\n  - { name: d, topic: t, publish: 1/s, payload: { fields: { n: { counter: 0 } } } }\n"
         #expect {
-            try ScenarioLoader.load(text: yaml, file: "bad.yaml", environment: [:])
+            try scenario(yaml: yaml, file: "bad.yaml")
         } throws: { error in
             "\(error)".contains("bad.yaml:2:") && "\(error)".contains(message)
         }
@@ -198,7 +198,7 @@ import Testing
         let yaml =
             "name: max\nstages: [{ duration: 5s, multiplier: 2 }]\ndevices:\n  - { name: fast, topic: t, publish: max, payload: { fields: { n: { counter: 0 } } } }\n"
         #expect {
-            try ScenarioLoader.load(text: yaml, file: "max.yaml", environment: [:])
+            try scenario(yaml: yaml, file: "max.yaml")
         } throws: { error in
             "\(error)".contains("device group 'fast' publishes at max: it has no rate to ramp")
         }

@@ -23,7 +23,7 @@ struct SubscriberTallyTests {
             """
         var settings = RunSettings()
         settings.shard = shard
-        return FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: settings)
+        return try SimulatorTests.plan(yaml: yaml, file: "t.yaml", settings: settings)
     }
 
     /// Hands `tally` the message `seq` on `topic` as member `slot` received it.
@@ -120,8 +120,7 @@ struct SubscriberTallyTests {
               - name: c
                 topics: ["$share/v/fleet/#"]
             """
-        let load = { (yaml: String, file: String) in try ScenarioLoader.load(text: yaml, file: file, environment: [:]) }
-        let one = FleetPlan(scenarios: [try load(devices + groups, "t.yaml")], settings: RunSettings())
+        let one = FleetPlan(scenarios: [try scenario(yaml: devices + groups, file: "t.yaml")], settings: RunSettings())
         let message =
             "shared subscription '$share/w/fleet/#' of subscriber group 'b' is also made by subscriber group 'a' at t.yaml:7:5; "
             + "the broker makes them one share and deals each message to one member of either group, so each would count the "
@@ -139,7 +138,9 @@ struct SubscriberTallyTests {
                 clientId: "e-{index}"
                 topics: "$share/v/fleet/#"
             """
-        let two = FleetPlan(scenarios: [try load(devices + groups, "t.yaml"), try load(other, "u.yaml")], settings: RunSettings())
+        let two = FleetPlan(
+            scenarios: [try scenario(yaml: devices + groups, file: "t.yaml"), try scenario(yaml: other, file: "u.yaml")],
+            settings: RunSettings())
         #expect(
             two.conflicts.map(\.description) == [
                 "t.yaml:9:5: " + message,
@@ -166,7 +167,7 @@ struct SubscriberTallyTests {
                 topics: ["fleet/#"]
             """
         let sources = { (yaml: String) in
-            FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+            try SimulatorTests.plan(yaml: yaml, file: "t.yaml")
                 .subscribers.map(\.source)
         }
         let running = try sources(yaml)
@@ -195,7 +196,7 @@ struct SubscriberTallyTests {
                 clientId: "d-{index}"
                 topics: [t]
             """
-        let plan = FleetPlan(scenarios: [try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])], settings: RunSettings())
+        let plan = try SimulatorTests.plan(yaml: yaml, file: "t.yaml")
         #expect(
             plan.conflicts.map(\.description) == [
                 "t.yaml:7:5: client id 'd-1' of subscriber group 's' is also used by device group 'd' at t.yaml:2:5; two clients with one id knock each other off the broker: give the groups different names, or different 'clientId' templates"

@@ -82,7 +82,7 @@ struct VerifyTrackerTests {
                 qos: 1
                 payload: { fields: { seq: { counter: 0 } } }
             """
-        let scenario = try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])
+        let scenario = try scenario(yaml: yaml, file: "t.yaml")
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
         let filters = Set(plan.connections.flatMap(\.devices).map { "\($0.verify.topicFilter) \($0.verify.qos)" })
         #expect(filters == ["t/+/x 0", "t/+/x 1"])
@@ -103,7 +103,7 @@ struct VerifyTrackerTests {
                 qos: 1
                 payload: { fields: { seq: { counter: 0 } } }
             """
-        let scenario = try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])
+        let scenario = try scenario(yaml: yaml, file: "t.yaml")
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
         let verifier = try Verifier(plan: plan, loops: 2, logger: Logger(minimumLevel: .error) { _ in })
         #expect(verifier.subscriptionFilters == [["t/a-1/x": .atLeastOnce, "t/a-3/x": .atLeastOnce], ["t/a-2/x": .atLeastOnce]])
@@ -180,7 +180,7 @@ struct VerifyTrackerTests {
                 payload: { fields: { n: { uniform: { min: 0, max: 1 } }, at: { timestamp: iso8601 } } }
             """
         do {
-            _ = try ScenarioLoader.load(text: yaml, file: "t.yaml", environment: [:])
+            _ = try scenario(yaml: yaml, file: "t.yaml")
             Issue.record("loaded a scenario whose verify fields cannot be read")
         } catch {
             let text = "\(error)"
@@ -189,12 +189,12 @@ struct VerifyTrackerTests {
         }
         let good = yaml.replacingOccurrences(of: "{ uniform: { min: 0, max: 1 } }", with: "{ counter: 1 }")
             .replacingOccurrences(of: "iso8601", with: "us")
-        let scenario = try ScenarioLoader.load(text: good, file: "t.yaml", environment: [:])
+        let scenario = try scenario(yaml: good, file: "t.yaml")
         #expect(scenario.groups[0].verify == VerifyFields(sequence: "n", timestamp: "at"))
         // Issue 25, item 7: a counter with a time of day skips steps, each of which would count as lost.
         let shaped = good.replacingOccurrences(of: "{ counter: 1 }", with: "{ counter: { start: 1, peakAt: \"14:00\" } }")
         do {
-            _ = try ScenarioLoader.load(text: shaped, file: "t.yaml", environment: [:])
+            _ = try SimulatorTests.scenario(yaml: shaped, file: "t.yaml")
             Issue.record("loaded a counter with peakAt as the verify sequence")
         } catch {
             #expect("\(error)".contains("'n' must be a counter without peakAt"), "\(error)")

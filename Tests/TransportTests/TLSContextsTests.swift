@@ -14,7 +14,7 @@ import TestSupport
         defer { second.remove() }
         let path = first.directory + "/current-ca.pem"
         try FileManager.default.copyItem(atPath: first.ca, toPath: path)
-        let settings = ClientOptions.TLS(caFile: path)
+        let settings = TLSSettings(ca: path)
         let before = try TLSContexts.context(for: settings, host: "localhost")
         #expect(try TLSContexts.context(for: settings, host: "localhost") == before, "shared while the file is as it was")
         try FileManager.default.removeItem(atPath: path)

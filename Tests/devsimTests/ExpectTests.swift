@@ -64,22 +64,20 @@ import TestSupport
 /// `--expect` and `--report-format junit` on the built binary against a real mosquitto.
 @Suite(.tags(.integration), .notUnitOnly) struct ExpectProcessTests {
     private func scenario() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-expect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("meters.yaml")
-        try """
-        name: meters
-        devices:
-          - name: meter
-            count: 4
-            topic: "m/{index}"
-            publish: 20/s
-            qos: 1
-            payload:
-              fields:
-                seq: { counter: 0 }
-        """.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
+        try RunFiles.scenario(
+            "meters.yaml",
+            """
+            name: meters
+            devices:
+              - name: meter
+                count: 4
+                topic: "m/{index}"
+                publish: 20/s
+                qos: 1
+                payload:
+                  fields:
+                    seq: { counter: 0 }
+            """)
     }
 
     private func run(_ broker: MosquittoBroker, _ scenario: String, _ more: [String], env: [String: String] = [:])

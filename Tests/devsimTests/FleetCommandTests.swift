@@ -65,16 +65,6 @@ import TestSupport
 
 /// `sample`, `validate` and `run` on fleets, run as a user would.
 @Suite(.tags(.integration), .notUnitOnly) struct FleetProcessTests {
-    private func directory(_ files: [String: String]) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-fleet-\(UUID().uuidString)")
-        for (name, contents) in files {
-            let url = directory.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try contents.write(to: url, atomically: true, encoding: .utf8)
-        }
-        return directory
-    }
-
     private static let site = """
         name: site
         defaults:
@@ -101,7 +91,7 @@ import TestSupport
         """
 
     @Test func sampleShowsEveryGroupOfEveryFile() throws {
-        let dir = try directory(["site.yaml": Self.site, "parts/rooms.yaml": Self.rooms])
+        let dir = try RunFiles.folder(with: ["site.yaml": Self.site, "parts/rooms.yaml": Self.rooms])
         let site = dir.appendingPathComponent("site.yaml").path
         let result = try DevsimProcess.runToCompletion(args: ["sample", site, "--seed", "4", "--count", "2"], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
@@ -128,7 +118,7 @@ import TestSupport
     /// Issue 25, item 8: a day of a device that publishes once a minute, every tick of it,
     /// timed as a clock reads; and of a 1/s device, past the 10,000 a count allows.
     @Test func sampleForADayShowsEveryTickOfIt() throws {
-        let dir = try directory([
+        let dir = try RunFiles.folder(with: [
             "day.yaml": """
             devices:
               - name: door
@@ -161,7 +151,7 @@ import TestSupport
     /// Issue 25, item 8: every dry-run line says when it would be published, as the clock of
     /// the run reads then, so a day of lines can be read and filtered by time.
     @Test func dryRunLinesCarryTheirVirtualTime() throws {
-        let dir = try directory([
+        let dir = try RunFiles.folder(with: [
             "day.yaml": """
             devices:
               - name: door
@@ -185,7 +175,7 @@ import TestSupport
     }
 
     @Test func sampleNumbersTheTicksOfPublishMax() throws {
-        let dir = try directory([
+        let dir = try RunFiles.folder(with: [
             "max.yaml": """
             devices:
               - name: flood
@@ -202,7 +192,7 @@ import TestSupport
     }
 
     @Test func sampleOfAnInvalidScenarioExits2WithEveryProblem() throws {
-        let dir = try directory([
+        let dir = try RunFiles.folder(with: [
             "bad.yaml": Self.site.replacingOccurrences(of: "qos: 1", with: "qos: 7"),
             "parts/rooms.yaml": Self.rooms.replacingOccurrences(of: "jitter: auto", with: "jitter: later"),
         ])
@@ -215,7 +205,7 @@ import TestSupport
     }
 
     @Test func twoFilesWithOneClientIDAreRefusedNamingBoth() throws {
-        let dir = try directory([
+        let dir = try RunFiles.folder(with: [
             "a.yaml": Self.rooms + "\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n",
             "b.yaml": Self.rooms + "\n    publish: 5/s\n    payload: { fields: { v: { counter: 0 } } }\n",
         ])
@@ -236,7 +226,7 @@ import TestSupport
     }
 
     @Test func validateRefusesOneClientIDForAWholeGroup() throws {
-        let dir = try directory([
+        let dir = try RunFiles.folder(with: [
             "one.yaml": Self.rooms + "\n    clientId: sensor\n    publish: 1/s\n    payload: { fields: { v: { counter: 0 } } }\n"
         ])
         let file = dir.appendingPathComponent("one.yaml").path
@@ -248,7 +238,7 @@ import TestSupport
     }
 
     @Test func validateFollowsIncludesAndPointsAtTheEntry() throws {
-        let dir = try directory(["main.yaml": "include:\n  - missing.yaml\n  - main.yaml\n" + Self.rooms])
+        let dir = try RunFiles.folder(with: ["main.yaml": "include:\n  - missing.yaml\n  - main.yaml\n" + Self.rooms])
         let main = dir.appendingPathComponent("main.yaml").path
         let result = try DevsimProcess.runToCompletion(args: ["validate", main], timeout: 30)
         #expect(result.status == 2)

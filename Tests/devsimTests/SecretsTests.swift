@@ -8,23 +8,21 @@ import TestSupport
     static let password = "pw-Zq8-never-printed"
 
     private func scenario(password: String?) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-secrets-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("s.yaml").path
-        try """
-        broker:
-          username: dev
-        \(password.map { "  password: \($0)" } ?? "")
-        devices:
-          - name: d
-            topic: "secrets/{index}"
-            publish: 20/s
-            qos: 1
-            payload:
-              fields:
-                n: { counter: 0 }
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
+        try RunFiles.scenario(
+            "s.yaml",
+            """
+            broker:
+              username: dev
+            \(password.map { "  password: \($0)" } ?? "")
+            devices:
+              - name: d
+                topic: "secrets/{index}"
+                publish: 20/s
+                qos: 1
+                payload:
+                  fields:
+                    n: { counter: 0 }
+            """)
     }
 
     private func expectNoSecret(_ texts: [String], _ context: String) {

@@ -85,12 +85,6 @@ import TestSupport
 
 /// Shards run as separate processes against one broker, their reports merged.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct ShardProcessTests {
-    private func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-shard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     private static let scenario = """
         name: shardtest
         devices:
@@ -111,7 +105,7 @@ import TestSupport
 
     @Test func twoShardRunsMergeIntoTheReportOfOneRun() throws {
         let broker = try MosquittoBroker()
-        let directory = try directory()
+        let directory = try RunFiles.folder()
         let file = directory.appendingPathComponent("fleet.yaml").path
         try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
         let messagesPerDevice = 5
@@ -186,7 +180,7 @@ import TestSupport
     }
 
     @Test func unreadableReportsExit2NamingTheFile() throws {
-        let directory = try directory()
+        let directory = try RunFiles.folder()
         let garbage = directory.appendingPathComponent("garbage.json").path
         try "not json".write(toFile: garbage, atomically: true, encoding: .utf8)
         let missing = directory.appendingPathComponent("missing.json").path
@@ -202,7 +196,7 @@ import TestSupport
     }
 
     @Test func aShardWithoutDevicesExits0WithAnEmptyReport() throws {
-        let directory = try directory()
+        let directory = try RunFiles.folder()
         let file = directory.appendingPathComponent("tiny.yaml").path
         try """
         name: tiny

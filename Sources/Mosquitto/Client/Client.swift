@@ -151,7 +151,7 @@ public final class Client: @unchecked Sendable {
     /// (`MOSQ_OPT_SSL_CTX_WITH_DEFAULTS`), so that the verification that runs is the one that
     /// names what it refuses (see `certificateRefusal`). The CA given, or the system's trusted
     /// certificates (`SSL_CERT_FILE`, `SSL_CERT_DIR`) when none is; `insecure` verifies nothing.
-    private func applyTLS(_ tls: ClientOptions.TLS, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
+    private func applyTLS(_ tls: TLSSettings, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
         let context: OpaquePointer
         do {
             context = try TLSContexts.context(for: tls, host: options.host)

@@ -17,14 +17,3 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// `FILE:LINE:COLUMN: message`, the form editors and CI logs link to.
     public var description: String { "\(file):\(line):\(column): \(message)" }
 }
-
-/// Every problem found in one scenario file, in file order.
-public struct ScenarioError: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [Diagnostic]
-
-    public init(_ diagnostics: [Diagnostic]) {
-        self.diagnostics = diagnostics
-    }
-
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
-}

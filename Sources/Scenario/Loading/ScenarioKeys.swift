@@ -3,7 +3,8 @@ import Signals
 /// Every key a scenario file may hold, by the mapping that holds it: the one list of them. The
 /// loader reads each mapping against its list (another key is an error with a hint), and
 /// `ReferenceKeysTests` checks the reference, `docs/scenarios.md`, against the same lists both
-/// ways. A new key is a name here, its reading, and an example of it in the reference.
+/// ways. A new key is a name here (a device group's: a line of `GroupKeys.table`), its reading,
+/// and an example of it in the reference.
 package struct ScenarioKeys: Sendable {
     /// Where the mapping sits, as the reference and messages name it: `broker.tls`.
     package let path: String
@@ -27,14 +28,9 @@ package struct ScenarioKeys: Sendable {
     package static let will = ScenarioKeys(path: "broker.will", keys: ["topic", "message", "qos", "retain"])
     package static let reconnect = ScenarioKeys(path: "broker.reconnect", keys: ["initial", "max"])
     package static let offline = ScenarioKeys(path: "offline", keys: ["policy", "maxMessages", "maxBytes"])
-    /// A device group's keys, and `defaults`' (which sets any of them for the groups after it).
-    package static let group = ScenarioKeys(
-        path: "devices[]",
-        keys: [
-            "name", "count", "id", "clientId", "topic", "sample", "publish", "qos", "retain",
-            "connection", "rampUp", "jitter", "lifecycle", "stages", "payload", "verify", "availability", "discovery", "commands",
-            "onChange",
-        ])
+    /// A device group's keys, and `defaults`' (which sets any of them for the groups after it):
+    /// its name, and those of `GroupKeys.table`, which reads them.
+    package static let group = ScenarioKeys(path: "devices[]", keys: ["name"] + GroupKeys.table.map(\.name))
     /// A subscriber group's keys (`subscribers:`), spelt as a device group's where they mean
     /// the same, and as the broker's `cleanSession`.
     package static let subscriber = ScenarioKeys(

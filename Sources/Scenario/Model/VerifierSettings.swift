@@ -1,3 +1,5 @@
+import MQTT
+
 /// The closed-loop check's own identity on the broker (`verify:` of a scenario), for a broker
 /// that lets each device read only its own topics: without it, `run --verify` subscribes as the
 /// first device of each broker does. Every field is optional.

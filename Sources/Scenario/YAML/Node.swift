@@ -1,13 +1,3 @@
-/// A place in a scenario file; 1-based, as editors count.
-struct Mark: Sendable, Hashable, Comparable {
-    var line: Int
-    var column: Int
-
-    static func < (a: Mark, b: Mark) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
-    }
-}
-
 /// One YAML node with where it starts. Scalars stay text: what they mean (number, flag, duration)
 /// depends on the key they belong to, which only the loader knows.
 struct Node: Sendable {

@@ -2,50 +2,6 @@ import CMicroHTTPD
 import Glibc
 import Reactor
 
-/// A request as a handler sees it, whole: libmicrohttpd has read its header and body.
-package struct HTTPRequest: Sendable {
-    package var method: String
-    /// The path, without the query.
-    package var path: String
-    /// `Authorization`, if the request has one.
-    package var authorization: String?
-    /// `Origin` and `Host`: a browser's request from another site says whose it is.
-    package var origin: String?
-    package var host: String?
-    package var body: [UInt8]
-
-    package init(
-        method: String, path: String, authorization: String? = nil, origin: String? = nil, host: String? = nil, body: [UInt8] = []
-    ) {
-        self.method = method
-        self.path = path
-        self.authorization = authorization
-        self.origin = origin
-        self.host = host
-        self.body = body
-    }
-}
-
-package struct HTTPResponse: Sendable {
-    package var status: Int
-    package var contentType: String
-    package var body: [UInt8]
-    package var headers: [String: String] = [:]
-    /// A response that goes on (Server-Sent Events): `body` first, then what the stream is given.
-    package var stream: HTTPStream?
-
-    package init(status: Int, contentType: String = "text/plain; charset=utf-8", body: [UInt8], headers: [String: String] = [:]) {
-        self.status = status
-        self.contentType = contentType
-        self.body = body
-        self.headers = headers
-    }
-
-    package init(status: Int, text: String, headers: [String: String] = [:]) {
-        self.init(status: status, body: Array((text.hasSuffix("\n") ? text : text + "\n").utf8), headers: headers)
-    }
-}
-
 /// An HTTP server on a Reactor loop of its own ("devsim-http"): libmicrohttpd without a thread
 /// of its own (`MHD_USE_EPOLL`), its epoll descriptor an event source of the loop, `MHD_run` on
 /// readiness and at the timeout it asks for. No thread pool, no HTTP parser of ours. Requests are
@@ -353,16 +309,6 @@ private final class DaemonSource: EventSource, TimerTarget {
     func housekeeping(now: UInt64) { server.run() }
     func registrationFailed(_ error: SystemError) {}
     func timerFired(_ timer: Timer, now: UInt64) { server.run() }
-}
-
-package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
-    package let message: String
-
-    package init(_ message: String) {
-        self.message = message
-    }
-
-    package var description: String { message }
 }
 
 /// The rest of a response that goes on (Server-Sent Events): `send` hands it bytes on the

@@ -340,9 +340,3 @@ final class FleetRoster: Sendable {
         return change
     }
 }
-
-/// Why a reload or a scale left the fleet as it was.
-struct FleetChangeError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -5,14 +5,14 @@ import Transport
 /// A set of TLS settings a run's connections use, and where the scenario names its files: what
 /// is checked before a run connects, and by `validate`.
 package struct TLSUse: Sendable {
-    package var settings: ClientOptions.TLS
+    package var settings: TLSSettings
     /// The path of the mapping that gives them (`broker.tls`).
     package var path: String
     /// The scenario file, and where in it each file is named, by the setting's path.
     package var file: String
     package var locations: [String: SourceLocation]
 
-    package init(settings: ClientOptions.TLS, path: String, in scenario: Scenario) {
+    package init(settings: TLSSettings, path: String, in scenario: Scenario) {
         self.settings = settings
         self.path = path
         file = scenario.file

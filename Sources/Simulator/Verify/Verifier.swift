@@ -272,7 +272,7 @@ package final class Verifier: @unchecked Sendable {
             options.username = username
             options.password = settings?.password
         }
-        if let tls = settings?.tls { options.tls = ClientOptions.TLS(tls) }
+        if let tls = settings?.tls { options.tls = tls }
         return options
     }
 

@@ -1,9 +1,3 @@
-/// How MQTT reaches the broker: plain TCP (with TLS or not), or inside a WebSocket.
-public enum BrokerTransport: String, Sendable, CaseIterable {
-    case tcp
-    case websockets
-}
-
 /// `broker.url` and `--url`: host, port, TLS and transport in one, as people copy them from a
 /// broker's console: `mqtt://HOST:PORT`, `mqtts://…`, `ws://HOST:PORT/PATH`, `wss://…`. A user
 /// name may come before the host; a password may not, since a URL shows in `ps` and in logs.
@@ -130,14 +124,4 @@ public struct BrokerURL: Sendable, Equatable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-public struct BrokerURLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
 }

@@ -1,0 +1,74 @@
+import Glibc
+import Reactor
+import Signals
+
+/// A device on the dry run's virtual clock: the dry run pops its timer and ticks it itself.
+final class VirtualDevice: TimerTarget {
+    let plan: DevicePlan
+    let signals: DeviceSignals
+    var schedule: Schedule
+    private(set) var timer: Timer!
+
+    init(plan: DevicePlan, seed: UInt64) {
+        self.plan = plan
+        signals = DeviceSignals(
+            payload: plan.payload, deviceID: plan.id, index: plan.index,
+            seed: seed, sampleInterval: plan.sampleInterval)
+        schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond, profile: plan.profile)
+        timer = Timer(target: self)
+        if let onChange = plan.onChange { signals.watch(onChange.fields) }
+    }
+
+    /// The device time of the last tick an `onChange` device sent, and whether the last tick
+    /// was one it kept to itself (`unchanged`).
+    private var sentAt: Double?
+    private(set) var keptBack = false
+
+    /// Makes the state the device says at its first CONNACK, time 0, where it says one
+    /// (`DevicePlan.saysStateAtConnect`), as a device of a run makes it: the ticks after it
+    /// carry on from it, and an `onChange` device's first tick is compared with it. Returns
+    /// whether there was one.
+    func sayState(into payload: inout PayloadBuffer, wallStart: Double) -> Bool {
+        guard plan.saysStateAtConnect(tickIsDue: schedule.deadline == 0) else { return false }
+        payload.removeAll()
+        signals.encode(elapsed: 0, wallClock: wallStart, into: &payload)
+        keptBack = false
+        if plan.onChange != nil {
+            signals.markSent()
+            sentAt = 0
+        }
+        return true
+    }
+
+    /// Makes the next tick's payload, as a device of a run with the same seed makes it, and
+    /// moves on; returns the tick's time after the device's first CONNACK, in seconds.
+    @discardableResult
+    func tick(into payload: inout PayloadBuffer, wallStart: Double) -> Double {
+        payload.removeAll()
+        let seconds = plan.startDelay + schedule.elapsed
+        signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload)
+        keptBack = false
+        if let onChange = plan.onChange {
+            if let sentAt, !signals.hasChanged, schedule.elapsed - sentAt < onChange.heartbeat {
+                keptBack = true
+            } else {
+                signals.markSent()
+                sentAt = schedule.elapsed
+            }
+        }
+        schedule.advance()
+        return seconds
+    }
+
+    /// The tick's messages, with their topics: one, or in the per-field style one per field.
+    func messages(in payload: borrowing PayloadBuffer) -> [(topic: String, text: String)] {
+        if keptBack { return [] }
+        guard signals.isPerField else { return [(plan.topic, payload.text)] }
+        let bytes = payload.bytes
+        return signals.pieces.map { field, range in
+            (plan.fieldTopics[field], String(decoding: bytes[range], as: UTF8.self))
+        }
+    }
+
+    func timerFired(_ timer: Timer, now: UInt64) {}
+}
