@@ -28,6 +28,17 @@ import Signals
             ])
     }
 
+    /// `connection: shared` once got "did you mean 'shared'?", the word it had found.
+    @Test func aConnectionSharedWithoutItsCountIsShownTheWholeForm() {
+        let group = "devices:\n  - name: d\n    topic: t\n    publish: 1/s\n    payload: { fields: { x: { sine: { period: 1h } } } }\n"
+        #expect(
+            problems(group + "    connection: shared") == [
+                "test.yaml:6:17: expected perDevice or { shared: N } for 'connection', found 'shared'; "
+                    + "write { shared: N }, N the connections the group's devices share"
+            ])
+        #expect(problems(group + "    connection: perDevise").first?.hasSuffix("did you mean 'perDevice'?") == true)
+    }
+
     @Test func aFieldTakesOneGenerator() {
         #expect(
             problems(device(fields: "        T: { uuid: {}, sine: {} }")) == [

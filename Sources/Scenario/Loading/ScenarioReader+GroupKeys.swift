@@ -139,7 +139,11 @@ extension ScenarioReader {
                 report(
                     node.mark,
                     "expected perDevice or { shared: N } for 'connection', found \(node.summary)"
-                        + Suggestion.hint(for: text, among: ["perDevice", "shared"]))
+                        + (Suggestion.closest(to: text, among: ["perDevice", "shared"]).map {
+                            // `shared` alone is the key without its count: the hint writes the whole form.
+                            $0 == "shared"
+                                ? "; write { shared: N }, N the connections the group's devices share" : "; did you mean '\($0)'?"
+                        } ?? ""))
                 return nil
             }
             return .perDevice
