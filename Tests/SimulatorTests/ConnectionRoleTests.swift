@@ -190,6 +190,19 @@ import Testing
         standing.stages = .out
         standing.connected()
         #expect(standing.stages == .out, "a CONNACK does not bring it in: its stages do")
+        // Resumed, taken out before the CONNACK, up while out, then brought in: it is in, not
+        // joining a connection that is up already, whose ticks would count as paused for ever.
+        standing.pause = .paused
+        var changed = standing.stagesTurned(in: true, connected: true)
+        #expect(changed && standing.stages == .in && standing.pause == .paused)
+        standing.connected()
+        #expect(!standing.parksTicks)
+        changed = standing.stagesTurned(in: true, connected: false)
+        #expect(!changed, "in already: nothing changes")
+        changed = standing.stagesTurned(in: false, connected: true)
+        #expect(changed && standing.stages == .out)
+        changed = standing.stagesTurned(in: true, connected: false)
+        #expect(changed && standing.stages == .joining)
         standing.retire()
         #expect(standing == ConnectionStanding(phase: .ended, pause: .none, stages: .in))
     }

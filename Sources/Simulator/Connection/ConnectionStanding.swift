@@ -46,6 +46,15 @@ struct ConnectionStanding: Equatable {
         if stages == .joining { stages = .in }
     }
 
+    /// The stages bring the connection in or take it out; whether that changed anything. In, it
+    /// joins until its CONNACK, unless it is up already: a CONNACK can come while it is out (a
+    /// resume under way when the stages took it out), and none would come again to end the join.
+    mutating func stagesTurned(in isIn: Bool, connected: Bool) -> Bool {
+        guard isIn == (stages == .out) else { return false }
+        stages = isIn ? (connected ? .in : .joining) : .out
+        return true
+    }
+
     /// An attempt failed: a join the broker does not take is a device offline, whose ticks its
     /// offline policy has, not one joining.
     mutating func attemptFailed() {

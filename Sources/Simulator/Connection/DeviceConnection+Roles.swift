@@ -13,6 +13,8 @@ extension DeviceConnection {
             case .publish(let message):
                 publishAside(message)
             case .republishLastState(let index):
+                // None once dismantled: the roles' indices are the plan's devices.
+                guard devices.indices.contains(index) else { continue }
                 let device = devices[index]
                 if !device.lastPayload.isEmpty,
                     publishAside(
@@ -80,6 +82,7 @@ extension DeviceConnection {
     /// its answer's messages went out; a rejection is logged once per reason and never stops the
     /// schedule.
     private func carryOut(_ request: RoleAction.Command) {
+        guard devices.indices.contains(request.device) else { return }
         counters.commandReceived()
         let device = devices[request.device]
         guard let plan = device.plan.commands else { return }

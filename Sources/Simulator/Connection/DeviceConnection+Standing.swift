@@ -74,8 +74,7 @@ extension DeviceConnection: TimerTarget {
         let t = runSeconds(now)
         followPresence(after: t)
         let isIn = presence.isIn(at: t)
-        guard isIn == (standing.stages == .out) else { return }
-        standing.stages = isIn ? .joining : .out
+        guard standing.stagesTurned(in: isIn, connected: isConnected) else { return }
         countAway()
         if isIn {
             if logsEvents { context.control.logger.info("joining (stages)", metadata) }
