@@ -51,6 +51,19 @@ import Testing
         #expect(judged.limiter == limiter, "\(judged.reason)")
     }
 
+    /// A lateness SLO broken with room to spare was put on the broker by elimination ("the
+    /// messages waited for it"); a window waits only as long as the acknowledgements take.
+    @Test func latenessIsTheBrokersOnlyWhereItsAcknowledgementsTookThatLong() throws {
+        let roomy = StepHeadroom(busiestLoopPercent: 7, processCPUPercent: 10, machineCPUPercent: 60, schedulingDelayP99Ms: 1)
+        let lateness = try Assertion.slo("lateness.p99<5ms")
+        let quick = roomy.limiter(brokenFirst: lateness, ackLatencyP99Ms: 0.9)
+        #expect(quick.limiter == .machine && quick.reason.contains("acknowledged within 0.9 ms"), "\(quick.reason)")
+        let slow = roomy.limiter(brokenFirst: lateness, ackLatencyP99Ms: 30)
+        #expect(slow.limiter == .broker && slow.reason.contains("waited for it"), "\(slow.reason)")
+        #expect(roomy.limiter(brokenFirst: lateness).limiter == .broker, "QoS 0: no acknowledgements to tell by")
+        #expect(roomy.limiter(brokenFirst: try Assertion.slo("p99<50ms"), ackLatencyP99Ms: 0.9).limiter == .broker)
+    }
+
     @Test func aLimiterIsNamedInWordsThatSayWhatToDo() throws {
         let devsim = StepHeadroom(busiestLoopPercent: 97, processCPUPercent: 60).limiter(brokenFirst: nil)
         #expect(devsim.reason == "devsim: its busiest loop was 97 % busy; run more shards (--shard) or on a bigger machine")
