@@ -12,7 +12,8 @@ extension StepHeadroom {
     static let timerSlackMs = Double(EventLoop.timerSlackNanoseconds) / 1e6
 
     /// What limited a step that broke `slo` (the one broken first), and why. `ackLatencyP99Ms`:
-    /// the step's acknowledgement latency, where its messages were acknowledged (QoS 1/2).
+    /// the step's acknowledgement latency, where its messages were acknowledged (QoS 1/2) and
+    /// none piled up waiting for the window (it published what it scheduled).
     package func limiter(brokenFirst slo: Assertion?, ackLatencyP99Ms: Double? = nil) -> (limiter: Limiter, reason: String) {
         let loops = "devsim's busiest loop was \(Self.percent(busiestLoopPercent)) busy"
         if busiestLoopPercent >= Self.saturated || processCPUPercent >= Self.saturated {
@@ -45,10 +46,10 @@ extension StepHeadroom {
                     + "no generator on it can be more punctual"
             )
         }
-        // A window of unacknowledged messages holds one back only as long as the broker takes to
-        // acknowledge: with acknowledgements well within a lateness limit, no message waited that
-        // long for the broker, and the loops' thread was not run in time. Seen in a search whose
-        // first step, 1,000/s at QoS 1, broke lateness.p99<5ms beside other work on 2 cores.
+        // A window of unacknowledged messages that keeps up holds one back only as long as the
+        // broker takes to acknowledge: with acknowledgements within a lateness limit, no message
+        // waited that long for the broker, and the loops' thread was not run in time. Seen in a
+        // search whose first step, 1,000/s at QoS 1, broke lateness.p99<5ms beside other tests.
         if let slo, slo.metric.name.hasPrefix("lateness."), let ack = ackLatencyP99Ms, ack < slo.limit {
             return (
                 .machine,
