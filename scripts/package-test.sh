@@ -64,12 +64,16 @@ dpkg -i "$deb" > "$dir/dpkg.log" 2>&1 || { cat "$dir/dpkg.log" >&2; fail "dpkg -
 [ "$(devsim --version)" = "devsim $version" ] || fail "'devsim --version' printed '$(devsim --version)', not 'devsim $version'"
 ldd /usr/bin/devsim | grep -q "not found" && fail "the installed binary lacks a library: $(ldd /usr/bin/devsim | grep 'not found')"
 # Rendered by man where it is installed (the Swift image has none), else read as it is.
+# Written to a file before grep reads it: under pipefail, grep -q leaving at its first match makes
+# the writer die of SIGPIPE and fails the pipeline (CI failed so on docs/scenarios.md, 43 KB).
 if command -v man > /dev/null; then MANPAGER=cat man -l /usr/share/man/man1/devsim.1.gz 2> /dev/null; else zcat /usr/share/man/man1/devsim.1.gz; fi \
-  | grep -q -- "--ack-timeout" || fail "the man page does not give the run options"
+  > "$dir/devsim.1"
+grep -q -- "--ack-timeout" "$dir/devsim.1" || fail "the man page does not give the run options"
 [ -f /lib/systemd/system/devsim.service ] || fail "the package has no systemd unit"
 check_copyright /usr/share/doc/devsim/copyright
 for doc in scenarios dashboards; do
-  zcat "/usr/share/doc/devsim/docs/$doc.md.gz" 2> /dev/null | grep -q "^# " || fail "the package has no docs/$doc.md"
+  zcat "/usr/share/doc/devsim/docs/$doc.md.gz" > "$dir/$doc.md" 2> /dev/null && grep -q "^# " "$dir/$doc.md" \
+    || fail "the package has no docs/$doc.md"
 done
 [ -f /usr/share/doc/devsim/docs/examples/rooms.yaml ] || fail "the package lacks the files the docs refer to (docs/examples)"
 devsim validate /usr/share/devsim/scenarios/*.yaml > /dev/null
