@@ -177,33 +177,62 @@ import Testing
     }
 
     @Test func theStandingSaysWhatTicksCountAs() {
-        var standing = ConnectionStanding()
+        var standing = ConnectionStanding.unopened(paused: false)
         #expect(!standing.parksTicks && !standing.countsAsPaused)
-        standing.pause = .away
-        #expect(standing.parksTicks && standing.countsAsPaused)
+        #expect(standing.open(isIn: true) == .open && standing == .active)
+        #expect(!standing.parksTicks && !standing.countsAsPaused && !standing.isPausedOrAway)
+        #expect(standing.goAway() == .disconnect && standing == .away)
+        #expect(standing.parksTicks && standing.countsAsPaused && standing.isPausedOrAway)
+        #expect(standing.resume { true } == .none && standing == .away, "a group's resume does not cut a lifecycle's stay short")
+        #expect(standing.comeBack() == .connect && standing == .paused(out: false), "paused until the CONNACK")
         standing.connected()
-        #expect(standing.pause == .none)
-        standing.stages = .joining
+        #expect(standing == .active)
+        #expect(standing.stagesTurned(in: false, connected: true) == .disconnect && standing == .out)
+        #expect(standing.parksTicks && standing.countsAsPaused && !standing.isPausedOrAway)
+        standing.connected()
+        #expect(standing == .out, "a CONNACK does not bring it in: its stages do")
+        #expect(standing.stagesTurned(in: true, connected: false) == .connect && standing == .joining)
         #expect(standing.parksTicks && !standing.countsAsPaused, "joining: ticks paused until the CONNACK, not counted as paused")
         standing.attemptFailed()
-        #expect(standing.stages == .in, "a join the broker does not take is a device offline")
-        standing.stages = .out
+        #expect(standing == .active, "a join the broker does not take is a device offline")
+        #expect(standing.stagesTurned(in: true, connected: true) == nil, "in already: nothing changes")
+        standing.end()
+        #expect(standing == .ended && !standing.parksTicks)
+        #expect(standing.pause() == .none && standing.stagesTurned(in: false, connected: false) == nil, "ended, it stays so")
+    }
+
+    @Test func aPauseByRequestHoldsThroughTheStages() {
+        var standing = ConnectionStanding.active
+        #expect(standing.pause() == .disconnect && standing == .paused(out: false))
+        // Out while paused, in again: still paused, with nothing for the driver to do.
+        #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .paused(out: true))
+        #expect(standing.stagesTurned(in: true, connected: false) == ConnectionStanding.Move.none)
+        #expect(standing == .paused(out: false) && standing.countsAsPaused)
+        // Resumed while out: no longer paused, but out until the stages bring it in.
+        _ = standing.stagesTurned(in: false, connected: false)
+        #expect(standing.resume { true } == .none && standing == .out && standing.countsAsPaused)
+        // Resumed while in: it connects, paused until the CONNACK.
+        standing = .paused(out: false)
+        #expect(standing.resume { true } == .connect && standing.parksTicks)
         standing.connected()
-        #expect(standing.stages == .out, "a CONNACK does not bring it in: its stages do")
-        // Resumed, taken out before the CONNACK, up while out, then brought in: it is in, not
-        // joining a connection that is up already, whose ticks would count as paused for ever.
-        standing.pause = .paused
-        var changed = standing.stagesTurned(in: true, connected: true)
-        #expect(changed && standing.stages == .in && standing.pause == .paused)
-        standing.connected()
-        #expect(!standing.parksTicks)
-        changed = standing.stagesTurned(in: true, connected: false)
-        #expect(!changed, "in already: nothing changes")
-        changed = standing.stagesTurned(in: false, connected: true)
-        #expect(changed && standing.stages == .out)
-        changed = standing.stagesTurned(in: true, connected: false)
-        #expect(changed && standing.stages == .joining)
-        standing.retire()
-        #expect(standing == ConnectionStanding(phase: .ended, pause: .none, stages: .in))
+        #expect(standing == .active && !standing.parksTicks)
+    }
+
+    @Test func aStayAwayEndsWhereTheStagesTakeItOut() {
+        var standing = ConnectionStanding.away
+        #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .out)
+        #expect(standing.comeBack() == .none && standing == .out, "the lifecycle does not bring back what the stages took out")
+        #expect(standing.goAway() == .none, "only a connection that is in and not paused goes away")
+    }
+
+    @Test func aConnectionNeverOpenedIsOpenedNotResumed() {
+        var standing = ConnectionStanding.unopened(paused: false)
+        #expect(standing.resume { true } == .none && standing == .unopened(paused: false), "the ramp opens it, not a resume")
+        #expect(standing.pause() == .disconnect && standing == .unopened(paused: true) && standing.countsAsPaused)
+        #expect(standing.open(isIn: true) == .none && standing == .paused(out: false), "a pause that came first holds")
+        var late = ConnectionStanding.unopened(paused: true)
+        #expect(late.resume { false } == .none && late == .out, "a paused group's new connection asks its stages at the resume")
+        var out = ConnectionStanding.unopened(paused: false)
+        #expect(out.open(isIn: false) == .none && out == .out)
     }
 }

@@ -1,70 +1,153 @@
 /// Where a device connection stands apart from the network, which its `ConnectionDriver` follows:
-/// opened or not, paused or away, in or out by its stages, ended. Each case says what its ticks
-/// count as, so that states the flags it replaced allowed (away and not paused, parked and in) cannot
-/// be written. A plain value, confined with its connection.
-struct ConnectionStanding: Equatable {
-    enum Phase: Equatable {
-        /// Made, not opened yet (its ramp-up, or a successor waiting for its predecessor).
-        case unopened
-        case opened
-        /// Stopped or retired: it never opens again.
-        case ended
-    }
+/// one case at a time, so that a connection away by its lifecycle and out by its stages, or
+/// resumed before it was ever opened, cannot be written. Each change returns what the driver must
+/// do (`Move`), for the connection to carry out. A plain value, confined with its connection.
+enum ConnectionStanding: Equatable {
+    /// Made, not opened yet (its ramp-up, or a successor waiting for its predecessor); `paused`
+    /// when a pause came first (a paused group's new connection), which its resume opens.
+    case unopened(paused: Bool)
+    /// Opened and in the fleet: its driver says whether it is up.
+    case active
+    /// Brought in by its stages, until its CONNACK or its first failed attempt.
+    case joining
+    /// Paused by request (the seed's phone in the background), or resuming until the CONNACK of
+    /// the resume; `out` while its stages have it out, so that the pause holds through a join.
+    case paused(out: Bool)
+    /// Away by its `lifecycle`, whose timer brings it back; a group's resume does not.
+    case away
+    /// Out of the fleet by its stages: disconnected, its devices' clocks standing still. Its
+    /// stages alone bring it back, not its lifecycle.
+    case out
+    /// Stopped or retired: it never opens again.
+    case ended
 
-    enum Pause: Equatable {
+    /// What the connection's driver must do after a change.
+    enum Move: Equatable {
         case none
-        /// Paused by request (the seed's phone in the background), or resuming: ticks count as
-        /// `paused` from the request until the CONNACK of the resume.
-        case paused
-        /// Away by its `lifecycle`, whose timer brings it back; a group's resume does not.
-        case away
+        /// Open at the ramp's deadline.
+        case open
+        /// Connect now: open if never opened (out from its start), else resume.
+        case connect
+        /// Leave cleanly, or give up an attempt under way (`ConnectionDriver.pause`).
+        case disconnect
     }
-
-    /// Under `devices` stages (`plan.presence`); `.in` without them, which a `lifecycle` needs.
-    enum Stages: Equatable {
-        case `in`
-        /// Brought in by its stages, until its CONNACK or its first failed attempt.
-        case joining
-        /// Out of the fleet: disconnected, its devices' clocks standing still.
-        case out
-    }
-
-    var phase = Phase.unopened
-    var pause = Pause.none
-    var stages = Stages.in
 
     /// A tick due now counts as `paused`: paused, away, out or joining.
-    var parksTicks: Bool { pause != .none || stages != .in }
+    var parksTicks: Bool {
+        switch self {
+        case .unopened(let paused): paused
+        case .paused, .away, .out, .joining: true
+        case .active, .ended: false
+        }
+    }
 
     /// Counted among the connections paused (`Counters.connections(paused:)`): paused by
     /// request, away by its lifecycle or out by its stages.
-    var countsAsPaused: Bool { pause != .none || stages == .out }
-
-    /// The CONNACK: no longer paused, away or joining.
-    mutating func connected() {
-        pause = .none
-        if stages == .joining { stages = .in }
+    var countsAsPaused: Bool {
+        switch self {
+        case .unopened(let paused): paused
+        case .paused, .away, .out: true
+        case .active, .joining, .ended: false
+        }
     }
 
-    /// The stages bring the connection in or take it out; whether that changed anything. In, it
-    /// joins until its CONNACK, unless it is up already: a CONNACK can come while it is out (a
-    /// resume under way when the stages took it out), and none would come again to end the join.
-    mutating func stagesTurned(in isIn: Bool, connected: Bool) -> Bool {
-        guard isIn == (stages == .out) else { return false }
-        stages = isIn ? (connected ? .in : .joining) : .out
-        return true
+    /// Paused by request or away by its lifecycle: a CONNACK now ends a resume, not an outage.
+    var isPausedOrAway: Bool {
+        switch self {
+        case .unopened(let paused): paused
+        case .paused, .away: true
+        case .active, .joining, .out, .ended: false
+        }
+    }
+
+    /// Opens it, once: in or out as its stages have it now (`isIn`). A pause that came first
+    /// holds; its resume connects.
+    mutating func open(isIn: Bool) -> Move {
+        guard case .unopened(let paused) = self else { return .none }
+        if paused {
+            self = .paused(out: !isIn)
+            return .none
+        }
+        self = isIn ? .active : .out
+        return isIn ? .open : .none
+    }
+
+    /// A pause by request: it holds until the resume, through its stages' comings and goings.
+    mutating func pause() -> Move {
+        switch self {
+        case .unopened: self = .unopened(paused: true)
+        case .out, .paused(out: true): self = .paused(out: true)
+        case .active, .joining, .away, .paused(out: false): self = .paused(out: false)
+        case .ended: return .none
+        }
+        return .disconnect
+    }
+
+    /// The resume of a pause by request: connects, paused until the CONNACK, unless its stages
+    /// have it out. Not one away by its lifecycle, nor one never opened (`isIn` is asked only of
+    /// one paused before it was opened).
+    mutating func resume(isIn: () -> Bool) -> Move {
+        if case .unopened(paused: true) = self { self = .paused(out: !isIn()) }
+        guard case .paused(let out) = self else { return .none }
+        if out {
+            self = .out
+            return .none
+        }
+        return .connect
+    }
+
+    /// The lifecycle's online stay is over: it leaves, if up and not paused otherwise.
+    mutating func goAway() -> Move {
+        guard self == .active else { return .none }
+        self = .away
+        return .disconnect
+    }
+
+    /// The lifecycle's offline stay is over: it comes back, paused until the CONNACK.
+    mutating func comeBack() -> Move {
+        guard self == .away else { return .none }
+        self = .paused(out: false)
+        return .connect
+    }
+
+    /// The stages bring it in or take it out; nil when that changes nothing. In, it joins
+    /// until its CONNACK unless it is up already; out, it leaves whatever it was doing, and a
+    /// resume under way is given up.
+    mutating func stagesTurned(in isIn: Bool, connected: Bool) -> Move? {
+        switch (self, isIn) {
+        case (.out, true):
+            self = connected ? .active : .joining
+            return connected ? Move.none : .connect
+        case (.paused(out: true), true):
+            self = .paused(out: false)
+            return Move.none
+        case (.active, false), (.joining, false), (.away, false):
+            self = .out
+            return .disconnect
+        case (.paused(out: false), false):
+            self = .paused(out: true)
+            return .disconnect
+        default:
+            return nil
+        }
+    }
+
+    /// The CONNACK: no longer paused, resuming or joining.
+    mutating func connected() {
+        switch self {
+        case .active, .joining, .paused(out: false): self = .active
+        default: break
+        }
     }
 
     /// An attempt failed: a join the broker does not take is a device offline, whose ticks its
     /// offline policy has, not one joining.
     mutating func attemptFailed() {
-        if stages == .joining { stages = .in }
+        if self == .joining { self = .active }
     }
 
-    /// Leaves the fleet for good (a reload, a scale).
-    mutating func retire() {
-        phase = .ended
-        pause = .none
-        stages = .in
+    /// Stopped or retired: it never opens again.
+    mutating func end() {
+        self = .ended
     }
 }

@@ -19,9 +19,9 @@ extension DeviceConnection {
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
         // A resume is not a connection coming back after a loss.
-        if !firstTime, standing.pause == .none { counters.add(.reconnects) }
+        if !firstTime, !standing.isPausedOrAway { counters.add(.reconnects) }
         standing.connected()
-        countAway()
+        carryOut(.none)
         let connackAt = MonotonicClock.now()
         lifecycleConnected(now: connackAt)
         if let dropped = droppedBy {

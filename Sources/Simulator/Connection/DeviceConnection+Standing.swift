@@ -30,12 +30,11 @@ extension DeviceConnection: TimerTarget {
     /// is: come back, paused until the CONNACK.
     private func lifecycleTurned(now: UInt64) {
         // Not once the ticking is over: the drain and the goodbyes are the run's end.
-        guard let lifecycle = plan.lifecycle?.lifecycle, standing.phase != .ended, context.control.isDue(now) else { return }
-        if standing.pause == .away {
-            standing.pause = .paused
-            driver.resume()
-        } else if isConnected, standing.pause == .none {
-            pauseNow(.away)
+        guard let lifecycle = plan.lifecycle?.lifecycle, context.control.isDue(now) else { return }
+        if standing == .away {
+            carryOut(standing.comeBack())
+        } else if isConnected, standing == .active {
+            carryOut(standing.goAway())
             lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
         }
     }
@@ -46,17 +45,12 @@ extension DeviceConnection: TimerTarget {
         return time >= start ? Double(time - start) / 1e9 : -Double(start - time) / 1e9
     }
 
-    /// Whether the connection's stages have it in at `time`; out, it follows them from there.
+    /// Whether the connection's stages have it in at `time`; it follows them from there.
     func isIn(at time: UInt64) -> Bool {
         guard let presence = plan.presence else { return true }
         let t = runSeconds(time)
         followPresence(after: t)
-        guard presence.isIn(at: t) else {
-            standing.stages = .out
-            countAway()
-            return false
-        }
-        return true
+        return presence.isIn(at: t)
     }
 
     /// Sets the presence timer for the next join or leave after `t` seconds into the run; a
@@ -70,25 +64,15 @@ extension DeviceConnection: TimerTarget {
     /// out (it leaves cleanly, as a pause does; its devices have no ticks until they are in
     /// again). A pause by request holds through a join.
     private func presenceTurned(now: UInt64) {
-        guard let presence = plan.presence, standing.phase != .ended, context.control.isDue(now) else { return }
-        let t = runSeconds(now)
-        followPresence(after: t)
-        let isIn = presence.isIn(at: t)
-        guard standing.stagesTurned(in: isIn, connected: isConnected) else { return }
-        countAway()
-        if isIn {
-            if logsEvents { context.control.logger.info("joining (stages)", metadata) }
-            guard standing.pause == .none else { return }
-            // Never opened (out from its start), or left.
-            if driver.state == .idle { driver.open(at: now) } else { driver.resume() }
-        } else {
-            if logsEvents { context.control.logger.info("leaving (stages)", metadata) }
-            if let dropped = droppedBy {
-                // Out, it is not one of the storm's to come back.
-                droppedBy = nil
-                context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].dropped -= 1 }
-            }
-            if standing.pause == .none { driver.pause() }
+        guard plan.presence != nil, standing != .ended, context.control.isDue(now) else { return }
+        let isIn = isIn(at: now)
+        guard let move = standing.stagesTurned(in: isIn, connected: isConnected) else { return }
+        if logsEvents { context.control.logger.info(isIn ? "joining (stages)" : "leaving (stages)", metadata) }
+        if !isIn, let dropped = droppedBy {
+            // Out, it is not one of the storm's to come back.
+            droppedBy = nil
+            context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].dropped -= 1 }
         }
+        carryOut(move)
     }
 }

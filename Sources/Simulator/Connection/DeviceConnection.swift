@@ -42,7 +42,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// line and on failures logged once per reason.
     let logsEvents: Bool
     /// Opened or not, paused or away, in or out by its stages, ended.
-    var standing = ConnectionStanding()
+    var standing = ConnectionStanding.unopened(paused: false)
     /// Counted among the connections paused (`Counters.connections(paused:)`), as `standing`
     /// said when it last changed.
     private var isCountedAway = false
@@ -178,17 +178,28 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// predecessor may be retired or stopped before that one is gone.
     func open(at deadline: UInt64) {
         join()
-        guard standing.phase == .unopened else { return }
-        standing.phase = .opened
+        guard case .unopened = standing else { return }
         // Out now, it opens when its stages bring it in (a fleet that grows from none has its
         // place there), not at a deadline: a resume before that must not open it early.
-        guard isIn(at: MonotonicClock.now()) else { return }
-        driver.open(at: deadline)
+        carryOut(standing.open(isIn: isIn(at: MonotonicClock.now())), openingAt: deadline)
+    }
+
+    /// Counts the connection as `standing` now says, then has the driver do what its change
+    /// asked: called after every change of `standing`.
+    func carryOut(_ move: ConnectionStanding.Move, openingAt deadline: UInt64? = nil) {
+        countAway()
+        switch move {
+        case .none: break
+        case .open: driver.open(at: deadline ?? MonotonicClock.now())
+        // Never opened: out from its start.
+        case .connect: if driver.state == .idle { driver.open(at: MonotonicClock.now()) } else { driver.resume() }
+        case .disconnect: driver.pause()
+        }
     }
 
     /// Counts the connection among the paused while it is paused, away or out, and no longer
-    /// once it is none of them. Called after every change of `standing`.
-    func countAway() {
+    /// once it is none of them.
+    private func countAway() {
         let away = standing.countsAsPaused
         guard away != isCountedAway else { return }
         isCountedAway = away
@@ -226,7 +237,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
 
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
-        standing.phase = .ended
+        standing.end()
         if discoveryCleanup { farewell = .leaving }
         driver.stop()
     }
@@ -248,7 +259,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         for device in devices { device.stop() }
         sleepers.removeAll()
         droppedBy = nil
-        standing.retire()
+        standing.end()
         countAway()
         driver.stop()
     }
@@ -260,22 +271,15 @@ final class DeviceConnection: Session, @unchecked Sendable {
         // clock stops.
         lifecycleTimer.cancel()
         droppedBy = nil
-        pauseNow(.paused)
-    }
-
-    /// Pauses by request or by its lifecycle (`.away`).
-    func pauseNow(_ pause: ConnectionStanding.Pause) {
-        standing.pause = pause
-        countAway()
         // `publish: max` devices waiting for room stay in `sleepers`: the resume's CONNACK
         // wakes them, and nothing else would.
-        driver.pause()
+        carryOut(standing.pause())
     }
 
     /// Drops the connection, if up, as a network failure would (no DISCONNECT): it comes back
     /// through its backoff, as after any loss. Stage `stage`'s reconnect storm.
     func drop(stage: Int, now: UInt64) {
-        guard isConnected, standing.pause == .none, standing.phase != .ended else { return }
+        guard isConnected, standing == .active else { return }
         droppedBy = (stage, now)
         context.control.recoveries.withLock { $0[stage, default: (0, [])].dropped += 1 }
         driver.abandon(because: "connection lost: dropped by stage \(stage) (disconnect: all)")
@@ -284,19 +288,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// Wake: connect again; ticks are published from the CONNACK on. Not a connection away
     /// by its lifecycle, which a group's resume does not cut short.
     func resume() {
-        guard standing.pause != .away else { return }
-        // A paused group's new connection is resumed, not opened: its stages are asked here.
-        if standing.phase == .unopened {
-            standing.phase = .opened
-            _ = isIn(at: MonotonicClock.now())
-        }
-        if standing.stages == .out {
-            // Its stages have it out: it connects when they bring it in.
-            standing.pause = .none
-            countAway()
-            return
-        }
-        driver.resume()
+        // A paused group's new connection is resumed, not opened: its stages are asked then.
+        // Out by its stages, it connects when they bring it in.
+        carryOut(standing.resume { isIn(at: MonotonicClock.now()) })
     }
 
     /// The devices tick `perSecond` times a second from now on.
