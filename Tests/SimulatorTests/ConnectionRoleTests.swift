@@ -176,6 +176,37 @@ import Testing
         #expect(counting == AckWatch.Finding(timedOut: 1, overdue: false, next: nil), "without reconnect, only counted")
     }
 
+    @Test func theWindowKeepsToTheBrokersReceiveMaximum() {
+        final class Sender {}
+        let sender = Sender()
+        var window = InFlightWindow<Sender>(limit: 3)
+        for id in Int32(1)...2 { window.add(id, from: sender, at: 100) }
+        #expect(window.hasRoom && window.count == 2)
+        window.keep(toReceiveMaximum: 2)
+        #expect(!window.hasRoom, "the broker's Receive Maximum, lower than --max-inflight, bounds it")
+        window.keep(toReceiveMaximum: 65_535)
+        #expect(window.limit == 3 && window.hasRoom, "never above --max-inflight")
+        window.keep(toReceiveMaximum: 0)
+        #expect(window.limit == 1, "one at least")
+        #expect(window.remove(2)?.sender === sender && window.remove(2) == nil, "an id acknowledged once")
+        #expect(InFlightWindow<Sender>(limit: 0).limit == 1)
+    }
+
+    @Test func theWindowsWaitsStartAgainAfterACONNACK() {
+        final class Sender {}
+        let sender = Sender()
+        var window = InFlightWindow<Sender>(limit: 16)
+        window.add(1, from: sender, at: 0)
+        window.add(2, from: sender, at: 50)
+        let watch = AckWatch(limit: 100, reconnects: true)
+        var finding = window.examine(with: watch, now: 120, connected: true)
+        #expect(finding.timedOut == 1 && finding.overdue, "the first waited 120 on this connection")
+        window.restartWaits(at: 130)  // resent after a CONNACK
+        finding = window.examine(with: watch, now: 140, connected: true)
+        #expect(finding.timedOut == 0 && !finding.overdue && finding.next == 150, "\(finding)")
+        #expect(window.removeAll().count == 2 && window.isEmpty)
+    }
+
     @Test func theStandingSaysWhatTicksCountAs() {
         var standing = ConnectionStanding.unopened(paused: false)
         #expect(!standing.parksTicks && !standing.countsAsPaused)

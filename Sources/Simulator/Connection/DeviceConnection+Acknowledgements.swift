@@ -8,7 +8,7 @@ import Report
 extension DeviceConnection {
     func markInFlight(_ messageID: Int32, device: Device) {
         let now = MonotonicClock.now()
-        outstanding[messageID] = InFlight(device: device, wait: AckWatch.Wait(publishedAt: now))
+        inFlight.add(messageID, from: device, at: now)
         counters.add(.inFlight)
         if let ackWatch, !ackTimer.isScheduled { ackTimer.schedule(at: now &+ ackWatch.limit) }
     }
@@ -19,11 +19,7 @@ extension DeviceConnection {
     /// cancels nothing: the watch finds the message gone.
     func checkAcknowledgements(now: UInt64) {
         guard let ackWatch, let ackTimeout = plan.ackTimeout else { return }
-        var finding = AckWatch.Finding()
-        let connected = isConnected
-        for index in outstanding.values.indices {
-            ackWatch.examine(&outstanding.values[index].wait, now: now, connected: connected, into: &finding)
-        }
+        let finding = inFlight.examine(with: ackWatch, now: now, connected: isConnected)
         if finding.timedOut > 0 {
             counters.add(.ackTimeouts, finding.timedOut)
             context.control.noteAckTimeouts(finding.timedOut)
@@ -39,8 +35,8 @@ extension DeviceConnection {
     /// libmosquitto resends the messages in flight after a CONNACK: the wait on this connection
     /// starts again.
     func restartAcknowledgementWaits(now: UInt64) {
-        guard ackWatch != nil, !outstanding.isEmpty else { return }
-        for index in outstanding.values.indices { outstanding.values[index].wait.awaitedSince = now }
+        guard ackWatch != nil, !inFlight.isEmpty else { return }
+        inFlight.restartWaits(at: now)
         checkAcknowledgements(now: now)
     }
 
@@ -57,7 +53,7 @@ extension DeviceConnection {
             return
         }
         // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
-        guard qos.isAcknowledged, let message = outstanding.removeValue(forKey: messageID) else { return }
+        guard qos.isAcknowledged, let message = inFlight.remove(messageID) else { return }
         qos2Guard.acknowledged()
         counters.add(.inFlight, -1)
         if reasonCode.isFailure {
@@ -66,18 +62,18 @@ extension DeviceConnection {
             context.latency.record(MonotonicClock.now() &- message.wait.publishedAt)
             counters.add(.acknowledged)
         }
-        if outstanding.isEmpty, asideAwaitingAcknowledgement.isEmpty { driver.quiet() }
+        if inFlight.isEmpty, asideAwaitingAcknowledgement.isEmpty { driver.quiet() }
         flush()
         wakeSleepers()
     }
 
     /// The broker refused a QoS 1/2 message (its PUBACK or PUBREC has a reason code of 0x80 or
     /// more): counted as refused, by reason, not acknowledged; said once per reason, with the topic.
-    private func refused(_ message: InFlight, _ reason: ReasonCode) {
+    private func refused(_ message: InFlightWindow<Device>.Message, _ reason: ReasonCode) {
         counters.refuse(reason)
-        message.device.noteRefused()
+        message.sender.noteRefused()
         warnOnce(
-            "publish refused by the broker: \(reason), first on topic '\(message.device.plan.topic)' "
+            "publish refused by the broker: \(reason), first on topic '\(message.sender.plan.topic)' "
                 + "(counted as refused, not acknowledged)", key: "publish refused: \(reason.hex)")
     }
 
@@ -87,7 +83,7 @@ extension DeviceConnection {
     /// QoS 2 messages from then on.
     func lossSuspectsQoS2(_ error: MosquittoError?) -> Bool {
         let verdict = qos2Guard.connectionLost(
-            wasUp: driver.isConnected, protocolError: error == .protocol, awaitingCompletion: !outstanding.isEmpty)
+            wasUp: driver.isConnected, protocolError: error == .protocol, awaitingCompletion: !inFlight.isEmpty)
         guard verdict == .brokerBreaksQoS2 else { return verdict == .suspect }
         mustDiscardLibraryQueue = true
         context.control.warnOnce(
@@ -95,14 +91,13 @@ extension DeviceConnection {
                 + "QoS 2 publishes, \(qos2Guard.lossesInARow) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
                 + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
             key: DeviceConnection.qos2Failure, host: plan.options.host, port: plan.options.port)
-        for message in outstanding.values {
-            message.device.notePublishFailed()
+        for message in inFlight.removeAll() {
+            message.sender.notePublishFailed()
             counters.add(.published, -1)
             counters.add(.inFlight, -1)
             counters.add(.failed)
             context.control.count(DeviceConnection.qos2Failure)
         }
-        outstanding.removeAll()
         return true
     }
 
@@ -113,7 +108,7 @@ extension DeviceConnection {
     /// retained messages (libmosquitto then sends the devices' without the flag).
     func keepToBrokerLimits() {
         let limits = client.brokerLimits
-        maxInFlight = min(configuredMaxInFlight, max(1, limits.receiveMaximum))
+        inFlight.keep(toReceiveMaximum: limits.receiveMaximum)
         if !limits.retainAvailable, let device = devices.first,
             device.plan.retain || device.plan.availability != nil
                 || device.plan.discovery != nil

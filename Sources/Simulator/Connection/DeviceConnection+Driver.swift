@@ -48,7 +48,7 @@ extension DeviceConnection {
     }
 
     func driverAwaitsAcknowledgements() -> Bool {
-        !outstanding.isEmpty || !asideAwaitingAcknowledgement.isEmpty
+        !inFlight.isEmpty || !asideAwaitingAcknowledgement.isEmpty
     }
 
     func driverDidLoseConnection(reason: String) {

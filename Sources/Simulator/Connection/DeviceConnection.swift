@@ -24,13 +24,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
     let qos: QoS
-    /// The QoS 1/2 messages it keeps unacknowledged at most: `--max-inflight`, or the broker's
-    /// Receive Maximum where that is lower (set at each CONNACK). libmosquitto would hold back
-    /// what is beyond the broker's, while devsim counted it in flight and timed it.
-    var maxInFlight: Int
-    let configuredMaxInFlight: Int
-    /// QoS 1/2 messages libmosquitto holds until acknowledged, by message id.
-    var outstanding: [Int32: InFlight] = [:]
+    /// QoS 1/2 messages libmosquitto holds until acknowledged, and how many it may hold.
+    var inFlight: InFlightWindow<Device>
     /// Whether the broker answers QoS 2 as it should.
     var qos2Guard: QoS2Guard
     /// Whether the broker has refused this connection's credentials once (RunControl counts it).
@@ -52,13 +47,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// those count towards every connection having been up once (`RunControl.noteConnected`).
     let isInitial: Bool
 
-    struct InFlight {
-        unowned(unsafe) let device: Device
-        var wait: AckWatch.Wait
-    }
-
     /// `broker.ackTimeout`'s watch, and its timer at the earliest moment a message in
-    /// `outstanding` can time out.
+    /// `inFlight` can time out.
     let ackWatch: AckWatch?
     let ackTimer: Timer
     /// With a `lifecycle`: when the connection next leaves (while up) or comes back (while
@@ -123,8 +113,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         client = try Client(options: options)
         self.context = context
         self.counters = counters
-        configuredMaxInFlight = max(1, Int(plan.options.maxInFlight))
-        maxInFlight = configuredMaxInFlight
+        inFlight = InFlightWindow(limit: Int(plan.options.maxInFlight))
         qos2Guard = QoS2Guard(watching: qos == .exactlyOnce)
         ackWatch = plan.ackTimeout.map { AckWatch(limit: MonotonicClock.nanoseconds($0.limit), reconnects: $0.action == .reconnect) }
         ackTimer = Timer(on: context.loop)
@@ -162,12 +151,12 @@ final class DeviceConnection: Session, @unchecked Sendable {
         devices.removeAll()
         sleepers.removeAll()
         queue = BoundedQueue(maxMessages: queue.maxMessages, maxBytes: queue.maxBytes)
-        outstanding.removeAll()
+        _ = inFlight.removeAll()
     }
 
     /// Whether the drain at the end of a run can still achieve something here: connected, with
     /// messages unacknowledged or queued.
-    var hasDrainableMessages: Bool { isConnected && (!outstanding.isEmpty || !queue.isEmpty) }
+    var hasDrainableMessages: Bool { isConnected && (!inFlight.isEmpty || !queue.isEmpty) }
 
     /// Ticks in the queue while connected, waiting for room; 0 while down, whatever an outage
     /// kept (`offline: buffer`). What a capacity search's cool-down waits for.
@@ -328,7 +317,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// QoS 1/2 window, or for QoS 0, which has none, a socket that took everything so far. A
     /// message that finds no room waits in the bounded queue, so a broker slower than the
     /// schedule costs evicted, counted messages, never unbounded memory.
-    private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : outstanding.count < maxInFlight }
+    private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : inFlight.hasRoom }
 
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
