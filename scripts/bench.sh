@@ -13,6 +13,9 @@
 #                                 1 ms) in the same PUNCTUALITY_SECONDS (default 20): devsim's
 #                                 lateness p99 against this machine's own scheduling delay
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
+#   scripts/bench.sh instructions callgrind instructions per message, one connection at publish: max,
+#                                 QoS 0 and QoS 1: the difference between 60,000 and 20,000 messages
+#                                 (start-up cancels out); set DEVSIM_BIN to the old binary to compare
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
 #   scripts/bench.sh reload       1,000 devices, SIGHUP changing one group of 10, then scaling it:
@@ -385,11 +388,42 @@ print(f"devsim lateness p99 / (cyclictest p99 + 0.5 ms slack): {l['p99'] / (c99 
 PY
 }
 
+# Instructions per message as valgrind's callgrind counts them: steadier than CPU time on a
+# shared VM, so the figure to compare an old and a new binary by (their runs alternated).
+instructions() {
+  command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
+  for qos in 0 1; do
+    sed "s/    publish: max/    publish: max\n    qos: $qos/" > "$dir/instructions.yaml" <<'YAML'
+name: instructions
+devices:
+  - name: bench
+    topic: bench/push
+    publish: max
+    payload:
+      fields:
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+        Accel_Z: { accelerometer: z, decimals: 4 }
+        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
+        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
+        Seq: { counter: 0 }
+YAML
+    local counts=()
+    for n in 20000 60000; do
+      valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.$n" "$bin" run "$dir/instructions.yaml" \
+        --host 127.0.0.1 --port "$port" --messages "$n" --seed 1 --loops 1 --quiet > /dev/null 2>&1
+      counts+=("$(awk '/^totals:/ {print $2}' "$dir/callgrind.$n")")
+    done
+    echo "QoS $qos: $(( (counts[1] - counts[0]) / 40000 )) instructions per message ($(basename "$bin"))"
+  done
+}
+
 case "$which" in
   throughput) throughput ;;
   punctuality) punctuality ;;
   rate) rate ;;
   payload) payload ;;
+  instructions) instructions ;;
   capacity) capacity ;;
   qos1) qos1 ;;
   scale) scale ;;
@@ -397,5 +431,5 @@ case "$which" in
   commands) commands ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, websockets, payload or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, websockets, payload, instructions or all" >&2; exit 2 ;;
 esac
