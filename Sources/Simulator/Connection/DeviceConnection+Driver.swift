@@ -7,14 +7,14 @@ import Report
 /// acknowledgements, messages and room to write.
 extension DeviceConnection {
     func driverWillConnect() throws(ClientSetupError) {
-        if mustDiscardLibraryQueue {
+        if telemetry.mustDiscardLibraryQueue {
             try client.discardQueuedMessages()
-            mustDiscardLibraryQueue = false
+            telemetry.mustDiscardLibraryQueue = false
         }
     }
 
     func driverDidConnect(firstTime: Bool) {
-        keepToBrokerLimits()
+        warnOfNoRetain()
         counters.connections(up: 1)
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
@@ -33,14 +33,14 @@ extension DeviceConnection {
         // subscriptions, which a clean session forgets.
         for (index, role) in roles.enumerated() { perform(role.connected(now: MonotonicClock.now()), of: index) }
         let now = MonotonicClock.now()
-        restartAcknowledgementWaits(now: now)
+        telemetry.connected(now: now)
         for device in devices {
             device.connectionCameUp()
             if !device.hasStarted { device.start(now: now) }
         }
-        flush()
+        telemetry.flush()
         publishStatesAtConnect(now: now)
-        wakeSleepers()
+        telemetry.wakeSleepers()
     }
 
     func driverWillDisconnect() {
@@ -48,7 +48,7 @@ extension DeviceConnection {
     }
 
     func driverAwaitsAcknowledgements() -> Bool {
-        !inFlight.isEmpty || !asideAwaitingAcknowledgement.isEmpty
+        !telemetry.inFlight.isEmpty || !asideAwaitingAcknowledgement.isEmpty
     }
 
     func driverDidLoseConnection(reason: String) {
@@ -78,7 +78,7 @@ extension DeviceConnection {
     }
 
     func driverDidFinish() {
-        ackTimer.cancel()
+        telemetry.finish()
         lifecycleTimer.cancel()
         presenceTimer.cancel()
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
@@ -100,16 +100,37 @@ extension DeviceConnection {
 
 extension DeviceConnection {
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        driver.closed(error, stable: !lossSuspectsQoS2(error))
+        driver.closed(error, stable: !telemetry.lossSuspectsQoS2(error))
     }
 
+    /// A PUBACK, PUBCOMP or PUBREC with a refusal or not; for QoS 0, a write. A message beside
+    /// the telemetry's is warned about once per refusal. A DISCONNECT waiting for the last goes out.
     func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {
-        acknowledged(messageID, reasonCode: reasonCode)
+        if !asideAwaitingAcknowledgement.isEmpty, let aside = asideAwaitingAcknowledgement.removeValue(forKey: messageID) {
+            if reasonCode.isFailure { warnOnce("\(aside.what): the broker refused the message on '\(aside.topic)': \(reasonCode)") }
+            if !driverAwaitsAcknowledgements() { driver.quiet() }
+            return
+        }
+        guard telemetry.acknowledged(messageID, reasonCode: reasonCode) else { return }
+        if !driverAwaitsAcknowledgements() { driver.quiet() }
+        telemetry.flush()
+        telemetry.wakeSleepers()
     }
 
     func clientCanWrite(_ client: Client) {
-        flush()
-        wakeSleepers()
+        telemetry.flush()
+        telemetry.wakeSleepers()
+    }
+
+    /// Where the broker keeps no retained messages (Retain Available 0 in its CONNACK), a word,
+    /// once: libmosquitto then sends the devices' without the flag.
+    private func warnOfNoRetain() {
+        guard !client.brokerLimits.retainAvailable, let device = devices.first,
+            device.plan.retain || device.plan.availability != nil || device.plan.discovery != nil
+        else { return }
+        warnOnce(
+            "the broker keeps no retained messages (Retain Available 0 in its CONNACK): device group '\(device.plan.group)' "
+                + "publishes without retain, and a subscriber that comes later sees nothing until the next message")
     }
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {

@@ -54,7 +54,7 @@ extension DeviceConnection {
         }
         if let error {
             warnOnce(
-                "\(message.what): cannot publish to '\(message.topic)': \(publishFailure(error, payload: message.payload.count))",
+                "\(message.what): cannot publish to '\(message.topic)': \(telemetry.publishFailure(error, payload: message.payload.count))",
                 key: "\(message.what): \(error)")
             return false
         }
@@ -158,7 +158,7 @@ extension DeviceConnection {
         }
         if let error {
             warnOnce(
-                "\(what): cannot publish the state on '\(topic)': \(publishFailure(error, payload: context.payload.count))",
+                "\(what): cannot publish the state on '\(topic)': \(telemetry.publishFailure(error, payload: context.payload.count))",
                 key: "\(what) state: \(error)")
             return false
         }

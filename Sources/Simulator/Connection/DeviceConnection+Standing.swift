@@ -10,8 +10,6 @@ extension DeviceConnection: TimerTarget {
             lifecycleTurned(now: now)
         } else if timer === presenceTimer {
             presenceTurned(now: now)
-        } else {
-            checkAcknowledgements(now: now)
         }
     }
 

@@ -5,12 +5,10 @@ import Report
 import Scenario
 import Signals
 
-/// One MQTT connection of the fleet and the devices that publish through it, as its
-/// `ConnectionDriver` brings it up and down: keeps the messages it cannot send yet in a bounded
-/// queue, bounds the QoS 1/2 messages awaiting acknowledgement, wakes `publish: max` devices
-/// when there is room, and records lateness and latency. What it does beside the telemetry
-/// (availability, discovery, commands) its roles say (`ConnectionRole`). Confined to one event
-/// loop.
+/// One MQTT connection of the fleet and the devices that publish through it: a session whose
+/// `ConnectionDriver` brings it up and down as its standing (`ConnectionStanding`) says, whose
+/// first job is its devices' telemetry (`Telemetry`), and whose other jobs (availability,
+/// discovery, commands) its roles say (`ConnectionRole`). Confined to one event loop.
 final class DeviceConnection: Session, @unchecked Sendable {
     let plan: ConnectionPlan
     let client: Client
@@ -21,23 +19,18 @@ final class DeviceConnection: Session, @unchecked Sendable {
     let context: LoopContext
     /// The figures of this connection's device group on this loop.
     let counters: Counters
-    private var queue: BoundedQueue<Queued>
-    private let keepsOfflineTicks: Bool
-    let qos: QoS
-    /// QoS 1/2 messages libmosquitto holds until acknowledged, and how many it may hold.
-    var inFlight: InFlightWindow<Device>
-    /// Whether the broker answers QoS 2 as it should.
-    var qos2Guard: QoS2Guard
+    /// Its devices' ticks as PUBLISHes.
+    let telemetry: Telemetry
+    var qos: QoS { telemetry.qos }
     /// Whether the broker has refused this connection's credentials once (RunControl counts it).
     var credentialsRefused = false
-    /// libmosquitto still holds QoS 2 messages that it would resend at the next connect: the
-    /// client is reset first.
-    var mustDiscardLibraryQueue = false
     /// Whether each connection's comings and goings are logged; big fleets rely on the status
     /// line and on failures logged once per reason.
     let logsEvents: Bool
     /// Opened or not, paused or away, in or out by its stages, ended.
-    var standing = ConnectionStanding.unopened(paused: false)
+    var standing = ConnectionStanding.unopened(paused: false) {
+        didSet { telemetry.parksTicks = standing.parksTicks }
+    }
     /// Counted among the connections paused (`Counters.connections(paused:)`), as `standing`
     /// said when it last changed.
     private var isCountedAway = false
@@ -47,10 +40,6 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// those count towards every connection having been up once (`RunControl.noteConnected`).
     let isInitial: Bool
 
-    /// `broker.ackTimeout`'s watch, and its timer at the earliest moment a message in
-    /// `inFlight` can time out.
-    let ackWatch: AckWatch?
-    let ackTimer: Timer
     /// With a `lifecycle`: when the connection next leaves (while up) or comes back (while
     /// away), and the draws of its stays.
     let lifecycleTimer: Timer
@@ -81,19 +70,6 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
 
-    struct Queued {
-        let device: Device
-        let payload: [UInt8]
-        /// The tick's deadline; nil for `publish: max`, which has none.
-        let due: UInt64?
-        /// Which of the device's field topics it goes to (`PayloadStyle.perField`); -1 for the
-        /// device's own topic.
-        var field = -1
-    }
-
-    /// Lateness beyond which a message counts as late, in nanoseconds.
-    static let lateThreshold: UInt64 = 2_000_000
-
     init(
         plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, logsEvents: Bool,
         context: LoopContext, counters: Counters, isInitial: Bool = true, discoveryCleanup: Bool = false
@@ -101,7 +77,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         self.plan = plan
         self.isInitial = isInitial
         self.discoveryCleanup = discoveryCleanup
-        qos = plan.devices.first?.qos ?? .atMostOnce
+        let qos = plan.devices.first?.qos ?? .atMostOnce
         discovery = DiscoveryRole(devices: plan.devices, qos: qos)
         let roles: [(any ConnectionRole)?] = [AvailabilityRole(devices: plan.devices), discovery, CommandRole(devices: plan.devices)]
         self.roles = roles.compactMap { $0 }
@@ -113,27 +89,15 @@ final class DeviceConnection: Session, @unchecked Sendable {
         client = try Client(options: options)
         self.context = context
         self.counters = counters
-        inFlight = InFlightWindow(limit: Int(plan.options.maxInFlight))
-        qos2Guard = QoS2Guard(watching: qos == .exactlyOnce)
-        ackWatch = plan.ackTimeout.map { AckWatch(limit: MonotonicClock.nanoseconds($0.limit), reconnects: $0.action == .reconnect) }
-        ackTimer = Timer(on: context.loop)
         lifecycleTimer = Timer(on: context.loop)
         presenceTimer = Timer(on: context.loop)
         lifecycleRandom = Seed(plan.lifecycle?.seed ?? 0).generator()
         self.logsEvents = logsEvents
-        switch plan.offline {
-        case .drop:
-            keepsOfflineTicks = false
-            queue = BoundedQueue(maxMessages: OfflinePolicy.defaultMaxMessages, maxBytes: OfflinePolicy.defaultMaxBytes)
-        case .buffer(let maxMessages, let maxBytes):
-            keepsOfflineTicks = true
-            queue = BoundedQueue(maxMessages: maxMessages, maxBytes: maxBytes)
-        }
         driver = ConnectionDriver(
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
             loop: context.loop)
+        telemetry = Telemetry(plan: plan, client: client, driver: driver, counters: counters, context: context)
         wire()
-        ackTimer.target = self
         lifecycleTimer.target = self
         presenceTimer.target = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
@@ -149,18 +113,15 @@ final class DeviceConnection: Session, @unchecked Sendable {
     func dismantle() {
         whenFinished = nil
         devices.removeAll()
-        sleepers.removeAll()
-        queue = BoundedQueue(maxMessages: queue.maxMessages, maxBytes: queue.maxBytes)
-        _ = inFlight.removeAll()
+        telemetry.dismantle()
     }
 
     /// Whether the drain at the end of a run can still achieve something here: connected, with
     /// messages unacknowledged or queued.
-    var hasDrainableMessages: Bool { isConnected && (!inFlight.isEmpty || !queue.isEmpty) }
+    var hasDrainableMessages: Bool { telemetry.hasDrainableMessages }
 
-    /// Ticks in the queue while connected, waiting for room; 0 while down, whatever an outage
-    /// kept (`offline: buffer`). What a capacity search's cool-down waits for.
-    var queuedWhileUp: Int { isConnected ? queue.count : 0 }
+    /// Ticks in the queue while connected (see `Telemetry.queuedWhileUp`).
+    var queuedWhileUp: Int { telemetry.queuedWhileUp }
 
     /// Joins the loop and opens the connection at `deadline` (the group's ramp-up). Once only,
     /// and not once the connection has ended (`stop`, `retire`): a successor waiting for its
@@ -205,25 +166,6 @@ final class DeviceConnection: Session, @unchecked Sendable {
 
     private var hasJoined = false
 
-    /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
-    /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
-    /// Returns whether the message was taken: published, or queued to be.
-    @discardableResult
-    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
-        if standing.parksTicks {
-            counters.add(.paused)
-            return false
-        } else if isConnected, queue.isEmpty, hasRoom {
-            return send(device: device, payload: payload, due: due, now: now, field: field)
-        } else if isConnected || keepsOfflineTicks {
-            enqueue(Queued(device: device, payload: Array(payload), due: due, field: field))
-            return true
-        } else {
-            counters.add(.skippedOffline)
-            return false
-        }
-    }
-
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
         standing.end()
@@ -246,7 +188,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         // It will never be up: the fleet it started with no longer waits for it.
         if isInitial, !driver.hasConnected { context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false) }
         for device in devices { device.stop() }
-        sleepers.removeAll()
+        telemetry.retire()
         droppedBy = nil
         standing.end()
         countAway()
@@ -260,8 +202,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
         // clock stops.
         lifecycleTimer.cancel()
         droppedBy = nil
-        // `publish: max` devices waiting for room stay in `sleepers`: the resume's CONNACK
-        // wakes them, and nothing else would.
+        // `publish: max` devices waiting for room stay asleep (`Telemetry.wake`): the resume's
+        // CONNACK wakes them, and nothing else would.
         carryOut(standing.pause())
     }
 
@@ -291,93 +233,6 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// A capacity search's step: each device ticks at its plan's rate times `multiplier`.
     func scaleRates(by multiplier: Double, now: UInt64) {
         for device in devices { device.setRate(device.plan.perSecond * multiplier, now: now) }
-    }
-
-    /// Whether a message handed over now would go out at once: connected, nothing queued ahead
-    /// of it, room in the QoS 1/2 window, and the socket not backed up. Never with a broker that
-    /// breaks QoS 2: a `publish: max` device then waits rather than fail as fast as it can.
-    var canSendNow: Bool { isConnected && queue.isEmpty && hasRoom && !client.wantsWrite && !qos2Guard.brokerBreaksQoS2 }
-
-    /// `publish: max` devices waiting for room, woken when there is some.
-    private var sleepers: [Device] = []
-
-    /// Wakes `device` as soon as the connection can send.
-    func wake(_ device: Device) {
-        sleepers.append(device)
-    }
-
-    func wakeSleepers() {
-        guard !sleepers.isEmpty, canSendNow else { return }
-        let now = MonotonicClock.now()
-        for device in sleepers { device.wake(at: now) }
-        sleepers.removeAll(keepingCapacity: true)
-    }
-
-    /// Whether libmosquitto may take another message without its memory growing: room in the
-    /// QoS 1/2 window, or for QoS 0, which has none, a socket that took everything so far. A
-    /// message that finds no room waits in the bounded queue, so a broker slower than the
-    /// schedule costs evicted, counted messages, never unbounded memory.
-    private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : inFlight.hasRoom }
-
-    private func enqueue(_ message: Queued) {
-        counters.add(.buffered)
-        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic(field: message.field).cString.count)
-        if evicted > 0 {
-            counters.add(.buffered, -evicted)
-            counters.add(.droppedBuffer, evicted)
-        }
-    }
-
-    func flush() {
-        guard !queue.isEmpty else { return }
-        let now = MonotonicClock.now()
-        while isConnected, hasRoom, let message = queue.popFirst() {
-            counters.add(.buffered, -1)
-            message.payload.withUnsafeBytes {
-                _ = send(device: message.device, payload: $0, due: message.due, now: now, field: message.field)
-            }
-        }
-    }
-
-    @discardableResult
-    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
-        if qos2Guard.brokerBreaksQoS2 {
-            counters.add(.failed)
-            context.control.count(DeviceConnection.qos2Failure)
-            return false
-        }
-        // Claimed before the hand-over: the message may be received before `publish` returns.
-        let inWindow = field < 0 && device.claimsWindow(payload)
-        let (messageID, error) =
-            field < 0
-            ? client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
-            : client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.plan.retain)
-        // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
-        // write it (the socket failed under the write): it resends it after the reconnect, and
-        // its acknowledgement will come.
-        if let error, !qos.isAcknowledged || !DeviceConnection.keepsMessage(error) {
-            counters.add(.failed)
-            context.control.connectionFailed(
-                "publish failed: \(publishFailure(error, payload: payload.count)) (first on topic \(device.plan.topic))",
-                key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
-            return false
-        }
-        counters.add(.published)
-        device.notePublished(inWindow: inWindow)
-        // For Home Assistant's next start (`DiscoveryRole`); discovered devices only.
-        if discovery != nil, field < 0 { device.keepLastPayload(payload) }
-        if let due { recordLateness(due: due, now: now) }
-        if qos.isAcknowledged { markInFlight(messageID, device: device) }
-        return true
-    }
-
-    /// Lateness is measured when a message is handed to libmosquitto, not when its tick fires:
-    /// a message that waited in the queue, behind a full window or through an outage, was
-    /// published that much later than its schedule said, and the figure must show it.
-    private func recordLateness(due: UInt64, now: UInt64) {
-        let lateness = now > due ? now - due : 0
-        context.lateness.record(lateness)
-        if lateness > DeviceConnection.lateThreshold { counters.add(.late) }
     }
 
     /// Logs `message` once for the whole run, whichever connection says it.

@@ -14,9 +14,10 @@ final class Device: TimerTarget {
     private let signals: DeviceSignals
     // Strong `let`s, the context's parts too: a method of `self` uses them without a reference
     // count changing. Through the context, or held `unowned(unsafe)`, each use before a call
-    // retained and released it: nine retains a tick (callgrind, publish: max). The cycle with the
-    // connection, which owns its devices, is broken by `DeviceConnection.dismantle()`.
-    private let connection: DeviceConnection
+    // retained and released it: nine retains a tick (callgrind, publish: max). The cycles through
+    // the context and the telemetry's queue are broken by `DeviceConnection.dismantle()`.
+    /// Its connection's telemetry, which takes its ticks.
+    private let telemetry: Telemetry
     private let context: LoopContext
     private let counters: Counters
     private let control: RunControl
@@ -83,7 +84,7 @@ final class Device: TimerTarget {
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
             seed: seed, sampleInterval: plan.sampleInterval)
-        self.connection = connection
+        telemetry = connection.telemetry
         self.context = context
         self.counters = counters
         control = context.control
@@ -193,8 +194,8 @@ final class Device: TimerTarget {
     /// Its next tick is queued behind the timers and sockets already due, so the loop stays fair.
     private func tickAtMax(now: UInt64) {
         guard let schedule, control.isDue(now) else { return }
-        guard connection.canSendNow else {
-            connection.wake(self)
+        guard telemetry.canSendNow else {
+            telemetry.wake(self)
             return
         }
         guard tick(elapsed: Double(now &- schedule.start) / 1e9, due: nil, now: now) else { return }
@@ -216,7 +217,7 @@ final class Device: TimerTarget {
         context.offerSample(group: group)
         if heartbeat > 0 || signals.isPerField { return tickWithParts(elapsed: elapsed, due: due, now: now) }
         counters.add(.scheduled)
-        context.payload.withBytes { _ = connection.submit(from: self, payload: $0, due: due, now: now) }
+        context.payload.withBytes { _ = telemetry.submit(from: self, payload: $0, due: due, now: now) }
         return true
     }
 
@@ -238,14 +239,13 @@ final class Device: TimerTarget {
             if !signals.isPerField {
                 guard control.takeTick() else { return more = false }
                 counters.add(.scheduled)
-                taken = connection.submit(from: self, payload: bytes, due: due, now: now)
+                taken = telemetry.submit(from: self, payload: bytes, due: due, now: now)
                 return
             }
             for (field, range) in signals.pieces {
                 guard control.takeTick() else { return more = false }
                 counters.add(.scheduled)
-                if connection.submit(from: self, payload: UnsafeRawBufferPointer(rebasing: bytes[range]), due: due, now: now, field: field)
-                {
+                if telemetry.submit(from: self, payload: UnsafeRawBufferPointer(rebasing: bytes[range]), due: due, now: now, field: field) {
                     taken = true
                 }
             }

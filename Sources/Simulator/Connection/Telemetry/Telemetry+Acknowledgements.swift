@@ -4,8 +4,8 @@ import Reactor
 import Report
 
 /// The QoS 1/2 window: messages in flight, their acknowledgements, refusals and timeouts, the
-/// broker's limits, and a broker that breaks QoS 2.
-extension DeviceConnection {
+/// broker's Receive Maximum, and a broker that breaks QoS 2.
+extension Telemetry {
     func markInFlight(_ messageID: Int32, device: Device) {
         let now = MonotonicClock.now()
         inFlight.add(messageID, from: device, at: now)
@@ -19,7 +19,7 @@ extension DeviceConnection {
     /// cancels nothing: the watch finds the message gone.
     func checkAcknowledgements(now: UInt64) {
         guard let ackWatch, let ackTimeout = plan.ackTimeout else { return }
-        let finding = inFlight.examine(with: ackWatch, now: now, connected: isConnected)
+        let finding = inFlight.examine(with: ackWatch, now: now, connected: driver.isConnected)
         if finding.timedOut > 0 {
             counters.add(.ackTimeouts, finding.timedOut)
             context.control.noteAckTimeouts(finding.timedOut)
@@ -32,9 +32,10 @@ extension DeviceConnection {
         }
     }
 
-    /// libmosquitto resends the messages in flight after a CONNACK: the wait on this connection
-    /// starts again.
-    func restartAcknowledgementWaits(now: UInt64) {
+    /// At each CONNACK: the window no larger than the broker's Receive Maximum; the messages
+    /// libmosquitto resends start their wait on this connection again.
+    func connected(now: UInt64) {
+        inFlight.keep(toReceiveMaximum: client.brokerLimits.receiveMaximum)
         guard ackWatch != nil, !inFlight.isEmpty else { return }
         inFlight.restartWaits(at: now)
         checkAcknowledgements(now: now)
@@ -45,15 +46,12 @@ extension DeviceConnection {
         error == .connectionLost || error == .errno || error == .noConnection
     }
 
-    /// A PUBACK, PUBCOMP or PUBREC with a refusal; for QoS 0, a write.
-    func acknowledged(_ messageID: Int32, reasonCode: ReasonCode) {
-        if !asideAwaitingAcknowledgement.isEmpty, let aside = asideAwaitingAcknowledgement.removeValue(forKey: messageID) {
-            if reasonCode.isFailure { warnOnce("\(aside.what): the broker refused the message on '\(aside.topic)': \(reasonCode)") }
-            if !driverAwaitsAcknowledgements() { driver.quiet() }
-            return
-        }
-        // QoS 0 reports writes, not acknowledgements; an id not outstanding is not ours to count.
-        guard qos.isAcknowledged, let message = inFlight.remove(messageID) else { return }
+    /// A PUBACK, PUBCOMP or PUBREC, with a refusal or not, for one of the ticks; for QoS 0, a
+    /// write. Whether it was one of the ticks'.
+    @discardableResult
+    func acknowledged(_ messageID: Int32, reasonCode: ReasonCode) -> Bool {
+        // QoS 0 reports writes, not acknowledgements; an id not in flight is not ours to count.
+        guard qos.isAcknowledged, let message = inFlight.remove(messageID) else { return false }
         qos2Guard.acknowledged()
         counters.add(.inFlight, -1)
         if reasonCode.isFailure {
@@ -62,9 +60,7 @@ extension DeviceConnection {
             context.latency.record(MonotonicClock.now() &- message.wait.publishedAt)
             counters.add(.acknowledged)
         }
-        if inFlight.isEmpty, asideAwaitingAcknowledgement.isEmpty { driver.quiet() }
-        flush()
-        wakeSleepers()
+        return true
     }
 
     /// The broker refused a QoS 1/2 message (its PUBACK or PUBREC has a reason code of 0x80 or
@@ -87,48 +83,19 @@ extension DeviceConnection {
         guard verdict == .brokerBreaksQoS2 else { return verdict == .suspect }
         mustDiscardLibraryQueue = true
         context.control.warnOnce(
-            DeviceConnection.qos2Failure + ": connections were lost with a protocol error right after "
+            Telemetry.qos2Failure + ": connections were lost with a protocol error right after "
                 + "QoS 2 publishes, \(qos2Guard.lossesInARow) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
                 + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
-            key: DeviceConnection.qos2Failure, host: plan.options.host, port: plan.options.port)
+            key: Telemetry.qos2Failure, host: plan.options.host, port: plan.options.port)
         for message in inFlight.removeAll() {
             message.sender.notePublishFailed()
             counters.add(.published, -1)
             counters.add(.inFlight, -1)
             counters.add(.failed)
-            context.control.count(DeviceConnection.qos2Failure)
+            context.control.count(Telemetry.qos2Failure)
         }
         return true
     }
 
     static let qos2Failure = "publish failed: the broker does not handle QoS 2"
-
-    /// Follows what the broker's CONNACK says (`BrokerLimits`): the window of messages
-    /// unacknowledged no larger than its Receive Maximum; a word, once, where it keeps no
-    /// retained messages (libmosquitto then sends the devices' without the flag).
-    func keepToBrokerLimits() {
-        let limits = client.brokerLimits
-        inFlight.keep(toReceiveMaximum: limits.receiveMaximum)
-        if !limits.retainAvailable, let device = devices.first,
-            device.plan.retain || device.plan.availability != nil
-                || device.plan.discovery != nil
-        {
-            warnOnce(
-                "the broker keeps no retained messages (Retain Available 0 in its CONNACK): device group '\(device.plan.group)' "
-                    + "publishes without retain, and a subscriber that comes later sees nothing until the next message")
-        }
-    }
-
-    /// Why libmosquitto would not take a message of `payload` bytes, in words that name the
-    /// broker's limit where one was broken.
-    func publishFailure(_ error: MosquittoError, payload: Int) -> String {
-        let limits = client.brokerLimits
-        if error == .oversizePacket, let maximum = limits.maximumPacketSize {
-            return "a message of \(payload) bytes makes a packet over the broker's Maximum Packet Size of \(maximum) bytes (its CONNACK)"
-        }
-        if error == .qosNotSupported {
-            return "the broker takes QoS \(limits.maximumQoS) at most (Maximum QoS in its CONNACK), and this is QoS \(qos)"
-        }
-        return "\(error)"
-    }
 }

@@ -1,0 +1,227 @@
+import MQTT
+import Mosquitto
+import Reactor
+import Scenario
+
+/// A device connection's first job: its devices' ticks as PUBLISHes. Sends a tick at once where
+/// the connection is up and has room, keeps it in a bounded queue where it has not (or skips it,
+/// as the offline policy says), holds the QoS 1/2 messages awaiting acknowledgement in its window,
+/// wakes `publish: max` devices when there is room, and records lateness and latency. Every tick
+/// it is handed ends in exactly one counter. Its session (`DeviceConnection`) tells it whether
+/// ticks are parked and hands it the client's events. Confined to the connection's loop.
+final class Telemetry: TimerTarget {
+    let plan: ConnectionPlan
+    let qos: QoS
+    // Strong `let`s, as `Device` holds its own: the publish path uses them without a reference
+    // count changing (callgrind).
+    let client: Client
+    let driver: ConnectionDriver
+    let counters: Counters
+    let context: LoopContext
+    private var queue: BoundedQueue<Queued>
+    private let keepsOfflineTicks: Bool
+    /// QoS 1/2 messages libmosquitto holds until acknowledged, and how many it may hold.
+    var inFlight: InFlightWindow<Device>
+    /// Whether the broker answers QoS 2 as it should.
+    var qos2Guard: QoS2Guard
+    /// libmosquitto still holds QoS 2 messages that it would resend at the next connect: the
+    /// client is reset first.
+    var mustDiscardLibraryQueue = false
+    /// `broker.ackTimeout`'s watch, and its timer at the earliest moment a message in
+    /// `inFlight` can time out.
+    let ackWatch: AckWatch?
+    let ackTimer: Timer
+    /// Keeps each device's last payload, for Home Assistant's next start (`DiscoveryRole`).
+    private let keepsLastPayloads: Bool
+    /// Ticks due now count as `paused` (`ConnectionStanding.parksTicks`), as the session last said.
+    var parksTicks = false
+    /// `publish: max` devices waiting for room, woken when there is some.
+    private var sleepers: [Device] = []
+
+    struct Queued {
+        let device: Device
+        let payload: [UInt8]
+        /// The tick's deadline; nil for `publish: max`, which has none.
+        let due: UInt64?
+        /// Which of the device's field topics it goes to (`PayloadStyle.perField`); -1 for the
+        /// device's own topic.
+        var field = -1
+    }
+
+    /// Lateness beyond which a message counts as late, in nanoseconds.
+    static let lateThreshold: UInt64 = 2_000_000
+
+    init(plan: ConnectionPlan, client: Client, driver: ConnectionDriver, counters: Counters, context: LoopContext) {
+        self.plan = plan
+        self.client = client
+        self.driver = driver
+        self.counters = counters
+        self.context = context
+        qos = plan.devices.first?.qos ?? .atMostOnce
+        inFlight = InFlightWindow(limit: Int(plan.options.maxInFlight))
+        qos2Guard = QoS2Guard(watching: qos == .exactlyOnce)
+        ackWatch = plan.ackTimeout.map { AckWatch(limit: MonotonicClock.nanoseconds($0.limit), reconnects: $0.action == .reconnect) }
+        ackTimer = Timer(on: context.loop)
+        keepsLastPayloads = plan.devices.contains { $0.discovery != nil }
+        switch plan.offline {
+        case .drop:
+            keepsOfflineTicks = false
+            queue = BoundedQueue(maxMessages: OfflinePolicy.defaultMaxMessages, maxBytes: OfflinePolicy.defaultMaxBytes)
+        case .buffer(let maxMessages, let maxBytes):
+            keepsOfflineTicks = true
+            queue = BoundedQueue(maxMessages: maxMessages, maxBytes: maxBytes)
+        }
+        ackTimer.target = self
+    }
+
+    func timerFired(_ timer: Timer, now: UInt64) {
+        checkAcknowledgements(now: now)
+    }
+
+    /// Lets go of the devices it holds (queued, asleep, in flight), once the loops have stopped.
+    func dismantle() {
+        sleepers.removeAll()
+        queue = BoundedQueue(maxMessages: queue.maxMessages, maxBytes: queue.maxBytes)
+        _ = inFlight.removeAll()
+    }
+
+    /// The connection leaves the fleet: its `publish: max` devices wait for room no more.
+    func retire() {
+        sleepers.removeAll()
+    }
+
+    /// Nothing more will happen on the connection.
+    func finish() {
+        ackTimer.cancel()
+    }
+
+    /// Connected, with messages unacknowledged or queued: what the drain at a run's end waits for.
+    var hasDrainableMessages: Bool { driver.isConnected && (!inFlight.isEmpty || !queue.isEmpty) }
+
+    /// Ticks in the queue while connected, waiting for room; 0 while down, whatever an outage
+    /// kept (`offline: buffer`). What a capacity search's cool-down waits for.
+    var queuedWhileUp: Int { driver.isConnected ? queue.count : 0 }
+
+    /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
+    /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
+    /// Returns whether the message was taken: published, or queued to be.
+    @discardableResult
+    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
+        if parksTicks {
+            counters.add(.paused)
+            return false
+        } else if driver.isConnected, queue.isEmpty, hasRoom {
+            return send(device: device, payload: payload, due: due, now: now, field: field)
+        } else if driver.isConnected || keepsOfflineTicks {
+            enqueue(Queued(device: device, payload: Array(payload), due: due, field: field))
+            return true
+        } else {
+            counters.add(.skippedOffline)
+            return false
+        }
+    }
+
+    /// Whether a message handed over now would go out at once: connected, nothing queued ahead
+    /// of it, room in the QoS 1/2 window, and the socket not backed up. Never with a broker that
+    /// breaks QoS 2: a `publish: max` device then waits rather than fail as fast as it can.
+    var canSendNow: Bool { driver.isConnected && queue.isEmpty && hasRoom && !client.wantsWrite && !qos2Guard.brokerBreaksQoS2 }
+
+    /// Wakes `device` as soon as the connection can send.
+    func wake(_ device: Device) {
+        sleepers.append(device)
+    }
+
+    func wakeSleepers() {
+        guard !sleepers.isEmpty, canSendNow else { return }
+        let now = MonotonicClock.now()
+        for device in sleepers { device.wake(at: now) }
+        sleepers.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether libmosquitto may take another message without its memory growing: room in the
+    /// QoS 1/2 window, or for QoS 0, which has none, a socket that took everything so far. A
+    /// message that finds no room waits in the bounded queue, so a broker slower than the
+    /// schedule costs evicted, counted messages, never unbounded memory.
+    private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : inFlight.hasRoom }
+
+    private func enqueue(_ message: Queued) {
+        counters.add(.buffered)
+        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic(field: message.field).cString.count)
+        if evicted > 0 {
+            counters.add(.buffered, -evicted)
+            counters.add(.droppedBuffer, evicted)
+        }
+    }
+
+    /// Sends what the queue holds while there is room: after a CONNACK, an acknowledgement, a
+    /// drained socket.
+    func flush() {
+        guard !queue.isEmpty else { return }
+        let now = MonotonicClock.now()
+        while driver.isConnected, hasRoom, let message = queue.popFirst() {
+            counters.add(.buffered, -1)
+            message.payload.withUnsafeBytes {
+                _ = send(device: message.device, payload: $0, due: message.due, now: now, field: message.field)
+            }
+        }
+    }
+
+    @discardableResult
+    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
+        if qos2Guard.brokerBreaksQoS2 {
+            counters.add(.failed)
+            context.control.count(Telemetry.qos2Failure)
+            return false
+        }
+        // Claimed before the hand-over: the message may be received before `publish` returns.
+        let inWindow = field < 0 && device.claimsWindow(payload)
+        let (messageID, error) =
+            field < 0
+            ? client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
+            : client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.plan.retain)
+        // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
+        // write it (the socket failed under the write): it resends it after the reconnect, and
+        // its acknowledgement will come.
+        if let error, !qos.isAcknowledged || !Telemetry.keepsMessage(error) {
+            counters.add(.failed)
+            context.control.connectionFailed(
+                "publish failed: \(publishFailure(error, payload: payload.count)) (first on topic \(device.plan.topic))",
+                key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
+            return false
+        }
+        counters.add(.published)
+        device.notePublished(inWindow: inWindow)
+        // For Home Assistant's next start (`DiscoveryRole`); discovered devices only.
+        if keepsLastPayloads, field < 0 { device.keepLastPayload(payload) }
+        if let due { recordLateness(due: due, now: now) }
+        if qos.isAcknowledged { markInFlight(messageID, device: device) }
+        return true
+    }
+
+    /// Lateness is measured when a message is handed to libmosquitto, not when its tick fires:
+    /// a message that waited in the queue, behind a full window or through an outage, was
+    /// published that much later than its schedule said, and the figure must show it.
+    private func recordLateness(due: UInt64, now: UInt64) {
+        let lateness = now > due ? now - due : 0
+        context.lateness.record(lateness)
+        if lateness > Telemetry.lateThreshold { counters.add(.late) }
+    }
+
+    /// Why libmosquitto would not take a message of `payload` bytes, in words that name the
+    /// broker's limit where one was broken.
+    func publishFailure(_ error: MosquittoError, payload: Int) -> String {
+        let limits = client.brokerLimits
+        if error == .oversizePacket, let maximum = limits.maximumPacketSize {
+            return "a message of \(payload) bytes makes a packet over the broker's Maximum Packet Size of \(maximum) bytes (its CONNACK)"
+        }
+        if error == .qosNotSupported {
+            return "the broker takes QoS \(limits.maximumQoS) at most (Maximum QoS in its CONNACK), and this is QoS \(qos)"
+        }
+        return "\(error)"
+    }
+
+    /// Logs `message` once for the whole run, whichever connection says it.
+    func warnOnce(_ message: String, key: String? = nil) {
+        context.control.warnOnce(message, key: key, host: plan.options.host, port: plan.options.port)
+    }
+}
