@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Signals
 
@@ -86,6 +87,32 @@ import Signals
         for _ in 0..<2000 {
             let value = (random.nextUnit() - 0.5) * Double(1 << (random.next() % 40))
             #expect(Double(number(value, nil)) == value)
+        }
+    }
+
+    /// Fixed point of every length of digits and every count of decimals, against the integer's
+    /// own text with the point put in by hand: the digits are written two at a time.
+    @Test func fixedPointOfEveryLength() {
+        var random = Xoshiro256StarStar(seed: 11)
+        for _ in 0..<5000 {
+            let digits = Int(random.next() % 16) + 1
+            let magnitude = random.next() % UInt64(pow(10.0, Double(digits)))
+            let decimals = Int(random.next() % 18)
+            let value = Double(magnitude) / pow(10.0, Double(decimals)) * (random.next() % 2 == 0 ? 1 : -1)
+            let scaled = (value * pow(10.0, Double(decimals))).rounded(.toNearestOrAwayFromZero)
+            guard abs(scaled) < 9_007_199_254_740_992 else { continue }
+            var text = String(UInt64(abs(scaled)))
+            if text.count <= decimals { text = String(repeating: "0", count: decimals + 1 - text.count) + text }
+            if decimals > 0 { text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals)) }
+            let expected = (scaled < 0 ? "-" : "") + text
+            #expect(number(value, decimals) == expected, "\(value) with \(decimals) decimals")
+        }
+        for power in 0...18 {
+            let integer = Int64(pow(10.0, Double(power)))
+            var buffer = PayloadBuffer()
+            JSONWriter.writeInteger(integer - 1, into: &buffer)
+            JSONWriter.writeInteger(integer, into: &buffer)
+            #expect(buffer.text == String(integer - 1) + String(integer))
         }
     }
 
