@@ -46,18 +46,19 @@ let package = Package(
         // Log lines (timestamp, level, label, metadata, message), on no other target: below every
         // module, so that any layer may log what it sees.
         .target(name: "Logging"),
-        // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks.
-        .target(name: "Reactor", dependencies: ["CLinux"], swiftSettings: hotPath),
+        // The event loop, knowing nothing of MQTT: epoll, timers, the monotonic clock, jobs, locks;
+        // its logger, which what runs on it logs to.
+        .target(name: "Reactor", dependencies: ["CLinux", "Logging"], swiftSettings: hotPath),
         // MQTT's vocabulary, knowing no library: QoS, protocol versions, topics, a client's options.
         .target(name: "MQTT", swiftSettings: hotPath),
         // The Swift face of libmosquitto: clients (event sources of a Reactor loop), errors; its
         // TLS contexts are Transport's.
-        .target(name: "Mosquitto", dependencies: ["CMosquitto", "MQTT", "Reactor", "Transport"], swiftSettings: hotPath),
+        .target(name: "Mosquitto", dependencies: ["CMosquitto", "Logging", "MQTT", "Reactor", "Transport"], swiftSettings: hotPath),
         // What carries MQTT bytes where libmosquitto cannot: the WebSocket bridge (libwslay
         // framing), on a Reactor loop; and OpenSSL, in one place: the TLS contexts of every
         // connection (libmosquitto's too), the verification that names a refusal, the check of
         // TLS files.
-        .target(name: "Transport", dependencies: ["CWslay", "COpenSSL", "MQTT", "Reactor"]),
+        .target(name: "Transport", dependencies: ["CWslay", "COpenSSL", "Logging", "MQTT", "Reactor"]),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals", swiftSettings: hotPath),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
@@ -84,12 +85,12 @@ let package = Package(
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
         .target(name: "TestSupport", dependencies: ["Reactor", "Transport"], path: "Tests/TestSupport"),
-        .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Reactor", "TestSupport"]),
+        .testTarget(name: "ReactorTests", dependencies: ["Logging", "Reactor"]),
+        .testTarget(name: "TransportTests", dependencies: ["Logging", "Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
-        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MQTT", "Reactor", "TestSupport"]),
+        .testTarget(name: "MosquittoTests", dependencies: ["Logging", "Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.
         .testTarget(
             name: "SimulatorTests", dependencies: ["Simulator", "Report", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Logging
 import Synchronization
 
 /// A thread that waits on a level-triggered epoll for its sources' descriptors, fires its timers
@@ -10,6 +11,10 @@ import Synchronization
 /// only, so the hot path takes no locks; the entry points that say "loop thread only" assert it in
 /// debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)` and
 /// `submit(_:)`, until it has stopped: then it refuses their jobs rather than drop them.
+///
+/// What the loop sees and would otherwise keep to itself (a descriptor epoll refused, a failed
+/// wake-up, a kernel without `epoll_pwait2`) goes to its `logger`, which what runs on it (a
+/// client, a WebSocket bridge) uses too.
 package final class EventLoop: @unchecked Sendable {
     /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
     /// `deregister`.
@@ -19,6 +24,9 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     package let name: String
+    /// Where the loop and its sources say what they see: details at debug level, and at error
+    /// level only what leaves the loop unable to work as it should.
+    package let logger: Logger
     private let selector: Selector
     private let wakeup: Int32
     private var thread: JoinableThread?
@@ -43,9 +51,11 @@ package final class EventLoop: @unchecked Sendable {
     private static let wakeupKey = Selector.Key(slot: .max, epoch: .max)
     private static let housekeepingInterval: UInt64 = 1_000_000_000
 
-    /// Makes the epoll set and the eventfd; nothing runs until `start()`.
-    package init(name: String) throws(SystemError) {
+    /// Makes the epoll set and the eventfd; nothing runs until `start()`. Without a `logger`,
+    /// the loop logs as devsim does by default: to standard error, from the info level.
+    package init(name: String, logger: Logger = Logger()) throws(SystemError) {
         self.name = name
+        self.logger = logger
         selector = try Selector()
         guard let wakeup = try systemCall("eventfd", { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }) else {
             throw SystemError(call: "eventfd", errno: EAGAIN)
@@ -71,7 +81,12 @@ package final class EventLoop: @unchecked Sendable {
         let thread = try JoinableThread { [self] in run() }
         self.thread = thread
         var clock = clockid_t()
-        if pthread_getcpuclockid(thread.handle, &clock) == 0 { cpuClock = clock }
+        let rc = pthread_getcpuclockid(thread.handle, &clock)
+        if rc == 0 {
+            cpuClock = clock
+        } else {
+            logger.debug("\(SystemError(call: "pthread_getcpuclockid", errno: rc)): its CPU time reads as 0", ["loop": .string(name)])
+        }
     }
 
     /// Runs `job` on the loop's thread, soon, after the jobs handed to it before; throws, and
@@ -86,7 +101,9 @@ package final class EventLoop: @unchecked Sendable {
         guard taken else { throw EventLoopStopped(loop: name) }
         var one: UInt64 = 1
         // EAGAIN: the counter is already far from zero, so the loop wakes anyway.
-        _ = try? systemCall("write", { write(wakeup, &one, 8) })
+        do { _ = try systemCall("write", { write(wakeup, &one, 8) }) } catch {
+            logger.error("cannot wake the event loop for a job (it runs when the loop next wakes): \(error)", ["loop": .string(name)])
+        }
     }
 
     /// `submit(_:)` for a caller that stops the loop itself, after its last job: a job for a
@@ -140,7 +157,10 @@ package final class EventLoop: @unchecked Sendable {
     /// Stops watching the source; events already queued for it are dropped.
     package func deregister(_ registration: Registration) {
         assertInEventLoop()
-        selector.remove(registration)
+        // Its source is going: nobody is left to tell but the log.
+        if let failure = selector.remove(registration) {
+            logger.debug("descriptor \(failure.descriptor) left the epoll set with an error: \(failure.error)", ["loop": .string(name)])
+        }
     }
 
     /// The source's descriptor, or its wish to write, may have changed: brought up to date
@@ -171,12 +191,17 @@ package final class EventLoop: @unchecked Sendable {
 
     private func run() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
-        _ = devsim_set_timer_slack(UInt(EventLoop.timerSlackNanoseconds))
-        _ = devsim_set_thread_name(name)
+        if devsim_set_timer_slack(UInt(EventLoop.timerSlackNanoseconds)) != 0 {
+            logger.debug(
+                "\(SystemError(call: "prctl(PR_SET_TIMERSLACK)", errno: errno)): the kernel's default slack stays", ["loop": .string(name)])
+        }
+        if devsim_set_thread_name(name) != 0 {
+            logger.debug("\(SystemError(call: "prctl(PR_SET_NAME)", errno: errno)): the thread keeps its name", ["loop": .string(name)])
+        }
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         nextHousekeeping = MonotonicClock.now() &+ EventLoop.housekeepingInterval
         while !stopping.load(ordering: .relaxed) {
-            selector.applyPending()
+            applyPending()
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 wait(into: buffer, nanoseconds: nanosecondsUntilNextDeadline())
             }
@@ -214,12 +239,28 @@ package final class EventLoop: @unchecked Sendable {
                     )
                 } catch  where error.errno == ENOSYS {
                     millisecondWaitsOnly = true
+                    logger.debug(
+                        "epoll_pwait2 is missing (a kernel before 5.11): the loop waits in whole milliseconds, "
+                            + "and timers may fire up to a millisecond late", ["loop": .string(name)])
                 }
             }
             let milliseconds = Int32(min((nanoseconds + 999_999) / 1_000_000, UInt64(Int32.max)))
             return Int(try systemCall("epoll_wait", { epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), milliseconds) }) ?? 0)
         } catch {
             fatalError("event loop '\(name)': \(error)")
+        }
+    }
+
+    /// Brings the epoll set up to date with the sources' descriptors and wishes; a source whose
+    /// descriptor epoll refused hears why, once the table is consistent (it may react by
+    /// changing its registration), and the log says which descriptor it was.
+    @inline(__always)
+    private func applyPending() {
+        let failures = selector.applyPending()
+        guard !failures.isEmpty else { return }
+        for failure in failures {
+            logger.debug("cannot watch descriptor \(failure.descriptor): \(failure.error)", ["loop": .string(name)])
+            failure.source.registrationFailed(failure.error)
         }
     }
 
@@ -244,7 +285,10 @@ package final class EventLoop: @unchecked Sendable {
 
     private func runJobs() {
         var counter: UInt64 = 0
-        _ = try? systemCall("read", { read(wakeup, &counter, 8) })
+        // EAGAIN: the counter was 0 already, and nothing is lost.
+        do { _ = try systemCall("read", { read(wakeup, &counter, 8) }) } catch {
+            logger.error("cannot read the event loop's wake-up counter (it may wake again at once): \(error)", ["loop": .string(name)])
+        }
         let pending = jobs.withLock { jobs in
             let taken = jobs.pending
             jobs.pending.removeAll()

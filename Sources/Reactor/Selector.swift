@@ -90,14 +90,25 @@ final class Selector {
         return EventLoop.Registration(slot: slot, generation: registrations[slot].generation)
     }
 
+    /// A descriptor that epoll refused, and why.
+    struct Failure {
+        let source: EventSource
+        let descriptor: Int32
+        let error: SystemError
+    }
+
     /// Stops watching the registration's descriptor (still open, so it is removed from the
-    /// epoll set) and frees its slot; events already queued for it are dropped.
-    func remove(_ registration: EventLoop.Registration) {
-        guard let slot = valid(registration) else { return }
+    /// epoll set) and frees its slot; events already queued for it are dropped. Returns the
+    /// failure to remove it, for the log: its source is going, and has no use for it.
+    @discardableResult
+    func remove(_ registration: EventLoop.Registration) -> (descriptor: Int32, error: SystemError)? {
+        guard let slot = valid(registration) else { return nil }
         let entry = registrations[slot]
-        // Its source is going: a failure to remove is nobody's to hear.
+        var failure: (descriptor: Int32, error: SystemError)?
         if entry.descriptor >= 0, !entry.descriptorClosed {
-            _ = try? systemCall("epoll_ctl", { epoll_ctl(epoll, EPOLL_CTL_DEL, entry.descriptor, nil) })
+            do { _ = try systemCall("epoll_ctl", { epoll_ctl(epoll, EPOLL_CTL_DEL, entry.descriptor, nil) }) } catch {
+                failure = (entry.descriptor, error)
+            }
         }
         var emptied = Registration()
         emptied.generation = entry.generation
@@ -105,6 +116,7 @@ final class Selector {
         emptied.isPending = entry.isPending
         registrations[slot] = emptied
         freeSlots.append(slot)
+        return failure
     }
 
     /// The source's descriptor or its wish to read or write may have changed.
@@ -135,15 +147,16 @@ final class Selector {
     }
 
     /// Makes the epoll set match each pending source's descriptor and wishes to read and write.
-    func applyPending() {
-        guard !pending.isEmpty else { return }
-        var failures: [(EventSource, SystemError)] = []
+    /// Returns the descriptors epoll refused, for their sources to hear once the table is
+    /// consistent (a source may react by changing its registration).
+    func applyPending() -> [Failure] {
+        guard !pending.isEmpty else { return [] }
+        var failures: [Failure] = []
         for slot in pending {
             if let failure = bringUpToDate(slot) { failures.append(failure) }
         }
         pending.removeAll(keepingCapacity: true)
-        // Told once the table is consistent: a source may react by changing its registration.
-        for (source, error) in failures { source.registrationFailed(error) }
+        return failures
     }
 
     @inline(__always)
@@ -163,8 +176,8 @@ final class Selector {
         return slot
     }
 
-    /// Returns the source and the error if epoll refused.
-    private func bringUpToDate(_ slot: Int) -> (EventSource, SystemError)? {
+    /// Returns the source, the descriptor and the error if epoll refused.
+    private func bringUpToDate(_ slot: Int) -> Failure? {
         registrations[slot].isPending = false
         guard registrations[slot].inUse else { return nil }
         let source = registrations[slot].source
@@ -206,7 +219,7 @@ final class Selector {
             return nil
         } catch {
             entry.descriptor = -1
-            return (source, error)
+            return Failure(source: source, descriptor: descriptor, error: error)
         }
     }
 

@@ -1,5 +1,6 @@
 import MQTT
 import Glibc
+import Logging
 import Reactor
 
 /// One MQTT connection carried over a WebSocket, for libmosquitto 2.0, which has no WebSocket
@@ -17,6 +18,9 @@ import Reactor
 /// DISCONNECT written, or the connection given up) the bridge drains toward the broker, then
 /// sends a close frame and a FIN (`draining`); when the broker goes, what it sent still reaches
 /// libmosquitto before its side closes (`finishing`).
+///
+/// What the delegate does not hear (each step of the attempt, a side that failed after the
+/// failure it was told of, a drain given up) goes to the loop's logger at debug level.
 ///
 /// One bridge serves one connection attempt; the connection makes a new one for the next.
 package final class WebSocketBridge {
@@ -150,11 +154,20 @@ package final class WebSocketBridge {
         if !failureTold {
             failureTold = true
             delegate?.bridgeFailed(reason)
+        } else {
+            debug("after the failure it reported: \(reason)")
         }
         guard local != nil, !towardLocal.isEmpty, phase != .draining else { return close() }
         phase = .finishing
         closeBrokerSide()
         changed()
+    }
+
+    /// A debug line of the bridge's, naming its loop and broker. Not for the bytes' path: the
+    /// message is made before the level is looked at.
+    private func debug(_ message: String) {
+        loop.logger.debug(
+            "WebSocket bridge: " + message, ["loop": .string(loop.name), "broker": .string("\(endpoint.host):\(endpoint.port)")])
     }
 
     private func changed() {
@@ -193,6 +206,7 @@ package final class WebSocketBridge {
         case .connecting:
             if let failure = link?.finishConnect() { return fail(failure.message) }
             phase = endpoint.tls == nil ? .upgrading : .securing
+            debug("connected to the broker; " + (phase == .securing ? "TLS handshake" : "upgrade request"))
             if phase == .securing { return secure() }
             writeRequest()
         case .securing:
@@ -235,6 +249,7 @@ package final class WebSocketBridge {
         switch link.handshake(serverName: endpoint.host) {
         case .done:
             phase = .upgrading
+            debug("TLS handshake done; upgrade request")
             writeRequest()
         case .wouldBlock:
             break
@@ -267,6 +282,7 @@ package final class WebSocketBridge {
             case .accepted(let consumed):
                 phase = .open
                 wasUpgraded = true
+                debug("the broker accepted the WebSocket upgrade: frames flow")
                 let rest = Array(answer[consumed...])
                 answer = []
                 if !rest.isEmpty { rest.withUnsafeBytes { receiveFrames($0) } }
@@ -344,8 +360,10 @@ package final class WebSocketBridge {
 
     // MARK: Draining toward the broker
 
-    /// libmosquitto closed its connection: nothing more comes from it, and what it sent goes on.
-    private func beginDraining() {
+    /// libmosquitto closed its connection (`why`): nothing more comes from it, and what it sent
+    /// goes on.
+    private func beginDraining(_ why: String) {
+        debug("\(why): what it sent goes to the broker, then a close frame")
         phase = .draining
         local?.close(loop: loop)
         local = nil
@@ -372,7 +390,12 @@ package final class WebSocketBridge {
         guard let link else { return }
         switch readBroker(link, { _ in }) {
         case .bytes, .wouldBlock: break
-        case .closed, .failed: close()
+        case .closed:
+            debug("the broker closed its side: drained")
+            close()
+        case .failed(let reason):
+            debug("the drain ended: \(reason)")
+            close()
         }
     }
 
@@ -385,7 +408,10 @@ package final class WebSocketBridge {
         guard let local else { return }
         // Outside `open` the local side is not watched for reading: this is a hang-up,
         // libmosquitto giving up on the attempt (or gone while the broker's bytes wait for it).
-        guard phase == .open else { return close() }
+        guard phase == .open else {
+            debug("libmosquitto hung up " + (phase == .finishing ? "before it had all the broker sent" : "before the WebSocket was open"))
+            return close()
+        }
         let count = withUnsafeTemporaryAllocation(byteCount: Self.readSize, alignment: 1) { buffer in
             let count = Glibc.read(local.descriptor, buffer.baseAddress, buffer.count)
             if count > 0 { framer.send(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
@@ -393,8 +419,10 @@ package final class WebSocketBridge {
         }
         if count > 0 {
             flushTowardBroker()
-        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-            beginDraining()
+        } else if count == 0 {
+            beginDraining("libmosquitto closed its connection")
+        } else if errno != EAGAIN && errno != EINTR {
+            beginDraining("libmosquitto's connection failed (\(SystemError(call: "read", errno: errno)))")
         }
         changed()
     }
@@ -410,6 +438,9 @@ package final class WebSocketBridge {
         if written > 0 {
             towardLocal.removeFirst(written)
         } else if written < 0, errno != EAGAIN, errno != EINTR {
+            debug(
+                "\(SystemError(call: "write", errno: errno)) toward libmosquitto: \(towardLocal.count) bytes from the broker "
+                    + "not delivered; both sides close")
             return close()
         }
         if phase == .finishing, towardLocal.isEmpty { close() }
@@ -419,6 +450,7 @@ package final class WebSocketBridge {
 extension WebSocketBridge: TimerTarget {
     /// The drain took longer than the broker allows: give up on the rest.
     package func timerFired(_ timer: Timer, now: UInt64) {
+        debug("the broker did not close within \(WebSocketBridge.drainTime) of the drain: given up")
         close()
     }
 }

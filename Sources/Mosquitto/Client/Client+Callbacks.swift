@@ -107,7 +107,7 @@ extension Client {
         }
     }
 
-    private static func from(_ userData: UnsafeMutableRawPointer?) -> Client? {
+    static func from(_ userData: UnsafeMutableRawPointer?) -> Client? {
         guard let userData else { return nil }
         return Unmanaged<Client>.fromOpaque(userData).takeUnretainedValue()
     }

@@ -8,12 +8,13 @@ import Transport
 /// Each tells the delegate when a backed-up socket drained, whichever call drained it: a read
 /// that answers, or a keepalive PINGREQ, writes libmosquitto's backlog ahead of it.
 extension Client: EventSource {
-    /// Joins `loop`, which watches the client's socket from now on, across reconnections.
-    /// Loop thread only.
+    /// Joins `loop`, which watches the client's socket from now on, across reconnections, and
+    /// whose logger hears what the client sees (`logLibraryLines`). Loop thread only.
     package func attach(to loop: EventLoop) {
         precondition(self.loop == nil, "a Client joins one loop, once")
         self.loop = loop
         registration = loop.register(self)
+        logLibraryLines()
     }
 
     /// Leaves its loop, which watches its socket no more (`EventLoop.deregister`): the last
@@ -151,6 +152,9 @@ extension Client: EventSource {
     /// Reports a failure libmosquitto did not; a socket it still holds is no longer watched, one
     /// it closed itself is forgotten.
     private func detach(reporting error: MosquittoError) {
+        debug(
+            "libmosquitto gave up on the connection without reporting it (\(error)): the client reports it"
+                + (socket >= 0 ? ", and stops watching the socket libmosquitto keeps open" : ""))
         isDetached = socket >= 0
         if isDetached { registrationMayChange() } else { socketClosed() }
         disconnectsReported += 1

@@ -265,6 +265,7 @@ public final class Client: @unchecked Sendable {
         socketClosed()
         isDetached = false
         Client.installCallbacks(handle, reportsPublishes: options.reportsPublishes)
+        logLibraryLines()
         try apply(options)
     }
 

@@ -5,50 +5,77 @@ import Report
 /// Watching the run: the thread that waits for its end (the duration, the connect timeout, a
 /// stop), says how it goes, and sums up what it lost.
 extension Fleet {
-    /// `connectClock`: where the connect timeout counts from (see `run`).
+    /// The watching thread's jobs (`WatchSchedule`), in the order they run when due at the same
+    /// wake: the order of the checks that matters (the duration's end before the connect
+    /// deadline; a stop, asked before any of them, first).
+    enum WatchJob: Equatable {
+        /// A probe of every loop and the lines that sum up lost connections, each second.
+        case probes
+        /// The closed-loop check's figures of the second, each second.
+        case pace
+        /// `--duration`.
+        case end
+        /// The connect timeout, unless a connection came up.
+        case connectDeadline
+        /// The status line, every `--stats-interval`.
+        case status
+        /// The timeline's next point and the stages.
+        case timeline
+        /// The capacity search's next step.
+        case capacity
+    }
+
+    /// `connectClock`: where the connect timeout counts from (see `run`). Sleeps until a job is
+    /// due or a stop is asked for, which wakes it at once (`RunControl.wait`).
     func waitForEnd(start: UInt64, connectClock: UInt64) -> StopReason {
         let status = StatusReporter(
             logger: control.logger, connections: { [roster] in roster.connectionCount }, start: start,
             redraw: settings.liveStatus)
         defer { status.finish() }
         let interval = settings.liveStatus == nil ? settings.statsInterval : .seconds(1)
-        var nextStatus = interval.map { start &+ MonotonicClock.nanoseconds($0) }
-        let end = settings.duration.map { start &+ MonotonicClock.nanoseconds($0) }
         let connectDeadline =
             connectClock &+ MonotonicClock.nanoseconds(firstOpen) &+ MonotonicClock.nanoseconds(settings.connectTimeout)
-        var nextPace = start
+        let second: UInt64 = 1_000_000_000
+        var schedule = WatchSchedule<WatchJob>()
+        schedule.add(.probes, at: start, .every(second))
+        if verifier != nil { schedule.add(.pace, at: start, .after(second)) }
+        if let duration = settings.duration { schedule.add(.end, at: start &+ MonotonicClock.nanoseconds(duration), .once) }
+        schedule.add(.connectDeadline, at: connectDeadline, .once)
+        if let interval = interval.map({ max(1, MonotonicClock.nanoseconds($0)) }) {
+            schedule.add(.status, at: start &+ interval, .catchingUp(interval))
+        }
+        schedule.add(.timeline, at: start, .asItSays)
+        schedule.add(.capacity, at: start, .asItSays)
         defer { logLosses() }
-        while true {
-            if let reason = control.stopReason { return reason }
-            let now = MonotonicClock.now()
-            probeLoops(now: now)
-            logLosses()
-            if let verifier, now >= nextPace {
+        return schedule.watch(
+            clock: MonotonicClock.now, stopReason: { control.stopReason },
+            sleep: { control.wait(seconds: Double($0 ?? 60 * second) / 1e9) }
+        ) { job, now in
+            switch job {
+            case .probes:
+                probeLoops(now: now)
+                logLosses()
+            case .pace:
                 let totals = self.totals
-                verifier.notePace(
+                verifier?.notePace(
                     published: totals[.published], publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
-                nextPace = now &+ 1_000_000_000
-            }
-            if let end, now >= end { return .duration }
-            if !hasEverConnected, now >= connectDeadline {
+            case .end:
+                return .end(.duration)
+            case .connectDeadline:
+                guard !hasEverConnected else { break }
                 let why = control.lastFailure ?? verifier?.lastFailureReason.map { "verify: " + $0 } ?? noConnack
-                return .noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)")
-            }
-            if let due = nextStatus, now >= due, let interval {
+                return .end(.noConnection("no connection within \(formatSeconds(settings.connectTimeout)): \(why)"))
+            case .status:
                 let totals = self.totals
                 status.report(
                     totals, latency: liveHistograms().latency, errors: errorCount(totals),
                     position: position(at: now, seconds: Double(now &- start) / 1e9), at: now)
-                nextStatus = due &+ MonotonicClock.nanoseconds(interval)
+            case .timeline:
+                return .dueAgain(record(now: now))
+            case .capacity:
+                return .dueAgain(searchCapacity(now: now, connectDeadline: connectDeadline))
             }
-            let timelineDue = record(now: now)
-            let searchDue = searchCapacity(now: now, connectDeadline: connectDeadline)
-            // At least once a second, for the lines that sum up lost connections.
-            let wake = max(
-                now,
-                [nextStatus, end, hasEverConnected ? nil : connectDeadline, timelineDue, searchDue, now &+ 1_000_000_000]
-                    .compactMap { $0 }.min()!)
-            control.wait(seconds: Double(wake - now) / 1e9)
+            return .done
         }
     }
 

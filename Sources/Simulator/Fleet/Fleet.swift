@@ -107,7 +107,7 @@ public final class Fleet: Sendable {
         for index in 0..<loopCount {
             contexts.append(
                 LoopContext(
-                    loop: try EventLoop(name: "devsim-loop-\(index)"), control: control,
+                    loop: try EventLoop(name: "devsim-loop-\(index)", logger: logger), control: control,
                     groups: plan.groups.count))
         }
         let roster = try FleetRoster(plan: plan, contexts: contexts, control: control, settings: settings)

@@ -56,7 +56,7 @@ package final class Subscribers: @unchecked Sendable {
         self.plans = plans
         let memberCount = plans.reduce(0) { $0 + $1.members.count }
         let loopCount = max(1, min(loops, memberCount))
-        self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-subscribe-\($0)") }
+        self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-subscribe-\($0)", logger: logger) }
         warnings = Locked(Array(repeating: 0, count: plans.count))
         var connections: [SubscriberConnection] = []
         var tallies: [[(loop: Int, tally: SubscriberTally)]] = []

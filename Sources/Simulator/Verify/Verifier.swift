@@ -155,7 +155,7 @@ package final class Verifier: @unchecked Sendable {
             }
         }
         let loopCount = max(1, min(loops, setups.count))
-        self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-verify-\($0)") }
+        self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-verify-\($0)", logger: logger) }
         var connections: [VerifierConnection] = []
         for (number, setup) in setups.enumerated() {
             var options = Verifier.subscriberOptions(setup.options, as: setup.identity.settings)

@@ -470,7 +470,10 @@ enum ArgumentParser {
             o, v, label throws(UsageError) in
             o.quiet = try flag(v, label)
         },
-        Option(flag: "--verbose", variable: "DEVSIM_VERBOSE", valueName: nil, help: "log every connection event") {
+        Option(
+            flag: "--verbose", variable: "DEVSIM_VERBOSE", valueName: nil,
+            help: "log every connection event, and debug lines: libmosquitto's, the event loops', the WebSocket bridges'"
+        ) {
             o, v, label throws(UsageError) in
             o.verbose = try flag(v, label)
         },
