@@ -437,23 +437,8 @@ struct RunCommand {
         return Figure.line(t.figures) + (result.verify.map { "; verify: " + $0.line } ?? "")
     }
 
+    /// `--report`, in `--report-format`.
     private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {
-        let json = try report.json()
-        switch options.reportFormat {
-        case .json:
-            try OutputFile.write(json, to: path)
-        case .junit:
-            let xml = JUnitReport.xml(report, exitCode: exitCode.rawValue, json: String(decoding: json, as: UTF8.self))
-            try OutputFile.write(Array(xml.utf8), to: path)
-        case .csv:
-            try OutputFile.write(Array((report.timeline?.csv ?? "").utf8), to: path)
-        case .html:
-            try OutputFile.write(Array(HTMLReport.page(report).utf8), to: path)
-        }
+        try ReportFile.write(report, as: options.reportFormat, exitCode: exitCode.rawValue, to: path)
     }
-}
-
-struct RuntimeError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
