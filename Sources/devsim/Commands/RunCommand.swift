@@ -124,7 +124,7 @@ struct RunCommand {
             service?.noteReload(done)
             notifier.reloaded()
         }
-        let systemd = Self.notifySystemd(notifier, fleet: fleet, readyPercent: options.readyPercent)
+        let systemd = notifier.follow(fleet, readyPercent: options.readyPercent)
         let result = try fleet.run()
         systemd?.cancel()
         withExtendedLifetime(signals) {}
@@ -259,24 +259,6 @@ struct RunCommand {
                 "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
                     + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
         }
-    }
-
-    /// Under systemd (`NOTIFY_SOCKET`), once a second: `READY=1` when `--ready` of the
-    /// connections are first up, `STATUS=`, and `WATCHDOG=1` while every loop answers.
-    private static func notifySystemd(_ notifier: SystemdNotifier, fleet: Fleet, readyPercent: Double) -> DispatchSourceTimer? {
-        guard notifier.isActive else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now(), repeating: 1)
-        timer.setEventHandler {
-            let live = fleet.live()
-            let (up, wanted, all, _) = live.readiness
-            notifier.update(
-                ready: all > 0 && (wanted == 0 || Double(up) * 100 / Double(wanted) >= readyPercent), healthy: live.stuckLoops.isEmpty,
-                status: "connections \(up)/\(all) up, published \(live.result.totals[.published])")
-        }
-        timer.setCancelHandler { notifier.stopping() }
-        timer.resume()
-        return timer
     }
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
