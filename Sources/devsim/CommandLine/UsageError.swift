@@ -1,3 +1,5 @@
+import Simulator
+
 /// A mistake on the command line or in the environment: printed with the flag it concerns,
 /// followed by a pointer to `--help`, and exit code 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -18,4 +20,16 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var hint: String { "Try 'devsim \(command.map { "\($0) " } ?? "")--help'." }
 
     var description: String { message }
+}
+
+extension UsageError {
+    /// `check()`'s result; a run the library refuses (`RunCheckError`) is a usage error with the
+    /// same message.
+    static func of<T>(_ check: () throws(RunCheckError) -> T) throws(UsageError) -> T {
+        do {
+            return try check()
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
 }

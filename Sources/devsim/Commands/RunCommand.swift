@@ -272,13 +272,7 @@ struct RunCommand {
         }
         var token: String?
         if let file = options.httpTokenFile {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw UsageError("--http-token-file: cannot read '\(file)': \(String(cString: strerror(errno)))")
-            }
-            let text = String(
-                String(decoding: contents, as: UTF8.self).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-            guard !text.isEmpty else { throw UsageError("--http-token-file: '\(file)' is empty") }
-            token = text
+            token = try UsageError.of { () throws(RunCheckError) in try CredentialFiles.token(at: file) }
         } else if !address.isLoopback {
             throw UsageError(
                 "--http \(address) listens beyond this machine: give --http-token-file FILE, whose token every request must carry "
@@ -338,14 +332,7 @@ struct RunCommand {
     private func settings() throws -> RunSettings {
         var password = options.password
         if let file = options.passwordFile {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                let reason = access(file, R_OK) == 0 ? "it cannot be read" : String(cString: strerror(errno))
-                throw UsageError("--password-file: cannot read '\(file)': \(reason)")
-            }
-            guard let text = String(data: contents, encoding: .utf8) else {
-                throw UsageError("--password-file: '\(file)' is not UTF-8 text")
-            }
-            password = String(text.reversed().drop(while: { $0.isNewline }).reversed())
+            password = try UsageError.of { () throws(RunCheckError) in try CredentialFiles.password(at: file) }
         }
         if options.url != nil, options.host != nil || options.port != nil {
             throw UsageError(
