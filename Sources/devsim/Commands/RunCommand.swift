@@ -48,14 +48,6 @@ struct RunCommand {
         lasting.capacity = try capacitySettings(plan)
         let settings = lasting
         if !options.dryRun { tellTheRamp(plan, settings: settings) }
-        try Self.checkCredentials(plan)
-        if options.dryRun, options.messages == nil,
-            let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite })
-        {
-            throw UsageError(
-                "device group '\(device.group)' publishes at max, which a dry run can only show "
-                    + "a number of: add --messages N")
-        }
         if let shard = plan.shard {
             logger.info("shard \(shard): \(plan.deviceCount) of the fleet's \(plan.fleetDeviceCount) devices")
             if plan.deviceCount == 0, plan.subscriberConnectionCount == 0 {
@@ -69,6 +61,9 @@ struct RunCommand {
                 return .success
             }
         }
+        let checks = RunChecks(
+            dryRun: options.dryRun, expectations: options.expectations, report: options.report, reportFormat: options.reportFormat)
+        try UsageError.of { () throws(RunCheckError) in try checks.check(plan, settings: settings) }
         if options.dryRun {
             if !options.expectations.isEmpty {
                 logger.warning(
@@ -77,31 +72,8 @@ struct RunCommand {
             }
             return dryRun(plan, seed: settings.seed, duration: settings.duration)
         }
-        if settings.messages != nil, plan.fleetDeviceCount == 0 {
-            throw UsageError("--messages counts what the devices publish, and the scenarios have none (subscribers alone): use --duration")
-        }
-        if settings.verify, plan.fleetDeviceCount == 0 {
-            throw UsageError("--verify checks what the devices publish, and the scenarios have none (subscribers alone)")
-        }
-        if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.payload.style == .perField }) {
-            throw UsageError(
-                "--verify reads a sequence number out of each message, and device group '\(device.group)' publishes each field "
-                    + "alone (style: perField): leave out --verify, or give the group another style")
-        }
-        if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.onChange != nil }) {
-            throw UsageError(
-                "--verify counts every tick's message, and device group '\(device.group)' sends a tick only on a change "
-                    + "(onChange): leave out --verify, or publish the group at a rate")
-        }
-        let unjudgeable = options.expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
-        guard unjudgeable.isEmpty else {
-            throw UsageError("--expect: " + unjudgeable.joined(separator: "; "))
-        }
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
-        }
-        if let path = options.report, options.reportFormat == .csv, options.timelineInterval == nil {
-            throw UsageError("--report \(path) is the timeline as CSV, which --timeline-interval 0 turns off")
         }
         let serviceSettings = try Self.serviceSettings(options, shard: plan.shard, environment: environment)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
@@ -203,8 +175,8 @@ struct RunCommand {
             for error in errors { logger.error(error) }
             return fleet.reloadFailed("the scenarios' TLS files have \(Text.counted(errors.count, "problem"))")
         }
-        do {
-            try Self.checkCredentials(plan)
+        do throws(RunCheckError) {
+            try RunChecks.checkCredentials(plan)
         } catch {
             return fleet.reloadFailed(error.message)
         }
@@ -249,16 +221,6 @@ struct RunCommand {
         settings.duration = Durations.duration(seconds: longest.seconds)
         logger.info("the run lasts its \(Text.counted(longest.count, "stage")): \(formatSeconds(longest.seconds))")
         return settings
-    }
-
-    /// libmosquitto refuses a password without a user name ("Invalid function arguments"): MQTT
-    /// sends a password only beside one.
-    private static func checkCredentials(_ plan: FleetPlan) throws(UsageError) {
-        if let connection = plan.connections.first(where: { $0.options.password != nil && $0.options.username == nil }) {
-            throw UsageError(
-                "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
-                    + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
-        }
     }
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
