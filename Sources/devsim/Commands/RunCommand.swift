@@ -92,7 +92,7 @@ struct RunCommand {
         let notifier = SystemdNotifier()
         let signals = SignalHandling.install(onFirst: { fleet.requestStop() }) { [self] in
             notifier.reloading()
-            let done = reload(fleet, settings: settings)
+            let done = fleet.reload(options.scenarios, environment: environment, overridden: options.overriddenBrokerKeys)
             service?.noteReload(done)
             notifier.reloaded()
         }
@@ -151,40 +151,6 @@ struct RunCommand {
             if code == .success { code = .failure }
         }
         return code
-    }
-
-    /// SIGHUP: the scenario files read again and applied to the running fleet. Files that do
-    /// not load, or a fleet that clashes, leave it as it is, with every error logged.
-    private func reload(_ fleet: Fleet, settings: RunSettings) -> Reload {
-        logger.info("reloading " + options.scenarios.joined(separator: ", "))
-        var errors: [String] = []
-        let collect = { (line: String) in errors.append(Text.trimmed(line)) }
-        guard
-            let scenarios = ScenarioFiles.load(
-                options.scenarios, environment: environment, overridden: options.overriddenBrokerKeys, errors: collect)
-        else {
-            for error in errors { logger.error(error) }
-            return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "error"))")
-        }
-        let plan = FleetPlan(scenarios: scenarios, settings: settings)
-        guard ScenarioFiles.checkIDs(plan, errors: collect) else {
-            for error in errors { logger.error(error) }
-            return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "clash", plural: "clashes")) of ids")
-        }
-        guard ScenarioFiles.checkTLSFiles(plan, errors: collect) else {
-            for error in errors { logger.error(error) }
-            return fleet.reloadFailed("the scenarios' TLS files have \(Text.counted(errors.count, "problem"))")
-        }
-        do throws(RunCheckError) {
-            try RunChecks.checkCredentials(plan)
-        } catch {
-            return fleet.reloadFailed(error.message)
-        }
-        if let error = fleet.profileChange(to: plan) {
-            logger.error(error)
-            return fleet.reloadFailed(error)
-        }
-        return fleet.reload(to: plan)
     }
 
     /// Says how long the connections take to open when that is long enough to notice: a big
