@@ -16,8 +16,9 @@ package final class DevsimService: Sendable {
         package var shard: Shard?
         /// Seconds since the Unix epoch at which the process started.
         package var startTime: Double
-        /// The live page carries its test hand (`#click=…`): for the browser test only
-        /// (`DEVSIM_TEST_PAGE_HAND`), since a link could otherwise press its buttons.
+        /// The live page carries its test hand (`#click=…`): for the in-process browser tests
+        /// alone, which set it (no flag or variable reaches it), since a link could otherwise
+        /// press its buttons.
         package var pageTestHand = false
 
         package init(

@@ -75,7 +75,7 @@ struct RunCommand {
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
-        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard, environment: environment)
+        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
         let service = try serviceSettings.map { serviceSettings throws(UsageError) in
             try startService(serviceSettings, fleet: fleet, scenarios: scenarios.map(\.name), seed: settings.seed)
@@ -191,9 +191,7 @@ struct RunCommand {
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
     /// Off loopback the token is required: the endpoint can pause and reshape the fleet.
-    static func serviceSettings(
-        _ options: RunOptions, shard: Shard?, environment: [String: String] = [:]
-    ) throws(UsageError) -> DevsimService.Settings? {
+    static func serviceSettings(_ options: RunOptions, shard: Shard?) throws(UsageError) -> DevsimService.Settings? {
         guard let address = options.http else {
             if options.httpTokenFile != nil { throw UsageError("--http-token-file needs --http ADDR:PORT, which it guards") }
             return nil
@@ -206,32 +204,16 @@ struct RunCommand {
                 "--http \(address) listens beyond this machine: give --http-token-file FILE, whose token every request must carry "
                     + "(Authorization: Bearer), or listen on loopback (--http \(address.port))")
         }
-        var settings = DevsimService.Settings(
+        return DevsimService.Settings(
             address: address, token: token, readyPercent: options.readyPercent, version: Help.versionNumber, shard: shard,
             startTime: Date().timeIntervalSince1970)
-        settings.pageTestHand = environment["DEVSIM_TEST_PAGE_HAND"] == "1"
-        return settings
     }
 
     private func startService(_ settings: DevsimService.Settings, fleet: Fleet, scenarios: [String], seed: UInt64) throws(UsageError)
         -> DevsimService
     {
-        let shard = settings.shard
         do {
-            let service = try DevsimService(
-                settings: settings,
-                view: {
-                    let live = fleet.live()
-                    return DevsimService.View(live: live) {
-                        var report = RunReport(result: live.result, scenarios: scenarios, seed: seed)
-                        report.shard = shard
-                        return report
-                    }
-                },
-                control: { command, group throws(GroupCommandError) in try fleet.perform(command, group: group) })
-            fleet.observeCommands { command, group, connections in
-                service.noteCommand(command, group: group, connections: connections)
-            }
+            let service = try DevsimService(settings: settings, fleet: fleet, scenarios: scenarios, seed: seed)
             var address = settings.address
             address.port = service.port
             logger.info(
@@ -286,9 +268,6 @@ struct RunCommand {
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout
         settings.url = options.url
-        if let stall = environment["DEVSIM_TEST_STALL_LOOP"] {
-            settings.stallFirstLoop = try ArgumentParser.duration(stall, "DEVSIM_TEST_STALL_LOOP", allowZero: false)
-        }
         return settings
     }
 
