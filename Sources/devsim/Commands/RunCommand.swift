@@ -153,14 +153,12 @@ struct RunCommand {
         return code
     }
 
-    /// Says how long the connections take to open when that is long enough to notice: a big
-    /// fleet without `rampUp` opens at the default 1,000 a second, not at once.
+    /// Says how long the connections take to open when that is long enough to notice
+    /// (`FleetPlan.ramp`), and warns when the run ends before the last of them opens.
     private func tellTheRamp(_ plan: FleetPlan, settings: RunSettings) {
-        // Those that `devices` stages bring in open as the count goes, not at a ramp's place.
-        let ramped = plan.connections.filter { $0.presence == nil }
-        guard let last = ramped.map(\.startOffset).max(), last >= 2 else { return }
+        guard let (connections, last) = plan.ramp else { return }
         logger.info(
-            "the \(Text.counted(ramped.count, "connection")) open over \(formatSeconds(last)) "
+            "the \(Text.counted(connections, "connection")) open over \(formatSeconds(last)) "
                 + "(rampUp; the groups without one share \(Int(Defaults.rampUp))/s)")
         if let duration = settings.duration, duration < Durations.duration(seconds: last) {
             logger.warning(
@@ -169,24 +167,12 @@ struct RunCommand {
         }
     }
 
-    /// A load profile is a test of a known length: without --duration or --messages (or with
-    /// --messages, when the profile ends at nothing), the run ends with its last stage.
+    /// The run's settings, lasting its stages when nothing else ends it
+    /// (`RunSettings.lastingTheStages`), which the log says.
     private func lastingTheStages(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
-        // The scenario's stages and the groups' own: the run lasts the longest.
-        let profiles = ([plan.stages] + plan.scenarios.flatMap(\.groups).map(\.stages)).filter { !$0.isEmpty }
-        // With --messages too: a profile that ends at nothing would never spend the budget.
-        let stops = profiles.allSatisfy { stages in
-            switch stages.last(where: { $0.target != .hold })?.target {
-            case .multiplier(0), .devices(0): true
-            default: false
-            }
-        }
-        guard let longest = profiles.max(by: { $0.seconds < $1.seconds }), settings.duration == nil, settings.messages == nil || stops
-        else { return settings }
-        var settings = settings
-        settings.duration = Durations.duration(seconds: longest.seconds)
-        logger.info("the run lasts its \(Text.counted(longest.count, "stage")): \(formatSeconds(longest.seconds))")
-        return settings
+        guard let (lasting, stages) = settings.lastingTheStages(of: plan) else { return settings }
+        logger.info("the run lasts its \(Text.counted(stages.count, "stage")): \(formatSeconds(stages.seconds))")
+        return lasting
     }
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
