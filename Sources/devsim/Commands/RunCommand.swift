@@ -124,22 +124,7 @@ struct RunCommand {
                 unwritten = "\(error)"
             }
         }
-        if let verify = result.verify, let invalid = verify.invalid {
-            logger.warning("verify: not judged: \(invalid); no figure of the closed-loop check says anything of the broker")
-        } else if let verify = result.verify, let silent = verify.silentTopics {
-            logger.warning(
-                "verify: of \(Text.counted(silent, "topic")) nothing was received, of which the devices published: a broker's ACL "
-                    + "may keep the verifier from reading them; give it an identity of its own ('verify:' in the scenario)")
-        } else if let verify = result.verify, verify.fellBehind {
-            // Last, where a reader of the log looks first: whose doing the lost figure is.
-            logger.warning(
-                "verify: the subscribers fell behind: they received \(Int(verify.receivedPerSecond)) msg/s while the "
-                    + "devices published \(Int(verify.publishedPerSecond)) msg/s, and \(verify.missingWhileConnected) of the "
-                    + "\(verify.lost) lost went missing while every connection was up, as a broker drops what it queues beyond "
-                    + "its bound for a subscriber that does not keep up (mosquitto's max_queued_messages, behind "
-                    + "max_inflight_messages): those say more of the subscribers, or of the broker's limits for one, than "
-                    + "of the broker losing messages")
-        }
+        if let warning = result.verify?.warning { logger.warning(warning) }
         if let unwritten {
             // Last, where a CI log is read first; the run's own verdict, when it failed, says
             // more than the missing file and keeps its exit code.
