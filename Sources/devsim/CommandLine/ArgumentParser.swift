@@ -97,11 +97,7 @@ enum ArgumentParser {
         let (values, reports) = try split(arguments, command: command, flags: [("--output", "FILE")])
         guard reports.count == 1 else { throw UsageError("\(command): name one report file, found \(reports.count)") }
         if let output = values["--output"]?.last {
-            do throws(ReportFormatError) {
-                try ReportFormat.check(output: output, of: command, writes: format)
-            } catch {
-                throw UsageError(error.message)
-            }
+            try UsageError.of { () throws(ReportFormatError) in try ReportFormat.check(output: output, of: command, writes: format) }
         }
         return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
@@ -209,12 +205,11 @@ enum ArgumentParser {
         if let report = options.report {
             let formatFlag = fromFlags["--report-format"] != nil
             let formatGiven = formatFlag || !(environment["DEVSIM_REPORT_FORMAT"] ?? "").isEmpty
-            do throws(ReportFormatError) {
-                options.reportFormat = try ReportFormat.of(
+            let given = formatGiven ? options.reportFormat : nil
+            options.reportFormat = try UsageError.of { () throws(ReportFormatError) in
+                try ReportFormat.of(
                     report, pathLabel: fromFlags["--report"] != nil ? "--report" : "DEVSIM_REPORT",
-                    given: formatGiven ? options.reportFormat : nil, givenLabel: formatFlag ? "--report-format" : "DEVSIM_REPORT_FORMAT")
-            } catch {
-                throw UsageError(error.message)
+                    given: given, givenLabel: formatFlag ? "--report-format" : "DEVSIM_REPORT_FORMAT")
             }
         }
         if options.password != nil, options.passwordFile != nil, fromFlags["--password-file"] == nil {

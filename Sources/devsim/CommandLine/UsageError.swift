@@ -23,13 +23,13 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 extension UsageError {
-    /// `check()`'s result; a run the library refuses (`RunCheckError`) is a usage error with the
-    /// same message.
-    static func of<T>(_ check: () throws(RunCheckError) -> T) throws(UsageError) -> T {
+    /// `check()`'s result; what the library refuses (`RunCheckError`, `ReportFormatError`: a
+    /// sentence each) is a usage error with the same message.
+    static func of<T, Refusal: Error & CustomStringConvertible>(_ check: () throws(Refusal) -> T) throws(UsageError) -> T {
         do {
             return try check()
         } catch {
-            throw UsageError(error.message)
+            throw UsageError(error.description)
         }
     }
 }
