@@ -61,6 +61,7 @@ struct RunCommand {
                 return .success
             }
         }
+        // An empty shard has returned: it has no connection a check could refuse.
         let checks = RunChecks(
             dryRun: options.dryRun, expectations: options.expectations, report: options.report, reportFormat: options.reportFormat)
         try UsageError.of { () throws(RunCheckError) in try checks.check(plan, settings: settings) }
