@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorTests", dependencies: ["Simulator", "Report", "Logging", "MQTT", "Reactor", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Report", "Simulator", "Reactor"]),
-        .testTarget(name: "devsimTests", dependencies: ["devsim", "TestSupport"]),
+        .testTarget(name: "devsimTests", dependencies: ["devsim", "Report", "Scenario", "Service", "Simulator", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,8 +16,9 @@ package final class DevsimService: Sendable {
         package var shard: Shard?
         /// Seconds since the Unix epoch at which the process started.
         package var startTime: Double
-        /// The live page carries its test hand (`#click=…`): for the browser test only
-        /// (`DEVSIM_TEST_PAGE_HAND`), since a link could otherwise press its buttons.
+        /// The live page carries its test hand (`#click=…`): for the in-process browser tests
+        /// alone, which set it (no flag or variable reaches it), since a link could otherwise
+        /// press its buttons.
         package var pageTestHand = false
 
         package init(
@@ -145,13 +146,12 @@ package final class DevsimService: Sendable {
             }
             return HTTPResponse(status: 200, text: "ok")
         case "/readyz":
-            // Connections down on purpose are down as asked: the share is of the others, so
-            // pausing a group does not take the endpoint that resumes it out of service.
-            let (up, wanted, all, paused) = view.live.readiness
-            let percent = wanted > 0 ? Double(up) * 100 / Double(wanted) : all > 0 ? 100 : 0
+            // Systemd's READY=1 follows the same rule (`Readiness`).
+            let readiness = view.live.readiness
             let figures =
-                "\(up)/\(all) connections up" + (paused > 0 ? ", \(paused) paused" : "") + " (\(Self.percentText(percent)) %)"
-            return percent >= settings.readyPercent && all > 0
+                "\(readiness.up)/\(readiness.all) connections up" + (readiness.paused > 0 ? ", \(readiness.paused) paused" : "")
+                + " (\(Self.percentText(readiness.percent)) %)"
+            return readiness.isReady(percent: settings.readyPercent)
                 ? HTTPResponse(status: 200, text: "ready: " + figures)
                 : HTTPResponse(status: 503, text: "not ready: \(figures), below --ready \(Self.percentText(settings.readyPercent)) %")
         case "/api/status":

@@ -20,31 +20,44 @@ import TestSupport
         """
 
     /// Runs the staged scenario with `--http`, until `devsim_published_total` reaches
-    /// `published`; then `body` with the port, and devsim is stopped.
-    private func whilePublishing(
-        _ published: Int, environment: [String: String] = [:], _ body: (_ port: Int) throws -> Void
-    ) throws {
+    /// `published`; then `body` with the port, and devsim is stopped. With `testHand`, the run is
+    /// made in this process (`ServedRun`), its live page carrying the test hand, which no flag
+    /// of the binary gives.
+    private func whilePublishing(_ published: Int, testHand: Bool = false, _ body: (_ port: Int) throws -> Void) throws {
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("page.yaml", Self.staged)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(
-            arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--stats-interval", "0"],
-            environment: environment)
-        let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+        let port: Int
+        let log: () -> String
+        let stop: () throws -> Bool
+        if testHand {
+            let run = try ServedRun(file: file, brokerPort: broker.port) { _ in
+            } service: {
+                $0.pageTestHand = true
+            }
+            (port, log) = (run.port, { run.log })
+            stop = { try run.stop(timeout: 10)?.reason == .requested }
+        } else {
+            let devsim = try DevsimProcess(
+                arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--stats-interval", "0"])
+            port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
+            log = { devsim.stderr }
+            stop = { devsim.terminate(grace: 10) == 0 }
+        }
         let going = TestClock.wait(timeout: 20, interval: 0.1) {
             let metrics = (try? HTTPGet.request(port: port, path: "/metrics").body) ?? ""
             return (ServiceTests.value(metrics, "devsim_published_total{group=\"meter\"}") ?? 0) >= published
         }
-        try #require(going, "\(devsim.stderr)")
+        try #require(going, "\(log())")
         try body(port)
-        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        #expect(try stop(), "\(log())")
     }
 
     /// A page opened mid-run shows the rate from its first event (it read 0.0), the stage under
     /// way and its target, and an empty chart that says why, not a scale of 1e-9.
     @Test func theFirstEventGivesTheRateAndTheStage() throws {
         // Two seconds of publishing: the page's first event has a second of it.
-        try whilePublishing(20, environment: ["DEVSIM_TEST_PAGE_HAND": "1"]) { port in
+        try whilePublishing(20, testHand: true) { port in
             // The test hand stops listening after the first status, so the DOM is that event's.
             let browser = try DevsimProcess.runToCompletion(
                 executable: "/usr/bin/chromium",

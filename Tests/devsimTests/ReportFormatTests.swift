@@ -1,3 +1,4 @@
+import Report
 import Testing
 @testable import devsim
 

@@ -65,17 +65,17 @@ import TestSupport
         #expect(Self.value(metrics.body, "devsim_ack_latency_seconds_count") == (report["latency"] as? [String: Any])?["count"] as? Int)
     }
 
+    /// In-process: the stall is a hook of the library's settings, which no flag sets.
     @Test func readinessFollowsTheConnectionsAndHealthTheLoops() throws {
         let broker = try MosquittoBroker()
         broker.pause()  // TCP is accepted, no CONNACK comes
         let file = try RunFiles.scenario("svc-ready.yaml", "broker: { reconnect: { initial: 200ms, max: 400ms } }\n" + Self.quiet)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--ready", "100%",
-                "--stats-interval", "0",
-            ], environment: ["DEVSIM_TEST_STALL_LOOP": "4s"])
-        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
+        // `--ready 100%`, and the first loop stalled for 4 s a second in.
+        let devsim = try ServedRun(file: file, brokerPort: broker.port, settings: { $0.stallFirstLoop = .seconds(4) }) {
+            $0.readyPercent = 100
+        }
+        let port = devsim.port
         let before = try HTTPGet.request(port: port, path: "/readyz")
         #expect(before.status == 503 && before.body.contains("not ready: 0/5 connections up (0 %), below --ready 100 %"), "\(before.body)")
         // A second in, the first loop blocks for 4 s. The next probe finds it within about a
@@ -83,8 +83,8 @@ import TestSupport
         // about 2 s, waited for from the stall's start, not from the serving (on a busy machine
         // the fleet's start can come well after it: CI missed a 0.5 s window so).
         #expect(
-            TestClock.wait(timeout: 15, interval: 0.02) { devsim.stderr.contains("event loop devsim-loop-0 blocks for 4.0s") },
-            "\(devsim.stderr)")
+            TestClock.wait(timeout: 15, interval: 0.02) { devsim.log.contains("event loop devsim-loop-0 blocks for 4.0s") },
+            "\(devsim.log)")
         #expect(
             TestClock.wait(timeout: 4, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/healthz").status) == 503 },
             "a stuck loop fails /healthz")
@@ -94,10 +94,11 @@ import TestSupport
         broker.resume()
         #expect(
             TestClock.wait(timeout: 15, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 },
-            "\(devsim.stderr)")
+            "\(devsim.log)")
         broker.kill()
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 503 })
-        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        // SIGTERM's stop: the run ends as asked, exit 0.
+        #expect(try devsim.stop(timeout: 10)?.reason == .requested, "\(devsim.log)")
     }
 
     @Test func aTokenGuardsEveryRequestAndIsRequiredOffLoopback() throws {
@@ -244,16 +245,15 @@ import TestSupport
     /// Item 6: the live page as a person sees it, in headless Chromium. It loads with no console
     /// message, its charts take a point a second from /api/events, and its pause button (pressed
     /// by the page's test hand, `#click=pause:NAME`, as a person would press it) pauses the group.
+    /// In-process: the page's test hand is a setting of the service, which no flag sets.
     @Test func theLivePageWorksInABrowser() throws {
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("svc-page.yaml", Self.quiet.replacingOccurrences(of: "publish: 1/10s", with: "publish: 2/s"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "8s", "--http", "0",
-                "--report", file + ".json", "--stats-interval", "0",
-            ], environment: ["DEVSIM_TEST_PAGE_HAND": "1"])
-        let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
+        let devsim = try ServedRun(file: file, brokerPort: broker.port, settings: { $0.duration = .seconds(8) }) {
+            $0.pageTestHand = true
+        }
+        let port = devsim.port
         let page = try HTTPGet.request(port: port, path: "/")
         #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
         #expect(!page.body.contains("http://") && !page.body.contains("https://"), "nothing from elsewhere")
@@ -282,9 +282,10 @@ import TestSupport
         #expect(
             browser.stdout.contains("data-state=\"finished\">run finished (duration) after "),
             "the run's end, not reconnecting…: \(browser.stdout.prefix(1500))")
-        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
-        let report = try RunFiles.report(file + ".json")
-        #expect(devsim.stderr.contains("device group 'meter' paused (5 connections)"), "the button paused the group: \(devsim.stderr)")
+        let result = try #require(try devsim.result(timeout: 20), "\(devsim.log)")
+        #expect(result.reason == .duration, "\(devsim.log)")
+        let report = try devsim.report(result)
+        #expect(devsim.log.contains("device group 'meter' paused (5 connections)"), "the button paused the group: \(devsim.log)")
         #expect((report["connectionsUp"] as? Int) == 0, "its connections left: \(report)")
     }
 

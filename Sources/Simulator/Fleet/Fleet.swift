@@ -40,12 +40,13 @@ public final class Fleet: Sendable {
         /// What readiness (`/readyz`, systemd's `READY=1`) judges: the devices' connections up
         /// of those not paused or out on purpose, which a command or the stages took down as
         /// asked; for a run of subscribers alone, theirs.
-        public var readiness: (up: Int, wanted: Int, all: Int, paused: Int) {
+        public var readiness: Readiness {
             guard result.connections == 0, subscriberConnections > 0 else {
                 let paused = result.totals.connectionsPaused
-                return (result.totals.connectionsUp, result.connections - paused, result.connections, paused)
+                return Readiness(
+                    up: result.totals.connectionsUp, wanted: result.connections - paused, all: result.connections, paused: paused)
             }
-            return (subscriberConnectionsUp, subscriberConnections, subscriberConnections, 0)
+            return Readiness(up: subscriberConnectionsUp, wanted: subscriberConnections, all: subscriberConnections, paused: 0)
         }
     }
 

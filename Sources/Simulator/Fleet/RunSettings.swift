@@ -53,8 +53,9 @@ public struct RunSettings: Sendable {
     public var verify = false
     /// Run only this slice of the fleet's devices (`run --shard K/N`); `nil` runs them all.
     public var shard: Shard? = nil
-    /// A test's hook (`DEVSIM_TEST_STALL_LOOP`): the first event loop blocks this long, a
-    /// second into the run, as a loop stuck in a call would, for `/healthz` to see.
+    /// A test's hook, set by in-process tests alone (no flag or variable reaches it): the first
+    /// event loop blocks this long, a second into the run, as a loop stuck in a call would, for
+    /// `/healthz` to see.
     package var stallFirstLoop: Duration? = nil
     /// `run --find-capacity`: the run steps its rate up until an SLO breaks, and ends when the
     /// search is over.

@@ -96,7 +96,7 @@ enum ArgumentParser {
         let command = "report \(format.rawValue)"
         let (values, reports) = try split(arguments, command: command, flags: [("--output", "FILE")])
         guard reports.count == 1 else { throw UsageError("\(command): name one report file, found \(reports.count)") }
-        if let output = values["--output"]?.last { try ReportFormat.check(output: output, of: command, writes: format) }
+        if let output = values["--output"]?.last { try ReportFormat.checkOutput(output, of: command, writes: format) }
         return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
 
@@ -203,7 +203,7 @@ enum ArgumentParser {
         if let report = options.report {
             let formatFlag = fromFlags["--report-format"] != nil
             let formatGiven = formatFlag || !(environment["DEVSIM_REPORT_FORMAT"] ?? "").isEmpty
-            options.reportFormat = try ReportFormat.of(
+            options.reportFormat = try ReportFormat.forReport(
                 report, pathLabel: fromFlags["--report"] != nil ? "--report" : "DEVSIM_REPORT",
                 given: formatGiven ? options.reportFormat : nil, givenLabel: formatFlag ? "--report-format" : "DEVSIM_REPORT_FORMAT")
         }

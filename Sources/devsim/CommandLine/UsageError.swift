@@ -1,3 +1,5 @@
+import Simulator
+
 /// A mistake on the command line or in the environment: printed with the flag it concerns,
 /// followed by a pointer to `--help`, and exit code 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -18,4 +20,16 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var hint: String { "Try 'devsim \(command.map { "\($0) " } ?? "")--help'." }
 
     var description: String { message }
+}
+
+extension UsageError {
+    /// `check()`'s result; what the library refuses (`RunCheckError`, `ReportFormatError`: a
+    /// sentence each) is a usage error with the same message.
+    static func of<T, Refusal: Error & CustomStringConvertible>(_ check: () throws(Refusal) -> T) throws(UsageError) -> T {
+        do {
+            return try check()
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
 }

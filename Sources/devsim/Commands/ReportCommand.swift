@@ -30,7 +30,7 @@ enum ReportCommand {
             } else {
                 output(String(decoding: json, as: UTF8.self))
             }
-        } catch let error as RuntimeError {
+        } catch let error as OutputFileError {
             errors("devsim report merge: \(error)\n")
             return .failure
         } catch {

@@ -4,58 +4,22 @@ import Simulator
 
 /// `devsim run --find-capacity`: what a search may be asked, and what its answer says.
 extension RunCommand {
-    /// The search `--find-capacity`, `--slo`, `--step` and `--warmup` ask of a run of `plan`;
-    /// `nil` without `--find-capacity`. A search the fleet cannot carry out is refused before
-    /// anything connects.
+    /// The search `--find-capacity`, `--slo`, `--step` and `--warmup` ask of a run of `plan`
+    /// (`CapacityRequest`), said in the log; `nil` without `--find-capacity`. A search the fleet
+    /// cannot carry out is refused before anything connects.
     func capacitySettings(_ plan: FleetPlan) throws(UsageError) -> CapacitySettings? {
-        guard options.findCapacity else {
-            if !options.slos.isEmpty || options.capacityStep != nil || options.capacityWarmUp != nil {
-                let given = [
-                    options.slos.isEmpty ? nil : "--slo", options.capacityStep == nil ? nil : "--step",
-                    options.capacityWarmUp == nil ? nil : "--warmup",
-                ].compactMap { $0 }
-                throw UsageError(
-                    "\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for --find-capacity, which is not given")
-            }
-            return nil
+        let request = CapacityRequest(
+            find: options.findCapacity, slos: options.slos, step: options.capacityStep, warmUp: options.capacityWarmUp)
+        let asked = try UsageError.of { () throws(RunCheckError) in
+            try request.settings(for: plan, dryRun: options.dryRun, messages: options.messages, verify: options.verify)
         }
-        guard !options.slos.isEmpty else {
-            throw UsageError("--find-capacity needs the SLOs each step must meet: --slo 'lateness.p99<5ms' --slo 'p99<50ms'")
-        }
-        let refusal: String? =
-            if options.dryRun {
-                "a dry run measures nothing to search with"
-            } else if options.messages != nil {
-                "the search sets the run's length; leave out --messages (--duration caps it)"
-            } else if plan.fleetDeviceCount == 0 {
-                "the search steps up the devices' rate, and the scenarios have none (subscribers alone)"
-            } else if plan.shard != nil {
-                "each shard would search alone: run the search in one process"
-            } else if !plan.stages.isEmpty {
-                "the scenario's stages set the rate, which the search must: leave out stages:"
-            } else if let group = plan.scenarios.flatMap(\.groups).first(where: { !$0.stages.isEmpty }) {
-                "device group '\(group.name)' has stages of its own, which set its rate: leave them out"
-            } else if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
-                "device group '\(device.group)' publishes at max, which has no rate to step up"
-            } else {
-                nil
-            }
-        if let refusal { throw UsageError("--find-capacity: \(refusal)") }
-        let unjudgeable = options.slos.compactMap { $0.unjudgeableReason(plan: plan, verify: options.verify) }
-        guard unjudgeable.isEmpty else { throw UsageError("--slo: " + unjudgeable.joined(separator: "; ")) }
-        if let lost = options.slos.first(where: { $0.metric.name == "lost" }), let refusal = Verifier.stepLossRefusal(plan: plan) {
-            throw UsageError("--slo: \(lost.text): \(refusal)")
-        }
-        let base = plan.connections.reduce(0.0) { sum, connection in sum + connection.devices.reduce(0) { $0 + $1.perSecond } }
-        let settings = CapacitySettings(
-            slos: options.slos, step: options.capacityStep ?? Defaults.capacityStep,
-            warmUp: options.capacityWarmUp ?? Defaults.capacityWarmUp, baseRatePerSecond: base)
+        guard let settings = asked else { return nil }
         let slos: String = options.slos.map(\.text).joined(separator: ", ")
         let within = Int(CapacitySearch.defaultResolution * 100)
         let timing = "each step \(formatSeconds(settings.warmUp)) of warm-up, then \(formatSeconds(settings.step)) measured"
         logger.info(
-            "capacity: from \(Assertion.number(base))/s, doubling while every step meets \(slos), then bisecting to within \(within) %; \(timing)"
-        )
+            "capacity: from \(Assertion.number(settings.baseRatePerSecond))/s, doubling while every step meets \(slos), then "
+                + "bisecting to within \(within) %; \(timing)")
         return settings
     }
 

@@ -48,14 +48,6 @@ struct RunCommand {
         lasting.capacity = try capacitySettings(plan)
         let settings = lasting
         if !options.dryRun { tellTheRamp(plan, settings: settings) }
-        try Self.checkCredentials(plan)
-        if options.dryRun, options.messages == nil,
-            let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite })
-        {
-            throw UsageError(
-                "device group '\(device.group)' publishes at max, which a dry run can only show "
-                    + "a number of: add --messages N")
-        }
         if let shard = plan.shard {
             logger.info("shard \(shard): \(plan.deviceCount) of the fleet's \(plan.fleetDeviceCount) devices")
             if plan.deviceCount == 0, plan.subscriberConnectionCount == 0 {
@@ -69,6 +61,10 @@ struct RunCommand {
                 return .success
             }
         }
+        // An empty shard has returned: it has no connection a check could refuse.
+        let checks = RunChecks(
+            dryRun: options.dryRun, expectations: options.expectations, report: options.report, reportFormat: options.reportFormat)
+        try UsageError.of { () throws(RunCheckError) in try checks.check(plan, settings: settings) }
         if options.dryRun {
             if !options.expectations.isEmpty {
                 logger.warning(
@@ -77,33 +73,10 @@ struct RunCommand {
             }
             return dryRun(plan, seed: settings.seed, duration: settings.duration)
         }
-        if settings.messages != nil, plan.fleetDeviceCount == 0 {
-            throw UsageError("--messages counts what the devices publish, and the scenarios have none (subscribers alone): use --duration")
-        }
-        if settings.verify, plan.fleetDeviceCount == 0 {
-            throw UsageError("--verify checks what the devices publish, and the scenarios have none (subscribers alone)")
-        }
-        if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.payload.style == .perField }) {
-            throw UsageError(
-                "--verify reads a sequence number out of each message, and device group '\(device.group)' publishes each field "
-                    + "alone (style: perField): leave out --verify, or give the group another style")
-        }
-        if settings.verify, let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.onChange != nil }) {
-            throw UsageError(
-                "--verify counts every tick's message, and device group '\(device.group)' sends a tick only on a change "
-                    + "(onChange): leave out --verify, or publish the group at a rate")
-        }
-        let unjudgeable = options.expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
-        guard unjudgeable.isEmpty else {
-            throw UsageError("--expect: " + unjudgeable.joined(separator: "; "))
-        }
         if options.report == nil, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
-        if let path = options.report, options.reportFormat == .csv, options.timelineInterval == nil {
-            throw UsageError("--report \(path) is the timeline as CSV, which --timeline-interval 0 turns off")
-        }
-        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard, environment: environment)
+        let serviceSettings = try Self.serviceSettings(options, shard: plan.shard)
         let fleet = try Fleet(plan: plan, settings: settings, logger: logger)
         let service = try serviceSettings.map { serviceSettings throws(UsageError) in
             try startService(serviceSettings, fleet: fleet, scenarios: scenarios.map(\.name), seed: settings.seed)
@@ -120,11 +93,11 @@ struct RunCommand {
         let notifier = SystemdNotifier()
         let signals = SignalHandling.install(onFirst: { fleet.requestStop() }) { [self] in
             notifier.reloading()
-            let done = reload(fleet, settings: settings)
+            let done = fleet.reload(options.scenarios, environment: environment, overridden: options.overriddenBrokerKeys)
             service?.noteReload(done)
             notifier.reloaded()
         }
-        let systemd = Self.notifySystemd(notifier, fleet: fleet, readyPercent: options.readyPercent)
+        let systemd = notifier.follow(fleet, readyPercent: options.readyPercent)
         let result = try fleet.run()
         systemd?.cancel()
         withExtendedLifetime(signals) {}
@@ -152,22 +125,7 @@ struct RunCommand {
                 unwritten = "\(error)"
             }
         }
-        if let verify = result.verify, let invalid = verify.invalid {
-            logger.warning("verify: not judged: \(invalid); no figure of the closed-loop check says anything of the broker")
-        } else if let verify = result.verify, let silent = verify.silentTopics {
-            logger.warning(
-                "verify: of \(Text.counted(silent, "topic")) nothing was received, of which the devices published: a broker's ACL "
-                    + "may keep the verifier from reading them; give it an identity of its own ('verify:' in the scenario)")
-        } else if let verify = result.verify, verify.fellBehind {
-            // Last, where a reader of the log looks first: whose doing the lost figure is.
-            logger.warning(
-                "verify: the subscribers fell behind: they received \(Int(verify.receivedPerSecond)) msg/s while the "
-                    + "devices published \(Int(verify.publishedPerSecond)) msg/s, and \(verify.missingWhileConnected) of the "
-                    + "\(verify.lost) lost went missing while every connection was up, as a broker drops what it queues beyond "
-                    + "its bound for a subscriber that does not keep up (mosquitto's max_queued_messages, behind "
-                    + "max_inflight_messages): those say more of the subscribers, or of the broker's limits for one, than "
-                    + "of the broker losing messages")
-        }
+        if let warning = result.verify?.warning { logger.warning(warning) }
         if let unwritten {
             // Last, where a CI log is read first; the run's own verdict, when it failed, says
             // more than the missing file and keeps its exit code.
@@ -181,48 +139,12 @@ struct RunCommand {
         return code
     }
 
-    /// SIGHUP: the scenario files read again and applied to the running fleet. Files that do
-    /// not load, or a fleet that clashes, leave it as it is, with every error logged.
-    private func reload(_ fleet: Fleet, settings: RunSettings) -> Reload {
-        logger.info("reloading " + options.scenarios.joined(separator: ", "))
-        var errors: [String] = []
-        let collect = { (line: String) in errors.append(Text.trimmed(line)) }
-        guard
-            let scenarios = ScenarioFiles.load(
-                options.scenarios, environment: environment, overridden: options.overriddenBrokerKeys, errors: collect)
-        else {
-            for error in errors { logger.error(error) }
-            return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "error"))")
-        }
-        let plan = FleetPlan(scenarios: scenarios, settings: settings)
-        guard ScenarioFiles.checkIDs(plan, errors: collect) else {
-            for error in errors { logger.error(error) }
-            return fleet.reloadFailed("the scenario files have \(Text.counted(errors.count, "clash", plural: "clashes")) of ids")
-        }
-        guard ScenarioFiles.checkTLSFiles(plan, errors: collect) else {
-            for error in errors { logger.error(error) }
-            return fleet.reloadFailed("the scenarios' TLS files have \(Text.counted(errors.count, "problem"))")
-        }
-        do {
-            try Self.checkCredentials(plan)
-        } catch {
-            return fleet.reloadFailed(error.message)
-        }
-        if let error = fleet.profileChange(to: plan) {
-            logger.error(error)
-            return fleet.reloadFailed(error)
-        }
-        return fleet.reload(to: plan)
-    }
-
-    /// Says how long the connections take to open when that is long enough to notice: a big
-    /// fleet without `rampUp` opens at the default 1,000 a second, not at once.
+    /// Says how long the connections take to open when that is long enough to notice
+    /// (`FleetPlan.ramp`), and warns when the run ends before the last of them opens.
     private func tellTheRamp(_ plan: FleetPlan, settings: RunSettings) {
-        // Those that `devices` stages bring in open as the count goes, not at a ramp's place.
-        let ramped = plan.connections.filter { $0.presence == nil }
-        guard let last = ramped.map(\.startOffset).max(), last >= 2 else { return }
+        guard let (connections, last) = plan.ramp else { return }
         logger.info(
-            "the \(Text.counted(ramped.count, "connection")) open over \(formatSeconds(last)) "
+            "the \(Text.counted(connections, "connection")) open over \(formatSeconds(last)) "
                 + "(rampUp; the groups without one share \(Int(Defaults.rampUp))/s)")
         if let duration = settings.duration, duration < Durations.duration(seconds: last) {
             logger.warning(
@@ -231,103 +153,39 @@ struct RunCommand {
         }
     }
 
-    /// A load profile is a test of a known length: without --duration or --messages (or with
-    /// --messages, when the profile ends at nothing), the run ends with its last stage.
+    /// The run's settings, lasting its stages when nothing else ends it
+    /// (`RunSettings.lastingTheStages`), which the log says.
     private func lastingTheStages(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
-        // The scenario's stages and the groups' own: the run lasts the longest.
-        let profiles = ([plan.stages] + plan.scenarios.flatMap(\.groups).map(\.stages)).filter { !$0.isEmpty }
-        // With --messages too: a profile that ends at nothing would never spend the budget.
-        let stops = profiles.allSatisfy { stages in
-            switch stages.last(where: { $0.target != .hold })?.target {
-            case .multiplier(0), .devices(0): true
-            default: false
-            }
-        }
-        guard let longest = profiles.max(by: { $0.seconds < $1.seconds }), settings.duration == nil, settings.messages == nil || stops
-        else { return settings }
-        var settings = settings
-        settings.duration = Durations.duration(seconds: longest.seconds)
-        logger.info("the run lasts its \(Text.counted(longest.count, "stage")): \(formatSeconds(longest.seconds))")
-        return settings
-    }
-
-    /// libmosquitto refuses a password without a user name ("Invalid function arguments"): MQTT
-    /// sends a password only beside one.
-    private static func checkCredentials(_ plan: FleetPlan) throws(UsageError) {
-        if let connection = plan.connections.first(where: { $0.options.password != nil && $0.options.username == nil }) {
-            throw UsageError(
-                "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
-                    + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
-        }
-    }
-
-    /// Under systemd (`NOTIFY_SOCKET`), once a second: `READY=1` when `--ready` of the
-    /// connections are first up, `STATUS=`, and `WATCHDOG=1` while every loop answers.
-    private static func notifySystemd(_ notifier: SystemdNotifier, fleet: Fleet, readyPercent: Double) -> DispatchSourceTimer? {
-        guard notifier.isActive else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now(), repeating: 1)
-        timer.setEventHandler {
-            let live = fleet.live()
-            let (up, wanted, all, _) = live.readiness
-            notifier.update(
-                ready: all > 0 && (wanted == 0 || Double(up) * 100 / Double(wanted) >= readyPercent), healthy: live.stuckLoops.isEmpty,
-                status: "connections \(up)/\(all) up, published \(live.result.totals[.published])")
-        }
-        timer.setCancelHandler { notifier.stopping() }
-        timer.resume()
-        return timer
+        guard let (lasting, stages) = settings.lastingTheStages(of: plan) else { return settings }
+        logger.info("the run lasts its \(Text.counted(stages.count, "stage")): \(formatSeconds(stages.seconds))")
+        return lasting
     }
 
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
     /// Off loopback the token is required: the endpoint can pause and reshape the fleet.
-    static func serviceSettings(
-        _ options: RunOptions, shard: Shard?, environment: [String: String] = [:]
-    ) throws(UsageError) -> DevsimService.Settings? {
+    static func serviceSettings(_ options: RunOptions, shard: Shard?) throws(UsageError) -> DevsimService.Settings? {
         guard let address = options.http else {
             if options.httpTokenFile != nil { throw UsageError("--http-token-file needs --http ADDR:PORT, which it guards") }
             return nil
         }
         var token: String?
         if let file = options.httpTokenFile {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw UsageError("--http-token-file: cannot read '\(file)': \(String(cString: strerror(errno)))")
-            }
-            let text = String(
-                String(decoding: contents, as: UTF8.self).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-            guard !text.isEmpty else { throw UsageError("--http-token-file: '\(file)' is empty") }
-            token = text
+            token = try UsageError.of { () throws(RunCheckError) in try CredentialFiles.token(at: file) }
         } else if !address.isLoopback {
             throw UsageError(
                 "--http \(address) listens beyond this machine: give --http-token-file FILE, whose token every request must carry "
                     + "(Authorization: Bearer), or listen on loopback (--http \(address.port))")
         }
-        var settings = DevsimService.Settings(
+        return DevsimService.Settings(
             address: address, token: token, readyPercent: options.readyPercent, version: Help.versionNumber, shard: shard,
             startTime: Date().timeIntervalSince1970)
-        settings.pageTestHand = environment["DEVSIM_TEST_PAGE_HAND"] == "1"
-        return settings
     }
 
     private func startService(_ settings: DevsimService.Settings, fleet: Fleet, scenarios: [String], seed: UInt64) throws(UsageError)
         -> DevsimService
     {
-        let shard = settings.shard
         do {
-            let service = try DevsimService(
-                settings: settings,
-                view: {
-                    let live = fleet.live()
-                    return DevsimService.View(live: live) {
-                        var report = RunReport(result: live.result, scenarios: scenarios, seed: seed)
-                        report.shard = shard
-                        return report
-                    }
-                },
-                control: { command, group throws(GroupCommandError) in try fleet.perform(command, group: group) })
-            fleet.observeCommands { command, group, connections in
-                service.noteCommand(command, group: group, connections: connections)
-            }
+            let service = try DevsimService(settings: settings, fleet: fleet, scenarios: scenarios, seed: seed)
             var address = settings.address
             address.port = service.port
             logger.info(
@@ -356,14 +214,7 @@ struct RunCommand {
     private func settings() throws -> RunSettings {
         var password = options.password
         if let file = options.passwordFile {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                let reason = access(file, R_OK) == 0 ? "it cannot be read" : String(cString: strerror(errno))
-                throw UsageError("--password-file: cannot read '\(file)': \(reason)")
-            }
-            guard let text = String(data: contents, encoding: .utf8) else {
-                throw UsageError("--password-file: '\(file)' is not UTF-8 text")
-            }
-            password = String(text.reversed().drop(while: { $0.isNewline }).reversed())
+            password = try UsageError.of { () throws(RunCheckError) in try CredentialFiles.password(at: file) }
         }
         if options.url != nil, options.host != nil || options.port != nil {
             throw UsageError(
@@ -389,9 +240,6 @@ struct RunCommand {
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout
         settings.url = options.url
-        if let stall = environment["DEVSIM_TEST_STALL_LOOP"] {
-            settings.stallFirstLoop = try ArgumentParser.duration(stall, "DEVSIM_TEST_STALL_LOOP", allowZero: false)
-        }
         return settings
     }
 
@@ -437,23 +285,8 @@ struct RunCommand {
         return Figure.line(t.figures) + (result.verify.map { "; verify: " + $0.line } ?? "")
     }
 
+    /// `--report`, in `--report-format`.
     private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {
-        let json = try report.json()
-        switch options.reportFormat {
-        case .json:
-            try OutputFile.write(json, to: path)
-        case .junit:
-            let xml = JUnitReport.xml(report, exitCode: exitCode.rawValue, json: String(decoding: json, as: UTF8.self))
-            try OutputFile.write(Array(xml.utf8), to: path)
-        case .csv:
-            try OutputFile.write(Array((report.timeline?.csv ?? "").utf8), to: path)
-        case .html:
-            try OutputFile.write(Array(HTMLReport.page(report).utf8), to: path)
-        }
+        try ReportFile.write(report, as: options.reportFormat, exitCode: exitCode.rawValue, to: path)
     }
-}
-
-struct RuntimeError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -3,11 +3,11 @@ import Glibc
 /// A file a command writes when it ends (`run --report`, `report merge --output`): checked before
 /// the work starts, so that a typo costs a second rather than the whole test, written whole or
 /// not at all, and with the system's own words for what went wrong.
-enum OutputFile {
+public enum OutputFile {
     /// Why `path` cannot take the file, as a sentence ("directory 'nodir' does not exist"), or
     /// `nil` when it can: its directory exists, is a directory and is writable, and `path` is not
     /// a directory nor a file that cannot be written.
-    static func problem(_ path: String) -> String? {
+    public static func problem(_ path: String) -> String? {
         guard !path.isEmpty else { return "no file name" }
         var info = stat()
         if stat(path, &info) == 0 {
@@ -35,7 +35,7 @@ enum OutputFile {
     /// that collects it, sees the old file or the whole new one, never half a report, and a
     /// write that fails leaves the old one as it was. A device or a pipe (`/dev/stdout`) is
     /// written as it is. Throws a sentence naming the file and the system's reason.
-    static func write(_ bytes: some Collection<UInt8>, to path: String) throws(RuntimeError) {
+    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(OutputFileError) {
         let contents = Array(bytes)
         var info = stat()
         let exists = stat(path, &info) == 0
@@ -48,17 +48,17 @@ enum OutputFile {
         let (descriptor, temporary) = try temporaryFile(beside: target, for: path)
         // The replaced file's permissions, not the temporary file's.
         if exists { fchmod(descriptor, info.st_mode & 0o7777) }
-        var failure: RuntimeError?
-        do throws(RuntimeError) {
+        var failure: OutputFileError?
+        do throws(OutputFileError) {
             try writeAll(contents, to: descriptor, path: path)
         } catch {
             failure = error
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = RuntimeError("cannot write '\(path)': \(reason(errno))") }
+        if failure == nil, fsync(descriptor) != 0 { failure = OutputFileError("cannot write '\(path)': \(reason(errno))") }
         // A full disk may only show at close (NFS, quota).
-        if close(descriptor) != 0, failure == nil { failure = RuntimeError("cannot write '\(path)': \(reason(errno))") }
+        if close(descriptor) != 0, failure == nil { failure = OutputFileError("cannot write '\(path)': \(reason(errno))") }
         if failure == nil, rename(temporary, target) != 0 {
-            failure = RuntimeError("cannot write '\(path)': renaming '\(temporary)' into place: \(reason(errno))")
+            failure = OutputFileError("cannot write '\(path)': renaming '\(temporary)' into place: \(reason(errno))")
         }
         if let failure {
             unlink(temporary)
@@ -75,7 +75,7 @@ enum OutputFile {
 
     /// A new file `.NAME.devsim-XXXXXX` in `target`'s directory (the rename must not cross file
     /// systems), hidden from a glob such as `*.xml`.
-    private static func temporaryFile(beside target: String, for path: String) throws(RuntimeError) -> (Int32, String) {
+    private static func temporaryFile(beside target: String, for path: String) throws(OutputFileError) -> (Int32, String) {
         let name = target.split(separator: "/").last.map(String.init) ?? target
         let prefix = directory(of: target) + "/." + name + ".devsim-"
         for _ in 0..<8 {
@@ -83,32 +83,32 @@ enum OutputFile {
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if descriptor >= 0 { return (descriptor, temporary) }
             guard errno == EEXIST else {
-                throw RuntimeError("cannot write '\(path)': a temporary file beside it ('\(temporary)'): \(reason(errno))")
+                throw OutputFileError("cannot write '\(path)': a temporary file beside it ('\(temporary)'): \(reason(errno))")
             }
         }
-        throw RuntimeError("cannot write '\(path)': no free name for a temporary file beside it ('\(prefix)…')")
+        throw OutputFileError("cannot write '\(path)': no free name for a temporary file beside it ('\(prefix)…')")
     }
 
     /// `open`, `write`, `close`, for a file that cannot be replaced: a device, a pipe.
-    private static func writeInPlace(_ contents: [UInt8], to path: String) throws(RuntimeError) {
+    private static func writeInPlace(_ contents: [UInt8], to path: String) throws(OutputFileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
-        do throws(RuntimeError) {
+        guard descriptor >= 0 else { throw OutputFileError("cannot write '\(path)': \(reason(errno))") }
+        do throws(OutputFileError) {
             try writeAll(contents, to: descriptor, path: path)
         } catch {
             close(descriptor)
             throw error
         }
         // A full disk may only show at close (NFS, quota).
-        guard close(descriptor) == 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
+        guard close(descriptor) == 0 else { throw OutputFileError("cannot write '\(path)': \(reason(errno))") }
     }
 
-    private static func writeAll(_ contents: [UInt8], to descriptor: Int32, path: String) throws(RuntimeError) {
+    private static func writeAll(_ contents: [UInt8], to descriptor: Int32, path: String) throws(OutputFileError) {
         var written = 0
         while written < contents.count {
             let n = contents.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, contents.count - written) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw RuntimeError("cannot write '\(path)': \(reason(errno))") }
+            guard n > 0 else { throw OutputFileError("cannot write '\(path)': \(reason(errno))") }
             written += n
         }
     }

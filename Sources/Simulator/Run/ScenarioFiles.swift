@@ -1,11 +1,10 @@
 import Scenario
-import Simulator
 
-/// Loading the scenarios a command names, the same way for every command.
-enum ScenarioFiles {
+/// Loading the scenarios a command names, the same way for every command and for a reload.
+public enum ScenarioFiles {
     /// Every file loaded, or `nil` after every problem of every file was handed to `errors`.
     /// `overridden`: the dotted paths the command line gives values for (`broker.host`).
-    static func load(
+    public static func load(
         _ files: [String], environment: [String: String], overridden: Set<String> = [], errors: (String) -> Void
     ) -> [Scenario]? {
         var scenarios: [Scenario] = []
@@ -23,14 +22,14 @@ enum ScenarioFiles {
 
     /// Ids that two devices or connections of `plan` would share, handed to `errors`; whether
     /// there were none.
-    static func checkIDs(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
+    public static func checkIDs(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
         for diagnostic in plan.conflicts { errors("\(diagnostic)\n") }
         return plan.conflicts.isEmpty
     }
 
     /// Every problem with the TLS files `plan`'s connections would use, handed to `errors`;
     /// whether there were none. Reads the files.
-    static func checkTLSFiles(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
+    public static func checkTLSFiles(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
         let problems = plan.tlsUses.flatMap { $0.problems() }
         for diagnostic in problems { errors("\(diagnostic)\n") }
         return problems.isEmpty

@@ -1,9 +1,7 @@
-import Report
-
 /// What `--report` writes, and how it is chosen: `--report-format` when given, otherwise the
 /// file's extension, otherwise JSON. A CI that names its file `devsim.xml` gets JUnit XML
 /// without a second flag, and a format that contradicts the name is a mistake, not a choice.
-enum ReportFormat: String, Equatable, CaseIterable {
+public enum ReportFormat: String, Equatable, CaseIterable, Sendable {
     case json, junit
     /// The timeline, a line per interval.
     case csv
@@ -12,7 +10,7 @@ enum ReportFormat: String, Equatable, CaseIterable {
 
     /// The format a file name's extension stands for, in any case: `.json`, `.xml` (JUnit),
     /// `.csv`, `.html` or `.htm`; `nil` for another extension or none.
-    init?(extensionOf path: String) {
+    public init?(extensionOf path: String) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
@@ -25,7 +23,7 @@ enum ReportFormat: String, Equatable, CaseIterable {
     }
 
     /// What a file of this format holds, for messages.
-    var words: String {
+    public var words: String {
         switch self {
         case .json: "a JSON report"
         case .junit: "JUnit XML"
@@ -35,7 +33,7 @@ enum ReportFormat: String, Equatable, CaseIterable {
     }
 
     /// The extension a file of this format is named with.
-    var fileExtension: String {
+    public var fileExtension: String {
         switch self {
         case .json: "json"
         case .junit: "xml"
@@ -48,11 +46,13 @@ enum ReportFormat: String, Equatable, CaseIterable {
     /// `given` when `--report-format` (or its variable, `givenLabel`) said one, else the one its
     /// extension stands for, else JSON. A given format that the extension contradicts is a
     /// usage error naming both, since one of the two is a mistake and devsim cannot tell which.
-    static func of(_ path: String, pathLabel: String, given: ReportFormat?, givenLabel: String) throws(UsageError) -> ReportFormat {
+    public static func of(_ path: String, pathLabel: String, given: ReportFormat?, givenLabel: String) throws(ReportFormatError)
+        -> ReportFormat
+    {
         let named = ReportFormat(extensionOf: path)
         guard let given else { return named ?? .json }
         if let named, named != given {
-            throw UsageError(
+            throw ReportFormatError(
                 "\(pathLabel) \(path) names \(named.words) and \(givenLabel) \(given.rawValue) asks for \(given.words): "
                     + "name the file \(renamed(path, to: given)), or leave out \(givenLabel) (the extension chooses)")
         }
@@ -61,9 +61,9 @@ enum ReportFormat: String, Equatable, CaseIterable {
 
     /// `report csv|html --output FILE`: the command says the format, and a file named for
     /// another is a usage error; a name with no known extension is taken as it is.
-    static func check(output path: String, of command: String, writes format: ReportFormat) throws(UsageError) {
+    public static func check(output path: String, of command: String, writes format: ReportFormat) throws(ReportFormatError) {
         guard let named = ReportFormat(extensionOf: path), named != format else { return }
-        throw UsageError(
+        throw ReportFormatError(
             "\(command): --output \(path) names \(named.words) and '\(command)' writes \(format.words): "
                 + "name the file \(renamed(path, to: format))")
     }

@@ -1,0 +1,71 @@
+import Report
+
+/// What the command line asks of a run that its plan must allow, checked before anything
+/// connects: a run that could not do what it was asked is refused (exit 2) in a sentence that
+/// says what to change, rather than failed, or passed on a figure never measured, after it.
+/// Here rather than in the command line, so that every check is tested in-process.
+public struct RunChecks: Sendable {
+    /// `--dry-run`: nothing is measured, so only what the dry run itself needs is checked.
+    public var dryRun = false
+    /// `--expect`.
+    public var expectations: [Assertion] = []
+    /// `--report`, and the format it is written in.
+    public var report: String? = nil
+    public var reportFormat: ReportFormat = .json
+
+    public init(dryRun: Bool = false, expectations: [Assertion] = [], report: String? = nil, reportFormat: ReportFormat = .json) {
+        self.dryRun = dryRun
+        self.expectations = expectations
+        self.report = report
+        self.reportFormat = reportFormat
+    }
+
+    /// The first problem of a run of `plan` with `settings`, thrown as the sentence the command
+    /// line says; in the order a reader would fix them: credentials, then what the run measures.
+    public func check(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
+        try Self.checkCredentials(plan)
+        let devices = plan.connections.lazy.flatMap(\.devices)
+        if dryRun {
+            if settings.messages == nil, let device = devices.first(where: { !$0.perSecond.isFinite }) {
+                throw RunCheckError(
+                    "device group '\(device.group)' publishes at max, which a dry run can only show "
+                        + "a number of: add --messages N")
+            }
+            return
+        }
+        if settings.messages != nil, plan.fleetDeviceCount == 0 {
+            throw RunCheckError(
+                "--messages counts what the devices publish, and the scenarios have none (subscribers alone): use --duration")
+        }
+        if settings.verify, plan.fleetDeviceCount == 0 {
+            throw RunCheckError("--verify checks what the devices publish, and the scenarios have none (subscribers alone)")
+        }
+        if settings.verify, let device = devices.first(where: { $0.payload.style == .perField }) {
+            throw RunCheckError(
+                "--verify reads a sequence number out of each message, and device group '\(device.group)' publishes each field "
+                    + "alone (style: perField): leave out --verify, or give the group another style")
+        }
+        if settings.verify, let device = devices.first(where: { $0.onChange != nil }) {
+            throw RunCheckError(
+                "--verify counts every tick's message, and device group '\(device.group)' sends a tick only on a change "
+                    + "(onChange): leave out --verify, or publish the group at a rate")
+        }
+        let unjudgeable = expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
+        guard unjudgeable.isEmpty else {
+            throw RunCheckError("--expect: " + unjudgeable.joined(separator: "; "))
+        }
+        if let report, reportFormat == .csv, settings.timelineInterval == nil {
+            throw RunCheckError("--report \(report) is the timeline as CSV, which --timeline-interval 0 turns off")
+        }
+    }
+
+    /// libmosquitto refuses a password without a user name ("Invalid function arguments"): MQTT
+    /// sends a password only beside one. Checked again by a reload, whose files may have changed.
+    public static func checkCredentials(_ plan: FleetPlan) throws(RunCheckError) {
+        if let connection = plan.connections.first(where: { $0.options.password != nil && $0.options.username == nil }) {
+            throw RunCheckError(
+                "a password but no user name for \(connection.options.host):\(connection.options.port): MQTT sends a password "
+                    + "only with a user name; set broker.username, --username or DEVSIM_USERNAME")
+        }
+    }
+}
