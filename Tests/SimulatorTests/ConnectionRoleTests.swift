@@ -214,8 +214,8 @@ import Testing
         #expect(!standing.parksTicks && !standing.countsAsPaused && !standing.isPausedOrAway)
         #expect(standing.goAway() == .disconnect && standing == .away)
         #expect(standing.parksTicks && standing.countsAsPaused && standing.isPausedOrAway)
-        #expect(standing.resume { true } == .none && standing == .away, "a group's resume does not cut a lifecycle's stay short")
-        #expect(standing.comeBack() == .connect && standing == .paused(out: false), "paused until the CONNACK")
+        #expect(standing.resume(isIn: true) == .stay && standing == .away, "a group's resume does not cut a lifecycle's stay short")
+        #expect(standing.comeBack() == .connect && standing == .resuming && standing.parksTicks, "resuming until the CONNACK")
         standing.connected()
         #expect(standing == .active)
         #expect(standing.stagesTurned(in: false, connected: true) == .disconnect && standing == .out)
@@ -229,7 +229,7 @@ import Testing
         #expect(standing.stagesTurned(in: true, connected: true) == nil, "in already: nothing changes")
         standing.end()
         #expect(standing == .ended && !standing.parksTicks)
-        #expect(standing.pause() == .none && standing.stagesTurned(in: false, connected: false) == nil, "ended, it stays so")
+        #expect(standing.pause() == .stay && standing.stagesTurned(in: false, connected: false) == nil, "ended, it stays so")
     }
 
     @Test func aPauseByRequestHoldsThroughTheStages() {
@@ -237,33 +237,54 @@ import Testing
         #expect(standing.pause() == .disconnect && standing == .paused(out: false))
         // Out while paused, in again: still paused, with nothing for the driver to do.
         #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .paused(out: true))
-        #expect(standing.stagesTurned(in: true, connected: false) == ConnectionStanding.Move.none)
+        #expect(standing.stagesTurned(in: true, connected: false) == .stay)
         #expect(standing == .paused(out: false) && standing.countsAsPaused)
         // Resumed while out: no longer paused, but out until the stages bring it in.
         _ = standing.stagesTurned(in: false, connected: false)
-        #expect(standing.resume { true } == .none && standing == .out && standing.countsAsPaused)
+        #expect(standing.resume(isIn: true) == .stay && standing == .out && standing.countsAsPaused)
         // Resumed while in: it connects, paused until the CONNACK.
         standing = .paused(out: false)
-        #expect(standing.resume { true } == .connect && standing.parksTicks)
+        #expect(standing.resume(isIn: true) == .connect && standing.parksTicks)
         standing.connected()
         #expect(standing == .active && !standing.parksTicks)
+    }
+
+    /// A resume the stages cut short before its CONNACK is given up, and the stages' join
+    /// connects it again: it was left paused for good (found by review).
+    @Test func aResumeTheStagesInterruptIsTakenUpAtTheJoin() {
+        var standing = ConnectionStanding.active
+        _ = standing.pause()
+        #expect(standing.resume(isIn: true) == .connect && standing == .resuming)
+        #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .out)
+        #expect(standing.stagesTurned(in: true, connected: false) == .connect && standing == .joining)
+        var away = ConnectionStanding.away
+        #expect(away.comeBack() == .connect)
+        #expect(away.stagesTurned(in: false, connected: false) == .disconnect)
+        #expect(away.stagesTurned(in: true, connected: false) == .connect && away == .joining)
+        // A pause while resuming holds; the CONNACK of a resume makes it active.
+        var resuming = ConnectionStanding.resuming
+        #expect(resuming.resume(isIn: true) == .stay && resuming == .resuming)
+        resuming.connected()
+        #expect(resuming == .active)
+        resuming = .resuming
+        #expect(resuming.pause() == .disconnect && resuming == .paused(out: false))
     }
 
     @Test func aStayAwayEndsWhereTheStagesTakeItOut() {
         var standing = ConnectionStanding.away
         #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .out)
-        #expect(standing.comeBack() == .none && standing == .out, "the lifecycle does not bring back what the stages took out")
-        #expect(standing.goAway() == .none, "only a connection that is in and not paused goes away")
+        #expect(standing.comeBack() == .stay && standing == .out, "the lifecycle does not bring back what the stages took out")
+        #expect(standing.goAway() == .stay, "only a connection that is in and not paused goes away")
     }
 
     @Test func aConnectionNeverOpenedIsOpenedNotResumed() {
         var standing = ConnectionStanding.unopened(paused: false)
-        #expect(standing.resume { true } == .none && standing == .unopened(paused: false), "the ramp opens it, not a resume")
+        #expect(standing.resume(isIn: true) == .stay && standing == .unopened(paused: false), "the ramp opens it, not a resume")
         #expect(standing.pause() == .disconnect && standing == .unopened(paused: true) && standing.countsAsPaused)
-        #expect(standing.open(isIn: true) == .none && standing == .paused(out: false), "a pause that came first holds")
+        #expect(standing.open(isIn: true) == .stay && standing == .paused(out: false), "a pause that came first holds")
         var late = ConnectionStanding.unopened(paused: true)
-        #expect(late.resume { false } == .none && late == .out, "a paused group's new connection asks its stages at the resume")
+        #expect(late.resume(isIn: false) == .stay && late == .out, "a paused group's new connection asks its stages at the resume")
         var out = ConnectionStanding.unopened(paused: false)
-        #expect(out.open(isIn: false) == .none && out == .out)
+        #expect(out.open(isIn: false) == .stay && out == .out)
     }
 }

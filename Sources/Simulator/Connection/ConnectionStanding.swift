@@ -10,11 +10,13 @@ enum ConnectionStanding: Equatable {
     case active
     /// Brought in by its stages, until its CONNACK or its first failed attempt.
     case joining
-    /// Paused by request (the seed's phone in the background), or resuming until the CONNACK of
-    /// the resume; `out` while its stages have it out, so that the pause holds through a join.
+    /// Paused by request (the seed's phone in the background); `out` while its stages have it
+    /// out, so that the pause holds through a join.
     case paused(out: Bool)
     /// Away by its `lifecycle`, whose timer brings it back; a group's resume does not.
     case away
+    /// Back from a pause or a stay away, until the CONNACK: its ticks still count as `paused`.
+    case resuming
     /// Out of the fleet by its stages: disconnected, its devices' clocks standing still. Its
     /// stages alone bring it back, not its lifecycle.
     case out
@@ -23,7 +25,7 @@ enum ConnectionStanding: Equatable {
 
     /// What the connection's driver must do after a change.
     enum Move: Equatable {
-        case none
+        case stay
         /// Open at the ramp's deadline.
         case open
         /// Connect now: open if never opened (out from its start), else resume.
@@ -36,7 +38,7 @@ enum ConnectionStanding: Equatable {
     var parksTicks: Bool {
         switch self {
         case .unopened(let paused): paused
-        case .paused, .away, .out, .joining: true
+        case .paused, .away, .resuming, .out, .joining: true
         case .active, .ended: false
         }
     }
@@ -46,16 +48,17 @@ enum ConnectionStanding: Equatable {
     var countsAsPaused: Bool {
         switch self {
         case .unopened(let paused): paused
-        case .paused, .away, .out: true
+        case .paused, .away, .resuming, .out: true
         case .active, .joining, .ended: false
         }
     }
 
-    /// Paused by request or away by its lifecycle: a CONNACK now ends a resume, not an outage.
+    /// Paused by request or away by its lifecycle, or back from either: a CONNACK now ends a
+    /// resume, not an outage.
     var isPausedOrAway: Bool {
         switch self {
         case .unopened(let paused): paused
-        case .paused, .away: true
+        case .paused, .away, .resuming: true
         case .active, .joining, .out, .ended: false
         }
     }
@@ -63,13 +66,13 @@ enum ConnectionStanding: Equatable {
     /// Opens it, once: in or out as its stages have it now (`isIn`). A pause that came first
     /// holds; its resume connects.
     mutating func open(isIn: Bool) -> Move {
-        guard case .unopened(let paused) = self else { return .none }
+        guard case .unopened(let paused) = self else { return .stay }
         if paused {
             self = .paused(out: !isIn)
-            return .none
+            return .stay
         }
         self = isIn ? .active : .out
-        return isIn ? .open : .none
+        return isIn ? .open : .stay
     }
 
     /// A pause by request: it holds until the resume, through its stages' comings and goings.
@@ -77,51 +80,48 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened: self = .unopened(paused: true)
         case .out, .paused(out: true): self = .paused(out: true)
-        case .active, .joining, .away, .paused(out: false): self = .paused(out: false)
-        case .ended: return .none
+        case .active, .joining, .away, .resuming, .paused(out: false): self = .paused(out: false)
+        case .ended: return .stay
         }
         return .disconnect
     }
 
-    /// The resume of a pause by request: connects, paused until the CONNACK, unless its stages
-    /// have it out. Not one away by its lifecycle, nor one never opened (`isIn` is asked only of
-    /// one paused before it was opened).
-    mutating func resume(isIn: () -> Bool) -> Move {
-        if case .unopened(paused: true) = self { self = .paused(out: !isIn()) }
-        guard case .paused(let out) = self else { return .none }
-        if out {
-            self = .out
-            return .none
-        }
-        return .connect
+    /// The resume of a pause by request: connects, resuming until the CONNACK, unless its stages
+    /// have it out. Not one away by its lifecycle, nor one never opened. One paused before it was
+    /// opened asks its stages now (`isIn`).
+    mutating func resume(isIn: Bool) -> Move {
+        if case .unopened(paused: true) = self { self = .paused(out: !isIn) }
+        guard case .paused(let out) = self else { return .stay }
+        self = out ? .out : .resuming
+        return out ? .stay : .connect
     }
 
     /// The lifecycle's online stay is over: it leaves, if up and not paused otherwise.
     mutating func goAway() -> Move {
-        guard self == .active else { return .none }
+        guard self == .active else { return .stay }
         self = .away
         return .disconnect
     }
 
-    /// The lifecycle's offline stay is over: it comes back, paused until the CONNACK.
+    /// The lifecycle's offline stay is over: it comes back, resuming until the CONNACK.
     mutating func comeBack() -> Move {
-        guard self == .away else { return .none }
-        self = .paused(out: false)
+        guard self == .away else { return .stay }
+        self = .resuming
         return .connect
     }
 
     /// The stages bring it in or take it out; nil when that changes nothing. In, it joins
     /// until its CONNACK unless it is up already; out, it leaves whatever it was doing, and a
-    /// resume under way is given up.
+    /// resume under way is given up: the stages bring it back.
     mutating func stagesTurned(in isIn: Bool, connected: Bool) -> Move? {
         switch (self, isIn) {
         case (.out, true):
             self = connected ? .active : .joining
-            return connected ? Move.none : .connect
+            return connected ? .stay : .connect
         case (.paused(out: true), true):
             self = .paused(out: false)
-            return Move.none
-        case (.active, false), (.joining, false), (.away, false):
+            return .stay
+        case (.active, false), (.joining, false), (.away, false), (.resuming, false):
             self = .out
             return .disconnect
         case (.paused(out: false), false):
@@ -132,10 +132,10 @@ enum ConnectionStanding: Equatable {
         }
     }
 
-    /// The CONNACK: no longer paused, resuming or joining.
+    /// The CONNACK: no longer resuming or joining.
     mutating func connected() {
         switch self {
-        case .active, .joining, .paused(out: false): self = .active
+        case .active, .joining, .resuming: self = .active
         default: break
         }
     }

@@ -21,7 +21,7 @@ extension DeviceConnection {
         // A resume is not a connection coming back after a loss.
         if !firstTime, !standing.isPausedOrAway { counters.add(.reconnects) }
         standing.connected()
-        carryOut(.none)
+        follow(.stay)
         let connackAt = MonotonicClock.now()
         lifecycleConnected(now: connackAt)
         if let dropped = droppedBy {

@@ -30,9 +30,9 @@ extension DeviceConnection: TimerTarget {
         // Not once the ticking is over: the drain and the goodbyes are the run's end.
         guard let lifecycle = plan.lifecycle?.lifecycle, context.control.isDue(now) else { return }
         if standing == .away {
-            carryOut(standing.comeBack())
+            follow(standing.comeBack())
         } else if isConnected, standing == .active {
-            carryOut(standing.goAway())
+            follow(standing.goAway())
             lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
         }
     }
@@ -71,6 +71,6 @@ extension DeviceConnection: TimerTarget {
             droppedBy = nil
             context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].dropped -= 1 }
         }
-        carryOut(move)
+        follow(move)
     }
 }

@@ -14,8 +14,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     let client: Client
     let driver: ConnectionDriver
     private(set) var devices: [Device] = []
-    /// Held strongly, as `counters` is, for the publish path (see `Device`): the cycle it makes
-    /// through the context's connections is broken by `dismantle()`.
+    /// Held strongly, as `counters` is: the cycle it makes through the context's connections is
+    /// broken by `dismantle()`.
     let context: LoopContext
     /// The figures of this connection's device group on this loop.
     let counters: Counters
@@ -108,12 +108,13 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// An attempt under way has reached the broker, which has not answered it yet.
     var awaitsAnswerOfBroker: Bool { driver.awaitsAnswerOfBroker }
 
-    /// Lets go of the devices, and with them of the references they hold back to this connection
-    /// and its loop's context, once the loops have stopped and the figures are read.
+    /// Lets go of the devices, and with them of the references they hold to the telemetry and
+    /// the loop's context, once the loops have stopped and the figures are read: the telemetry's
+    /// window first, which holds them unretained.
     func dismantle() {
         whenFinished = nil
-        devices.removeAll()
         telemetry.dismantle()
+        devices.removeAll()
     }
 
     /// Whether the drain at the end of a run can still achieve something here: connected, with
@@ -131,15 +132,15 @@ final class DeviceConnection: Session, @unchecked Sendable {
         guard case .unopened = standing else { return }
         // Out now, it opens when its stages bring it in (a fleet that grows from none has its
         // place there), not at a deadline: a resume before that must not open it early.
-        carryOut(standing.open(isIn: isIn(at: MonotonicClock.now())), openingAt: deadline)
+        follow(standing.open(isIn: isIn(at: MonotonicClock.now())), openingAt: deadline)
     }
 
-    /// Counts the connection as `standing` now says, then has the driver do what its change
-    /// asked: called after every change of `standing`.
-    func carryOut(_ move: ConnectionStanding.Move, openingAt deadline: UInt64? = nil) {
+    /// Counts the connection as `standing` now says, then has the driver make the move its change
+    /// asked for: after every change of `standing` while the connection is in the fleet.
+    func follow(_ move: ConnectionStanding.Move, openingAt deadline: UInt64? = nil) {
         countAway()
         switch move {
-        case .none: break
+        case .stay: break
         case .open: driver.open(at: deadline ?? MonotonicClock.now())
         // Never opened: out from its start.
         case .connect: if driver.state == .idle { driver.open(at: MonotonicClock.now()) } else { driver.resume() }
@@ -204,7 +205,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         droppedBy = nil
         // `publish: max` devices waiting for room stay asleep (`Telemetry.wake`): the resume's
         // CONNACK wakes them, and nothing else would.
-        carryOut(standing.pause())
+        follow(standing.pause())
     }
 
     /// Drops the connection, if up, as a network failure would (no DISCONNECT): it comes back
@@ -221,7 +222,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     func resume() {
         // A paused group's new connection is resumed, not opened: its stages are asked then.
         // Out by its stages, it connects when they bring it in.
-        carryOut(standing.resume { isIn(at: MonotonicClock.now()) })
+        let asksStages = standing == .unopened(paused: true)
+        follow(standing.resume(isIn: asksStages && isIn(at: MonotonicClock.now())))
     }
 
     /// The devices tick `perSecond` times a second from now on.
@@ -237,7 +239,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
 
     /// Logs `message` once for the whole run, whichever connection says it.
     func warnOnce(_ message: String, key: String? = nil) {
-        context.control.warnOnce(message, key: key, host: plan.options.host, port: plan.options.port)
+        telemetry.warnOnce(message, key: key)
     }
 
     var metadata: KeyValuePairs<String, Logger.Value> {

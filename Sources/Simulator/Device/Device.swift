@@ -15,7 +15,7 @@ final class Device: TimerTarget {
     // Strong `let`s, the context's parts too: a method of `self` uses them without a reference
     // count changing. Through the context, or held `unowned(unsafe)`, each use before a call
     // retained and released it: nine retains a tick (callgrind, publish: max). The cycles through
-    // the context and the telemetry's queue are broken by `DeviceConnection.dismantle()`.
+    // the context and the telemetry's queue and sleepers are broken by `DeviceConnection.dismantle()`.
     /// Its connection's telemetry, which takes its ticks.
     private let telemetry: Telemetry
     private let context: LoopContext

@@ -48,7 +48,6 @@ extension Telemetry {
 
     /// A PUBACK, PUBCOMP or PUBREC, with a refusal or not, for one of the ticks; for QoS 0, a
     /// write. Whether it was one of the ticks'.
-    @discardableResult
     func acknowledged(_ messageID: Int32, reasonCode: ReasonCode) -> Bool {
         // QoS 0 reports writes, not acknowledgements; an id not in flight is not ours to count.
         guard qos.isAcknowledged, let message = inFlight.remove(messageID) else { return false }
