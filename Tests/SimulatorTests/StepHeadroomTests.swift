@@ -64,6 +64,29 @@ import Testing
         #expect(roomy.limiter(brokenFirst: try Assertion.slo("p99<50ms"), ackLatencyP99Ms: 0.9).limiter == .broker)
     }
 
+    /// A step that broke its lateness SLO with quick acknowledgements is this machine's only
+    /// where it kept to its schedule: a window that fell behind queued messages for a slot
+    /// however quick each acknowledgement was, and that is the broker's.
+    @Test func quickAcknowledgementsExcuseTheBrokerOnlyForAStepThatKeptUp() throws {
+        func judged(published: Int) throws -> Limiter? {
+            var point = Timeline.Point(at: 0, seconds: 10)
+            point.scheduled = 10_000
+            point.published = published
+            point.acknowledged = published
+            var latency = Histogram()
+            for _ in 0..<published { latency.record(900_000) }
+            point.latency = SparseHistogram(latency)
+            var step = CapacityStep(
+                step: 1, multiplier: 1, targetPerSecond: 1_000, point: point,
+                verdicts: [Verdict(assertion: "lateness.p99<5ms", passed: false, actual: 7, message: "")], brokenFirst: "lateness.p99<5ms",
+                headroom: StepHeadroom(busiestLoopPercent: 7, processCPUPercent: 10, machineCPUPercent: 60, schedulingDelayP99Ms: 1))
+            step.judgeLimiter(slos: [try Assertion.slo("lateness.p99<5ms")])
+            return step.limiter
+        }
+        #expect(try judged(published: 9_950) == .machine, "99.5 % of its schedule: it kept up")
+        #expect(try judged(published: 9_000) == .broker, "90 %: messages waited for a slot in the window")
+    }
+
     @Test func aLimiterIsNamedInWordsThatSayWhatToDo() throws {
         let devsim = StepHeadroom(busiestLoopPercent: 97, processCPUPercent: 60).limiter(brokenFirst: nil)
         #expect(devsim.reason == "devsim: its busiest loop was 97 % busy; run more shards (--shard) or on a bigger machine")
