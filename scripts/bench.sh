@@ -48,13 +48,15 @@ port=$(free_port)
 start_mosquitto "$dir" "$port" "max_queued_messages 0"
 
 
-throughput() {
-  cat > "$dir/throughput.yaml" <<'YAML'
+# One connection at publish: max with six generated fields (108-byte payloads), at QoS $1.
+publishing_at_max() {
+  cat <<YAML
 name: throughput
 devices:
   - name: bench
     topic: bench/push
     publish: max
+    qos: $1
     payload:
       fields:
         Accel_X: { accelerometer: x, decimals: 4 }
@@ -64,6 +66,10 @@ devices:
         Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
         Seq: { counter: 0 }
 YAML
+}
+
+throughput() {
+  publishing_at_max 0 > "$dir/throughput.yaml"
   # The same number of lines of the same shape and size, made in advance, for mosquitto_pub.
   "$bin" run "$dir/throughput.yaml" --dry-run --messages "$messages" --seed 1 \
     | python3 -c 'import sys, json; [print(json.loads(l)["payload"]) for l in sys.stdin]' > "$dir/lines.txt"
@@ -393,21 +399,7 @@ PY
 instructions() {
   command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
   for qos in 0 1; do
-    sed "s/    publish: max/    publish: max\n    qos: $qos/" > "$dir/instructions.yaml" <<'YAML'
-name: instructions
-devices:
-  - name: bench
-    topic: bench/push
-    publish: max
-    payload:
-      fields:
-        Accel_X: { accelerometer: x, decimals: 4 }
-        Accel_Y: { accelerometer: y, decimals: 4 }
-        Accel_Z: { accelerometer: z, decimals: 4 }
-        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
-        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
-        Seq: { counter: 0 }
-YAML
+    publishing_at_max "$qos" > "$dir/instructions.yaml"
     local counts=()
     for n in 20000 60000; do
       valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.$n" "$bin" run "$dir/instructions.yaml" \
