@@ -10,11 +10,15 @@ package struct TLSSettings: Sendable, Hashable {
     package var key: String?
     /// Accept any certificate, unverified: for self-signed test brokers.
     package var insecure: Bool
+    /// The protocols the ClientHello offers by ALPN, in order (AWS IoT Core's `x-amzn-mqtt-ca`
+    /// on port 443); none, no ALPN extension. Each 1 to 255 bytes.
+    package var alpn: [String]
 
-    package init(ca: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {
+    package init(ca: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false, alpn: [String] = []) {
         self.ca = ca
         self.certificate = certificate
         self.key = key
         self.insecure = insecure
+        self.alpn = alpn
     }
 }

@@ -36,9 +36,11 @@ final class BrokerLink {
         tcp = try TCPConnection(host: host, port: port)
         guard let tls else { return }
         do throws(TransportError) {
-            let context: OpaquePointer
+            let context: TLSContext
             do { context = try TLSContexts.context(for: tls, host: host) } catch { throw TransportError("TLS: \(error.message)") }
-            guard let ssl = SSL_new(context) else { throw TransportError("TLS: \(TLSContexts.lastError())") }
+            // The `SSL` holds a reference to the context of its own (`SSL_new` takes one,
+            // `SSL_free` in `close` lets it go): the cache may drop its own meanwhile, at a reload.
+            guard let ssl = SSL_new(context.pointer) else { throw TransportError("TLS: \(TLSContexts.lastError())") }
             self.ssl = ssl
             SSL_set_fd(ssl, tcp.descriptor)
             // SNI for a host name; an address is sent without (RFC 6066 forbids it).

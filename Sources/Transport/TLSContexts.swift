@@ -3,99 +3,102 @@ import Glibc
 import MQTT
 import Reactor
 
-/// One `SSL_CTX` per set of TLS settings and broker host for the whole process, made at first use
-/// and shared by every connection with them, libmosquitto's (`MOSQ_OPT_SSL_CTX`) and the
-/// WebSocket bridge's: the CA file is read once, not at every connection, and every handshake is
-/// verified the same way, by OpenSSL with `CertificateVerification` watching, which names what
-/// it refuses. OpenSSL's contexts may be shared by threads once set up. A context is kept for
-/// the process, as long as its files are as they were.
+/// One `SSL_CTX` per set of TLS settings and broker host for the whole process, made once and
+/// shared by every connection with them, libmosquitto's (`MOSQ_OPT_SSL_CTX`) and the WebSocket
+/// bridge's: files are read once, not at every connection, and every handshake is verified the
+/// same way, by OpenSSL with `CertificateVerification` watching, which names what it refuses.
+/// OpenSSL's contexts may be shared by threads once set up.
+///
+/// A fleet whose devices each have their own certificate has a context per device: each costs
+/// ~20 KB and ~1 ms because the trust store is shared (`TrustStores`), against ~810 KB and
+/// ~27 ms with a store of its own (1,000 contexts, README's figures). They are made outside the
+/// lock, ahead of the ramp with `prepare`, and given back with `release(allBut:)` at a reload.
 package enum TLSContexts {
-    private struct Key: Hashable {
+    struct Key: Hashable {
         let settings: TLSSettings
         let host: String
         /// Each file's inode, size and change time: a file replaced at its path (a renewed
         /// certificate, before a reload) makes a context anew, not the old one's.
         let files: [[Int]]
-    }
 
-    /// `stat(2)` of each file of `settings`; a file that cannot be read is empty here, and its
-    /// context fails to be made.
-    private static func stamps(of settings: TLSSettings) -> [[Int]] {
-        [settings.ca, settings.certificate, settings.key].map { path in
-            var status = stat()
-            guard let path, stat(path, &status) == 0 else { return [] }
-            return [Int(status.st_ino), Int(status.st_size), status.st_ctim.tv_sec, status.st_ctim.tv_nsec]
+        init(_ settings: TLSSettings, host: String) {
+            self.settings = settings
+            self.host = host
+            files = [settings.ca, settings.certificate, settings.key].map(TLSContexts.stamp(of:))
         }
+
+        /// Its files are still as they were when it was made.
+        var isCurrent: Bool { Key(settings, host: host) == self }
     }
 
+    /// `stat(2)` of a file; one that cannot be read is empty here, and its context fails to be
+    /// made.
+    static func stamp(of path: String?) -> [Int] {
+        var status = stat()
+        guard let path, stat(path, &status) == 0 else { return [] }
+        return [Int(status.st_ino), Int(status.st_size), status.st_ctim.tv_sec, status.st_ctim.tv_nsec]
+    }
+
+    /// The cache's own reference to each context (`SSL_CTX *`, unchanged after it is made).
     private static let contexts = Locked<[Key: UnsafeSendable]>([:])
 
-    /// An `SSL_CTX *`, unchanged after it is made.
-    private struct UnsafeSendable: @unchecked Sendable {
-        let context: OpaquePointer
+    struct UnsafeSendable: @unchecked Sendable {
+        let pointer: OpaquePointer
     }
 
-    /// The context for `settings`, whose verification checks that the broker's certificate is
-    /// for `host` (a name or an address), unless `insecure`. Never freed: a client that holds it
-    /// (libmosquitto takes a reference) may outlive any owner here.
-    package static func context(for settings: TLSSettings, host: String) throws(TransportError) -> OpaquePointer {
-        let key = Key(settings: settings, host: host, files: stamps(of: settings))
-        let result: Swift.Result<OpaquePointer, TransportError> = contexts.withLock { contexts in
-            if let made = contexts[key] { return .success(made.context) }
-            switch make(key) {
-            case .success(let context):
-                contexts[key] = UnsafeSendable(context: context)
-                return .success(context)
-            case .failure(let error):
-                return .failure(error)
-            }
+    /// A reference of the caller's own to the context for `settings`, whose verification checks
+    /// that the broker's certificate is for `host` (a name or an address), unless `insecure`;
+    /// made now if it is not yet. Hand it to what keeps it (`SSL_new`, `MOSQ_OPT_SSL_CTX`, both
+    /// take their own reference) before it goes out of scope: the cache may let its own go at a
+    /// reload meanwhile (`release(allBut:)`).
+    package static func context(for settings: TLSSettings, host: String) throws(TransportError) -> TLSContext {
+        let key = Key(settings, host: host)
+        if let cached = contexts.withLock({ $0[key].map(referenced) }) { return TLSContext(owning: cached) }
+        // Made outside the lock: it reads files, and a loop thread waiting on another's ~1 ms
+        // (~27 ms with the system's store) is a loop that stops.
+        let made = try make(key).get()
+        let kept = contexts.withLock { contexts in
+            if let first = contexts[key] { return referenced(first) }
+            contexts[key] = UnsafeSendable(pointer: made)
+            return referenced(UnsafeSendable(pointer: made))
         }
-        return try result.get()
+        // Another thread made it meanwhile: its context is the one shared, ours goes.
+        if kept != made { SSL_CTX_free(made) }
+        return TLSContext(owning: kept)
     }
 
-    /// The failures are sentences without "TLS: ", which whoever reports them puts in front.
-    private static func make(_ key: Key) -> Swift.Result<OpaquePointer, TransportError> {
-        let settings = key.settings
-        ERR_clear_error()
-        guard let context = SSL_CTX_new(TLS_client_method()) else { return .failure(TransportError(lastError())) }
-        func failure(_ what: String) -> Swift.Result<OpaquePointer, TransportError> {
-            let detail = lastError()
-            SSL_CTX_free(context)
-            return .failure(TransportError(what + (detail.isEmpty ? "" : ": " + detail)))
+    /// `SSL_CTX_up_ref`: a reference for the caller, taken under the lock so that the cache's
+    /// cannot go first.
+    private static func referenced(_ entry: UnsafeSendable) -> OpaquePointer {
+        _ = SSL_CTX_up_ref(entry.pointer)
+        return entry.pointer
+    }
+
+    /// Lets go of the cache's reference (`SSL_CTX_free`) to every context whose settings are not
+    /// in `inUse`, or whose files were replaced since it was made, and of the trust stores no
+    /// kept context uses; returns how many contexts it let go. A connection keeps the context
+    /// it has: libmosquitto and the WebSocket bridge's `SSL` hold references of their own, so
+    /// a context is freed with its last connection. For a reload: with a certificate per
+    /// device, each context kept for a plan gone would be ~20 KB per device at every reload.
+    @discardableResult
+    package static func release(allBut inUse: Set<TLSSettings>) -> Int {
+        let released = contexts.withLock { contexts in
+            let gone = contexts.filter { key, _ in !inUse.contains(key.settings) || !key.isCurrent }
+            for key in gone.keys { contexts[key] = nil }
+            return (Array(gone.values), Set(contexts.keys.map { TrustStores.Key($0.settings) }))
         }
-        if let ca = settings.ca {
-            guard SSL_CTX_load_verify_locations(context, ca, nil) == 1 else { return failure("cannot read the CA file '\(ca)'") }
-        } else if SSL_CTX_set_default_verify_paths(context) != 1 {
-            return failure("cannot read the system's trusted certificates")
-        }
-        if let certificate = settings.certificate, let key = settings.key {
-            guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
-                return failure("cannot read the client certificate '\(certificate)'")
-            }
-            guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1 else { return failure("cannot read the key '\(key)'") }
-            guard SSL_CTX_check_private_key(context) == 1 else { return failure("the key '\(key)' is not the certificate's") }
-        }
-        if settings.insecure {
-            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
-        } else {
-            // The name or address is checked by OpenSSL as part of the chain, so that its
-            // refusal is seen and named like any other.
-            var address = in6_addr()
-            let isAddress = inet_pton(AF_INET, key.host, &address) == 1 || inet_pton(AF_INET6, key.host, &address) == 1
-            let parameters = SSL_CTX_get0_param(context)
-            let named =
-                isAddress ? X509_VERIFY_PARAM_set1_ip_asc(parameters, key.host) : X509_VERIFY_PARAM_set1_host(parameters, key.host, 0)
-            guard named == 1 else { return failure("cannot verify certificates for '\(key.host)'") }
-            SSL_CTX_set_verify(context, SSL_VERIFY_PEER) { passed, store in CertificateVerification.verified(passed, store) }
-        }
-        // As libmosquitto's own: TLS 1.2 at least, and buffers given back while a connection is
-        // idle, which most of a fleet's are.
-        _ = devsim_ssl_ctx_set_min_tls12(context)
-        _ = devsim_ssl_ctx_set_modes(context)
-        // A broker that closes without close_notify, as most do, reads as an end of stream, not
-        // as "unexpected eof while reading".
-        _ = devsim_ssl_ctx_ignore_unexpected_eof(context)
-        return .success(context)
+        for entry in released.0 { SSL_CTX_free(entry.pointer) }
+        TrustStores.release(allBut: released.1)
+        return released.0.count
+    }
+
+    /// How many contexts the cache holds.
+    package static var count: Int { contexts.withLock { $0.count } }
+
+    /// Whether the context for `settings` and `host` is made, with its files as they are.
+    static func isMade(_ settings: TLSSettings, host: String) -> Bool {
+        let key = Key(settings, host: host)
+        return contexts.withLock { $0[key] != nil }
     }
 
     /// OpenSSL's latest error in words, or "".
@@ -106,4 +109,15 @@ package enum TLSContexts {
         ERR_error_string_n(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// A reference to an `SSL_CTX` of `TLSContexts`, the holder's own: freed (`SSL_CTX_free`) when
+/// it goes, once whatever needed it has taken its own.
+package struct TLSContext: ~Copyable {
+    /// `SSL_CTX *`.
+    package let pointer: OpaquePointer
+
+    init(owning pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { SSL_CTX_free(pointer) }
 }

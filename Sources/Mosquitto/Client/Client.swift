@@ -152,14 +152,24 @@ public final class Client: @unchecked Sendable {
     /// names what it refuses (see `certificateRefusal`). The CA given, or the system's trusted
     /// certificates (`SSL_CERT_FILE`, `SSL_CERT_DIR`) when none is; `insecure` verifies nothing.
     private func applyTLS(_ tls: TLSSettings, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
-        let context: OpaquePointer
+        let context: TLSContext
         do {
             context = try TLSContexts.context(for: tls, host: options.host)
         } catch {
             throw ClientSetupError(option: "tls", error: .tls, reason: error.message)
         }
         try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0))
-        try setting("tls", mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(context)))
+        // libmosquitto takes a reference of its own (`SSL_CTX_up_ref`), which `mosquitto_destroy`
+        // frees; ours goes with `context`.
+        try setting("tls", mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(context.pointer)))
+    }
+
+    /// The protocol the broker chose by ALPN in this connection's TLS handshake
+    /// (`SSL_get0_alpn_selected` on `mosquitto_ssl_get`'s `SSL`), or `nil`: none chosen, none
+    /// offered, or no TLS. After the CONNACK.
+    package var negotiatedALPN: String? {
+        assertInEventLoop()
+        return mosquitto_ssl_get(handle).flatMap(ALPN.selected(on:))
     }
 
     /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
