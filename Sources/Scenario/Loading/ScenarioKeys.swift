@@ -24,7 +24,7 @@ package struct ScenarioKeys: Sendable {
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
             "ackTimeout", "onAckTimeout", "url", "transport", "path",
         ])
-    package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure"])
+    package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure", "alpn"])
     package static let will = ScenarioKeys(path: "broker.will", keys: ["topic", "message", "qos", "retain"])
     package static let reconnect = ScenarioKeys(path: "broker.reconnect", keys: ["initial", "max"])
     package static let offline = ScenarioKeys(path: "offline", keys: ["policy", "maxMessages", "maxBytes"])

@@ -101,7 +101,8 @@ extension ScenarioReader {
             ca: string(entries["ca"], "ca").map(resolve),
             certificate: certificate.map(resolve),
             key: key.map(resolve),
-            insecure: bool(entries["insecure"], "insecure") ?? false)
+            insecure: bool(entries["insecure"], "insecure") ?? false,
+            alpn: alpn(entries["alpn"]))
     }
 
     private func will(_ node: Node) -> Will? {

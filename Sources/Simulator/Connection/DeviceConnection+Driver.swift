@@ -15,6 +15,7 @@ extension DeviceConnection {
 
     func driverDidConnect(firstTime: Bool) {
         warnOfNoRetain()
+        noteALPN()
         counters.connections(up: 1)
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
@@ -131,6 +132,19 @@ extension DeviceConnection {
         warnOnce(
             "the broker keeps no retained messages (Retain Available 0 in its CONNACK): device group '\(device.plan.group)' "
                 + "publishes without retain, and a subscriber that comes later sees nothing until the next message")
+    }
+
+    /// The protocol the broker chose from `tls.alpn`, for the debug log; none chosen is said
+    /// once a run: a broker that needs one (AWS IoT Core on 443) closes the connection instead.
+    private func noteALPN() {
+        guard let asked = client.options.libraryTLS?.alpn, !asked.isEmpty else { return }
+        if let chosen = client.negotiatedALPN {
+            if logsEvents { context.control.logger.debug("ALPN: the broker chose \(chosen)", metadata) }
+        } else {
+            warnOnce(
+                "the broker chose none of the ALPN protocols offered (tls.alpn: \(asked.joined(separator: ", "))): "
+                    + "it does not speak ALPN, and a broker that needs it would have refused", key: "alpn")
+        }
     }
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
