@@ -1,5 +1,6 @@
 import Report
 import Scenario
+import Transport
 
 /// SIGHUP (`systemctl reload`): the scenario files read again and applied to the running fleet,
 /// checked as a run's are at its start.
@@ -42,6 +43,12 @@ extension Fleet {
             logger.error(error)
             return reloadFailed(error)
         }
-        return reload(to: plan)
+        let reloaded = reload(to: plan)
+        // The contexts of identities the plan no longer has: with a certificate per device,
+        // ~20 KB each, at every reload. A connection keeps the one it holds.
+        if reloaded.error == nil {
+            TLSContexts.release(allBut: Set(plan.connections.compactMap(\.options.tls) + plan.tlsUses.map(\.settings)))
+        }
+        return reloaded
     }
 }
