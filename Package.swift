@@ -79,6 +79,9 @@ let package = Package(
         .executableTarget(name: "devsim", dependencies: ["Simulator", "Report", "Scenario", "MQTT", "Mosquitto", "Service"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
+        // Not a test: prints the cost of a TLS context per device identity (scripts/bench.sh tls-contexts).
+        .executableTarget(
+            name: "TLSContextBenchmark", dependencies: ["COpenSSL", "MQTT", "Transport"], path: "Benchmarks/TLSContextBenchmark"),
         // Not a test: libFuzzer's target over the scenario loader (scripts/fuzz.sh builds it with
         // -sanitize=fuzzer); built plainly, it replays the inputs named on its command line.
         .executableTarget(name: "ScenarioFuzzer", dependencies: ["Scenario"], path: "Fuzz/ScenarioFuzzer"),

@@ -22,6 +22,9 @@
 #                                 what each reload touched, and every other connection's connects
 #   scripts/bench.sh commands     1,000 devices at 1 Hz that take commands: what subscribing costs
 #                                 (beside the same fleet without), and a burst of 1,000 commands in 1 s
+#   scripts/bench.sh tls-contexts TLS_CONTEXTS (default 1000) contexts, one per device certificate, against
+#                                 one shared: ms and KB per context, before issue 27 (a trust store per
+#                                 context) and after (one shared), and TLSContexts.prepare
 #   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
 #                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
@@ -345,6 +348,20 @@ payload() {
   "$(swift build -c release --show-bin-path)/PayloadBenchmark"
 }
 
+# A TLS context per device identity (issue 27): each mode in a process of its own, so that each
+# starts from the same resident memory.
+tls_contexts() {
+  echo "== tls-contexts"
+  local count=${TLS_CONTEXTS:-1000}
+  bash scripts/make-device-certs.sh --out "$dir/certs" --prefix thing- --count "$count" >/dev/null
+  swift build -c release --product TLSContextBenchmark >/dev/null
+  local benchmark
+  benchmark="$(swift build -c release --show-bin-path)/TLSContextBenchmark"
+  for mode in shared new-ca new-system prepare old-ca old-system; do
+    "$benchmark" "$dir/certs" "$count" "$mode"
+  done
+}
+
 # devsim's lateness beside the machine's own scheduling delay, measured in the same seconds: on a
 # shared VM an absolute target means little, so devsim is held to cyclictest's p99 plus the 0.5 ms
 # timer slack of its loops (issue 26).
@@ -421,7 +438,8 @@ case "$which" in
   scale) scale ;;
   reload) reload ;;
   commands) commands ;;
+  tls-contexts) tls_contexts ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, websockets, payload, instructions or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, websockets, payload, instructions or all" >&2; exit 2 ;;
 esac

@@ -1,45 +1,24 @@
-import COpenSSL
-import Glibc
 import MQTT
-import Reactor
 
 extension TLSContexts {
     /// Makes now, before the connections need them, the contexts of `settings` for `host` that
-    /// are not made yet, on `threads` threads; returns each settings value that failed, with why.
-    /// For the start of a run (and a reload) before the ramp: with a certificate per device,
-    /// 1,000 contexts take ~1 s, which the event loops would otherwise spend while connecting.
-    /// The trust stores are loaded first, once each, so that threads do not load one together.
-    package static func prepare(
-        _ settings: some Sequence<TLSSettings>, host: String, threads: Int = defaultThreads
-    ) -> [TLSSettings: TransportError] {
+    /// are not made yet; returns each settings value that failed, with why. For the start of a
+    /// run (and a reload) before the ramp: with a certificate per device, 1,000 contexts take
+    /// ~0.9 s, which the event loops would otherwise spend while connecting.
+    ///
+    /// On the calling thread: two worker threads gained nothing measurable on this 2-core machine
+    /// (1,000 contexts in 0.87–1.22 s against one thread's 0.91–0.93 s, three runs each of
+    /// `TLSContextBenchmark`, under other builds' load), so none are started.
+    package static func prepare(_ settings: some Sequence<TLSSettings>, host: String) -> [TLSSettings: TransportError] {
+        var failures: [TLSSettings: TransportError] = [:]
         var seen = Set<TLSSettings>()
-        let distinct = settings.filter { seen.insert($0).inserted }
-        let failures = Locked<[TLSSettings: TransportError]>([:])
-        var trusted = Set<TrustStores.Key>()
-        for each in distinct where trusted.insert(TrustStores.Key(each)).inserted {
-            if case .success(let store) = TrustStores.store(for: each) { X509_STORE_free(store) }
-        }
-        let next = Locked(0)
-        let work: @Sendable () -> Void = {
-            while true {
-                let index = next.withLock { next in
-                    defer { next += 1 }
-                    return next
-                }
-                guard index < distinct.count else { return }
-                do throws(TransportError) {
-                    _ = try context(for: distinct[index], host: host)
-                } catch {
-                    failures.withLock { $0[distinct[index]] = error }
-                }
+        for each in settings where seen.insert(each).inserted {
+            do throws(TransportError) {
+                _ = try context(for: each, host: host)
+            } catch {
+                failures[each] = error
             }
         }
-        let helpers = (1..<max(1, min(threads, distinct.count))).compactMap { _ in try? JoinableThread(work) }
-        work()
-        for helper in helpers { helper.join() }
-        return failures.withLock { $0 }
+        return failures
     }
-
-    /// One thread per core, at most 2: <FILLED IN FROM THE BENCHMARK>.
-    package static var defaultThreads: Int { max(1, min(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

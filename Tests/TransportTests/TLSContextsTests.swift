@@ -64,7 +64,7 @@ import TestSupport
         defer { certificates.remove() }
         let good = (1...8).map { TLSSettings(ca: certificates.ca, alpn: ["p\($0)"]) }
         let missing = TLSSettings(ca: certificates.directory + "/missing.pem")
-        let failures = TLSContexts.prepare(good + [missing, missing], host: "localhost", threads: 2)
+        let failures = TLSContexts.prepare(good + [missing, missing], host: "localhost")
         #expect(failures.count == 1)
         #expect(failures[missing]?.message.hasPrefix("cannot read the CA file '\(certificates.directory)/missing.pem'") == true)
         #expect(good.allSatisfy { TLSContexts.isMade($0, host: "localhost") })
