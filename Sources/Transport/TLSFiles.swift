@@ -54,6 +54,17 @@ package enum TLSFiles {
         return problems
     }
 
+    /// The subject of the certificate at `path` as RFC 2253 writes it (`CN=thing-7`), or nil
+    /// for a file that holds none: what `sample` shows of a device's certificate.
+    package static func subject(ofCertificateAt path: String) -> String? {
+        defer { ERR_clear_error() }
+        guard case .success(let bio) = open(path) else { return nil }
+        defer { BIO_free(bio) }
+        guard let certificate = PEM_read_bio_X509_AUX(bio, nil, nil, nil) else { return nil }
+        defer { X509_free(certificate) }
+        return CertificateVerification.subject(of: certificate)
+    }
+
     private struct Unreadable: Error {
         let problem: String
     }

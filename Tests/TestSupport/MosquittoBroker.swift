@@ -22,8 +22,9 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
 
     /// Starts a broker and returns once it accepts TCP connections.
     /// - Parameters:
-    ///   - users: username → password, written with `mosquitto_passwd -b`.
+    ///   - users: username → password, hashed with `mosquitto_passwd -U`.
     ///   - allowAnonymous: whether clients without a username may connect.
+    ///   - acl: the text of an ACL file (`pattern write things/%u/#`), or nil for none.
     ///   - extraConfig: more `mosquitto.conf` lines (e.g. `max_inflight_messages 1`).
     ///   - startTimeout: how long to wait for the port to open before giving up.
     ///   - persistent: whether the broker saves its state (sessions, queued messages) every
@@ -33,6 +34,7 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
         users: [String: String] = [:],
         allowAnonymous: Bool = true,
         persistent: Bool = false,
+        acl: String? = nil,
         extraConfig: [String] = [],
         startTimeout: Double = 5,
         namespace: NetworkNamespace? = nil
@@ -44,10 +46,16 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
         // Everything below may fail; the directory must not outlive a failed init.
         do throws(TestSupportError) {
             let passwordPath = directory + "/passwords"
-            for (index, user) in users.sorted(by: { $0.key < $1.key }).enumerated() {
-                let create = index == 0 ? ["-c"] : []
-                let result = try DevsimProcess.runToCompletion(
-                    executable: "mosquitto_passwd", args: create + ["-b", passwordPath, user.key, user.value], timeout: 10)
+            if !users.isEmpty {
+                // One `mosquitto_passwd -U` hashes a whole plain file: 1,000 users in 0.2 s,
+                // where a `-b` a user takes seconds.
+                let plain = users.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }.joined()
+                do {
+                    try plain.write(toFile: passwordPath, atomically: true, encoding: .utf8)
+                } catch {
+                    throw TestSupportError("cannot write \(passwordPath): \(error)")
+                }
+                let result = try DevsimProcess.runToCompletion(executable: "mosquitto_passwd", args: ["-U", passwordPath], timeout: 30)
                 guard result.status == 0 else {
                     throw TestSupportError("mosquitto_passwd failed (\(result.status.map(String.init) ?? "timeout")): \(result.stderr)")
                 }
@@ -66,6 +74,14 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
             if geteuid() == 0 { lines.append("user root") }
             if persistent { lines += ["persistence_location \(directory)/", "autosave_interval 1"] }
             if !users.isEmpty { lines.append("password_file \(passwordPath)") }
+            if let acl {
+                do {
+                    try acl.write(toFile: directory + "/acl", atomically: true, encoding: .utf8)
+                } catch {
+                    throw TestSupportError("cannot write \(directory)/acl: \(error)")
+                }
+                lines.append("acl_file \(directory)/acl")
+            }
             lines += extraConfig
 
             let command =

@@ -70,6 +70,35 @@ public struct TestCertificates: Sendable {
         ])
     }
 
+    /// A client certificate for each of `ids`, `<id>.pem` and `<id>.key`, whose subject is
+    /// `CN=<id>`, signed by the same CA: EC P-256 in one `openssl req -x509 -CA` each, about
+    /// 9 ms a device where RSA takes 240.
+    public func makeDeviceCertificates(ids: [String]) throws(TestSupportError) {
+        let config = directory + "/device.cnf"
+        do {
+            // Without its own section `req -x509` would mark the device's certificate a CA's.
+            try """
+            [req]
+            distinguished_name = dn
+            prompt = no
+            [dn]
+            [device]
+            basicConstraints = critical,CA:FALSE
+            keyUsage = critical,digitalSignature
+            extendedKeyUsage = clientAuth
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        } catch {
+            throw TestSupportError("cannot write \(config): \(error)")
+        }
+        for id in ids {
+            try openssl([
+                "req", "-x509", "-config", config, "-extensions", "device", "-CA", ca, "-CAkey", directory + "/ca.key",
+                "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=\(id)",
+                "-keyout", "\(directory)/\(id).key", "-out", "\(directory)/\(id).pem",
+            ])
+        }
+    }
+
     public func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }

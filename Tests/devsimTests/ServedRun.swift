@@ -24,7 +24,7 @@ final class ServedRun: Sendable {
     /// loopback port; `settings` and `service` adjust what the command line would have set
     /// (`--duration`, `--ready`, `--stats-interval 0` is the default here).
     init(
-        file: String, brokerPort: UInt16, settings adjust: (inout RunSettings) -> Void = { _ in },
+        file: String, brokerPort: UInt16, settings adjust: (inout RunSettings) -> Void = { _ in }, logLevel: Logger.Level = .info,
         service adjustService: (inout DevsimService.Settings) -> Void = { _ in }
     ) throws {
         let scenario = try ScenarioLoader.load(file: file, environment: [:])
@@ -34,7 +34,7 @@ final class ServedRun: Sendable {
             loops: ProcessInfo.processInfo.activeProcessorCount, statsInterval: nil)
         adjust(&settings)
         let lines = self.lines
-        let logger = Logger(minimumLevel: .info) { line in lines.append(line) }
+        let logger = Logger(minimumLevel: logLevel) { line in lines.append(line) }
         fleet = try Fleet(plan: FleetPlan(scenarios: [scenario], settings: settings), settings: settings, logger: logger)
         var serviceSettings = DevsimService.Settings(
             address: HTTPAddress(port: 0), version: "test", startTime: Date().timeIntervalSince1970)
@@ -72,9 +72,14 @@ final class ServedRun: Sendable {
         return try result(timeout: timeout)
     }
 
+    /// The report `--report` would have written.
+    func runReport(_ result: RunResult) -> RunReport {
+        RunReport(result: result, scenarios: scenarios, seed: seed)
+    }
+
     /// The report `--report` would have written, as its JSON reads.
     func report(_ result: RunResult) throws -> [String: Any] {
-        let json = try RunReport(result: result, scenarios: scenarios, seed: seed).json()
+        let json = try runReport(result).json()
         return try JSONSerialization.jsonObject(with: json) as? [String: Any] ?? [:]
     }
 }

@@ -22,7 +22,7 @@ package struct ScenarioKeys: Sendable {
         path: "broker",
         keys: [
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-            "ackTimeout", "onAckTimeout", "url", "transport", "path",
+            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials",
         ])
     package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure", "alpn"])
     package static let will = ScenarioKeys(path: "broker.will", keys: ["topic", "message", "qos", "retain"])

@@ -19,9 +19,15 @@ extension ScenarioReader {
             .flatMap(ProtocolVersion.init(name:))
         settings.keepalive = keepalive(entries["keepalive"])
         settings.cleanSession = bool(entries["cleanSession"], "cleanSession")
-        settings.username = string(entries["username"], "username")
-        settings.password = string(entries["password"], "password")
-        settings.tls = entries["tls"].flatMap { tls($0) }
+        settings.username = credential(entries["username"], "username")
+        settings.password = credential(entries["password"], "password")
+        settings.tls = entries["tls"].flatMap { tls($0, perDevice: true) }
+        settings.credentials = entries["credentials"].flatMap(credentials)
+        for key in ["username", "password"] where entries["credentials"] == nil {
+            if let node = entries[key], Template(node.scalarText ?? "").usesToken {
+                report(node.mark, "'{token}' in '\(key)' is each device's token from a credentials file: give 'credentials' too")
+            }
+        }
         settings.will = entries["will"].flatMap(will)
         settings.reconnect = entries["reconnect"].flatMap(reconnect)
         settings.ackTimeout = duration(entries["ackTimeout"], "ackTimeout", positive: true).map(Durations.duration(seconds:))
@@ -86,12 +92,32 @@ extension ScenarioReader {
         return .seconds(seconds)
     }
 
+    /// A user name or password, a template filled per device (`{token}` from a credentials
+    /// file besides a device's placeholders). A password's braces read as a placeholder too:
+    /// one that must keep `{word}` as written goes in a credentials file or `--password-file`.
+    private func credential(_ node: Node?, _ key: String) -> String? {
+        template(node, key, also: Template.credentialPlaceholders)?.source
+    }
+
     /// A `tls` mapping, whose files' places are kept by its path in `keys` (`broker.tls.ca`).
-    func tls(_ node: Node, _ keys: ScenarioKeys = .tls) -> TLSSettings? {
+    /// `perDevice`: each device may have its own certificate and key (`"certs/{id}.pem"`).
+    func tls(_ node: Node, _ keys: ScenarioKeys = .tls, perDevice: Bool = false) -> TLSSettings? {
         guard let entries = entries(node, of: "'tls'", known: keys.keys) else { return nil }
-        let certificate = string(entries["certificate"], "certificate")
-        let key = string(entries["key"], "key")
-        if (certificate == nil) != (key == nil), entries["certificate"] != nil || entries["key"] != nil {
+        func file(_ name: String) -> String? {
+            guard let node = entries[name] else { return nil }
+            guard perDevice else {
+                guard let text = string(node, name) else { return nil }
+                if Template(text).placeholders.contains(where: Template.knownPlaceholders.contains) {
+                    report(node.mark, "'\(keys.path).\(name)' is one connection's, which has no device to fill '{…}' with")
+                    return nil
+                }
+                return text
+            }
+            return template(node, name)?.source
+        }
+        let certificate = file("certificate")
+        let key = file("key")
+        if (entries["certificate"] == nil) != (entries["key"] == nil) {
             report(entries.mark, "'certificate' and 'key' go together in 'tls': give both or neither")
         }
         for name in ["ca", "certificate", "key"] {

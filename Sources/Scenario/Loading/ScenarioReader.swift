@@ -40,6 +40,11 @@ final class ScenarioReader {
         diagnostics.append(Diagnostic(file: file, line: mark.line, column: mark.column, message: message))
     }
 
+    /// Problems found in a file the scenario names (a credentials file), at their own places.
+    func report(_ problems: [Diagnostic]) {
+        diagnostics += problems
+    }
+
     /// A path from the scenario, made relative to the scenario's directory rather than the
     /// directory devsim happens to run in.
     func resolve(_ path: String) -> String {

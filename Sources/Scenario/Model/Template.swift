@@ -1,4 +1,5 @@
-/// A text with `{name}`, `{index}` and `{id}` placeholders, filled per device.
+/// A text with `{name}`, `{index}` and `{id}` placeholders, filled per device; credentials
+/// (`broker.username`, `password`) may also take `{token}`, a device's cell of a credentials file.
 ///
 /// The text is split into parts once, so rendering thousands of devices only appends strings.
 /// A brace pair around anything else (`{nmae}`) is kept as written; the loader reports it, see
@@ -10,7 +11,7 @@ public struct Template: Sendable, Equatable {
 
     private enum Part: Sendable, Equatable {
         case text(String)
-        case name, index, id
+        case name, index, id, token
     }
 
     private var parts: [Part]
@@ -28,8 +29,20 @@ public struct Template: Sendable, Equatable {
     /// The placeholders a template may use; `id` is not allowed in the id template itself.
     package static let knownPlaceholders = ["name", "index", "id"]
 
-    /// The text with every placeholder replaced; `id` is `nil` while the id itself is being made.
-    package func render(name: String, index: Int, id: String?) -> String {
+    /// What a credential template takes besides a device's placeholders.
+    package static let credentialPlaceholders = ["token"]
+
+    /// Whether the text has a placeholder that differs from device to device.
+    package var variesByDevice: Bool {
+        parts.contains { $0 == .index || $0 == .id || $0 == .token }
+    }
+
+    /// Whether the text has `{token}`.
+    package var usesToken: Bool { parts.contains(.token) }
+
+    /// The text with every placeholder replaced; `id` is `nil` while the id itself is being made,
+    /// `token` where the device has none (`{token}` stays as written).
+    package func render(name: String, index: Int, id: String?, token: String? = nil) -> String {
         var result = ""
         for part in parts {
             switch part {
@@ -37,6 +50,7 @@ public struct Template: Sendable, Equatable {
             case .name: result += name
             case .index: result += String(index)
             case .id: result += id ?? "{id}"
+            case .token: result += token ?? "{token}"
             }
         }
         return result
@@ -51,6 +65,7 @@ public struct Template: Sendable, Equatable {
             case "name": part = .name
             case "index": part = .index
             case "id": part = .id
+            case "token": part = .token
             default: continue
             }
             if textStart < range.lowerBound { parts.append(.text(String(source[textStart..<range.lowerBound]))) }

@@ -8,15 +8,15 @@
 
 /// A CSV file read whole, for `replay`: RFC 4180 rows (fields separated by commas, double quotes
 /// around fields holding commas, quotes or line breaks, `""` for a quote inside them), LF or CRLF
-/// line ends. Blank lines are skipped.
-enum CSVFile {
+/// line ends. Blank lines are skipped. Also a scenario's `broker.credentials`.
+package enum CSVFile {
     /// Why a file could not be read.
-    struct ReadError: Error {
-        var reason: String
+    package struct ReadError: Error {
+        package var reason: String
     }
 
     /// The bytes of the file at `path`.
-    static func contents(of path: String) throws(ReadError) -> [UInt8] {
+    package static func contents(of path: String) throws(ReadError) -> [UInt8] {
         guard let file = fopen(path, "rb") else {
             throw ReadError(reason: String(cString: strerror(errno)).lowercased())
         }
@@ -36,10 +36,18 @@ enum CSVFile {
 
     /// The rows of `bytes`, each a list of its fields.
     static func rows(_ bytes: [UInt8]) -> [[String]] {
-        var rows: [[String]] = []
+        numberedRows(bytes).map(\.fields)
+    }
+
+    /// The rows of `bytes` with the line each starts on (from 1): a quoted field may hold line
+    /// breaks, so a row may span lines.
+    package static func numberedRows(_ bytes: [UInt8]) -> [(line: Int, fields: [String])] {
+        var rows: [(line: Int, fields: [String])] = []
         var row: [String] = []
         var field: [UInt8] = []
         var quoted = false
+        var line = 1
+        var rowLine = 1
         var index = bytes.startIndex
         // UTF-8 byte order mark, as spreadsheets write it.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
@@ -47,13 +55,17 @@ enum CSVFile {
         func endRow() {
             row.append(String(decoding: field, as: UTF8.self))
             field.removeAll(keepingCapacity: true)
-            if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+            if !(row.count == 1 && row[0].isEmpty) { rows.append((rowLine, row)) }
             row = []
         }
 
         while index < bytes.endIndex {
             let byte = bytes[index]
             index += 1
+            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (index == bytes.endIndex || bytes[index] != UInt8(ascii: "\n")))
+            {
+                line += 1
+            }
             if quoted {
                 if byte == UInt8(ascii: "\"") {
                     if index < bytes.endIndex && bytes[index] == UInt8(ascii: "\"") {
@@ -75,9 +87,14 @@ enum CSVFile {
                 field.removeAll(keepingCapacity: true)
             case UInt8(ascii: "\n"):
                 endRow()
+                rowLine = line
             case UInt8(ascii: "\r"):
-                if index < bytes.endIndex && bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                if index < bytes.endIndex && bytes[index] == UInt8(ascii: "\n") {
+                    index += 1
+                    line += 1
+                }
                 endRow()
+                rowLine = line
             default:
                 field.append(byte)
             }

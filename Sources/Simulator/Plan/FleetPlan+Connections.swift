@@ -107,8 +107,11 @@ extension FleetPlan {
     }
 
     /// The options of a connection to `scenario`'s broker, with the command line's overrides:
-    /// a device's, a shared connection's, a subscriber's. `group`, `index` and `id` fill a
-    /// user name's placeholders (ThingsBoard's access token as the user name: `"{id}-token"`).
+    /// a device's, a shared connection's, a subscriber's. Its identity is `id`'s: the user name,
+    /// password, certificate and key are templates that `group`, `index` and `id` fill
+    /// (ThingsBoard's access token as the user name: `"{id}-token"`), unless `id`'s row of the
+    /// credentials file gives them. The command line's user name and password are every
+    /// device's.
     static func clientOptions(
         scenario: Scenario, settings: RunSettings, clientID: String, group: String, index: Int, id: String,
         will: Will?
@@ -116,7 +119,16 @@ extension FleetPlan {
         let broker = scenario.broker
         let url = settings.url
         let transport = url?.scheme.transport ?? broker.transport ?? .tcp
-        let tls = tls(of: scenario, settings: settings)
+        let row = broker.credentials?.rows[id]
+        func fill(_ text: String?) -> String? {
+            text.map { Template($0).render(name: group, index: index, id: id, token: row?[.token]) }
+        }
+        let tls = tls(of: scenario, settings: settings).map { tls in
+            var own = tls
+            own.certificate = row?[.certificate] ?? fill(tls.certificate)
+            own.key = row?[.key] ?? fill(tls.key)
+            return own
+        }
         let defaultPort = transport == .websockets ? (tls == nil ? Defaults.webSocketPort : Defaults.secureWebSocketPort) : Defaults.port
         var options = ClientOptions(
             host: url?.host ?? settings.host ?? broker.host ?? Defaults.host,
@@ -125,10 +137,8 @@ extension FleetPlan {
             cleanSession: broker.cleanSession ?? Defaults.cleanSession,
             keepalive: broker.keepalive ?? Defaults.keepalive,
             protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
-            username: settings.anonymous
-                ? nil
-                : (settings.username ?? url?.username ?? broker.username).map { Template($0).render(name: group, index: index, id: id) },
-            password: settings.anonymous ? nil : settings.password ?? broker.password,
+            username: settings.anonymous ? nil : fill(settings.username) ?? row?[.username] ?? fill(url?.username ?? broker.username),
+            password: settings.anonymous ? nil : settings.password ?? row?[.password] ?? fill(broker.password),
             will: will,
             tls: tls,
             maxInFlight: Int32(clamping: settings.maxInFlight))

@@ -78,10 +78,13 @@ public struct FleetPlan: Sendable {
             kind: "client id", consequence: "two clients with one id knock each other off the broker",
             template: "clientId", placeholders: "{id} or {index}")
         var echoConflicts: [Diagnostic] = []
+        var identityConflicts: [Diagnostic] = []
         var deviceIDs = Claims(
             kind: "device id", consequence: "two devices with one id draw the same values at the same instants",
             template: "id", placeholders: "{index}")
         for scenario in scenarios {
+            var tls = TLSUses(of: scenario, path: ScenarioKeys.tls.path)
+            var devices: [(id: String, group: String)] = []
             for group in scenario.groups {
                 let owner = Claims.Owner(
                     group: group.name,
@@ -92,10 +95,16 @@ public struct FleetPlan: Sendable {
                     fleetCount: following)
                 if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
                 if let echo = Self.echoConflict(in: made, group: group.name, at: owner.location) { echoConflicts.append(echo) }
+                if let shared = Self.sharedIdentityConflict(of: group, in: scenario, at: owner.location) {
+                    identityConflicts.append(shared)
+                }
+                devices += made.flatMap(\.devices).map { ($0.id, group.name) }
                 for index in made.indices { made[index].group = groups.count }
                 groups.append(group.name)
                 groupPlans.append(GroupPlan(group: group, in: scenario))
                 for connection in made {
+                    let id = connection.devices.count == 1 ? connection.devices[0].id : connection.options.clientID ?? group.name
+                    tls.add(connection.options.tls, for: (connection.devices.count == 1 ? "device " : "connection ") + id, id: id)
                     // No client id: libmosquitto makes a random one.
                     if let clientID = connection.options.clientID { clientIDs.claim(clientID, by: owner) }
                     for device in connection.devices { deviceIDs.claim(device.id, by: owner) }
@@ -108,19 +117,26 @@ public struct FleetPlan: Sendable {
                     group: group.name, location: group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1),
                     kind: "subscriber group", member: "connection")
                 for index in 1...max(1, group.count) {
-                    clientIDs.claim(group.clientID.render(name: group.name, index: index, id: nil), by: owner)
+                    let clientID = group.clientID.render(name: group.name, index: index, id: nil)
+                    clientIDs.claim(clientID, by: owner)
+                    let options = Self.clientOptions(
+                        scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID, will: nil
+                    )
+                    tls.add(options.tls, for: "subscriber " + clientID, id: clientID)
                 }
             }
-            if let tls = Self.tls(of: scenario, settings: settings) {
-                tlsUses.append(TLSUse(settings: tls, path: ScenarioKeys.tls.path, in: scenario))
-            }
+            tlsUses += tls.uses
+            identityConflicts += Self.credentialConflicts(
+                of: scenario, devices: devices, hasTLS: Self.tls(of: scenario, settings: settings) != nil)
             if let tls = scenario.verify?.tls {
                 tlsUses.append(TLSUse(settings: tls, path: ScenarioKeys.verifierTLS.path, in: scenario))
             }
             if let topic = scenario.controlTopic,
                 let first = scenario.groups.first.flatMap({ FleetPlan.connections(for: $0, in: scenario, settings: settings).first })
             {
-                var options = first.options
+                // devsim's own connection: as the verifier where `verify:` names one, not as a
+                // device, whose identity a broker may let publish its own topics only.
+                var options = Verifier.subscriberOptions(first.options, as: scenario.verify)
                 options.clientID = "devsim-control-\(scenario.name)-\(shard.map { "\($0.index)of\($0.count)" } ?? "all")"
                 options.will = nil
                 options.reportsPublishes = false
@@ -144,7 +160,7 @@ public struct FleetPlan: Sendable {
         }
         conflicts =
             deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
-            + Self.followingConflicts(of: scenarios) + Self.nameConflicts(of: scenarios) + echoConflicts
+            + Self.followingConflicts(of: scenarios) + Self.nameConflicts(of: scenarios) + echoConflicts + identityConflicts
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }
 }

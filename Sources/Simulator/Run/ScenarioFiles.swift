@@ -30,7 +30,7 @@ public enum ScenarioFiles {
     /// Every problem with the TLS files `plan`'s connections would use, handed to `errors`;
     /// whether there were none. Reads the files.
     public static func checkTLSFiles(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
-        let problems = plan.tlsUses.flatMap { $0.problems() }
+        let problems = TLSUse.problems(of: plan.tlsUses)
         for diagnostic in problems { errors("\(diagnostic)\n") }
         return problems.isEmpty
     }

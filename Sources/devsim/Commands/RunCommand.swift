@@ -268,6 +268,13 @@ struct RunCommand {
                             + $0.filters.map(\.text).joined(separator: ", ") + ")"
                     }.joined(separator: ", "))
         }
+        // Who each group's devices would be on the broker, by its first: never a secret.
+        for device in Sample.firstDevicePlans(of: plan) {
+            guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }) else { continue }
+            logger.info(
+                "dry run: device group '\(device.group)' connects as its devices, the first as \(ConnectionIdentity.text(of: connection.options))"
+            )
+        }
         var chunk = ""
         DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
             chunk += line

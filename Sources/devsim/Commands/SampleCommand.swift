@@ -12,6 +12,7 @@ import Simulator
 ///
 /// room  scenarios/building.yaml:14:5  12 devices, 1 every 5s, qos 1
 ///   room-1 → building/room-1/climate
+///   as client id room-1, user room-1 with a password
 ///     +00:00:00.000  {"params":{"temperature":21.4}}
 ///     +00:00:05.000  {"params":{"temperature":21.5}}
 /// ```
@@ -46,6 +47,9 @@ enum SampleCommand {
                 let group = scenario.groups.first { $0.name == device.group }
                 text += "\n" + header(device, group: group, file: scenario.file) + "\n"
                 text += "  \(device.id) → \(device.topic)\n"
+                if let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }) {
+                    text += "  as \(ConnectionIdentity.text(of: connection.options))\n"
+                }
                 // `publish: max` has no schedule, only an order: its ticks are numbered.
                 let numbered = !device.perSecond.isFinite
                 let width = numbered ? "#\(options.count ?? Sample.defaultCount)".count : VirtualTime.text(0).count

@@ -8,9 +8,13 @@ public struct BrokerSettings: Sendable, Equatable {
     public var `protocol`: ProtocolVersion?
     package var keepalive: Duration?
     package var cleanSession: Bool?
+    /// Templates, filled per device (`"{id}"`, `"pw-{id}"`, `"{token}"`): see `Template`.
     public var username: String?
     public var password: String?
+    /// Its `certificate` and `key` may be templates too (`"certs/{id}.pem"`).
     package var tls: TLSSettings?
+    /// Each device's own secrets, from a file: see `CredentialsFile`.
+    package var credentials: CredentialsFile?
     package var will: Will?
     package var reconnect: ReconnectSettings?
     /// How long a QoS 1/2 message may wait for its PUBACK or PUBCOMP before it counts as timed

@@ -1,0 +1,41 @@
+/// `broker.credentials: devices.csv`: each device's secrets, kept out of the scenario. A CSV file
+/// with a header: `id`, and any of the columns of `Column`. A device's cell wins over the
+/// scenario's template for that setting; an empty cell leaves the template to apply.
+package struct CredentialsFile: Sendable, Equatable {
+    /// The columns a credentials file may have besides `id`.
+    package enum Column: String, Sendable, CaseIterable {
+        case username, password, certificate, key
+        /// What `{token}` stands for in `broker.username` or `password` (ThingsBoard's access
+        /// token as the user name: `username: "{token}"`).
+        case token
+    }
+
+    /// One device's cells, non-empty ones only; paths resolved against the file's folder.
+    package struct Row: Sendable, Equatable {
+        package var cells: [Column: String]
+        /// The line the row starts on, for messages.
+        package var line: Int
+
+        package init(cells: [Column: String], line: Int) {
+            self.cells = cells
+            self.line = line
+        }
+
+        package subscript(column: Column) -> String? { cells[column] }
+    }
+
+    /// The file as the scenario names it, resolved against the scenario's folder.
+    package var path: String
+    /// Where the scenario names it.
+    package var location: SourceLocation
+    /// The columns of the header, `id` aside.
+    package var columns: [Column]
+    package var rows: [String: Row]
+
+    package init(path: String, location: SourceLocation, columns: [Column], rows: [String: Row]) {
+        self.path = path
+        self.location = location
+        self.columns = columns
+        self.rows = rows
+    }
+}

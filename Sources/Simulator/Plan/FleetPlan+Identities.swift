@@ -1,0 +1,53 @@
+import MQTT
+import Scenario
+
+/// What keeps devices from having the identities the scenario gives them: found once their ids
+/// are made, before any connects.
+extension FleetPlan {
+    /// A shared connection carries several devices under one identity, so credentials that
+    /// differ from device to device cannot be theirs.
+    static func sharedIdentityConflict(of group: DeviceGroup, in scenario: Scenario, at place: SourceLocation) -> Diagnostic? {
+        guard case .shared = group.connection else { return nil }
+        let broker = scenario.broker
+        let templates: [(String, String?)] = [
+            ("broker.username", broker.username), ("broker.password", broker.password),
+            ("broker.tls.certificate", broker.tls?.certificate), ("broker.tls.key", broker.tls?.key),
+        ]
+        let varying = templates.compactMap { key, text in text.map(Template.init)?.variesByDevice == true ? key : nil }
+        guard !varying.isEmpty || broker.credentials != nil else { return nil }
+        let what = varying.first.map { "'\($0)' differs from device to device" } ?? "'broker.credentials' gives each device its own"
+        return Diagnostic(
+            file: place.file, line: place.line, column: place.column,
+            message: "device group '\(group.name)' shares its connections among its devices, and \(what): a connection has one "
+                + "identity; give each device its own connection (leave out 'connection'), or every device one identity")
+    }
+
+    /// The devices of `scenario` its credentials file has no row for, or whose row lacks the
+    /// `{token}` the user name or password takes: the first `shown` of each, then a count.
+    static func credentialConflicts(
+        of scenario: Scenario, devices: [(id: String, group: String)], hasTLS: Bool, shown: Int = 10
+    ) -> [Diagnostic] {
+        guard let credentials = scenario.broker.credentials else { return [] }
+        let place = credentials.location
+        func diagnostic(_ message: String) -> Diagnostic {
+            Diagnostic(file: place.file, line: place.line, column: place.column, message: message)
+        }
+        func listed(_ devices: [(id: String, group: String)], _ what: String) -> [Diagnostic] {
+            var found = devices.prefix(shown).map {
+                diagnostic("'\(credentials.path)' \(what) for device '\($0.id)' (group '\($0.group)')")
+            }
+            if devices.count > shown { found.append(diagnostic("'\(credentials.path)' \(what) for \(devices.count - shown) more devices")) }
+            return found
+        }
+        var conflicts = listed(devices.filter { credentials.rows[$0.id] == nil }, "has no row")
+        let broker = scenario.broker
+        if [broker.username, broker.password].contains(where: { $0.map(Template.init)?.usesToken == true }) {
+            conflicts += listed(
+                devices.filter { credentials.rows[$0.id].map { $0[.token] == nil } == true }, "has no 'token', which '{token}' takes,")
+        }
+        if !hasTLS, credentials.columns.contains(.certificate) || credentials.columns.contains(.key) {
+            conflicts.append(diagnostic("'\(credentials.path)' gives client certificates, for a broker without 'tls': give 'tls' too"))
+        }
+        return conflicts
+    }
+}
