@@ -25,6 +25,10 @@
 #   scripts/bench.sh tls-contexts TLS_CONTEXTS (default 1000) contexts, one per device certificate, against
 #                                 one shared: ms and KB per context, before issue 27 (a trust store per
 #                                 context) and after (one shared), and TLSContexts.prepare
+#   scripts/bench.sh identities   IDENTITIES (default 1000) devices over TLS to a mosquitto with
+#                                 require_certificate and use_identity_as_username, rampUp: max: a
+#                                 certificate per device ("{id}.pem") against one shared: connections
+#                                 per second, max RSS
 #   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
 #                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
@@ -362,6 +366,49 @@ tls_contexts() {
   done
 }
 
+# Each device its own certificate (issue 27), as AWS IoT Core wants, against one for the fleet:
+# the same ramp to a mosquitto that takes the certificate's CN as the user name.
+identities() {
+  local count=${IDENTITIES:-1000} certs=$dir/identities tport
+  bash scripts/make-device-certs.sh --out "$certs" --prefix thing- --count "$count" --host 127.0.0.1 >/dev/null
+  tport=$(free_port)
+  mkdir -p "$dir/tls-broker"
+  local main_broker=$broker
+  start_mosquitto "$dir/tls-broker" "$tport" "cafile $certs/ca.pem" "certfile $certs/server.pem" "keyfile $certs/server.key" \
+    "require_certificate true" "use_identity_as_username true"
+  local tls_broker=$broker
+  broker="$main_broker $tls_broker"
+  echo "== identities: $count devices over TLS, rampUp: max, require_certificate ($(basename "$bin"))"
+  for kind in own shared; do
+    local certificate='"{id}.pem"' key='"{id}.key"'
+    [ "$kind" = shared ] && certificate=thing-1.pem key=thing-1.key
+    cat > "$certs/$kind.yaml" <<YAML
+name: identities-$kind
+broker:
+  tls: { ca: ca.pem, certificate: $certificate, key: $key }
+devices:
+  - name: thing
+    count: $count
+    id: "thing-{index}"
+    topic: "things/{id}/t"
+    publish: 1/60s
+    rampUp: max
+    payload:
+      fields:
+        v: { counter: 0 }
+YAML
+    /usr/bin/time -v "$bin" run "$certs/$kind.yaml" --host 127.0.0.1 --port "$tport" --duration 15s --stats-interval 0 --quiet \
+      --report "$dir/$kind.json" 2> "$dir/$kind.time" || true
+    python3 - "$dir/$kind.json" "$kind" "$(rss "$dir/$kind.time")" "$(cpu "$dir/$kind.time")" <<'PY'
+import sys, json
+r = json.load(open(sys.argv[1])); s = r.get('allConnectedSeconds')
+rate = f"{r['connections'] / s:.0f} connections/s" if s else "not all connected"
+print(f"{sys.argv[2]:>6} certificate(s): all {r['connectionsUp']}/{r['connections']} up after {s} s ({rate}); "
+      f"errors {r['connectionErrors']}; max RSS {float(sys.argv[3]) / 1024:.1f} MB; CPU {sys.argv[4]} s")
+PY
+  done
+}
+
 # devsim's lateness beside the machine's own scheduling delay, measured in the same seconds: on a
 # shared VM an absolute target means little, so devsim is held to cyclictest's p99 plus the 0.5 ms
 # timer slack of its loops (issue 26).
@@ -439,7 +486,8 @@ case "$which" in
   reload) reload ;;
   commands) commands ;;
   tls-contexts) tls_contexts ;;
+  identities) identities ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, websockets, payload, instructions or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, websockets, payload, instructions or all" >&2; exit 2 ;;
 esac

@@ -11,7 +11,7 @@ import TestSupport
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct ALPNTests {
     /// The extensions of the first ClientHello devsim sends to `localhost`, by name as
     /// s_server prints them, with `alpn` in the scenario's `tls` mapping (or none).
-    private func clientHelloExtensions(alpn: String?) throws -> [String: [UInt8]] {
+    private func clientHelloExtensions(alpn: String?, webSocket: Bool = false) throws -> [String: [UInt8]] {
         let certificates = try TestCertificates(host: "localhost")
         defer { certificates.remove() }
         let port = try Loopback.freePort()
@@ -28,8 +28,7 @@ import TestSupport
             "alpn.yaml",
             """
             broker:
-              host: localhost
-              port: \(port)
+              \(webSocket ? "url: wss://localhost:\(port)/mqtt" : "host: localhost\n  port: \(port)")
               tls: { ca: \(certificates.ca)\(alpn.map { ", alpn: [\($0)]" } ?? "") }
             devices:
               - name: d
@@ -59,6 +58,14 @@ import TestSupport
         let extensions = try clientHelloExtensions(alpn: nil)
         #expect(extensions["server name"] != nil, "\(extensions.keys)")
         #expect(extensions["application layer protocol negotiation"] == nil)
+    }
+
+    /// The WebSocket bridge's TLS is made from the same context: over wss:// the ALPN asked
+    /// for is offered too (AWS IoT Core over WSS wants none: leave `alpn` out there).
+    @Test func overWSSTheBridgeOffersItToo() throws {
+        let extensions = try clientHelloExtensions(alpn: "http/1.1", webSocket: true)
+        #expect(extensions["application layer protocol negotiation"] == [0, 9, 8] + Array("http/1.1".utf8), "\(extensions.keys)")
+        #expect(extensions["server name"] == [0, 12, 0, 0, 9] + Array("localhost".utf8))
     }
 
     /// The first ClientHello's extensions in s_server's `-tlsextdebug` output:
