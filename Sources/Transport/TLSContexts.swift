@@ -96,7 +96,7 @@ package enum TLSContexts {
     package static var count: Int { contexts.withLock { $0.count } }
 
     /// Whether the context for `settings` and `host` is made, with its files as they are.
-    static func isMade(_ settings: TLSSettings, host: String) -> Bool {
+    package static func isMade(_ settings: TLSSettings, host: String) -> Bool {
         let key = Key(settings, host: host)
         return contexts.withLock { $0[key] != nil }
     }
