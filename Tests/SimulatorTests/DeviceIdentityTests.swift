@@ -182,6 +182,31 @@ import TestSupport
         #expect(one.conflicts.isEmpty)
     }
 
+    @Test func aSubscriberGroupHasItsOwnUserOrTheBrokersFilledWithItsClientID() throws {
+        let folder = try Folder()
+        let subscribers = """
+
+            subscribers:
+              - name: dash
+                count: 2
+                topics: ["things/#"]
+                username: "viewer-{index}"
+                password: "pw-{id}"
+              - name: plain
+                topics: ["things/#"]
+            """
+        let scenario = try folder.load("  username: \"{id}\"\n  password: \"pw-{id}\"", devices: Folder.devices + subscribers)
+        var settings = RunSettings()
+        settings.username = "ops"
+        let members = FleetPlan(scenarios: [scenario], settings: settings).subscribers.flatMap(\.members).map(\.options)
+        #expect(members.map(\.username) == ["viewer-1", "viewer-2", "ops"])
+        #expect(members.map(\.password) == ["pw-dash-1", "pw-dash-2", "pw-plain-1"])
+        #expect(
+            try folder.problems(
+                "  host: h", devices: Folder.devices + subscribers.replacingOccurrences(of: "    username: \"viewer-{index}\"\n", with: "")
+            ).count == 1)
+    }
+
     @Test func theVerifiersTLSIsOneConnectionsWithNoDeviceToFill() throws {
         let folder = try Folder()
         #expect(

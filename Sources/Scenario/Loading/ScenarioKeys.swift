@@ -32,9 +32,9 @@ package struct ScenarioKeys: Sendable {
     /// its name, and those of `GroupKeys.table`, which reads them.
     package static let group = ScenarioKeys(path: "devices[]", keys: ["name"] + GroupKeys.table.map(\.name))
     /// A subscriber group's keys (`subscribers:`), spelt as a device group's where they mean
-    /// the same, and as the broker's `cleanSession`.
+    /// the same, and as the broker's `cleanSession`, `username` and `password`.
     package static let subscriber = ScenarioKeys(
-        path: "subscribers[]", keys: ["name", "count", "clientId", "topics", "qos", "cleanSession", "rampUp"])
+        path: "subscribers[]", keys: ["name", "count", "clientId", "topics", "qos", "cleanSession", "rampUp", "username", "password"])
     package static let lifecycle = ScenarioKeys(path: "devices[].lifecycle", keys: ["online", "offline", "jitter"])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
     package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
