@@ -270,10 +270,10 @@ struct RunCommand {
         }
         // Who each group's devices would be on the broker, by its first: never a secret.
         for device in Sample.firstDevicePlans(of: plan) {
-            guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }) else { continue }
-            logger.info(
-                "dry run: device group '\(device.group)' connects as its devices, the first as \(ConnectionIdentity.text(of: connection.options))"
-            )
+            guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }),
+                let identity = ConnectionIdentity.text(of: connection.options)
+            else { continue }
+            logger.info("dry run: device group '\(device.group)' would connect its first device as \(identity)")
         }
         var chunk = ""
         DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
