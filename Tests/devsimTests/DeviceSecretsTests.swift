@@ -48,4 +48,22 @@ import TestSupport
             #expect(!text.contains(sentinel), "\(name) shows a password")
         }
     }
+
+    /// `--username` and `DEVSIM_PASSWORD` are every device's: a credentials file's columns for
+    /// them are then unused, which the run says rather than leaving the file to look in effect.
+    @Test func theCommandLinesUserOverACredentialsFileIsWarnedOf() throws {
+        let folder = try RunFiles.folder(with: [
+            "devices.csv": "id,username,password\nd-1,alice,a\n",
+            "s.yaml": "broker:\n  credentials: devices.csv\n" + RunFiles.oneDevice,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.yaml").path
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--dry-run", "--messages", "1", "--username", "ops"], env: ["DEVSIM_PASSWORD": "pw"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the command line gives every device's username and password, so the 'username' and 'password' columns of "
+                    + "\(folder.appendingPathComponent("devices.csv").path) go unused"), "\(result.stderr)")
+    }
 }
