@@ -61,13 +61,19 @@ public struct RunChecks: Sendable {
     }
 
     /// `broker.azureIoTHub` sets each device's user name and password (its SAS token): the
-    /// command line's would be thrown away, unsaid.
+    /// command line's would be thrown away, unsaid. And the hub lets a device subscribe to no
+    /// other's telemetry, which `--verify` would.
     static func checkAzureIoTHub(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
         guard let scenario = plan.scenarios.first(where: { $0.broker.azureIoTHub != nil }) else { return }
         if settings.username != nil || settings.password != nil || settings.anonymous {
             throw RunCheckError(
                 "\(scenario.file): broker.azureIoTHub sets each device's user name and SAS token: leave out --username, "
                     + "--password-file, --anonymous, DEVSIM_USERNAME and DEVSIM_PASSWORD")
+        }
+        if settings.verify {
+            throw RunCheckError(
+                "\(scenario.file): --verify subscribes to the devices' telemetry, which Azure IoT Hub does not let an MQTT client do "
+                    + "(it routes device-to-cloud messages to its Event Hubs endpoint): leave out --verify")
         }
     }
 
