@@ -25,6 +25,9 @@ public struct ClientOptions: Sendable, Equatable {
     /// Receive Maximum, which libmosquitto sends as 20 unless told); ignored by MQTT 3, for
     /// which the broker decides alone.
     package var receiveMaximum: Int32 = 20
+    /// Azure IoT Hub: the password is a SAS token made from this at each connect, and renewed by
+    /// a planned reconnect (`password` then holds the last token made).
+    package var sasToken: SASTokenSource?
 
     package init(
         host: String, port: Int32, clientID: String? = nil,

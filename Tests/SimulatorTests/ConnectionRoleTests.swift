@@ -249,6 +249,31 @@ import Testing
         #expect(standing == .active && !standing.parksTicks)
     }
 
+    /// Issue 27, item 3: a SAS token's renewal is a planned reconnect, neither a loss nor a
+    /// pause: it leaves and comes straight back, and its CONNACK ends it.
+    @Test func aTokenRenewalReconnectsAtOnceAndEndsAtItsConnack() {
+        var standing = ConnectionStanding.active
+        #expect(standing.renewToken() == .reconnect && standing == .renewing)
+        #expect(!standing.parksTicks && !standing.countsAsPaused && !standing.isPausedOrAway, "its ticks follow the offline policy")
+        #expect(standing.renewToken() == .stay, "one renewal at a time")
+        standing.attemptFailed()
+        #expect(standing == .renewing, "a failed attempt leaves it renewing: no loss came before it")
+        standing.connected()
+        #expect(standing == .active)
+        // Only a connection up and going nowhere else renews.
+        for var other in [ConnectionStanding.away, .paused(out: false), .out, .joining, .resuming, .ended, .unopened(paused: false)] {
+            let before = other
+            #expect(other.renewToken() == .stay && other == before, "\(before)")
+        }
+        // A pause or the stages during a renewal win: it leaves and stays away.
+        standing = .renewing
+        #expect(standing.pause() == .disconnect && standing == .paused(out: false))
+        standing = .renewing
+        #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .out)
+        standing = .renewing
+        #expect(standing.goAway() == .stay && standing == .renewing, "a lifecycle's leave waits for the renewal's CONNACK")
+    }
+
     /// A resume the stages cut short before its CONNACK is given up, and the stages' join
     /// connects it again: it was left paused for good (found by review).
     @Test func aResumeTheStagesInterruptIsTakenUpAtTheJoin() {

@@ -127,7 +127,8 @@ import TestSupport
         _ = try folder.write("noid.csv", "name,username\nthing-1,a\n")
         #expect(
             try folder.problems("  credentials: noid.csv").contains(
-                "\(folder.path)/noid.csv:1:1: unknown column 'name': expected 'id', 'username', 'password', 'certificate', 'key', 'token'"))
+                "\(folder.path)/noid.csv:1:1: unknown column 'name': expected 'id', 'username', 'password', 'certificate', 'key', 'token', 'deviceKey'"
+            ))
         #expect(
             try folder.problems("  credentials: noid.csv").contains(
                 "\(folder.path)/noid.csv:1:1: expected an 'id' column, which names each row's device"))
@@ -180,6 +181,50 @@ import TestSupport
         // One identity for all is fine.
         let one = FleetPlan(scenarios: [try folder.load("  password: \"pw-{name}\"", devices: shared)], settings: RunSettings())
         #expect(one.conflicts.isEmpty)
+    }
+
+    /// Azure IoT Hub: a device's own key from the file is the one its tokens are signed with;
+    /// the block's key signs for the others.
+    @Test func anAzureDeviceKeyFromTheCredentialsFile() throws {
+        let folder = try Folder()
+        // base64 of "key-one" and "the block's".
+        _ = try folder.write("devices.csv", "id,deviceKey\nthing-1,a2V5LW9uZQ==\nthing-2,\nthing-3,\n")
+        let scenario = try folder.load(
+            "  credentials: devices.csv\n  azureIoTHub: { hub: h.azure-devices.net, deviceKey: dGhlIGJsb2NrJ3M= }")
+        let keys = options(scenario).map { $0.sasToken.map { String(decoding: $0.key, as: UTF8.self) } }
+        #expect(keys == ["key-one", "the block's", "the block's"])
+        _ = try folder.write("bad.csv", "id,deviceKey\nthing-1,not base64!\n")
+        #expect(
+            try folder.problems("  credentials: bad.csv\n  azureIoTHub: { hub: h.azure-devices.net, deviceKey: dGhlIGJsb2NrJ3M= }").first?
+                .hasPrefix("\(folder.path)/bad.csv:2:1: the device 'thing-1' has a 'deviceKey' that is not base64: ") == true)
+        let plain = FleetPlan(scenarios: [try folder.load("  credentials: devices.csv")], settings: RunSettings())
+        #expect(
+            plain.conflicts.map(\.message).contains { $0.hasSuffix("gives Azure IoT Hub device keys, for a broker without 'azureIoTHub'") })
+    }
+
+    @Test func aSubscriberGroupHasItsOwnUserOrTheBrokersFilledWithItsClientID() throws {
+        let folder = try Folder()
+        let subscribers = """
+
+            subscribers:
+              - name: dash
+                count: 2
+                topics: ["things/#"]
+                username: "viewer-{index}"
+                password: "pw-{id}"
+              - name: plain
+                topics: ["things/#"]
+            """
+        let scenario = try folder.load("  username: \"{id}\"\n  password: \"pw-{id}\"", devices: Folder.devices + subscribers)
+        var settings = RunSettings()
+        settings.username = "ops"
+        let members = FleetPlan(scenarios: [scenario], settings: settings).subscribers.flatMap(\.members).map(\.options)
+        #expect(members.map(\.username) == ["viewer-1", "viewer-2", "ops"])
+        #expect(members.map(\.password) == ["pw-dash-1", "pw-dash-2", "pw-plain-1"])
+        #expect(
+            try folder.problems(
+                "  host: h", devices: Folder.devices + subscribers.replacingOccurrences(of: "    username: \"viewer-{index}\"\n", with: "")
+            ).count == 1)
     }
 
     @Test func theVerifiersTLSIsOneConnectionsWithNoDeviceToFill() throws {

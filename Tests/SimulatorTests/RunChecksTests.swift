@@ -52,6 +52,17 @@ import Testing
         #expect(try problem(yaml.replacingOccurrences(of: "password:", with: "username: u, password:")) == nil)
     }
 
+    /// Issue 27, item 3: the command line's credentials and `--verify` do not go with
+    /// `broker.azureIoTHub`, which sets each device's, and whose hub lets no client read telemetry.
+    @Test func azureIoTHubTakesNoCredentialsNorVerifyFromTheCommandLine() throws {
+        let yaml = "broker: { azureIoTHub: { hub: h.azure-devices.net, deviceKey: ZGV2c2lt } }\n" + Self.meter
+        #expect(try problem(yaml) == nil)
+        var named = RunSettings()
+        named.username = "u"
+        #expect(try problem(yaml, settings: named)?.contains("sets each device's user name and SAS token: leave out --username") == true)
+        #expect(try problem(yaml, settings: settings(verify: true))?.contains("leave out --verify") == true)
+    }
+
     @Test func aDryRunOfAPublishMaxGroupNeedsAMessageCount() throws {
         let yaml = Self.meter.replacingOccurrences(of: "publish: 1/s", with: "publish: max")
         #expect(

@@ -159,6 +159,12 @@ extension ScriptedMQTTServer {
                 }
                 let body = Self.bytes(packetID) + (mqtt5 ? [0] : []) + granted
                 guard send(MQTTWire.encode(header: 0x90, body: body)) else { return .clientClosed }
+                for filter in filters {
+                    for message in script.publishAfterSubscribe?(filter) ?? [] {
+                        let publish = MQTTWire.string(message.topic) + (mqtt5 ? [0] : []) + message.payload
+                        guard send(MQTTWire.encode(header: 0x30, body: publish)) else { return .clientClosed }
+                    }
+                }
             case 10:  // UNSUBSCRIBE
                 let packetID = try reader.uint16()
                 guard send(MQTTWire.encode(header: 0xB0, body: Self.bytes(packetID))) else { return .clientClosed }

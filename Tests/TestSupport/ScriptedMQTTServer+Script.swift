@@ -58,6 +58,9 @@ extension ScriptedMQTTServer {
         /// To an MQTT 5 client, this long after the CONNACK: a DISCONNECT with this reason code,
         /// then the close.
         public var disconnectAfterConnack: (after: Double, reason: UInt8)?
+        /// After the SUBACK of a SUBSCRIBE to `filter`: these messages to the client, at QoS 0,
+        /// as a cloud sends a device its requests (Azure IoT Hub's direct methods).
+        public var publishAfterSubscribe: (@Sendable (_ filter: String) -> [(topic: String, payload: [UInt8])])?
 
         public init(
             closeOnAccept: Bool = false,
@@ -75,7 +78,8 @@ extension ScriptedMQTTServer {
             connackProperties: ConnackProperties = ConnackProperties(),
             publishReasonCode: (@Sendable (_ topic: String) -> UInt8)? = nil,
             subscribeReasonCode: (@Sendable (_ filter: String) -> UInt8)? = nil,
-            disconnectAfterConnack: (after: Double, reason: UInt8)? = nil
+            disconnectAfterConnack: (after: Double, reason: UInt8)? = nil,
+            publishAfterSubscribe: (@Sendable (_ filter: String) -> [(topic: String, payload: [UInt8])])? = nil
         ) {
             self.closeOnAccept = closeOnAccept
             self.sendConnack = sendConnack
@@ -93,6 +97,7 @@ extension ScriptedMQTTServer {
             self.publishReasonCode = publishReasonCode
             self.subscribeReasonCode = subscribeReasonCode
             self.disconnectAfterConnack = disconnectAfterConnack
+            self.publishAfterSubscribe = publishAfterSubscribe
         }
     }
 

@@ -49,10 +49,16 @@ import TestSupport
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }
             .map { repository.appendingPathComponent("scenarios").appendingPathComponent($0).path }
         try #require(!scenarios.isEmpty)
-        let result = try DevsimProcess.runToCompletion(args: ["validate"] + scenarios, timeout: 30)
+        // aws-iot-core.yaml's things each have a certificate, as `scripts/make-device-certs.sh`
+        // makes them for a rehearsal.
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        try certificates.makeDeviceCertificates(ids: (1...10).map { "thing-\($0)" } + (1...5).map { "sensor-\($0)" })
+        let env = ["AWS_IOT_CERTS": certificates.directory]
+        let result = try DevsimProcess.runToCompletion(args: ["validate"] + scenarios, env: env, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         for scenario in scenarios {
-            let dry = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "3"], timeout: 30)
+            let dry = try DevsimProcess.runToCompletion(args: ["run", scenario, "--dry-run", "--messages", "3"], env: env, timeout: 30)
             #expect(dry.status == 0, "\(scenario): \(dry.stderr)")
             // Three ticks, beside the states said at the CONNACK, which are none.
             #expect(dry.stdout.split(separator: "\n").count { !$0.hasSuffix(",\"state\":true}") } == 3, "\(scenario)")

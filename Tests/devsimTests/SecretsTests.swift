@@ -1,50 +1,82 @@
 import Foundation
-import Report
-import Simulator
 import Testing
 import TestSupport
 
-/// Issue 27, item 4: a device's password is the broker's business alone. It reaches the broker
-/// (the run connects) and nothing else: not the report in any format, `/metrics`, `/api/status`,
-/// or the log at debug level, where libmosquitto's own lines go.
-@Suite(.serialized, .tags(.integration), .notUnitOnly) struct SecretsTests {
-    @Test func noPasswordInTheReportsMetricsOrLog() throws {
-        let sentinel = "Sentinel-7f3a"
-        let users = Dictionary(uniqueKeysWithValues: (1...3).map { ("thing-\($0)", "\(sentinel)-thing-\($0)") })
-        let broker = try MosquittoBroker(users: users, allowAnonymous: false)
-        let file = try RunFiles.scenario(
-            "secrets.yaml",
+/// Issue 6, fault 8: a password reaches the broker from a file, the environment or the scenario,
+/// and never appears in any output: logs, the report, help, or a refusal.
+@Suite(.tags(.integration), .notUnitOnly) struct SecretsTests {
+    static let password = "pw-Zq8-never-printed"
+
+    private func scenario(password: String?) throws -> String {
+        try RunFiles.scenario(
+            "s.yaml",
             """
             broker:
-              username: "{id}"
-              password: "\(sentinel)-{id}"
+              username: dev
+            \(password.map { "  password: \($0)" } ?? "")
             devices:
-              - name: thing
-                count: 3
-                id: "thing-{index}"
-                topic: "things/{id}"
+              - name: d
+                topic: "secrets/{index}"
                 publish: 20/s
                 qos: 1
-                payload: { fields: { v: { counter: 0 } } }
+                payload:
+                  fields:
+                    n: { counter: 0 }
             """)
-        defer { RunFiles.removeFolder(of: file) }
-        let devsim = try ServedRun(file: file, brokerPort: broker.port, settings: { $0.duration = .seconds(3) }, logLevel: .debug)
-        #expect(TestClock.wait(timeout: 15, interval: 0.05) { devsim.log.contains("connected") }, "\(devsim.log)")
-        let metrics = try HTTPGet.request(port: devsim.port, path: "/metrics").body
-        let status = try HTTPGet.request(port: devsim.port, path: "/api/status").body
-        let result = try #require(try devsim.result(timeout: 30))
-        #expect(result.totals[.acknowledged] > 0, "the devices connected with their passwords")
-        let report = devsim.runReport(result)
-        var texts = ["metrics": metrics, "status": status, "log": devsim.log]
-        let folder = (file as NSString).deletingLastPathComponent
-        for format in [ReportFormat.json, .junit, .csv, .html] {
-            let path = folder + "/report.\(format)"
-            try ReportFile.write(report, as: format, exitCode: 0, to: path)
-            texts["\(format)"] = try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    private func expectNoSecret(_ texts: [String], _ context: String) {
+        for text in texts {
+            #expect(!text.contains(Self.password), "the password leaked in \(context)")
         }
-        for (name, text) in texts {
-            #expect(!text.isEmpty, "\(name)")
-            #expect(!text.contains(sentinel), "\(name) shows a password")
+    }
+
+    @Test(arguments: ["file", "environment", "scenario"])
+    func thePasswordWorksAndIsNeverPrinted(from source: String) throws {
+        let broker = try MosquittoBroker(users: ["dev": Self.password], allowAnonymous: false)
+        let file = try scenario(password: source == "scenario" ? "${SECRET_PW}" : nil)
+        let report = file + ".report.json"
+        var arguments = [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "20",
+            "--report", report, "--verbose", "--stats-interval", "1s",
+        ]
+        var environment: [String: String] = [:]
+        switch source {
+        case "file":
+            let passwordFile = file + ".pw"
+            try (Self.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            arguments += ["--password-file", passwordFile]
+        case "environment":
+            environment["DEVSIM_PASSWORD"] = Self.password
+        default:
+            environment["SECRET_PW"] = Self.password
         }
+        let result = try DevsimProcess.runToCompletion(args: arguments, env: environment, timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reportText = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(reportText.contains("\"acknowledged\" : 20"))
+        expectNoSecret([result.stdout, result.stderr, reportText], "a run with the password from the \(source)")
+    }
+
+    @Test func aRefusalNamesTheReasonButNotThePassword() throws {
+        let broker = try MosquittoBroker(users: ["dev": "the-right-one"], allowAnonymous: false)
+        let file = try scenario(password: nil)
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s", "--verbose"],
+            env: ["DEVSIM_PASSWORD": Self.password], timeout: 30)
+        #expect(result.status == 3)
+        #expect(result.stderr.lowercased().contains("not authori"), "\(result.stderr)")
+        expectNoSecret([result.stdout, result.stderr], "a refused run")
+    }
+
+    @Test func helpAndDryRunsNeverShowIt() throws {
+        let file = try scenario(password: "${SECRET_PW}")
+        let help = try DevsimProcess.runToCompletion(args: ["run", "--help"], env: ["DEVSIM_PASSWORD": Self.password], timeout: 30)
+        let dry = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--dry-run", "--messages", "3"],
+            env: ["SECRET_PW": Self.password], timeout: 30)
+        let sample = try DevsimProcess.runToCompletion(args: ["sample", file], env: ["SECRET_PW": Self.password], timeout: 30)
+        #expect(dry.status == 0)
+        expectNoSecret([help.stdout, help.stderr, dry.stdout, dry.stderr, sample.stdout, sample.stderr], "help, dry run or sample")
     }
 }

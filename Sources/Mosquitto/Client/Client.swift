@@ -261,6 +261,18 @@ public final class Client: @unchecked Sendable {
         options.protocolVersion = version
     }
 
+    /// Sends `password` (with the same user name) from the next CONNECT on:
+    /// `mosquitto_username_pw_set`, which libmosquitto reads at every CONNECT. Kept in the
+    /// options too, which `discardQueuedMessages` applies again. An Azure IoT Hub SAS token,
+    /// made anew before each attempt.
+    package func setPassword(_ password: String) throws(ClientSetupError) {
+        assertInEventLoop()
+        do { try check(mosquitto_username_pw_set(handle, options.username, password)) } catch {
+            throw ClientSetupError(option: "username/password", error: error)
+        }
+        options.password = password
+    }
+
     /// Forgets every message libmosquitto holds (QoS 1/2 awaiting acknowledgement, which it
     /// would resend at the next connect) by making the client anew with the same options:
     /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.

@@ -9,7 +9,8 @@
 /// `failed`, `paused` or `unchanged`, so `scheduled` is always their sum; and every QoS 1/2
 /// message published in one of `acknowledged`, `refused` or `inFlight`, once its connection has
 /// settled (or in `failed`, taken back, where the broker breaks QoS 2). A state said beside the
-/// schedule is no tick: it counts in `stateMessages` alone.
+/// schedule is no tick: it counts in `stateMessages` alone. A planned reconnect that renews a
+/// SAS token counts in `tokenRenewals` alone, neither a loss nor a reconnect.
 public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Ticks that fell due.
     case scheduled
@@ -45,6 +46,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// State messages beside the schedule, not ticks: a dashboard's device saying its state at a
     /// CONNACK, or again when Home Assistant restarts.
     case stateMessages
+    /// Planned reconnects that renewed a connection's SAS token (Azure IoT Hub) before it
+    /// expired: not losses, not among `reconnects`.
+    case tokenRenewals
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -69,6 +73,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .paused: "paused"
         case .unchanged: "unchanged"
         case .stateMessages: "state messages"
+        case .tokenRenewals: "token renewals"
         }
     }
 
@@ -93,18 +98,19 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .paused: "Ticks that fell while their device group was paused by request."
         case .unchanged: "Ticks of an onChange device group not sent: nothing watched had changed."
         case .stateMessages: "State messages beside the schedule, not ticks: at each CONNACK, and when Home Assistant restarts."
+        case .tokenRenewals: "Planned reconnects that renewed a connection's SAS token before it expired (Azure IoT Hub)."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    var isInEveryReport: Bool { ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages].contains(self) }
+    var isInEveryReport: Bool { ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals].contains(self) }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     package var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages: false
+        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals: false
         default: true
         }
     }

@@ -22,9 +22,12 @@ package struct ScenarioKeys: Sendable {
         path: "broker",
         keys: [
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials",
+            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials", "azureIoTHub",
         ])
     package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure", "alpn"])
+    /// Azure IoT Hub: each device's identity and SAS token (`AzureIoTHub`).
+    package static let azureIoTHub = ScenarioKeys(
+        path: "broker.azureIoTHub", keys: ["hub", "deviceKey", "groupKey", "tokenLifetime", "apiVersion"])
     package static let will = ScenarioKeys(path: "broker.will", keys: ["topic", "message", "qos", "retain"])
     package static let reconnect = ScenarioKeys(path: "broker.reconnect", keys: ["initial", "max"])
     package static let offline = ScenarioKeys(path: "offline", keys: ["policy", "maxMessages", "maxBytes"])
@@ -32,9 +35,9 @@ package struct ScenarioKeys: Sendable {
     /// its name, and those of `GroupKeys.table`, which reads them.
     package static let group = ScenarioKeys(path: "devices[]", keys: ["name"] + GroupKeys.table.map(\.name))
     /// A subscriber group's keys (`subscribers:`), spelt as a device group's where they mean
-    /// the same, and as the broker's `cleanSession`.
+    /// the same, and as the broker's `cleanSession`, `username` and `password`.
     package static let subscriber = ScenarioKeys(
-        path: "subscribers[]", keys: ["name", "count", "clientId", "topics", "qos", "cleanSession", "rampUp"])
+        path: "subscribers[]", keys: ["name", "count", "clientId", "topics", "qos", "cleanSession", "rampUp", "username", "password"])
     package static let lifecycle = ScenarioKeys(path: "devices[].lifecycle", keys: ["online", "offline", "jitter"])
     package static let verify = ScenarioKeys(path: "devices[].verify", keys: ["sequence", "timestamp"])
     package static let availability = ScenarioKeys(path: "devices[].availability", keys: ["topic", "online", "offline"])
@@ -54,7 +57,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, stage, broker, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber, lifecycle, verify,
+        top, stage, broker, azureIoTHub, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber, lifecycle,
+        verify,
         availability, discovery, commands, command, onChange, connection, payload, modifiers, faults, spike, stuck, dropout, drift,
     ]
 }

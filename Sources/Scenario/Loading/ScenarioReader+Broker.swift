@@ -48,6 +48,7 @@ extension ScenarioReader {
             }
         }
         if let node = entries["url"] { url(node, entries, into: &settings) }
+        settings.azureIoTHub = entries["azureIoTHub"].flatMap { azureIoTHub($0, beside: entries) }
         return settings
     }
 

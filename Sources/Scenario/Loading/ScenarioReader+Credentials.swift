@@ -61,6 +61,11 @@ extension ScenarioReader {
             var cells: [CredentialsFile.Column: String] = [:]
             for (index, column) in columns where !row.fields[index].isEmpty {
                 let cell = row.fields[index]
+                if column == .deviceKey, let reason = AzureIoTHub.keyProblem(cell) {
+                    // Its reason, never the key.
+                    problem(row.line, "the device '\(id)' has a 'deviceKey' that is not base64: \(reason)")
+                    continue
+                }
                 // A path in the file is the file's, as one in a scenario is the scenario's.
                 let isPath = column == .certificate || column == .key
                 cells[column] = isPath && !cell.hasPrefix("/") ? folder + cell : cell

@@ -47,11 +47,19 @@ extension ScenarioReader {
         let qos = qos(entries["qos"])
         let cleanSession = bool(entries["cleanSession"], "cleanSession")
         let rampUp = rate(entries["rampUp"], "rampUp")
+        let username = template(entries["username"], "username")?.source
+        let password = template(entries["password"], "password")?.source
+        if let node = entries["password"], entries["username"] == nil {
+            report(node.mark, "a subscriber group's 'password' goes with its 'username'; give both, or neither for the broker's")
+        }
         guard let name, let topics, !topics.isEmpty, diagnostics.count == problemsBefore else { return nil }
-        return SubscriberGroup(
+        var group = SubscriberGroup(
             name: name, count: count ?? 1, clientID: clientID ?? SubscriberGroup.defaultClientID, topics: topics,
             qos: qos ?? .atMostOnce, cleanSession: cleanSession, rampUp: rampUp,
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column))
+        group.username = username
+        group.password = password
+        return group
     }
 
     /// `topics: ["fleet/+/telemetry", "alerts/#"]`, or one filter alone: every one a valid

@@ -18,6 +18,10 @@ public struct SubscriberGroup: Sendable, Equatable {
     package var cleanSession: Bool?
     /// How fast the group's connections are opened; `nil` for the default rate.
     package var rampUp: Rate?
+    /// Its own user on the broker (a dashboard's, with its own ACL), templates filled per
+    /// connection as `clientId` is; `nil` for the broker's, filled with the client id as `{id}`.
+    package var username: String?
+    package var password: String?
     /// Where the group is written.
     public var location: SourceLocation?
 

@@ -10,5 +10,10 @@ package struct CommandRejection: Error, Sendable, Equatable {
         self.kind = kind ?? reason
     }
 
+    /// The command names no field that takes one: an unknown method (Azure answers 404).
+    package var namesNoCommandedField: Bool {
+        kind == "a command names a field the device does not have" || reason.hasSuffix("takes no command (give it command: set)")
+    }
+
     package static func == (lhs: CommandRejection, rhs: CommandRejection) -> Bool { lhs.reason == rhs.reason }
 }

@@ -20,6 +20,10 @@ enum ConnectionStanding: Equatable {
     /// Out of the fleet by its stages: disconnected, its devices' clocks standing still. Its
     /// stages alone bring it back, not its lifecycle.
     case out
+    /// Leaving and coming straight back by plan, until the CONNACK: its SAS token is renewed
+    /// (Azure IoT Hub). Neither a loss nor a pause: its ticks follow the offline policy for the
+    /// moment it is down, and its CONNACK counts as a token renewal, not a reconnect.
+    case renewing
     /// Stopped or retired: it never opens again.
     case ended
 
@@ -32,6 +36,8 @@ enum ConnectionStanding: Equatable {
         case connect
         /// Leave cleanly, or give up an attempt under way (`ConnectionDriver.pause`).
         case disconnect
+        /// Leave cleanly and connect again at once: a planned reconnect.
+        case reconnect
     }
 
     /// A tick due now counts as `paused`: paused, away, out or joining.
@@ -39,7 +45,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened(let paused): paused
         case .paused, .away, .resuming, .out, .joining: true
-        case .active, .ended: false
+        case .active, .renewing, .ended: false
         }
     }
 
@@ -49,7 +55,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened(let paused): paused
         case .paused, .away, .resuming, .out: true
-        case .active, .joining, .ended: false
+        case .active, .joining, .renewing, .ended: false
         }
     }
 
@@ -59,7 +65,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened(let paused): paused
         case .paused, .away, .resuming: true
-        case .active, .joining, .out, .ended: false
+        case .active, .joining, .renewing, .out, .ended: false
         }
     }
 
@@ -80,7 +86,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened: self = .unopened(paused: true)
         case .out, .paused(out: true): self = .paused(out: true)
-        case .active, .joining, .away, .resuming, .paused(out: false): self = .paused(out: false)
+        case .active, .joining, .away, .resuming, .renewing, .paused(out: false): self = .paused(out: false)
         case .ended: return .stay
         }
         return .disconnect
@@ -103,6 +109,14 @@ enum ConnectionStanding: Equatable {
         return .disconnect
     }
 
+    /// Its SAS token is due for renewal: it leaves cleanly and comes straight back with a new
+    /// one, if up and not on its way anywhere else.
+    mutating func renewToken() -> Move {
+        guard self == .active else { return .stay }
+        self = .renewing
+        return .reconnect
+    }
+
     /// The lifecycle's offline stay is over: it comes back, resuming until the CONNACK.
     mutating func comeBack() -> Move {
         guard self == .away else { return .stay }
@@ -121,7 +135,7 @@ enum ConnectionStanding: Equatable {
         case (.paused(out: true), true):
             self = .paused(out: false)
             return .stay
-        case (.active, false), (.joining, false), (.away, false), (.resuming, false):
+        case (.active, false), (.joining, false), (.away, false), (.resuming, false), (.renewing, false):
             self = .out
             return .disconnect
         case (.paused(out: false), false):
@@ -132,16 +146,17 @@ enum ConnectionStanding: Equatable {
         }
     }
 
-    /// The CONNACK: no longer resuming or joining.
+    /// The CONNACK: no longer resuming, joining or renewing.
     mutating func connected() {
         switch self {
-        case .active, .joining, .resuming: self = .active
+        case .active, .joining, .resuming, .renewing: self = .active
         default: break
         }
     }
 
     /// An attempt failed: a join the broker does not take is a device offline, whose ticks its
-    /// offline policy has, not one joining.
+    /// offline policy has, not one joining. A renewal stays one until its CONNACK: no loss
+    /// came before it.
     mutating func attemptFailed() {
         if self == .joining { self = .active }
     }

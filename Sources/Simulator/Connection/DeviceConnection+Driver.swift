@@ -11,6 +11,7 @@ extension DeviceConnection {
             try client.discardQueuedMessages()
             telemetry.mustDiscardLibraryQueue = false
         }
+        try makeToken()
     }
 
     func driverDidConnect(firstTime: Bool) {
@@ -19,12 +20,17 @@ extension DeviceConnection {
         counters.connections(up: 1)
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
-        // A resume is not a connection coming back after a loss.
-        if !firstTime, !standing.isPausedOrAway { counters.add(.reconnects) }
+        // A resume is not a connection coming back after a loss, nor is a token's renewal.
+        if !firstTime, standing == .renewing {
+            counters.add(.tokenRenewals)
+        } else if !firstTime, !standing.isPausedOrAway {
+            counters.add(.reconnects)
+        }
         standing.connected()
         follow(.stay)
         let connackAt = MonotonicClock.now()
         lifecycleConnected(now: connackAt)
+        scheduleRenewal(connectedAt: connackAt)
         if let dropped = droppedBy {
             droppedBy = nil
             context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].back.append(Double(connackAt &- dropped.at) / 1e9) }
@@ -82,6 +88,7 @@ extension DeviceConnection {
         telemetry.finish()
         lifecycleTimer.cancel()
         presenceTimer.cancel()
+        renewalTimer.cancel()
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
         if isCountedUp { counters.connections(up: -1) }
@@ -95,7 +102,7 @@ extension DeviceConnection {
     func driverDidPause(wasConnected: Bool) {
         if wasConnected, isCountedUp { counters.connections(up: -1) }
         isCountedUp = false
-        if logsEvents { context.control.logger.info("paused", metadata) }
+        if logsEvents, standing != .renewing { context.control.logger.info("paused", metadata) }
     }
 }
 

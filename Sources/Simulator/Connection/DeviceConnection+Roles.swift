@@ -85,7 +85,7 @@ extension DeviceConnection {
         guard devices.indices.contains(request.device) else { return }
         counters.commandReceived()
         let device = devices[request.device]
-        guard let plan = device.plan.commands else { return }
+        guard let plan = device.plan.commands?.route(for: request.topic) else { return }
         var command: DeviceCommand?
         var rejection: CommandRejection?
         do {
@@ -101,7 +101,12 @@ extension DeviceConnection {
         }
         guard isConnected else { return }
         let reply: (topic: String, correlation: [UInt8]?)? =
-            request.replyTo ?? command?.requestID.flatMap { id in plan.response.map { ($0.replacingRequestID(id), nil) } }
+            request.replyTo
+            ?? (command?.requestID ?? plan.requestID(inQueryOf: request.topic)).flatMap { id in
+                plan.response.map {
+                    ($0.replacingRequestID(id, status: rejection.map { $0.namesNoCommandedField ? 404 : 400 } ?? 200), nil)
+                }
+            }
         var answered = false
         if rejection == nil {
             device.encodeState(now: MonotonicClock.now())

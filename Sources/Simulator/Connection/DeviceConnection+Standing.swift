@@ -10,6 +10,8 @@ extension DeviceConnection: TimerTarget {
             lifecycleTurned(now: now)
         } else if timer === presenceTimer {
             presenceTurned(now: now)
+        } else if timer === renewalTimer {
+            renewToken(now: now)
         }
     }
 

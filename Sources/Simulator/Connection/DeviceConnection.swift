@@ -49,6 +49,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// Under `devices` stages (`plan.presence`): when the connection next joins the fleet or
     /// leaves it.
     let presenceTimer: Timer
+    /// With a SAS token (Azure IoT Hub): when it is renewed, and the draws of its jitter.
+    let renewalTimer: Timer
+    var renewalRandom: Xoshiro256StarStar
 
     /// What it does beside the telemetry, in the order they hear each event; and the
     /// subscriptions each asked for, by the role's index.
@@ -91,6 +94,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
         self.counters = counters
         lifecycleTimer = Timer(on: context.loop)
         presenceTimer = Timer(on: context.loop)
+        renewalTimer = Timer(on: context.loop)
+        // The jitter follows from the seed and the client id alone, whichever shard runs it.
+        renewalRandom = Seed(seed).derive("devsim.tokenRenewal").derive(plan.options.clientID ?? "").generator()
         lifecycleRandom = Seed(plan.lifecycle?.seed ?? 0).generator()
         self.logsEvents = logsEvents
         driver = ConnectionDriver(
@@ -100,6 +106,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         wire()
         lifecycleTimer.target = self
         presenceTimer.target = self
+        renewalTimer.target = self
         devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
     }
 
@@ -145,6 +152,10 @@ final class DeviceConnection: Session, @unchecked Sendable {
         // Never opened: out from its start.
         case .connect: if driver.state == .idle { driver.open(at: MonotonicClock.now()) } else { driver.resume() }
         case .disconnect: driver.pause()
+        // The pause's DISCONNECT goes out, and the resume waits for its close to connect again.
+        case .reconnect:
+            driver.pause()
+            driver.resume()
         }
     }
 

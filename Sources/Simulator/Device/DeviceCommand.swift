@@ -31,8 +31,20 @@ package struct DeviceCommand: Sendable, Equatable {
     package static func parse(topic: String, payload: [UInt8], plan: CommandPlan) throws(CommandRejection) -> DeviceCommand {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         var command = DeviceCommand()
-        command.requestID = plan.requestLevel.flatMap { $0 < levels.count ? String(levels[$0]) : nil }
+        command.requestID = plan.requestLevel.flatMap { $0 < levels.count ? String(levels[$0]) : nil } ?? plan.requestID(inQueryOf: topic)
         let text = String(decoding: payload, as: UTF8.self)
+        if plan.requestParameter != nil, let level = plan.fieldLevel, level < levels.count {
+            // A direct method's payload is JSON: the value, or nothing for a method that only
+            // asks (true, as a ThingsBoard RPC without params).
+            let value = payload.isEmpty ? .bool(true) : (try? JSONDecoder().decode(Scalar.self, from: Data(payload)))?.value
+            guard let value else {
+                throw CommandRejection(
+                    "a method's payload is a number, true, false or text in JSON, not '\(text.prefix(80))'",
+                    kind: "a method's payload is no value")
+            }
+            try command.take(String(levels[level]), value)
+            return command
+        }
         if let level = plan.fieldLevel, level < levels.count {
             try command.take(String(levels[level]), CommandValue(bare: Text.trimmed(text)))
             return command
@@ -101,8 +113,9 @@ package struct DeviceCommand: Sendable, Equatable {
 }
 
 extension String {
-    /// A response template with the request's id in place of `{requestId}`.
-    func replacingRequestID(_ id: String) -> String {
-        replacing("{requestId}", with: id)
+    /// A response template with the request's id in place of `{requestId}`, and the answer's
+    /// status in place of `{status}` (Azure's `$iothub/methods/res/{status}/?$rid=…`).
+    func replacingRequestID(_ id: String, status: Int = 200) -> String {
+        replacing("{requestId}", with: id).replacing("{status}", with: String(status))
     }
 }

@@ -40,6 +40,7 @@ extension FleetPlan {
                         offline: Array($0.offline.utf8))
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
+            if scenario.broker.azureIoTHub != nil { device.commands = azureCommands(of: group, id: id) }
             device.onChange = group.onChange
             device.profile = RateProfile(
                 stages: stages, baseRate: group.publish.perSecond,
@@ -143,6 +144,9 @@ extension FleetPlan {
             tls: tls,
             maxInFlight: Int32(clamping: settings.maxInFlight))
         if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
+        if let azure = broker.azureIoTHub {
+            azureIoTHub(azure, into: &options, scenario: scenario, settings: settings, id: id, deviceKey: row?[.deviceKey])
+        }
         return options
     }
 

@@ -45,6 +45,9 @@ extension FleetPlan {
             conflicts += listed(
                 devices.filter { credentials.rows[$0.id].map { $0[.token] == nil } == true }, "has no 'token', which '{token}' takes,")
         }
+        if broker.azureIoTHub == nil, credentials.columns.contains(.deviceKey) {
+            conflicts.append(diagnostic("'\(credentials.path)' gives Azure IoT Hub device keys, for a broker without 'azureIoTHub'"))
+        }
         if !hasTLS, credentials.columns.contains(.certificate) || credentials.columns.contains(.key) {
             conflicts.append(diagnostic("'\(credentials.path)' gives client certificates, for a broker without 'tls': give 'tls' too"))
         }

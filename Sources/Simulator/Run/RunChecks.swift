@@ -24,6 +24,7 @@ public struct RunChecks: Sendable {
     /// line says; in the order a reader would fix them: credentials, then what the run measures.
     public func check(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
         try Self.checkCredentials(plan)
+        try Self.checkAzureIoTHub(plan, settings: settings)
         let devices = plan.connections.lazy.flatMap(\.devices)
         if dryRun {
             if settings.messages == nil, let device = devices.first(where: { !$0.perSecond.isFinite }) {
@@ -56,6 +57,23 @@ public struct RunChecks: Sendable {
         }
         if let report, reportFormat == .csv, settings.timelineInterval == nil {
             throw RunCheckError("--report \(report) is the timeline as CSV, which --timeline-interval 0 turns off")
+        }
+    }
+
+    /// `broker.azureIoTHub` sets each device's user name and password (its SAS token): the
+    /// command line's would be thrown away, unsaid. And the hub lets a device subscribe to no
+    /// other's telemetry, which `--verify` would.
+    static func checkAzureIoTHub(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
+        guard let scenario = plan.scenarios.first(where: { $0.broker.azureIoTHub != nil }) else { return }
+        if settings.username != nil || settings.password != nil || settings.anonymous {
+            throw RunCheckError(
+                "\(scenario.file): broker.azureIoTHub sets each device's user name and SAS token: leave out --username, "
+                    + "--password-file, --anonymous, DEVSIM_USERNAME and DEVSIM_PASSWORD")
+        }
+        if settings.verify {
+            throw RunCheckError(
+                "\(scenario.file): --verify subscribes to the devices' telemetry, which Azure IoT Hub does not let an MQTT client do "
+                    + "(it routes device-to-cloud messages to its Event Hubs endpoint): leave out --verify")
         }
     }
 

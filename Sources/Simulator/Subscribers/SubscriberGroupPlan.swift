@@ -89,6 +89,11 @@ package struct SubscriberGroupPlan: Sendable {
                         scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID,
                         will: nil)
                     options.cleanSession = group.cleanSession ?? options.cleanSession
+                    // The group's own user, over the broker's and the command line's.
+                    if let username = group.username, !settings.anonymous {
+                        options.username = Template(username).render(name: group.name, index: index, id: clientID)
+                        options.password = group.password.map { Template($0).render(name: group.name, index: index, id: clientID) }
+                    }
                     options.reportsPublishes = false
                     return Member(
                         index: index, options: options,

@@ -48,6 +48,7 @@ struct RunCommand {
         lasting.capacity = try capacitySettings(plan)
         let settings = lasting
         if !options.dryRun { tellTheRamp(plan, settings: settings) }
+        warnOfUnusedCredentials(in: scenarios, settings: settings)
         if let shard = plan.shard {
             logger.info("shard \(shard): \(plan.deviceCount) of the fleet's \(plan.fleetDeviceCount) devices")
             if plan.deviceCount == 0, plan.subscriberConnectionCount == 0 {
@@ -141,6 +142,22 @@ struct RunCommand {
 
     /// Says how long the connections take to open when that is long enough to notice
     /// (`FleetPlan.ramp`), and warns when the run ends before the last of them opens.
+    /// The command line's user name and password are every device's, over a credentials file's.
+    private func warnOfUnusedCredentials(in scenarios: [Scenario], settings: RunSettings) {
+        let given = [(settings.username, CredentialsFile.Column.username), (settings.password, .password)].compactMap {
+            $0.0 == nil ? nil : $0.1
+        }
+        for file in scenarios.compactMap(\.broker.credentials) {
+            let unused = given.filter(file.columns.contains).map(\.rawValue)
+            guard !unused.isEmpty else { continue }
+            let plural = unused.count > 1
+            logger.warning(
+                "the command line gives every device's \(unused.joined(separator: " and ")), so the "
+                    + "\(unused.map { "'\($0)'" }.joined(separator: " and ")) column\(plural ? "s" : "") of \(file.path) "
+                    + "\(plural ? "go" : "goes") unused")
+        }
+    }
+
     private func tellTheRamp(_ plan: FleetPlan, settings: RunSettings) {
         guard let (connections, last) = plan.ramp else { return }
         logger.info(
@@ -270,10 +287,10 @@ struct RunCommand {
         }
         // Who each group's devices would be on the broker, by its first: never a secret.
         for device in Sample.firstDevicePlans(of: plan) {
-            guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }) else { continue }
-            logger.info(
-                "dry run: device group '\(device.group)' connects as its devices, the first as \(ConnectionIdentity.text(of: connection.options))"
-            )
+            guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }),
+                let identity = ConnectionIdentity.text(of: connection.options)
+            else { continue }
+            logger.info("dry run: device group '\(device.group)' would connect its first device as \(identity)")
         }
         var chunk = ""
         DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in

@@ -47,8 +47,10 @@ enum SampleCommand {
                 let group = scenario.groups.first { $0.name == device.group }
                 text += "\n" + header(device, group: group, file: scenario.file) + "\n"
                 text += "  \(device.id) → \(device.topic)\n"
-                if let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }) {
-                    text += "  as \(ConnectionIdentity.text(of: connection.options))\n"
+                if let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }),
+                    let identity = ConnectionIdentity.text(of: connection.options)
+                {
+                    text += "  as \(identity)\n"
                 }
                 // `publish: max` has no schedule, only an order: its ticks are numbered.
                 let numbered = !device.perSecond.isFinite

@@ -26,6 +26,8 @@ public struct BrokerSettings: Sendable, Equatable {
     package var transport: BrokerTransport?
     /// The WebSocket's path, from `path` or a ws:// `url`.
     package var path: String?
+    /// Azure IoT Hub: each device as itself, with a SAS token (`broker.azureIoTHub`).
+    package var azureIoTHub: AzureIoTHub?
 
     package init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,

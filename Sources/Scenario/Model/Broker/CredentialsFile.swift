@@ -8,6 +8,9 @@ package struct CredentialsFile: Sendable, Equatable {
         /// What `{token}` stands for in `broker.username` or `password` (ThingsBoard's access
         /// token as the user name: `username: "{token}"`).
         case token
+        /// An Azure IoT Hub device's own key (base64), over `azureIoTHub`'s `deviceKey` or
+        /// `groupKey`: the key its SAS tokens are signed with.
+        case deviceKey
     }
 
     /// One device's cells, non-empty ones only; paths resolved against the file's folder.

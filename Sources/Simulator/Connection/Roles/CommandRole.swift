@@ -10,7 +10,7 @@ final class CommandRole: ConnectionRole {
     private var subscribedAt: UInt64?
 
     init?(devices: [DevicePlan]) {
-        filters = devices.compactMap(\.commands?.filter)
+        filters = devices.flatMap { $0.commands?.filters ?? [] }
         guard !filters.isEmpty else { return nil }
         self.devices = devices
     }
@@ -31,7 +31,7 @@ final class CommandRole: ConnectionRole {
 
     func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]? {
         let topic = message.topic
-        guard let device = devices.firstIndex(where: { $0.commands?.matches(topic) == true }) else { return nil }
+        guard let device = devices.firstIndex(where: { $0.commands?.route(for: topic) != nil }) else { return nil }
         guard !message.retain else {
             return [
                 .warnOnce("commands: a retained message on '\(topic)' ignored: send commands without retain", key: "commands: retained")
