@@ -68,6 +68,33 @@ import TestSupport
         #expect(extensions["server name"] == [0, 12, 0, 0, 9] + Array("localhost".utf8))
     }
 
+    /// mosquitto speaks no ALPN: the run goes on, and says once, not once per device, that the
+    /// broker chose none of the protocols offered.
+    @Test func aBrokerThatChoosesNoneIsSaidOnce() throws {
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
+        let file = try RunFiles.scenario(
+            "alpn.yaml",
+            """
+            broker:
+              tls: { ca: \(certificates.ca), alpn: x-amzn-mqtt-ca }
+            devices:
+              - name: d
+                count: 3
+                topic: "t/{index}"
+                publish: 1/s
+                payload: { fields: { n: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s", "--stats-interval", "0"],
+            timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        let warnings = run.stderr.components(separatedBy: "the broker chose none of the ALPN protocols offered (tls.alpn: x-amzn-mqtt-ca)")
+        #expect(warnings.count == 2, "\(run.stderr)")
+    }
+
     /// The first ClientHello's extensions in s_server's `-tlsextdebug` output:
     /// `TLS client extension "NAME" (id=N), len=L`, then lines `0000 - 00 0f 0e 78 …-… ASCII`.
     static func extensions(in output: String) -> [String: [UInt8]] {
