@@ -66,4 +66,23 @@ import TestSupport
                 "the command line gives every device's username and password, so the 'username' and 'password' columns of "
                     + "\(folder.appendingPathComponent("devices.csv").path) go unused"), "\(result.stderr)")
     }
+
+    /// ThingsBoard's access token is the user name: `sample` and `--dry-run`, which name each
+    /// group's first device's user, say where it comes from instead (found by review).
+    @Test func sampleAndDryRunShowNoTokenThatIsAUserName() throws {
+        let folder = try RunFiles.folder(with: [
+            "tokens.csv": "id,token\nd-1,Tok3n-sentinel\n",
+            "s.yaml": "broker:\n  username: \"{token}\"\n  credentials: tokens.csv\n" + RunFiles.oneDevice,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.yaml").path
+        let sample = try DevsimProcess.runToCompletion(args: ["sample", file], timeout: 30)
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "1"], timeout: 30)
+        #expect(sample.status == 0 && dry.status == 0, "\(sample.stderr)\(dry.stderr)")
+        #expect(sample.stdout.contains("as client id d-1, a user from the credentials file"), "\(sample.stdout)")
+        #expect(dry.stderr.contains("as client id d-1, a user from the credentials file"), "\(dry.stderr)")
+        for text in [sample.stdout, sample.stderr, dry.stdout, dry.stderr] {
+            #expect(!text.contains("Tok3n-sentinel"))
+        }
+    }
 }

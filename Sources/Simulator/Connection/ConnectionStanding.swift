@@ -104,7 +104,9 @@ enum ConnectionStanding: Equatable {
 
     /// The lifecycle's online stay is over: it leaves, if up and not paused otherwise.
     mutating func goAway() -> Move {
-        guard self == .active else { return .stay }
+        // A renewal under way is a connection up, as far as its lifecycle goes: the stay ends
+        // when it was due, and the renewal's reconnect is given up.
+        guard self == .active || self == .renewing else { return .stay }
         self = .away
         return .disconnect
     }

@@ -20,8 +20,10 @@ extension DeviceConnection {
         counters.connections(up: 1)
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
-        // A resume is not a connection coming back after a loss, nor is a token's renewal.
-        if !firstTime, standing == .renewing {
+        // A resume is not a connection coming back after a loss, nor is a token's renewal,
+        // whose CONNACK goes on with the lifecycle's stay rather than starting one.
+        let renewed = !firstTime && standing == .renewing
+        if renewed {
             counters.add(.tokenRenewals)
         } else if !firstTime, !standing.isPausedOrAway {
             counters.add(.reconnects)
@@ -29,7 +31,7 @@ extension DeviceConnection {
         standing.connected()
         follow(.stay)
         let connackAt = MonotonicClock.now()
-        lifecycleConnected(now: connackAt)
+        if !renewed { lifecycleConnected(now: connackAt) }
         scheduleRenewal(connectedAt: connackAt)
         if let dropped = droppedBy {
             droppedBy = nil

@@ -288,7 +288,7 @@ struct RunCommand {
         // Who each group's devices would be on the broker, by its first: never a secret.
         for device in Sample.firstDevicePlans(of: plan) {
             guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }),
-                let identity = ConnectionIdentity.text(of: connection.options)
+                let identity = ConnectionIdentity.text(of: connection, in: plan)
             else { continue }
             logger.info("dry run: device group '\(device.group)' would connect its first device as \(identity)")
         }

@@ -48,7 +48,7 @@ enum SampleCommand {
                 text += "\n" + header(device, group: group, file: scenario.file) + "\n"
                 text += "  \(device.id) → \(device.topic)\n"
                 if let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }),
-                    let identity = ConnectionIdentity.text(of: connection.options)
+                    let identity = ConnectionIdentity.text(of: connection, in: plan)
                 {
                     text += "  as \(identity)\n"
                 }

@@ -42,3 +42,15 @@ package struct CredentialsFile: Sendable, Equatable {
         self.rows = rows
     }
 }
+
+/// The rows in id order, each's cells in column order: a group's fingerprint (`GroupPlan`) is a
+/// dump, and two equal dictionaries may dump in two orders, which made every reload of an
+/// unchanged scenario with a credentials file restart all its connections (found by review).
+extension CredentialsFile: CustomReflectable {
+    package var customMirror: Mirror {
+        let rows = self.rows.sorted { $0.key < $1.key }.map { id, row in
+            (id, row.line, Column.allCases.compactMap { column in row[column].map { (column.rawValue, $0) } })
+        }
+        return Mirror(self, children: ["path": path, "columns": columns, "rows": rows])
+    }
+}
