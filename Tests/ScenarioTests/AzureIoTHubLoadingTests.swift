@@ -37,6 +37,15 @@ import Testing
         #expect(problems(Self.scenario(block: "groupKey: ZGV2c2ltI")).first?.contains("its length is not that of base64") == true)
     }
 
+    /// The hub's WebSocket endpoint is another port and path, untried: refused, not sent to
+    /// 8883 and /mqtt (found by review).
+    @Test func webSocketsAreRefused() {
+        #expect(
+            problems(Self.scenario(broker: "  transport: websockets")) == [
+                "test.yaml:3:14: MQTT over WebSockets with 'azureIoTHub' is not supported: connect over TCP with TLS on 8883"
+            ])
+    }
+
     @Test func oneKeyExactly() {
         #expect(problems(Self.scenario(block: "deviceKey: ZGV2c2lt, groupKey: ZGV2c2lt")).first?.contains("not both") == true)
         #expect(problems(Self.scenario(block: "tokenLifetime: 1h")).first?.contains("missing 'deviceKey' or 'groupKey'") == true)

@@ -242,6 +242,39 @@ import TestSupport
             ).count == 1)
     }
 
+    /// devsim's own connections must not borrow a device's certificate, which would make them
+    /// that device (found by review): the control topic's and `--verify`'s need the verifier's.
+    @Test func devsimsOwnConnectionsNeedTheirOwnCertificate() throws {
+        let folder = try Folder()
+        let broker = "  tls: { certificate: \"{id}.pem\", key: \"{id}.key\" }\ncontrol: { topic: ctl }"
+        let plan = FleetPlan(scenarios: [try folder.load(broker)], settings: RunSettings())
+        #expect(plan.conflicts.map(\.message).contains { $0.hasPrefix("the control topic is read on devsim's own connection") })
+        let own = FleetPlan(
+            scenarios: [try folder.load(broker + "\nverify: { tls: { certificate: v.pem, key: v.key } }")], settings: RunSettings())
+        #expect(own.conflicts.isEmpty)
+        var settings = RunSettings()
+        settings.verify = true
+        let verified = FleetPlan(
+            scenarios: [try folder.load("  tls: { certificate: \"{id}.pem\", key: \"{id}.key\" }")], settings: settings)
+        #expect(throws: RunCheckError.self) { try RunChecks().check(verified, settings: settings) }
+    }
+
+    /// A subscriber group is the broker's user unless it has its own: a `{token}` it has none for
+    /// is an error, not a connection as the user '{token}' (found by review).
+    @Test func aSubscriberWithoutATokenNeedsItsOwnUser() throws {
+        let folder = try Folder()
+        _ = try folder.write("devices.csv", "id,token\nthing-1,a\nthing-2,b\nthing-3,c\n")
+        let subscribers = "\nsubscribers:\n  - name: dash\n    topics: [\"things/#\"]\n"
+        let plan = FleetPlan(
+            scenarios: [try folder.load("  username: \"{token}\"\n  credentials: devices.csv", devices: Folder.devices + subscribers)],
+            settings: RunSettings())
+        #expect(
+            plan.conflicts.map(\.message) == [
+                "subscriber group 'dash' connects as the broker's user, '{token}', and its connection 'dash-1' has no token in the "
+                    + "credentials file: give the group a 'username' of its own"
+            ])
+    }
+
     @Test func theVerifiersTLSIsOneConnectionsWithNoDeviceToFill() throws {
         let folder = try Folder()
         #expect(

@@ -5,7 +5,9 @@ import Testing
 import TestSupport
 @testable import Transport
 
-@Suite(.tags(.integration), .notUnitOnly) struct TLSContextsTests {
+/// Serialized: the cache is the process's, and one test's `release` would take another's
+/// contexts from under it (found by review).
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct TLSContextsTests {
     /// A context is shared while its files stay as they are, and made anew once one is replaced
     /// at its path (a renewed CA before a reload): the review of issue 24 found the old one kept.
     @Test func aFileReplacedAtItsPathMakesANewContext() throws {

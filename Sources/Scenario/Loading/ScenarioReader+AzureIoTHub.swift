@@ -67,6 +67,14 @@ extension ScenarioReader {
                 "expected 'mqtt311' for 'protocol' with 'azureIoTHub': Azure IoT Hub speaks MQTT 3.1.1 (its MQTT 5 is a preview with other topics)"
             )
         }
+        // The hub's WebSocket is on 443 at /$iothub/websocket, which devsim has not been tried
+        // against: refused rather than sent to 8883 and /mqtt (found by review).
+        if let node = broker["transport"] ?? broker["url"],
+            node.scalarText == BrokerTransport.websockets.rawValue
+                || node.scalarText?.hasPrefix("ws") == true
+        {
+            report(node.mark, "MQTT over WebSockets with 'azureIoTHub' is not supported: connect over TCP with TLS on 8883")
+        }
         if let node = broker["keepalive"], let seconds = duration(node, "keepalive"),
             Durations.duration(seconds: seconds) > AzureIoTHub.maximumKeepalive
         {

@@ -89,11 +89,7 @@ struct TLSUses {
     init(of scenario: Scenario, path: String) {
         self.scenario = scenario
         self.path = path
-        let tls = scenario.broker.tls
-        let columns = scenario.broker.credentials?.columns ?? []
-        ownCertificates =
-            [tls?.certificate, tls?.key].contains { $0.map(Template.init)?.variesByDevice == true }
-            || columns.contains(.certificate) || columns.contains(.key)
+        ownCertificates = FleetPlan.devicesHaveOwnCertificates(scenario)
     }
 
     /// `settings` are `user`'s (`device thing-7`); `id` finds the device's row of the

@@ -138,7 +138,7 @@ extension FleetPlan {
             cleanSession: broker.cleanSession ?? Defaults.cleanSession,
             keepalive: broker.keepalive ?? Defaults.keepalive,
             protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
-            username: settings.anonymous ? nil : fill(settings.username) ?? row?[.username] ?? fill(url?.username ?? broker.username),
+            username: settings.anonymous ? nil : fill(settings.username ?? url?.username) ?? row?[.username] ?? fill(broker.username),
             password: settings.anonymous ? nil : settings.password ?? row?[.password] ?? fill(broker.password),
             will: will,
             tls: tls,

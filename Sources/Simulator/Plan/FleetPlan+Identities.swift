@@ -4,6 +4,39 @@ import Scenario
 /// What keeps devices from having the identities the scenario gives them: found once their ids
 /// are made, before any connects.
 extension FleetPlan {
+    /// Whether each device of `scenario` has its own client certificate (`"certs/{id}.pem"`, or
+    /// a credentials file's), so that no other connection may borrow one.
+    package static func devicesHaveOwnCertificates(_ scenario: Scenario) -> Bool {
+        let broker = scenario.broker
+        let columns = broker.credentials?.columns ?? []
+        return [broker.tls?.certificate, broker.tls?.key].contains { $0.map(Template.init)?.variesByDevice == true }
+            || columns.contains(.certificate) || columns.contains(.key)
+    }
+
+    /// devsim's own connections (the control topic's; `--verify`'s, checked by `RunChecks`)
+    /// connect as the verifier, with its certificate: one of a device's would make them that
+    /// device, which a broker that takes a certificate as the identity lets read only its own.
+    static func controlIdentityConflict(of scenario: Scenario) -> Diagnostic? {
+        guard scenario.controlTopic != nil, devicesHaveOwnCertificates(scenario), scenario.verify?.tls == nil else { return nil }
+        return Diagnostic(
+            file: scenario.file, line: 1, column: 1,
+            message: "the control topic is read on devsim's own connection, and each device has its own certificate: give devsim one "
+                + "(verify: { tls: { certificate: …, key: … } }), which its control connection takes")
+    }
+
+    /// A subscriber group without a user of its own is the broker's, its templates filled with
+    /// the client id: a `{token}` there has none unless the credentials file has a row for it.
+    static func subscriberTokenConflict(of group: SubscriberGroup, in scenario: Scenario, clientIDs: [String]) -> Diagnostic? {
+        guard group.username == nil, scenario.broker.username.map(Template.init)?.usesToken == true else { return nil }
+        let rows = scenario.broker.credentials?.rows ?? [:]
+        guard let lacking = clientIDs.first(where: { rows[$0]?[.token] == nil }) else { return nil }
+        let place = group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1)
+        return Diagnostic(
+            file: place.file, line: place.line, column: place.column,
+            message: "subscriber group '\(group.name)' connects as the broker's user, '{token}', and its connection '\(lacking)' has "
+                + "no token in the credentials file: give the group a 'username' of its own")
+    }
+
     /// A shared connection carries several devices under one identity, so credentials that
     /// differ from device to device cannot be theirs.
     static func sharedIdentityConflict(of group: DeviceGroup, in scenario: Scenario, at place: SourceLocation) -> Diagnostic? {

@@ -116,8 +116,11 @@ public struct FleetPlan: Sendable {
                 let owner = Claims.Owner(
                     group: group.name, location: group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1),
                     kind: "subscriber group", member: "connection")
-                for index in 1...max(1, group.count) {
-                    let clientID = group.clientID.render(name: group.name, index: index, id: nil)
+                let subscriberIDs = (1...max(1, group.count)).map { group.clientID.render(name: group.name, index: $0, id: nil) }
+                if let conflict = Self.subscriberTokenConflict(of: group, in: scenario, clientIDs: subscriberIDs) {
+                    identityConflicts.append(conflict)
+                }
+                for (index, clientID) in zip(1..., subscriberIDs) {
                     clientIDs.claim(clientID, by: owner)
                     let options = Self.clientOptions(
                         scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID, will: nil
@@ -126,6 +129,7 @@ public struct FleetPlan: Sendable {
                 }
             }
             tlsUses += tls.uses
+            if let conflict = Self.controlIdentityConflict(of: scenario) { identityConflicts.append(conflict) }
             identityConflicts += Self.credentialConflicts(
                 of: scenario, devices: devices, hasTLS: Self.tls(of: scenario, settings: settings) != nil)
             if let tls = scenario.verify?.tls {

@@ -38,6 +38,13 @@ public struct RunChecks: Sendable {
             throw RunCheckError(
                 "--messages counts what the devices publish, and the scenarios have none (subscribers alone): use --duration")
         }
+        if settings.verify,
+            let scenario = plan.scenarios.first(where: { FleetPlan.devicesHaveOwnCertificates($0) && $0.verify?.tls == nil })
+        {
+            throw RunCheckError(
+                "--verify subscribes on devsim's own connections, and each device of \(scenario.file) has its own certificate, which "
+                    + "would make them that device: give the verifier one (verify: { tls: { certificate: …, key: … } })")
+        }
         if settings.verify, plan.fleetDeviceCount == 0 {
             throw RunCheckError("--verify checks what the devices publish, and the scenarios have none (subscribers alone)")
         }

@@ -140,13 +140,12 @@ struct RunCommand {
         return code
     }
 
-    /// Says how long the connections take to open when that is long enough to notice
-    /// (`FleetPlan.ramp`), and warns when the run ends before the last of them opens.
     /// The command line's user name and password are every device's, over a credentials file's.
     private func warnOfUnusedCredentials(in scenarios: [Scenario], settings: RunSettings) {
-        let given = [(settings.username, CredentialsFile.Column.username), (settings.password, .password)].compactMap {
-            $0.0 == nil ? nil : $0.1
-        }
+        let given = [(settings.username ?? settings.url?.username, CredentialsFile.Column.username), (settings.password, .password)]
+            .compactMap {
+                $0.0 == nil ? nil : $0.1
+            }
         for file in scenarios.compactMap(\.broker.credentials) {
             let unused = given.filter(file.columns.contains).map(\.rawValue)
             guard !unused.isEmpty else { continue }
@@ -158,6 +157,8 @@ struct RunCommand {
         }
     }
 
+    /// Says how long the connections take to open when that is long enough to notice
+    /// (`FleetPlan.ramp`), and warns when the run ends before the last of them opens.
     private func tellTheRamp(_ plan: FleetPlan, settings: RunSettings) {
         guard let (connections, last) = plan.ramp else { return }
         logger.info(
