@@ -111,6 +111,7 @@ public final class Fleet: Sendable {
                     loop: try EventLoop(name: "devsim-loop-\(index)", logger: logger), control: control,
                     groups: plan.groups.count))
         }
+        plan.prepareTLSContexts()
         let roster = try FleetRoster(plan: plan, contexts: contexts, control: control, settings: settings)
         self.roster = roster
         self.contexts = contexts

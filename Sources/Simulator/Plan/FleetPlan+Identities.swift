@@ -1,5 +1,6 @@
 import MQTT
 import Scenario
+import Transport
 
 /// What keeps devices from having the identities the scenario gives them: found once their ids
 /// are made, before any connects.
@@ -85,5 +86,14 @@ extension FleetPlan {
             conflicts.append(diagnostic("'\(credentials.path)' gives client certificates, for a broker without 'tls': give 'tls' too"))
         }
         return conflicts
+    }
+
+    /// Makes every connection's TLS context now, at a run's start or a reload, not on the
+    /// event loops as the devices connect: ~1 ms each with a certificate per device. A context
+    /// that cannot be made fails its connection later, with the reason.
+    package func prepareTLSContexts() {
+        for (host, connections) in Dictionary(grouping: connections, by: \.options.host) {
+            _ = TLSContexts.prepare(connections.compactMap(\.options.tls), host: host)
+        }
     }
 }

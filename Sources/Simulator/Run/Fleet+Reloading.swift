@@ -43,11 +43,7 @@ extension Fleet {
             logger.error(error)
             return reloadFailed(error)
         }
-        // The new identities' contexts made here, not on the loops as their devices connect
-        // (~1 ms each with a certificate per device).
-        for (host, connections) in Dictionary(grouping: plan.connections, by: \.options.host) {
-            _ = TLSContexts.prepare(connections.compactMap(\.options.tls), host: host)
-        }
+        plan.prepareTLSContexts()
         let reloaded = reload(to: plan)
         // The contexts of identities the plan no longer has: with a certificate per device,
         // ~20 KB each, at every reload. A connection keeps the one it holds.
