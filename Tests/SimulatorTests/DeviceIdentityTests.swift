@@ -138,6 +138,19 @@ import TestSupport
             ])
     }
 
+    /// A quote out of place is named where it stands, not left to swallow the rows after it
+    /// (found by review).
+    @Test func aQuoteOutOfPlaceIsNamedAtItsLineAndColumn() throws {
+        let folder = try Folder()
+        let csv = try folder.write("quotes.csv", "id,username,password\nthing-1,ab\"c,p\nthing-2,\"u2,p2\nthing-3,u3,p3\n")
+        let found = try folder.problems("  credentials: quotes.csv")
+        #expect(found.contains("\(csv):2:11: a quote inside a field that does not start with one"), "\(found)")
+        let unclosed = try folder.write("unclosed.csv", "id,username\nthing-1,\"u1\nthing-2,u2\n")
+        #expect(
+            try folder.problems("  credentials: unclosed.csv").first
+                == "\(unclosed):2:9: a quote opened here is never closed, and takes in the rest of the file")
+    }
+
     @Test func aDeviceTheFileLacksIsNamed() throws {
         let folder = try Folder()
         _ = try folder.write("devices.csv", "id,password\nthing-2,x\n")

@@ -13,13 +13,13 @@ extension ScenarioReader {
             report(node.mark, "cannot read the credentials file '\(path)': \(error.reason)")
             return nil
         }
-        let rows = CSVFile.numberedRows(bytes)
+        let (rows, quoteProblems) = CSVFile.parse(bytes)
         let location = SourceLocation(file: file, line: node.mark.line, column: node.mark.column)
         guard let header = rows.first else {
             report(node.mark, "the credentials file '\(path)' is empty: expected a header such as 'id,username,password'")
             return nil
         }
-        var problems: [Diagnostic] = []
+        var problems = quoteProblems.map { Diagnostic(file: path, line: $0.line, column: $0.column, message: $0.message) }
         func problem(_ line: Int, _ message: String) {
             problems.append(Diagnostic(file: path, line: line, column: 1, message: message))
         }

@@ -36,13 +36,25 @@ package enum CSVFile {
 
     /// The rows of `bytes`, each a list of its fields.
     static func rows(_ bytes: [UInt8]) -> [[String]] {
-        numberedRows(bytes).map(\.fields)
+        parse(bytes).rows.map(\.fields)
+    }
+
+    /// A quote where RFC 4180 has none, at its line and column (from 1): one inside a field
+    /// that does not start with one, or one never closed, which takes in the rest of the file.
+    package struct QuoteProblem: Equatable, Sendable {
+        package var line: Int
+        package var column: Int
+        package var message: String
     }
 
     /// The rows of `bytes` with the line each starts on (from 1): a quoted field may hold line
-    /// breaks, so a row may span lines.
-    package static func numberedRows(_ bytes: [UInt8]) -> [(line: Int, fields: [String])] {
+    /// breaks, so a row may span lines. And the quotes out of place, which the rows read as
+    /// best they can.
+    package static func parse(_ bytes: [UInt8]) -> (rows: [(line: Int, fields: [String])], quoteProblems: [QuoteProblem]) {
         var rows: [(line: Int, fields: [String])] = []
+        var problems: [QuoteProblem] = []
+        var lineStart = bytes.startIndex
+        var quoteOpened = (line: 1, column: 1)
         var row: [String] = []
         var field: [UInt8] = []
         var quoted = false
@@ -65,6 +77,7 @@ package enum CSVFile {
             if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (index == bytes.endIndex || bytes[index] != UInt8(ascii: "\n")))
             {
                 line += 1
+                lineStart = index
             }
             if quoted {
                 if byte == UInt8(ascii: "\"") {
@@ -81,6 +94,12 @@ package enum CSVFile {
             }
             switch byte {
             case UInt8(ascii: "\""):
+                let column = index - lineStart
+                if !field.isEmpty {
+                    problems.append(
+                        QuoteProblem(line: line, column: column, message: "a quote inside a field that does not start with one"))
+                }
+                quoteOpened = (line, column)
                 quoted = true
             case UInt8(ascii: ","):
                 row.append(String(decoding: field, as: UTF8.self))
@@ -92,6 +111,7 @@ package enum CSVFile {
                 if index < bytes.endIndex && bytes[index] == UInt8(ascii: "\n") {
                     index += 1
                     line += 1
+                    lineStart = index
                 }
                 endRow()
                 rowLine = line
@@ -99,8 +119,14 @@ package enum CSVFile {
                 field.append(byte)
             }
         }
+        if quoted {
+            problems.append(
+                QuoteProblem(
+                    line: quoteOpened.line, column: quoteOpened.column,
+                    message: "a quote opened here is never closed, and takes in the rest of the file"))
+        }
         if !field.isEmpty || !row.isEmpty { endRow() }
-        return rows
+        return (rows, problems)
     }
 
     /// A cell as a value: a number when it reads as one (`12`, `-0.5`, `1e3`), `null` when empty,
