@@ -27,7 +27,7 @@ package struct SparkplugPayload: Equatable, Sendable {
         for metric in metrics {
             SparkplugWriter.writeMetric(
                 name: metric.name, alias: metric.alias, timestamp: metric.timestamp, dataType: metric.dataType ?? .unknown,
-                value: metric.isNull ? nil : metric.value, into: &buffer)
+                writesDataType: metric.dataType != nil, value: metric.isNull ? nil : metric.value, into: &buffer)
         }
         if let seq { SparkplugWriter.writeSeq(seq, into: &buffer) }
         if let uuid { ProtobufWriter.writeStringField(SparkplugWriter.Field.uuid, uuid, into: &buffer) }

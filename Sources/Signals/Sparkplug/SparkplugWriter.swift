@@ -29,16 +29,17 @@ package enum SparkplugWriter {
 
     /// One metric; `value` nil writes `is_null`. The value goes in the field `dataType` says,
     /// converted to its width (a signed Int8/16/32 sign-extended to 32 bits); a type devsim
-    /// does not make (`valueField` nil) gets no value.
+    /// does not make (`valueField` nil) gets no value. The datatype itself is written only with
+    /// `writesDataType`: births must carry it, data by alias should not (6.4.16).
     package static func writeMetric(
-        name: String?, alias: UInt64?, timestamp: UInt64?, dataType: SparkplugDataType, value: SparkplugValue?,
-        into buffer: inout PayloadBuffer
+        name: String?, alias: UInt64?, timestamp: UInt64?, dataType: SparkplugDataType, writesDataType: Bool = true,
+        value: SparkplugValue?, into buffer: inout PayloadBuffer
     ) {
         let start = ProtobufWriter.beginMessage(Field.metrics, into: &buffer)
         if let name { ProtobufWriter.writeStringField(Field.metricName, name, into: &buffer) }
         if let alias { ProtobufWriter.writeVarintField(Field.metricAlias, alias, into: &buffer) }
         if let timestamp { ProtobufWriter.writeVarintField(Field.metricTimestamp, timestamp, into: &buffer) }
-        ProtobufWriter.writeVarintField(Field.metricDataType, UInt64(dataType.rawValue), into: &buffer)
+        if writesDataType { ProtobufWriter.writeVarintField(Field.metricDataType, UInt64(dataType.rawValue), into: &buffer) }
         if let value {
             writeValue(value, as: dataType, into: &buffer)
         } else {
