@@ -7,7 +7,7 @@ import TestSupport
 /// protobuf with the specification's schema): births name, alias and type every metric; data
 /// carries aliases alone, without datatypes; every metric has a timestamp (6.4.16 and the
 /// payload chapter's requirements for NBIRTH, DBIRTH, NDATA and DDATA).
-@Suite struct SparkplugDeviceTests {
+@Suite(.tags(.integration), .notUnitOnly) struct SparkplugDeviceTests {
     let fields = [
         FieldSpec(name: "temperature", generator: ConstantRecipe(value: .number(21.54)), decimals: 1),
         FieldSpec(name: "count", generator: CounterRecipe()),

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Signals
 
 /// An edge node's sequence numbers and its births and deaths, read by the independent decoder.
-@Suite struct SparkplugEdgeNodeTests {
+@Suite(.tags(.integration), .notUnitOnly) struct SparkplugEdgeNodeTests {
     let topic = SparkplugTopic(groupID: "packaging", edgeNodeID: "line-1")
 
     @Test func topicsFollowTheNamespace() {

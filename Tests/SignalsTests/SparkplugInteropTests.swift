@@ -7,7 +7,7 @@ import TestSupport
 /// schema written from the specification (`scripts/install-sparkplug.sh`). What protobuf reads
 /// from devsim's bytes is compared with values worked out from the specification (a negative
 /// Int32 travels as its uint32), never with devsim's own decoder.
-@Suite struct SparkplugInteropTests {
+@Suite(.tags(.integration), .notUnitOnly) struct SparkplugInteropTests {
     @Test func protobufReadsEveryTypeDevsimWrites() throws {
         let payload = SparkplugPayload(
             timestamp: 1_700_000_000_000,
