@@ -53,26 +53,54 @@ public enum SparkplugPython {
         return bytes
     }
 
-    private static func run(_ arguments: [String]) throws(TestSupportError) -> String {
-        let (python, script) = try locate()
+    /// What a Sparkplug host (`scripts/sparkplug/host.py`) makes of a stream of messages.
+    public struct HostReport: Decodable, Sendable {
+        public let errors: [String]
+        /// Messages by type: `NBIRTH`, `DDATA`…
+        public let counts: [String: Int]
+        /// Births by node (`group/node`) and device (`group/node/device`).
+        public let births: [String: Int]
+    }
+
+    /// The host's check of `messages` (topic and payload), in the order given.
+    public static func checkAsHost(_ messages: [(topic: String, payload: [UInt8])]) throws(TestSupportError) -> HostReport {
+        let lines = messages.map { "\($0.topic) " + $0.payload.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n")
+        let path: String
+        do {
+            path = try RunFiles.scenario("messages.txt", lines)
+        } catch {
+            throw TestSupportError("cannot write the messages for host.py: \(error)")
+        }
+        defer { RunFiles.removeFolder(of: path) }
+        let output = try run(["check", path], script: "host.py")
+        do {
+            return try JSONDecoder().decode(HostReport.self, from: Data(output.utf8))
+        } catch {
+            throw TestSupportError("host.py printed what is not a report: \(output)")
+        }
+    }
+
+    private static func run(_ arguments: [String], script name: String = "payload.py") throws(TestSupportError) -> String {
+        let (python, directory) = try locate()
+        let script = directory + "/" + name
         let child = try ChildProcess(executable: python, arguments: [script] + arguments)
         guard let status = child.waitUntilExit(timeout: 60) else {
             _ = child.terminate()
-            throw TestSupportError("payload.py \(arguments[0]) did not finish in 60 s")
+            throw TestSupportError("\(name) \(arguments[0]) did not finish in 60 s")
         }
         child.finishReaders(timeout: 5)
         guard status == 0 else {
-            throw TestSupportError("payload.py \(arguments[0]) exited \(status): \(child.stderrText)")
+            throw TestSupportError("\(name) \(arguments[0]) exited \(status): \(child.stderrText)")
         }
         return child.stdoutText
     }
 
-    /// The venv's python (`$DEVSIM_SPARKPLUG_PYTHON` overrides it) and the script.
-    private static func locate(sourceFile: String = #filePath) throws(TestSupportError) -> (python: String, script: String) {
+    /// The venv's python (`$DEVSIM_SPARKPLUG_PYTHON` overrides it) and the scripts' folder.
+    private static func locate(sourceFile: String = #filePath) throws(TestSupportError) -> (python: String, scripts: String) {
         // Tests/TestSupport/SparkplugPython.swift → the repository.
         let repository = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        let script = repository + "/scripts/sparkplug/payload.py"
+        let script = repository + "/scripts/sparkplug"
         if let override = getenv("DEVSIM_SPARKPLUG_PYTHON").map({ String(cString: $0) }), !override.isEmpty {
             guard access(override, X_OK) == 0 else {
                 throw TestSupportError("DEVSIM_SPARKPLUG_PYTHON=\(override) is not an executable file")
