@@ -1,6 +1,8 @@
 // Payload generation cost: nanoseconds per message for each device group of the scenario files
 // given (default: the shipped accelerometer scenario and a ten-field sensor), encoding into a
-// reused buffer as the event loop does. Run a release build:
+// reused buffer as the event loop does; each group's fields also as a Sparkplug B DDATA (every
+// metric by alias, with its edge node's seq), to set the two encodings side by side. Run a
+// release build:
 //
 //   swift run -c release PayloadBenchmark [SCENARIO...]
 import Foundation
@@ -44,7 +46,7 @@ func scenarios() throws -> [Scenario] {
 func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 do {
-    print("payload generation, \(1_000_000) messages per device group, one device, release build expected")
+    print("payload generation, one device a group, release build expected")
     for scenario in try scenarios() {
         for group in scenario.groups {
             let perSecond = group.publish.perSecond.isFinite ? group.publish.perSecond : 1000
@@ -52,7 +54,8 @@ do {
                 payload: group.payload, deviceID: "\(group.name)-1", index: 1, seed: 1,
                 sampleInterval: group.sample.map { 1 / $0.perSecond })
             var buffer = PayloadBuffer(capacity: 4096)
-            let messages = 1_000_000
+            // PAYLOAD_BENCH_MESSAGES makes a run short enough for callgrind.
+            let messages = ProcessInfo.processInfo.environment["PAYLOAD_BENCH_MESSAGES"].flatMap { Int($0) } ?? 1_000_000
             var bytes = 0
             let start = nanoseconds()
             for tick in 0..<messages {
@@ -65,6 +68,27 @@ do {
             let fields = group.payload.fields.count
             print(
                 "\(scenario.name)/\(group.name): \(fields) fields, \(bytes / messages) bytes: \(String(format: "%.0f", perMessage)) ns per message"
+            )
+            let sparkplug = DeviceSignals(
+                payload: group.payload, deviceID: "\(group.name)-1", index: 1, seed: 1,
+                sampleInterval: group.sample.map { 1 / $0.perSecond })
+            sparkplug.useSparkplug(firstAlias: 0, reporting: .everyMetric)
+            var node = SparkplugEdgeNode(topic: SparkplugTopic(groupID: "bench", edgeNodeID: "node-1"))
+            buffer.removeAll()
+            sparkplug.encodeSparkplugBirth(elapsed: 0, wallClock: 1_800_000_000, into: &buffer)
+            node.writeBirth(timestamp: 1_800_000_000_000, into: &buffer)
+            var sparkplugBytes = 0
+            let sparkplugStart = nanoseconds()
+            for tick in 1...messages {
+                buffer.removeAll()
+                let elapsed = Double(tick) / perSecond
+                _ = sparkplug.encodeSparkplugData(elapsed: elapsed, wallClock: 1_800_000_000 + elapsed, into: &buffer)
+                node.appendSeq(into: &buffer)
+                sparkplugBytes &+= buffer.count
+            }
+            let sparkplugPerMessage = Double(nanoseconds() - sparkplugStart) / Double(messages)
+            print(
+                "\(scenario.name)/\(group.name) as Sparkplug DDATA: \(sparkplug.sparkplugMetricNames.count) metrics, \(sparkplugBytes / messages) bytes: \(String(format: "%.0f", sparkplugPerMessage)) ns per message"
             )
         }
     }

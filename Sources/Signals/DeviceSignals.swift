@@ -40,6 +40,9 @@ package final class DeviceSignals: @unchecked Sendable {
     /// A positive finite interval, or `nil` for one sample per publish.
     let sampleInterval: Double?
 
+    /// Its metrics as a Sparkplug device (`useSparkplug`); nil for JSON and text payloads.
+    var sparkplug: SparkplugDeviceMetrics?
+
     /// Each `integral` field's total, with the field it adds up.
     private let integrals: [(total: IntegralRecipe.Total, source: FieldEncoder)]
 
@@ -162,10 +165,7 @@ package final class DeviceSignals: @unchecked Sendable {
     /// (its connection's CONNACK), at `wallClock` seconds since the Unix epoch, to `buffer`.
     /// The sensor models are advanced through every sample due by `elapsed` first.
     package func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
-        let instant = PublishInstant(
-            index: publishIndex, sample: takeSamples(upTo: elapsed),
-            elapsed: elapsed, wallClock: wallClock)
-        publishIndex += 1
+        let instant = nextInstant(elapsed: elapsed, wallClock: wallClock)
         if let template {
             template.encode(at: instant, into: &buffer)
             noteIntegrals(elapsed)
@@ -186,10 +186,21 @@ package final class DeviceSignals: @unchecked Sendable {
         noteIntegrals(elapsed)
     }
 
+    /// The instant of the next publish, the models advanced to it: one per payload, whatever its
+    /// encoding.
+    @inline(__always)
+    func nextInstant(elapsed: Double, wallClock: Double) -> PublishInstant {
+        let instant = PublishInstant(
+            index: publishIndex, sample: takeSamples(upTo: elapsed),
+            elapsed: elapsed, wallClock: wallClock)
+        publishIndex += 1
+        return instant
+    }
+
     /// After a payload, whatever the order of its fields: each total grows by what its source
     /// published now until the next.
     @inline(__always)
-    private func noteIntegrals(_ elapsed: Double) {
+    func noteIntegrals(_ elapsed: Double) {
         guard !integrals.isEmpty else { return }
         for (total, source) in integrals { total.published(source.lastNumber, at: elapsed) }
     }

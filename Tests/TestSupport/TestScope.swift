@@ -8,7 +8,8 @@ public enum TestScope {
 }
 
 extension Tag {
-    /// Runs a real broker (mosquitto, amqtt), the scripted server, or the built devsim.
+    /// Runs a real broker (mosquitto, amqtt), the scripted server, the built devsim, or the
+    /// independent Sparkplug implementation (Python's protobuf, scripts/install-sparkplug.sh).
     @Tag public static var integration: Self
     /// Needs root: a network namespace of its own, iptables, tc.
     @Tag public static var root: Self

@@ -44,7 +44,7 @@ extension ClientDelegate {
 /// at each attempt and closes at each loss, and its wish to write after each call.
 public final class Client: @unchecked Sendable {
     let handle: OpaquePointer
-    package private(set) var options: ClientOptions
+    package internal(set) var options: ClientOptions
     /// Not retained: the delegate owns the client (a retain cycle otherwise) and must outlive
     /// it. `unowned(unsafe)` because a weak load on every callback showed in the publish path.
     package unowned(unsafe) var delegate: ClientDelegate?

@@ -22,7 +22,7 @@ final class FieldEncoder {
     let name: String
     /// What a command may do to it, and what it checks a value against.
     let command: FieldCommand?
-    private let kind: ValueKind
+    let kind: ValueKind
     private let options: [SignalValue]?
     private let centre: Double?
     /// What a command's number keeps to (`FieldSpec.commandBounds`), and a moved value too.
@@ -44,11 +44,11 @@ final class FieldEncoder {
     /// Whether the field keeps its last published number (`lastNumber`), for an `integral` of it.
     var keepsLastNumber = false
     /// The number it published last, as written (rounded to its decimals); `nil` for none.
-    private(set) var lastNumber: Double?
+    var lastNumber: Double?
 
     /// What commands made of it; `isCommanded` is the one test the publish path pays for it.
     private var commanded = CommandedState()
-    private var isCommanded = false
+    private(set) var isCommanded = false
 
     /// Reads the field's seed from `context.fieldName`, which the caller has set to the field's
     /// name (or, inside a group, its dotted path: `location.lat`).
@@ -150,7 +150,7 @@ final class FieldEncoder {
 
     /// Reads the value a dropout hides all the same: an aggregating accelerometer closes its
     /// mean/max window when read, and the next publish must not sum up two windows.
-    private func readAndDiscard(at instant: PublishInstant) {
+    func readAndDiscard(at instant: PublishInstant) {
         if !isGroup { _ = generator.value(at: instant) }
     }
 
@@ -196,7 +196,7 @@ final class FieldEncoder {
     }
 
     /// `number` as the payload shows it: rounded to the field's decimals.
-    private func asWritten(_ number: Double) -> Double {
+    func asWritten(_ number: Double) -> Double {
         guard let decimals else { return number }
         let scale = JSONWriter.powersOfTen[Swift.min(Swift.max(decimals, 0), JSONWriter.maximumDecimals)]
         return (number * scale).rounded(.toNearestOrAwayFromZero) / scale
@@ -204,7 +204,7 @@ final class FieldEncoder {
 
     /// The generator's value as commands left it: replaced (`set`), or moved with the centre
     /// (`setpoint`). The generator is read all the same, so its state goes on as without.
-    private func commandedValue(_ value: SignalValue, at instant: PublishInstant) -> SignalValue {
+    func commandedValue(_ value: SignalValue, at instant: PublishInstant) -> SignalValue {
         if let set = commanded.value { return set }
         guard case .setpoint(let perSecond) = command, let centre else { return value }
         let offset = commanded.offset(at: instant.sample.time, centre: centre, perSecond: perSecond)

@@ -61,6 +61,23 @@ public struct PayloadBuffer: ~Copyable {
         count += length
     }
 
+    /// Sets the byte at `index`, one already written (a length placeholder).
+    @inline(__always)
+    package mutating func setByte(_ byte: UInt8, at index: Int) {
+        precondition(index >= 0 && index < count, "PayloadBuffer.setByte past the bytes written")
+        base[index] = byte
+    }
+
+    /// Moves the bytes from `index` on `length` places further, leaving `length` bytes at
+    /// `index` for the caller to set: a submessage's length that needs more than the one byte
+    /// kept for it.
+    package mutating func openGap(_ length: Int, at index: Int) {
+        precondition(index >= 0 && index <= count && length >= 0, "PayloadBuffer.openGap past the bytes written")
+        if count + length > capacity { grow(to: count + length) }
+        (base + index + length).update(from: base + index, count: count - index)
+        count += length
+    }
+
     /// The bytes so far, for the length of `body`. Public, as `PayloadBuffer` is, though only
     /// the package uses them: the optimizer offers other modules the bodies of public functions
     /// alone, and called instead of inlined, with its caller's closure, this cost 80 instructions

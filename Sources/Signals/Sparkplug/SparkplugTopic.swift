@@ -1,0 +1,36 @@
+/// An edge node's place in the Sparkplug topic namespace: `spBv1.0/GROUP/TYPE/NODE[/DEVICE]`.
+package struct SparkplugTopic: Equatable, Sendable {
+    package static let namespace = "spBv1.0"
+
+    package let groupID: String
+    package let edgeNodeID: String
+
+    package init(groupID: String, edgeNodeID: String) {
+        self.groupID = groupID
+        self.edgeNodeID = edgeNodeID
+    }
+
+    /// The topic of a node message, or with `device` of a device's.
+    package func topic(_ type: SparkplugMessageType, device: String? = nil) -> String {
+        let node = "\(Self.namespace)/\(groupID)/\(type.rawValue)/\(edgeNodeID)"
+        guard let device else { return node }
+        return node + "/" + device
+    }
+
+    /// The filters a node subscribes to for its commands and its devices'.
+    package var commandFilters: [String] {
+        [topic(.nodeCommand), topic(.deviceCommand, device: "+")]
+    }
+
+    /// What a command topic of this node says: NCMD (device nil) or DCMD and its device; nil for
+    /// any other topic.
+    package func command(in topic: String) -> (type: SparkplugMessageType, device: String?)? {
+        let node = self.topic(.nodeCommand)
+        if topic == node { return (.nodeCommand, nil) }
+        let prefix = self.topic(.deviceCommand) + "/"
+        guard topic.hasPrefix(prefix) else { return nil }
+        let device = topic.dropFirst(prefix.count)
+        guard !device.isEmpty, !device.contains("/") else { return nil }
+        return (.deviceCommand, String(device))
+    }
+}
