@@ -26,6 +26,7 @@ struct GroupKeys {
     var discovery: Discovery?
     var commands: Commands?
     var onChange: OnChange?
+    var sparkplug: SparkplugNodes?
     /// `publish: onChange`: once a second, watching the state fields.
     var publishesOnChange: Bool?
 
@@ -101,5 +102,6 @@ extension GroupKeys {
         .value("discovery", \.discovery) { reader, node, _ in reader.discovery(node) },
         .value("commands", \.commands) { reader, node, _ in reader.commands(node) },
         .value("onChange", \.onChange) { reader, node, _ in reader.onChange(node) },
+        .value("sparkplug", \.sparkplug) { reader, node, _ in reader.sparkplug(node) },
     ]
 }

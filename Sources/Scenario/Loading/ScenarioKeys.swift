@@ -46,6 +46,8 @@ package struct ScenarioKeys: Sendable {
     package static let onChange = ScenarioKeys(path: "devices[].onChange", keys: ["fields", "heartbeat"])
     package static let command = ScenarioKeys(path: "a field's command", keys: ["setpoint"])
     package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
+    package static let sparkplug = ScenarioKeys(
+        path: "devices[].sparkplug", keys: ["groupId", "edgeNodeId", "nodes", "reporting", "deadband", "primaryHost"])
     package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
     /// A field's keys besides its generator (one of `Generators.keys`).
     package static let modifiers = ScenarioKeys(
@@ -59,6 +61,7 @@ package struct ScenarioKeys: Sendable {
     package static let all = [
         top, stage, broker, azureIoTHub, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber, lifecycle,
         verify,
-        availability, discovery, commands, command, onChange, connection, payload, modifiers, faults, spike, stuck, dropout, drift,
+        availability, discovery, commands, command, onChange, connection, sparkplug, payload, modifiers, faults, spike, stuck, dropout,
+        drift,
     ]
 }

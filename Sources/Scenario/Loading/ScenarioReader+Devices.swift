@@ -41,7 +41,9 @@ extension ScenarioReader {
 
         // Read every key before giving up on any, so that all problems are reported.
         let keys = groupKeys(entries, of: what).filled(from: defaults)
-        for key in ["topic", "publish", "payload"] where !keys.present.contains(key) {
+        // A Sparkplug group's topics are Sparkplug's.
+        for key in ["topic", "publish", "payload"]
+        where !keys.present.contains(key) && (key != "topic" || !keys.present.contains("sparkplug")) {
             missing(key, in: entries, of: what)
         }
         if let sample = keys.sample, let publish = keys.publish,
@@ -71,7 +73,7 @@ extension ScenarioReader {
                 (entries["payload"] ?? node).mark,
                 "field '\(bad.name)' of \(what) names a topic level in the per-field style: a field's name there takes no '/', '+' or '#'")
         }
-        if let verify = keys.verify, let payload = keys.payload {
+        if let verify = keys.verify, let payload = keys.payload, keys.sparkplug == nil {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
         }
         if keys.availability != nil, case .shared = keys.connection {
@@ -109,8 +111,10 @@ extension ScenarioReader {
                 hasLifecycle: keys.lifecycle != nil, at: mark)
             checkDeviceCounts(stages, of: what, count: keys.count ?? 1, at: mark)
         }
+        if let sparkplug = keys.sparkplug { checkSparkplug(sparkplug, keys, entries, at: node.mark, of: what, name: name) }
         let onChange = keys.payload.flatMap { watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what) }
-        guard let name, let topic = keys.topic, let publish = keys.publish, let payload = keys.payload,
+        guard let name, let topic = keys.topic ?? keys.sparkplug.map({ $0.dataTopic }), let publish = keys.publish,
+            let payload = keys.payload,
             diagnostics.count == problemsBefore
         else { return nil }
         return DeviceGroup(
@@ -123,7 +127,7 @@ extension ScenarioReader {
             jitter: keys.jitter, lifecycle: keys.lifecycle, stages: keys.stages ?? [],
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
             verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
-            commands: commandsApply ? keys.commands : nil, onChange: onChange)
+            commands: commandsApply ? keys.commands : nil, onChange: onChange, sparkplug: keys.sparkplug)
     }
 
     /// Every group key `entries` holds, each checked, by `GroupKeys.table`; `what` names the

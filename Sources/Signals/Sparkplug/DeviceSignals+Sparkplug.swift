@@ -35,7 +35,7 @@ extension DeviceSignals {
 
     /// Seconds since the epoch as Sparkplug's milliseconds; before the epoch (never, but a
     /// virtual clock may start anywhere) as 0.
-    static func milliseconds(_ wallClock: Double) -> UInt64 {
+    package static func milliseconds(_ wallClock: Double) -> UInt64 {
         UInt64(clamping: Int64(exactly: (Swift.max(wallClock, 0) * 1000).rounded(.down)) ?? 0)
     }
 }

@@ -79,3 +79,17 @@ final class SparkplugDeviceMetrics {
         }
     }
 }
+
+extension PayloadSpec {
+    /// The fields' names as a Sparkplug device's metrics (`SparkplugDeviceMetrics`), in alias
+    /// order: every field made by a generator, by its path through the groups, `location/lat`.
+    package var sparkplugMetricNames: [String] {
+        func leaves(_ fields: [FieldSpec], _ prefix: String) -> [String] {
+            fields.flatMap { field in
+                if case .group(let members) = field.content { return leaves(members, prefix + field.name + "/") }
+                return [prefix + field.name]
+            }
+        }
+        return leaves(fields, "")
+    }
+}

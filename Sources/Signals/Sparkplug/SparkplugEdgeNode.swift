@@ -48,7 +48,17 @@ package struct SparkplugEdgeNode: Sendable {
     /// Appends the next seq to a message made by its device (DBIRTH, DDATA, DDEATH) or by the
     /// node: 0–255, wrapping, across every message of the node but its NDEATH.
     package mutating func appendSeq(into buffer: inout PayloadBuffer) {
+        writeSeq(into: &buffer)
+        advanceSeq()
+    }
+
+    /// Appends the seq the next message gets, which it takes only once it went out
+    /// (`advanceSeq`): a message libmosquitto refused leaves no gap.
+    package func writeSeq(into buffer: inout PayloadBuffer) {
         SparkplugWriter.writeSeq(seq, into: &buffer)
+    }
+
+    package mutating func advanceSeq() {
         seq = (seq + 1) & 0xFF
     }
 

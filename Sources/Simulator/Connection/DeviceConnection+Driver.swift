@@ -12,6 +12,7 @@ extension DeviceConnection {
             telemetry.mustDiscardLibraryQueue = false
         }
         try makeToken()
+        try setSparkplugWill()
     }
 
     func driverDidConnect(firstTime: Bool) {

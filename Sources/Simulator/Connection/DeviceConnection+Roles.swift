@@ -32,6 +32,8 @@ extension DeviceConnection {
                 warnOnce(message, key: key)
             case .subscribeLatency(let nanoseconds):
                 context.subscribeLatency.record(nanoseconds)
+            case .sparkplug(let action):
+                perform(action)
             }
         }
     }
@@ -41,6 +43,7 @@ extension DeviceConnection {
         switch roles[role] {
         case is DiscoveryRole: "discovery"
         case is CommandRole: "commands"
+        case is SparkplugRole: "sparkplug"
         default: "availability"
         }
     }

@@ -57,6 +57,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// subscriptions each asked for, by the role's index.
     let roles: [any ConnectionRole]
     var subscriptions: [Int: Subscriptions] = [:]
+    /// The edge node's numbers, for a Sparkplug group's connection.
+    let sparkplug: SparkplugSequencer?
     /// Home Assistant discovery's role, which keeps each device's last payload for its restarts.
     let discovery: DiscoveryRole?
     /// QoS 1 messages beside the telemetry not yet acknowledged, by id: what they were for, in
@@ -82,7 +84,10 @@ final class DeviceConnection: Session, @unchecked Sendable {
         self.discoveryCleanup = discoveryCleanup
         let qos = plan.devices.first?.qos ?? .atMostOnce
         discovery = DiscoveryRole(devices: plan.devices, qos: qos)
-        let roles: [(any ConnectionRole)?] = [AvailabilityRole(devices: plan.devices), discovery, CommandRole(devices: plan.devices)]
+        let roles: [(any ConnectionRole)?] = [
+            AvailabilityRole(devices: plan.devices), discovery, CommandRole(devices: plan.devices),
+            SparkplugRole(plan: plan.sparkplug, devices: plan.devices),
+        ]
         self.roles = roles.compactMap { $0 }
         var options = plan.options
         // QoS 1 messages beside the telemetry (availability, discovery) are acknowledged too,
@@ -102,12 +107,18 @@ final class DeviceConnection: Session, @unchecked Sendable {
         driver = ConnectionDriver(
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
             loop: context.loop)
-        telemetry = Telemetry(plan: plan, client: client, driver: driver, counters: counters, context: context)
+        sparkplug = plan.sparkplug.map { SparkplugSequencer(topic: $0.topic) }
+        telemetry = Telemetry(plan: plan, client: client, driver: driver, counters: counters, context: context, sparkplug: sparkplug)
         wire()
         lifecycleTimer.target = self
         presenceTimer.target = self
         renewalTimer.target = self
-        devices = plan.devices.map { Device(plan: $0, seed: seed, connection: self, counters: counters, context: context) }
+        let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
+        devices = plan.devices.enumerated().map { index, device in
+            Device(
+                plan: device, seed: seed, connection: self, counters: counters, context: context,
+                sparkplugAliases: firstAliases?[index])
+        }
     }
 
     var isConnected: Bool { driver.isConnected }

@@ -75,7 +75,11 @@ final class Device: TimerTarget {
     /// Its next tick.
     private let timer: Timer
 
-    init(plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext) {
+    /// `sparkplugAliases`, for a device of a Sparkplug edge node: the first alias of its metrics.
+    init(
+        plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext,
+        sparkplugAliases: UInt64? = nil
+    ) {
         self.plan = plan
         group = connection.plan.group
         perSecond = plan.perSecond
@@ -89,6 +93,11 @@ final class Device: TimerTarget {
         self.counters = counters
         control = context.control
         heartbeat = plan.onChange?.heartbeat ?? 0
+        if let sparkplugAliases, let reporting = connection.plan.sparkplug?.reporting {
+            signals.useSparkplug(firstAlias: sparkplugAliases, reporting: reporting)
+        }
+        speaksSparkplug = sparkplugAliases != nil
+        ticksWhole = heartbeat == 0 && !signals.isPerField && !speaksSparkplug
         timer = Timer(on: context.loop)
         timer.target = self
         if let onChange = plan.onChange { signals.watch(onChange.fields) }
@@ -99,6 +108,10 @@ final class Device: TimerTarget {
     /// Plain values: the tick reads them without touching the plan's arrays.
     private let heartbeat: Double
     private var sentAt: Double?
+    /// A device of a Sparkplug edge node: its ticks are DDATA, by exception or not.
+    private let speaksSparkplug: Bool
+    /// Each tick one message, always sent: not `onChange`, per field or Sparkplug.
+    private let ticksWhole: Bool
 
     var hasStarted: Bool { schedule != nil }
 
@@ -160,6 +173,18 @@ final class Device: TimerTarget {
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
     }
 
+    /// A Sparkplug device's DBIRTH as of `now` into `buffer`: every metric, named, aliased and
+    /// typed.
+    func encodeSparkplugBirth(now: UInt64, wallClock: Double, into buffer: inout PayloadBuffer) {
+        signals.encodeSparkplugBirth(elapsed: elapsed(at: now), wallClock: wallClock, into: &buffer)
+    }
+
+    /// A Sparkplug device's DDATA as of `now` into `buffer`, beside the schedule (a DCMD's
+    /// answer); how many metrics it holds.
+    func encodeSparkplugData(now: UInt64, wallClock: Double, into buffer: inout PayloadBuffer) -> Int {
+        signals.encodeSparkplugData(elapsed: elapsed(at: now), wallClock: wallClock, into: &buffer)
+    }
+
     /// The topic of field `field` in the per-field style, or the device's own for -1.
     func topic(field: Int) -> Topic { field < 0 ? topic : fieldTopics[field] }
 
@@ -208,15 +233,40 @@ final class Device: TimerTarget {
     /// spent: the schedule stops.
     @inline(__always)
     private func tick(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
-        if heartbeat == 0, !signals.isPerField {
-            guard control.takeTick() else { return false }
-        }
+        guard ticksWhole else { return tickInParts(elapsed: elapsed, due: due, now: now) }
+        guard control.takeTick() else { return false }
+        encode(elapsed: elapsed)
+        counters.add(.scheduled)
+        context.payload.withBytes { _ = telemetry.submit(from: self, payload: $0, due: due, now: now) }
+        return true
+    }
+
+    /// The tick's payload into the loop's buffer, its faults counted, offered as its group's sample.
+    @inline(__always)
+    private func encode(elapsed: Double) {
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         context.offerSample(group: group)
-        if heartbeat > 0 || signals.isPerField { return tickWithParts(elapsed: elapsed, due: due, now: now) }
+    }
+
+    /// A Sparkplug device's tick, its DDATA: kept back as `unchanged` when it reports by
+    /// exception and nothing changed; else counted as scheduled, taken from the budget and
+    /// counted wherever it ends.
+    private func tickSparkplug(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
+        context.payload.removeAll()
+        let metrics = signals.encodeSparkplugData(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
+        if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
         counters.add(.scheduled)
+        guard metrics > 0 else {
+            counters.add(.unchanged)
+            return true
+        }
+        guard control.takeTick() else {
+            counters.add(.scheduled, -1)
+            return false
+        }
+        context.offerSample(group: group)
         context.payload.withBytes { _ = telemetry.submit(from: self, payload: $0, due: due, now: now) }
         return true
     }
@@ -226,7 +276,9 @@ final class Device: TimerTarget {
     /// would have been); else each message, one per field in the per-field style, counted as
     /// scheduled, taken from the budget and counted wherever it ends. What was watched counts
     /// as sent only once the connection took it (published or queued).
-    private func tickWithParts(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
+    private func tickInParts(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
+        if speaksSparkplug { return tickSparkplug(elapsed: elapsed, due: due, now: now) }
+        encode(elapsed: elapsed)
         let parts = signals.isPerField ? signals.pieces.count : 1
         if heartbeat > 0, let sentAt, !signals.hasChanged, elapsed - sentAt < heartbeat {
             counters.add(.scheduled, parts)

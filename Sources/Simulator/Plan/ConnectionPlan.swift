@@ -18,6 +18,8 @@ public struct ConnectionPlan: Sendable {
     /// When it is connected under `devices` stages: while its first device is in (the others
     /// of a shared connection join after it and leave before it); `nil` for always.
     package var presence: Presence? = nil
+    /// The edge node the connection is, for a Sparkplug group; `nil` for any other.
+    package var sparkplug: SparkplugNodePlan? = nil
     /// The connection's device group: an index into `FleetPlan.groups`.
     public var group = 0
 }

@@ -7,7 +7,8 @@ import Signals
 extension FleetPlan {
     /// Connections of the whole group, every shard's together.
     static func connectionCount(of group: DeviceGroup) -> Int {
-        switch group.connection {
+        if let sparkplug = group.sparkplug { return min(sparkplug.nodes, max(1, group.count)) }
+        return switch group.connection {
         case .perDevice: max(1, group.count)
         case .shared(let count): min(max(1, count), max(1, group.count))
         }
@@ -40,6 +41,7 @@ extension FleetPlan {
                         offline: Array($0.offline.utf8))
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
+            if let sparkplug = group.sparkplug { device.topic = sparkplug.topic(ofDevice: index, id: id, group: group.name) }
             if scenario.broker.azureIoTHub != nil { device.commands = azureCommands(of: group, id: id) }
             device.onChange = group.onChange
             device.profile = RateProfile(
@@ -54,7 +56,11 @@ extension FleetPlan {
         }
         // Ids are rendered before sharding, so a device keeps its index, id and topic (and so
         // its seed and data) whichever shard runs it.
-        let devices = shard.map { shard in all.filter { shard.contains(deviceID: $0.id) } } ?? all
+        // A Sparkplug node's devices stay together: the shard is the node's.
+        let devices =
+            shard.map { shard in
+                all.filter { shard.contains(deviceID: group.sparkplug?.edgeNodeID(ofDevice: $0.index, group: group.name) ?? $0.id) }
+            } ?? all
         let rampPerSecond = group.rampUp?.perSecond ?? Defaults.rampUp
         let rampStart = group.rampUp == nil ? rampPosition : 0
         let broker = scenario.broker
@@ -76,26 +82,46 @@ extension FleetPlan {
         let clientIDs: [String]
         /// Each connection's place in the group's ramp-up.
         let positions: [Int]
-        switch group.connection {
-        case .perDevice:
-            groups = devices.map { [$0] }
-            clientIDs = devices.map { group.clientID.render(name: group.name, index: $0.index, id: $0.id) }
-            // As in the whole fleet: the shards together ramp up at the group's rate.
-            positions = devices.map { $0.index - 1 }
-        case .shared(let count):
-            let count = min(max(1, count), devices.count)
-            groups = (0..<count).map { slot in stride(from: slot, to: devices.count, by: count).map { devices[$0] } }
-            let shardPart = shard.map { $0.count > 1 ? "-shard\($0.index)of\($0.count)" : "" } ?? ""
-            clientIDs = (1...count).map { "\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)" }
-            positions = Array(0..<count)
+        if let sparkplug = group.sparkplug {
+            // One connection an edge node, known by its id, its devices dealt as `node(ofDevice:)` says.
+            let slots = Dictionary(grouping: devices) { sparkplug.node(ofDevice: $0.index) }.sorted { $0.key < $1.key }
+            groups = slots.map(\.value)
+            clientIDs = slots.map { slot, _ in
+                group.clientID.render(name: group.name, index: slot + 1, id: sparkplug.edgeNodeID(slot + 1, group: group.name))
+            }
+            positions = slots.map(\.key)
+        } else {
+            switch group.connection {
+            case .perDevice:
+                groups = devices.map { [$0] }
+                clientIDs = devices.map { group.clientID.render(name: group.name, index: $0.index, id: $0.id) }
+                // As in the whole fleet: the shards together ramp up at the group's rate.
+                positions = devices.map { $0.index - 1 }
+            case .shared(let count):
+                let count = min(max(1, count), devices.count)
+                groups = (0..<count).map { slot in stride(from: slot, to: devices.count, by: count).map { devices[$0] } }
+                let shardPart = shard.map { $0.count > 1 ? "-shard\($0.index)of\($0.count)" : "" } ?? ""
+                clientIDs = (1...count).map { "\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)" }
+                positions = Array(0..<count)
+            }
         }
         return zip(groups, clientIDs).enumerated().map { slot, pair in
+            // An edge node is known by its id: the templates of its identity take it as {id}, its
+            // index as {index}; its will, the NDEATH, it sets before each CONNECT.
+            let node = group.sparkplug.map { ($0, positions[slot] + 1) }
+            let options =
+                node.map { sparkplug, index in
+                    clientOptions(
+                        scenario: scenario, settings: settings, clientID: pair.1, group: group.name, index: index,
+                        id: sparkplug.edgeNodeID(index, group: group.name), will: nil)
+                } ?? options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil)
             var connection = ConnectionPlan(
-                options: options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil), devices: pair.0, offline: scenario.offline,
+                options: options, devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
                 ackTimeout: (settings.ackTimeout ?? broker.ackTimeout).map { AckTimeout(limit: $0, action: broker.onAckTimeout ?? .count) },
                 startOffset: rampPerSecond.isFinite ? Double(rampStart + positions[slot]) / rampPerSecond : 0)
             // The stays follow from the seed and the client id alone, whichever shard runs it.
+            connection.sparkplug = node.map { SparkplugNodePlan(nodes: $0, index: $1, group: group.name) }
             connection.lifecycle = group.lifecycle.map { ($0, Seed(settings.seed).derive("devsim.lifecycle").derive(pair.1).value) }
             if let presence = pair.0[0].profile?.presence {
                 connection.presence = presence

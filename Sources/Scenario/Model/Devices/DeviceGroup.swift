@@ -40,6 +40,8 @@ public struct DeviceGroup: Sendable {
     package var commands: Commands?
     /// Each tick is sent only when a watched field changed, or the heartbeat is due.
     package var onChange: OnChange?
+    /// Its devices are Sparkplug B devices under edge nodes, which name their topics.
+    public var sparkplug: SparkplugNodes?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,
@@ -47,7 +49,8 @@ public struct DeviceGroup: Sendable {
         connection: ConnectionMode = .perDevice, rampUp: Rate? = nil, payload: PayloadSpec,
         jitter: StartJitter? = nil, lifecycle: Lifecycle? = nil, stages: [Stage] = [], location: SourceLocation? = nil,
         verify: VerifyFields? = nil,
-        availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil, onChange: OnChange? = nil
+        availability: Availability? = nil, discovery: Discovery? = nil, commands: Commands? = nil, onChange: OnChange? = nil,
+        sparkplug: SparkplugNodes? = nil
     ) {
         self.name = name
         self.count = count
@@ -70,5 +73,6 @@ public struct DeviceGroup: Sendable {
         self.discovery = discovery
         self.commands = commands
         self.onChange = onChange
+        self.sparkplug = sparkplug
     }
 }

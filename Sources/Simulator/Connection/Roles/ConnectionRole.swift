@@ -1,4 +1,5 @@
 import MQTT
+import Signals
 
 /// One job of a device connection beside its telemetry (availability, Home Assistant discovery,
 /// commands): it hears the connection's events and answers with actions the connection carries
@@ -60,6 +61,18 @@ enum RoleAction {
     case warnOnce(String, key: String? = nil)
     /// The time from the command topics' SUBSCRIBEs to their last SUBACK.
     case subscribeLatency(UInt64)
+    /// What a Sparkplug edge node says, in its payloads and with its numbers.
+    case sparkplug(Sparkplug)
+
+    enum Sparkplug {
+        /// The NBIRTH, then every device's DBIRTH.
+        case births
+        /// The NDEATH, before a clean DISCONNECT.
+        case death
+        /// A DCMD's writes to device `device`, or why it has none, to be carried out and answered
+        /// with a DDATA.
+        case write(device: Int, Result<[(field: String, value: CommandValue)], CommandRejection>, arrivedAt: UInt64)
+    }
 
     struct Command {
         let device: Int

@@ -51,7 +51,14 @@ final class Telemetry: TimerTarget {
     /// Lateness beyond which a message counts as late, in nanoseconds.
     static let lateThreshold: UInt64 = 2_000_000
 
-    init(plan: ConnectionPlan, client: Client, driver: ConnectionDriver, counters: Counters, context: LoopContext) {
+    /// A Sparkplug edge node's numbers: each tick takes its seq as it goes out.
+    private let sparkplug: SparkplugSequencer?
+
+    init(
+        plan: ConnectionPlan, client: Client, driver: ConnectionDriver, counters: Counters, context: LoopContext,
+        sparkplug: SparkplugSequencer? = nil
+    ) {
+        self.sparkplug = sparkplug
         self.plan = plan
         self.client = client
         self.driver = driver
@@ -176,9 +183,13 @@ final class Telemetry: TimerTarget {
         // Claimed before the hand-over: the message may be received before `publish` returns.
         let inWindow = field < 0 && device.claimsWindow(payload)
         let (messageID, error) =
-            field < 0
-            ? client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
-            : client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.plan.retain)
+            if let sparkplug {
+                sparkplug.publish(payload) { client.publish(topic: device.topic, payload: $0, qos: qos, retain: false) }
+            } else if field < 0 {
+                client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
+            } else {
+                client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.plan.retain)
+            }
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and
         // its acknowledgement will come.

@@ -1,0 +1,99 @@
+import MQTT
+import Signals
+
+/// A Sparkplug B edge node's lifecycle around its devices' data (Sparkplug 3.0, 5): after each
+/// CONNACK its command topics subscribed to and its births asked for (NBIRTH, then a DBIRTH a
+/// device); an NCMD `Node Control/Rebirth` asks for them again; a DCMD's metrics become writes
+/// to a device's fields; its NDEATH before a clean DISCONNECT. The numbers (bdSeq, seq) and the
+/// payloads are the connection's to make (`SparkplugSequencer`, the devices' signals).
+final class SparkplugRole: ConnectionRole {
+    let topic: SparkplugTopic
+    /// The connection's devices by their Sparkplug device id (their id), with their metric names
+    /// in alias order and their first alias.
+    private let devices: [String: Int]
+    private let metricNames: [[String]]
+    private let firstAliases: [UInt64]
+
+    init?(plan: SparkplugNodePlan?, devices: [DevicePlan]) {
+        guard let plan else { return nil }
+        topic = plan.topic
+        self.devices = Dictionary(devices.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        metricNames = devices.map(\.payload.sparkplugMetricNames)
+        firstAliases = SparkplugNodePlan.firstAliases(of: devices)
+    }
+
+    /// NCMD and DCMD subscribed to before the NBIRTH (3.0, 6.4.3: a host may send them as soon as
+    /// it sees the birth), at QoS 1 as the specification asks.
+    func connected(now: UInt64) -> [RoleAction] {
+        [.subscribe(topic.commandFilters, .atLeastOnce), .sparkplug(.births)]
+    }
+
+    func subscribed(_ suback: Subscriptions.Suback, now: UInt64) -> [RoleAction] {
+        suback.refusal.map { [.warnOnce("sparkplug: \($0): no NCMD or DCMD reaches the edge node")] } ?? []
+    }
+
+    func disconnecting(_ farewell: Farewell) -> [RoleAction] {
+        [.sparkplug(.death)]
+    }
+
+    func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]? {
+        guard let command = topic.command(in: message.topic) else { return nil }
+        guard connected else { return [] }
+        let payload: SparkplugPayload
+        do {
+            payload = try SparkplugDecoder.decode(Array(message.payload))
+        } catch {
+            return [
+                .warnOnce("sparkplug: a command on '\(message.topic)' is no Sparkplug B payload: \(error)", key: "sparkplug: undecodable")
+            ]
+        }
+        guard let device = command.device else {
+            // Node Control/Rebirth is the one node command devsim's nodes have.
+            return SparkplugEdgeNode.asksForRebirth(payload) ? [.sparkplug(.births)] : []
+        }
+        guard let index = devices[device] else {
+            return [.warnOnce("sparkplug: a DCMD for device '\(device)', which this node does not have", key: "sparkplug: unknown device")]
+        }
+        return [.sparkplug(.write(device: index, writes(payload, of: index), arrivedAt: now))]
+    }
+
+    /// A DCMD's metrics as writes to the device's fields (a metric `location/lat` is field
+    /// `location.lat`), by name or by the alias its DBIRTH gave; or why they cannot be.
+    private func writes(_ payload: SparkplugPayload, of device: Int) -> Result<[(field: String, value: CommandValue)], CommandRejection> {
+        guard !payload.metrics.isEmpty else { return .failure(CommandRejection("a DCMD without metrics writes nothing")) }
+        var writes: [(field: String, value: CommandValue)] = []
+        for metric in payload.metrics {
+            let names = metricNames[device]
+            let byAlias = metric.alias.flatMap { alias in
+                alias >= firstAliases[device] && alias - firstAliases[device] < UInt64(names.count)
+                    ? names[Int(alias - firstAliases[device])] : nil
+            }
+            guard let name = metric.name ?? byAlias else {
+                return .failure(
+                    CommandRejection(
+                        "a DCMD metric's alias \(metric.alias.map(String.init) ?? "(none)") is none of the device's",
+                        kind: "a DCMD names no metric of the device"))
+            }
+            guard let value = metric.value.flatMap(Self.commandValue) else {
+                return .failure(
+                    CommandRejection(
+                        "a DCMD writes '\(name)' with no value devsim can take (a number, boolean or string)",
+                        kind: "a DCMD metric has no value"))
+            }
+            writes.append((name.replacing("/", with: "."), value))
+        }
+        return .success(writes)
+    }
+
+    private static func commandValue(_ value: SparkplugValue) -> CommandValue? {
+        switch value {
+        case .int(let number): .number(Double(number))
+        case .uint(let number): .number(Double(number))
+        case .float(let number): .number(Double(number))
+        case .double(let number): .number(number)
+        case .bool(let flag): .bool(flag)
+        case .string(let text): .text(text)
+        case .bytes: nil
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import MQTT
+import Mosquitto
+import Signals
+
+/// An edge node's numbers as its messages go out (`SparkplugEdgeNode`): each message takes its
+/// seq at the moment libmosquitto takes it, so that the seq runs on in the order the broker
+/// receives the node's messages, whichever path made them (the ticks and their queue, the
+/// births, a command's answer). Shared by the connection and its telemetry; confined to their
+/// loop.
+final class SparkplugSequencer {
+    private(set) var node: SparkplugEdgeNode
+    /// A message and its seq, handed to libmosquitto, which copies it.
+    private var scratch = PayloadBuffer()
+
+    init(topic: SparkplugTopic) {
+        node = SparkplugEdgeNode(topic: topic)
+    }
+
+    var topic: SparkplugTopic { node.topic }
+
+    /// `payload` with the node's next seq appended, handed to `publish`; the seq is taken when
+    /// libmosquitto took the message.
+    func publish(
+        _ payload: UnsafeRawBufferPointer, _ publish: (UnsafeRawBufferPointer) -> (messageID: Int32, error: MosquittoError?)
+    ) -> (messageID: Int32, error: MosquittoError?) {
+        scratch.removeAll()
+        scratch.append(contentsOf: payload)
+        node.writeSeq(into: &scratch)
+        let result = scratch.withBytes(publish)
+        if result.error == nil { node.advanceSeq() }
+        return result
+    }
+
+    /// Before each CONNECT: the NDEATH that is the connection's will, with the next bdSeq.
+    func willForNextConnection() -> Will {
+        scratch.removeAll()
+        node.willForNextConnection(into: &scratch)
+        return Will(topic: topic.topic(.nodeDeath), payload: scratch.bytes, qos: .atLeastOnce, retain: false)
+    }
+
+    /// The NDEATH of the connection under way, said before a clean DISCONNECT.
+    func death() -> [UInt8] {
+        scratch.removeAll()
+        node.writeDeath(into: &scratch)
+        return scratch.bytes
+    }
+
+    /// The NBIRTH, seq 0: the births that follow it count on from 1.
+    func birth(timestamp: UInt64) -> [UInt8] {
+        scratch.removeAll()
+        node.writeBirth(timestamp: timestamp, into: &scratch)
+        return scratch.bytes
+    }
+}
