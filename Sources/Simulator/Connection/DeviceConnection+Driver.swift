@@ -16,6 +16,7 @@ extension DeviceConnection {
     }
 
     func driverDidConnect(firstTime: Bool) {
+        sparkplug?.connectReachedBroker()
         warnOfNoRetain()
         noteALPN()
         counters.connections(up: 1)
@@ -72,6 +73,7 @@ extension DeviceConnection {
     }
 
     func driverAttemptFailed(_ failure: AttemptFailure) {
+        if failure.refusal != nil || failure.unansweredByBroker { sparkplug?.connectReachedBroker() }
         standing.attemptFailed()
         let speaksMQTT5 = client.options.protocolVersion == .v5
         context.control.connectionFailed(

@@ -31,11 +31,27 @@ final class SparkplugSequencer {
         return result
     }
 
-    /// Before each CONNECT: the NDEATH that is the connection's will, with the next bdSeq.
+    /// The will of the last attempt, and whether that attempt's CONNECT reached the broker
+    /// (`connectReachedBroker`).
+    private var lastWill: Will?
+    private var lastConnectReachedBroker = false
+
+    /// Before each attempt: the NDEATH that is the connection's will, with the next bdSeq when
+    /// the last attempt's CONNECT reached the broker (3.0: one more than the previous CONNECT's),
+    /// the same bdSeq when it never got that far (a broker down, refusing TCP).
     func willForNextConnection() -> Will {
+        if let lastWill, !lastConnectReachedBroker { return lastWill }
+        lastConnectReachedBroker = false
         scratch.removeAll()
         node.willForNextConnection(into: &scratch)
-        return Will(topic: topic.topic(.nodeDeath), payload: scratch.bytes, qos: .atLeastOnce, retain: false)
+        let will = Will(topic: topic.topic(.nodeDeath), payload: scratch.bytes, qos: .atLeastOnce, retain: false)
+        lastWill = will
+        return will
+    }
+
+    /// The attempt's CONNECT reached the broker: accepted, refused or left unanswered.
+    func connectReachedBroker() {
+        lastConnectReachedBroker = true
     }
 
     /// The NDEATH of the connection under way, said before a clean DISCONNECT.
