@@ -254,7 +254,7 @@ def live(args):
     state_topic = f"{NAMESPACE}/STATE/{args.primary_host}" if args.primary_host else None
     # Sparkplug 3.0: the STATE birth repeats the timestamp of the will in the CONNECT before it.
     connected_at = now_ms()
-    session = {"subscribed": False, "refused": None, "lost": False}
+    session = {"subscribed": False, "refused": None, "lost": False, "over": False}
     first_births = {}
     asked = set()
 
@@ -275,6 +275,9 @@ def live(args):
 
     def on_message(client, userdata, message):
         parts = message.topic.split("/")
+        # The report and the capture cover the S seconds, not our own STATE offline coming back.
+        if session["over"]:
+            return
         if args.group and len(parts) > 1 and parts[1] not in (args.group, "STATE"):
             return
         if capture:
@@ -325,6 +328,7 @@ def live(args):
                 asked.add((group, node_id))
                 client.publish(f"{NAMESPACE}/{group}/NCMD/{node_id}", rebirth_request(), qos=0, retain=False)
 
+    session["over"] = True
     if not session["lost"]:
         if state_topic:
             # A clean DISCONNECT drops the will, so the offline STATE is published by hand.
