@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 
@@ -7,7 +8,8 @@ import TestSupport
 /// DBIRTH per device, data, a rebirth, NDEATH), read by an independent host
 /// (`scripts/sparkplug/host.py` over Python's protobuf): births before data, seq continuous per
 /// node, aliases that resolve, the NDEATH's bdSeq the NBIRTH's. The host is shown to catch each
-/// fault too, so that its silence means something.
+/// fault too, so that its silence means something. The same host live on mosquitto (`host.py
+/// live`), as CI will hold a running devsim against it.
 @Suite(.tags(.integration), .notUnitOnly) struct SparkplugHostCheckTests {
     typealias Message = (topic: String, payload: [UInt8])
 
@@ -108,5 +110,65 @@ import TestSupport
         node.willForNextConnection(into: &buffer)
         let strangersDeath = Array(messages.dropLast()) + [(topic.topic(.nodeDeath), buffer.bytes)]
         #expect(try SparkplugPython.checkAsHost(strangersDeath).errors.contains { $0.contains("NDEATH bdSeq 1 is not the NBIRTH's 0") })
+    }
+
+    @Test func theHostCatchesARebirthThatMovesBdSeqAndANextConnectionThatDoesNot() throws {
+        let (_, messages) = session(devices: ["filler-1"], ticks: 2)
+        // The same node's next connection, after its NDEATH: bdSeq 0 again, where 1 was due.
+        let again = try SparkplugPython.checkAsHost(messages + messages)
+        #expect(again.errors.contains { $0.contains("NBIRTH bdSeq 0 after an NDEATH, where 1 was due") })
+        #expect(again.bdSeq["packaging/line-1"] == [0, 0])
+
+        // A rebirth on the same connection (no NDEATH between) with the next connection's bdSeq.
+        var node = SparkplugEdgeNode(topic: topic)
+        var buffer = PayloadBuffer()
+        node.willForNextConnection(into: &buffer)
+        node.willForNextConnection(into: &buffer)
+        buffer.removeAll()
+        node.writeBirth(timestamp: 1, into: &buffer)
+        let moved = try SparkplugPython.checkAsHost(Array(messages.dropLast()) + [(topic.topic(.nodeBirth), buffer.bytes)])
+        #expect(moved.errors.contains { $0.contains("rebirth NBIRTH bdSeq 1, not the 0 of the NBIRTH before it") })
+    }
+
+    /// Publishes `messages` through the broker in order, one `mosquitto_pub` each: each has
+    /// disconnected before the next connects, so the broker passes them on in this order.
+    func publish(_ messages: [Message], port: UInt16) throws {
+        let folder = try RunFiles.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, message) in messages.enumerated() {
+            let file = folder.appendingPathComponent("\(index)")
+            try Data(message.payload).write(to: file)
+            let result = try DevsimProcess.runToCompletion(
+                executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port), "-t", message.topic, "-f", file.path],
+                timeout: 10)
+            #expect(result.status == 0, "mosquitto_pub: \(result.stderr)")
+        }
+    }
+
+    @Test func aLiveHostOnMosquittoChecksANodeAsksItForARebirthAndKeepsItsState() throws {
+        let broker = try MosquittoBroker()
+        let (_, messages) = session(devices: ["filler-1"], ticks: 3)
+        let capture = try RunFiles.scenario("capture.txt", "")
+        defer { RunFiles.removeFolder(of: capture) }
+        let report = try SparkplugPython.liveHost(
+            port: broker.port, seconds: 2, rebirthAfter: 0.5, capture: capture, primaryHost: "scada-1"
+        ) { try publish(messages, port: broker.port) }
+        // Nothing here answers the NCMD: the host asked through the broker (its NCMD came back to
+        // it), and says no rebirth came.
+        #expect(report.errors == ["packaging/line-1: asked to rebirth, and no NBIRTH with seq 0 came"])
+        #expect(report.rebirths["packaging/line-1"] == SparkplugPython.Rebirth(asked: true, reborn: false, devicesReborn: 0))
+        #expect(report.counts == ["NBIRTH": 1, "DBIRTH": 1, "DDATA": 3, "NDEATH": 1, "NCMD": 1])
+        #expect(report.bdSeq["packaging/line-1"] == [0])
+        #expect(report.deaths["packaging/line-1"] == [0])
+        // Every message in check's format: the host's own STATE online and its NCMD among them.
+        let topics = try String(contentsOfFile: capture, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[0] }
+        #expect(topics.count == messages.count + 2)
+        #expect(topics.contains("spBv1.0/STATE/scada-1") && topics.contains("spBv1.0/packaging/NCMD/line-1"))
+        // Gone, the primary host left its STATE offline, retained for the nodes that come next.
+        let state = try DevsimProcess.runToCompletion(
+            executable: "mosquitto_sub",
+            args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "spBv1.0/STATE/#", "-C", "1", "-W", "5"],
+            timeout: 10)
+        #expect(state.stdout.contains(#""online":false"#))
     }
 }

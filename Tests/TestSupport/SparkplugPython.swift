@@ -4,7 +4,9 @@ import Glibc
 /// The independent Sparkplug B implementation: Google's protobuf for Python with the schema in
 /// `scripts/sparkplug/sparkplug_b.proto`, from the virtual environment
 /// `scripts/install-sparkplug.sh` makes (`.venv-sparkplug/`), driven through
-/// `scripts/sparkplug/payload.py`. Tests hold devsim's own encoder and decoder against it.
+/// `scripts/sparkplug/payload.py`. Tests hold devsim's own encoder and decoder against it, and
+/// what an edge node says against `scripts/sparkplug/host.py`, a host's view: offline from a
+/// list of messages, or live on a broker.
 public enum SparkplugPython {
     /// A payload as protobuf read it: numbers as the wire has them, in decimal.
     public struct Payload: Decodable, Sendable {
@@ -60,6 +62,27 @@ public enum SparkplugPython {
         public let counts: [String: Int]
         /// Births by node (`group/node`) and device (`group/node/device`).
         public let births: [String: Int]
+        /// By node: what came of an NCMD rebirth the host saw.
+        public let rebirths: [String: Rebirth]
+        /// By node: the bdSeq of each NBIRTH, in order (nil for one without).
+        public let bdSeq: [String: [Int?]]
+        /// By node: the bdSeq of each NDEATH, in order.
+        public let deaths: [String: [Int?]]
+    }
+
+    /// A node's answer to an NCMD `Node Control/Rebirth`.
+    public struct Rebirth: Decodable, Sendable, Equatable {
+        public let asked: Bool
+        /// An NBIRTH with seq 0 came after it.
+        public let reborn: Bool
+        /// Of the devices the node had when asked, those a DBIRTH came for after that NBIRTH.
+        public let devicesReborn: Int
+
+        public init(asked: Bool, reborn: Bool, devicesReborn: Int) {
+            self.asked = asked
+            self.reborn = reborn
+            self.devicesReborn = devicesReborn
+        }
     }
 
     /// The host's check of `messages` (topic and payload), in the order given.
@@ -77,6 +100,52 @@ public enum SparkplugPython {
             return try JSONDecoder().decode(HostReport.self, from: Data(output.utf8))
         } catch {
             throw TestSupportError("host.py printed what is not a report: \(output)")
+        }
+    }
+
+    /// A SCADA host (`host.py live`) on the broker at 127.0.0.1:`port`: it has subscribed to
+    /// `spBv1.0/#` before `body` runs (which starts what publishes, so nothing is missed), checks
+    /// what comes for `seconds` from then, and its report is returned once it has exited. The
+    /// options are host.py's: a rebirth asked of each node `rebirthAfter` seconds after its first
+    /// NBIRTH, one `group` only, every message written to `capture`, a primary host's STATE.
+    public static func liveHost(
+        port: UInt16, seconds: Double, rebirthAfter: Double? = nil, group: String? = nil, capture: String? = nil,
+        primaryHost: String? = nil, while body: () throws -> Void
+    ) throws -> HostReport {
+        let (python, directory) = try locate()
+        var arguments = [directory + "/host.py", "live", "--host", "127.0.0.1", "--port", String(port), "--seconds", String(seconds)]
+        for (option, value) in [
+            ("--rebirth-after", rebirthAfter.map { String($0) }), ("--group", group), ("--capture", capture),
+            ("--primary-host", primaryHost),
+        ] {
+            if let value { arguments += [option, value] }
+        }
+        let child = try ChildProcess(executable: python, arguments: arguments)
+        // host.py says "subscribed" on stderr once its SUBACK is in.
+        guard TestClock.wait(timeout: 15, until: { child.stderrText.contains("subscribed") || !child.isRunning }),
+            child.stderrText.contains("subscribed")
+        else {
+            _ = child.terminate()
+            throw TestSupportError("host.py live did not subscribe to 127.0.0.1:\(port): \(child.stderrText)")
+        }
+        do {
+            try body()
+        } catch {
+            _ = child.terminate()
+            throw error
+        }
+        guard let status = child.waitUntilExit(timeout: seconds + 30) else {
+            _ = child.terminate()
+            throw TestSupportError("host.py live did not finish in \(seconds) s and 30 more")
+        }
+        child.finishReaders(timeout: 5)
+        guard status == 0 else {
+            throw TestSupportError("host.py live exited \(status): \(child.stderrText)")
+        }
+        do {
+            return try JSONDecoder().decode(HostReport.self, from: Data(child.stdoutText.utf8))
+        } catch {
+            throw TestSupportError("host.py live printed what is not a report: \(child.stdoutText)")
         }
     }
 
