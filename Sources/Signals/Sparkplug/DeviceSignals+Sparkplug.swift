@@ -33,6 +33,15 @@ extension DeviceSignals {
         return written
     }
 
+    /// One of its payloads as a person reads it, its metrics by name (`SparkplugPayload.text`);
+    /// what protobuf cannot read, in hex.
+    package func sparkplugText(_ bytes: [UInt8]) -> String {
+        guard let payload = try? SparkplugDecoder.decode(bytes, birthType: { self.sparkplug?.birthType(of: $0) }) else {
+            return bytes.map { String($0, radix: 16) }.joined(separator: " ")
+        }
+        return payload.text(names: sparkplug?.namesByAlias ?? [:])
+    }
+
     /// Seconds since the epoch as Sparkplug's milliseconds; before the epoch (never, but a
     /// virtual clock may start anywhere) as 0.
     package static func milliseconds(_ wallClock: Double) -> UInt64 {

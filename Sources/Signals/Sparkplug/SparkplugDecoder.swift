@@ -2,7 +2,12 @@
 /// Fields it does not know are skipped, as protocol buffers' readers skip them; a scalar field
 /// that comes twice keeps its last value, as theirs do. Allocates: commands are not the hot path.
 package enum SparkplugDecoder {
-    package static func decode(_ bytes: [UInt8]) throws(SparkplugDecodingError) -> SparkplugPayload {
+    /// `birthType` gives the datatype a birth announced for a metric that comes without one (by
+    /// its name or alias), which data and commands may leave out: an integer needs it to be
+    /// read.
+    package static func decode(
+        _ bytes: [UInt8], birthType: (SparkplugMetric) -> SparkplugDataType? = { _ in nil }
+    ) throws(SparkplugDecodingError) -> SparkplugPayload {
         var reader = ProtobufReader(bytes[...])
         var payload = SparkplugPayload()
         while !reader.isAtEnd {
@@ -12,7 +17,7 @@ package enum SparkplugDecoder {
                 payload.timestamp = try varint(field, wireType, &reader)
             case SparkplugWriter.Field.metrics:
                 try expect(.lengthDelimited, field, wireType)
-                payload.metrics.append(try metric(reader.readLengthDelimited()))
+                payload.metrics.append(try metric(reader.readLengthDelimited(), birthType: birthType))
             case SparkplugWriter.Field.seq:
                 payload.seq = try varint(field, wireType, &reader)
             case SparkplugWriter.Field.uuid:
@@ -35,7 +40,9 @@ package enum SparkplugDecoder {
         case value(SparkplugValue)
     }
 
-    private static func metric(_ bytes: ArraySlice<UInt8>) throws(SparkplugDecodingError) -> SparkplugMetric {
+    private static func metric(
+        _ bytes: ArraySlice<UInt8>, birthType: (SparkplugMetric) -> SparkplugDataType?
+    ) throws(SparkplugDecodingError) -> SparkplugMetric {
         var reader = ProtobufReader(bytes)
         var metric = SparkplugMetric(dataType: nil, value: nil)
         var rawDataType: UInt64?
@@ -64,7 +71,7 @@ package enum SparkplugDecoder {
             }
         }
         metric.dataType = rawDataType.flatMap { $0 <= UInt64(UInt32.max) ? SparkplugDataType(rawValue: UInt32($0)) : nil }
-        if !metric.isNull, let raw { metric.value = resolve(raw, metric.dataType) }
+        if !metric.isNull, let raw { metric.value = resolve(raw, metric.dataType ?? birthType(metric)) }
         return metric
     }
 

@@ -27,6 +27,13 @@ final class SparkplugDeviceMetrics {
 
     var names: [String] { metrics.map(\.name) }
 
+    var namesByAlias: [UInt64: String] { Dictionary(uniqueKeysWithValues: metrics.map { ($0.alias, $0.name) }) }
+
+    /// The datatype its last birth announced for `metric`, found by alias or name.
+    func birthType(of metric: SparkplugMetric) -> SparkplugDataType? {
+        metrics.first { $0.alias == metric.alias || ($0.name == metric.name && metric.name != nil) }?.dataType
+    }
+
     /// Every field made by a generator, by its path through the groups.
     private static func leaves(_ list: FieldList, _ prefix: String = "") -> [(String, FieldEncoder)] {
         list.fields.flatMap { field in

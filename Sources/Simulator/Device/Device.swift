@@ -93,7 +93,7 @@ final class Device: TimerTarget {
         self.counters = counters
         control = context.control
         heartbeat = plan.onChange?.heartbeat ?? 0
-        if let sparkplugAliases, let reporting = connection.plan.sparkplug?.reporting {
+        if let sparkplugAliases, let reporting = plan.sparkplug?.reporting {
             signals.useSparkplug(firstAlias: sparkplugAliases, reporting: reporting)
         }
         speaksSparkplug = sparkplugAliases != nil
@@ -266,7 +266,7 @@ final class Device: TimerTarget {
             counters.add(.scheduled, -1)
             return false
         }
-        context.offerSample(group: group)
+        context.offerSample(group: group, describe: signals.sparkplugText)
         context.payload.withBytes { _ = telemetry.submit(from: self, payload: $0, due: due, now: now) }
         return true
     }

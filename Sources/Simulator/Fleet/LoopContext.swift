@@ -122,13 +122,14 @@ final class LoopContext: @unchecked Sendable {
         }
     }
 
-    /// The payload of a tick of group `group`, if one is wanted.
+    /// The payload of a tick of group `group`, if one is wanted: as text, or as `describe`
+    /// tells it (a Sparkplug payload's metrics by name).
     @inline(__always)
-    func offerSample(group: Int) {
+    func offerSample(group: Int, describe: (([UInt8]) -> String)? = nil) {
         assertInEventLoop()
         guard samplesWanted > 0, sampleWanted[group] else { return }
         sampleWanted[group] = false
         samplesWanted -= 1
-        samples[group] = payload.text
+        samples[group] = describe.map { $0(payload.bytes) } ?? payload.text
     }
 }

@@ -17,7 +17,12 @@ final class VirtualDevice: TimerTarget {
         schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond, profile: plan.profile)
         timer = Timer(target: self)
         if let onChange = plan.onChange { signals.watch(onChange.fields) }
+        // Alone in its node: a run's aliases depend on its place there, its metrics' names do not.
+        if let sparkplug = plan.sparkplug { signals.useSparkplug(firstAlias: 1, reporting: sparkplug.reporting) }
     }
+
+    /// A Sparkplug device's last payload was its DBIRTH (`sayState`), not a DDATA.
+    private var saidBirth = false
 
     /// The device time of the last tick an `onChange` device sent, and whether the last tick
     /// was one it kept to itself (`unchanged`).
@@ -29,6 +34,13 @@ final class VirtualDevice: TimerTarget {
     /// carry on from it, and an `onChange` device's first tick is compared with it. Returns
     /// whether there was one.
     func sayState(into payload: inout PayloadBuffer, wallStart: Double) -> Bool {
+        if plan.sparkplug != nil {
+            // A Sparkplug device's state is its DBIRTH.
+            payload.removeAll()
+            signals.encodeSparkplugBirth(elapsed: 0, wallClock: wallStart, into: &payload)
+            saidBirth = true
+            return true
+        }
         guard plan.saysStateAtConnect(tickIsDue: schedule.deadline == 0) else { return false }
         payload.removeAll()
         signals.encode(elapsed: 0, wallClock: wallStart, into: &payload)
@@ -46,8 +58,14 @@ final class VirtualDevice: TimerTarget {
     func tick(into payload: inout PayloadBuffer, wallStart: Double) -> Double {
         payload.removeAll()
         let seconds = plan.startDelay + schedule.elapsed
-        signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload)
+        saidBirth = false
         keptBack = false
+        if plan.sparkplug != nil {
+            keptBack = signals.encodeSparkplugData(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload) == 0
+            schedule.advance()
+            return seconds
+        }
+        signals.encode(elapsed: schedule.elapsed, wallClock: wallStart + seconds, into: &payload)
         if let onChange = plan.onChange {
             if let sentAt, !signals.hasChanged, schedule.elapsed - sentAt < onChange.heartbeat {
                 keptBack = true
@@ -63,6 +81,10 @@ final class VirtualDevice: TimerTarget {
     /// The tick's messages, with their topics: one, or in the per-field style one per field.
     func messages(in payload: borrowing PayloadBuffer) -> [(topic: String, text: String)] {
         if keptBack { return [] }
+        if let sparkplug = plan.sparkplug {
+            let topic = saidBirth ? sparkplug.topic.topic(.deviceBirth, device: plan.id) : plan.topic
+            return [(topic, signals.sparkplugText(payload.bytes))]
+        }
         guard signals.isPerField else { return [(plan.topic, payload.text)] }
         let bytes = payload.bytes
         return signals.pieces.map { field, range in

@@ -27,6 +27,9 @@ public struct DevicePlan: Sendable {
     package var commands: CommandPlan? = nil
     /// Which fields its ticks watch, sent only on a change or a heartbeat (`onChange`).
     package var onChange: OnChange? = nil
+    /// The edge node it is a device of, for a Sparkplug group: its topics are the node's, its
+    /// ticks DDATA.
+    package var sparkplug: SparkplugNodePlan? = nil
     /// Its rate over the run under its load profile (its group's `stages`, or the scenario's),
     /// and when it is in under `devices` stages; `nil` for a steady rate.
     package var profile: RateProfile? = nil

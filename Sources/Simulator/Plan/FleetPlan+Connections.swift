@@ -41,7 +41,10 @@ extension FleetPlan {
                         offline: Array($0.offline.utf8))
                 })
             device.commands = group.commands.map { CommandPlan(commands: $0, name: group.name, index: index, id: id) }
-            if let sparkplug = group.sparkplug { device.topic = sparkplug.topic(ofDevice: index, id: id, group: group.name) }
+            if let sparkplug = group.sparkplug {
+                device.sparkplug = SparkplugNodePlan(nodes: sparkplug, index: sparkplug.node(ofDevice: index) + 1, group: group.name)
+                device.topic = sparkplug.topic(ofDevice: index, id: id, group: group.name)
+            }
             if scenario.broker.azureIoTHub != nil { device.commands = azureCommands(of: group, id: id) }
             device.onChange = group.onChange
             device.profile = RateProfile(

@@ -77,7 +77,7 @@ final class SparkplugRole: ConnectionRole {
             guard let value = metric.value.flatMap(Self.commandValue) else {
                 return .failure(
                     CommandRejection(
-                        "a DCMD writes '\(name)' with no value devsim can take (a number, boolean or string)",
+                        "a DCMD writes '\(name)' with no value devsim can read (a number, boolean or string; an integer with its datatype)",
                         kind: "a DCMD metric has no value"))
             }
             writes.append((name.replacing("/", with: "."), value))
