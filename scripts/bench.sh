@@ -29,6 +29,10 @@
 #                                 require_certificate and use_identity_as_username, rampUp: max: a
 #                                 certificate per device ("{id}.pem") against one shared, and per device
 #                                 with the system's store (no ca): connections per second, max RSS
+#   scripts/bench.sh sparkplug    1,000 devices at 1 Hz under 10 Sparkplug edge nodes (reporting all, and by
+#                                 exception) beside the same fields as JSON over 10 shared connections:
+#                                 callgrind instructions per message (30,000 less 10,000 messages), payload
+#                                 and topic bytes per message (mosquitto_sub), CPU and max RSS over 30 s
 #   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
 #                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
@@ -480,6 +484,56 @@ instructions() {
   done
 }
 
+# 1,000 devices at 1 Hz with six generated fields: as Sparkplug B under 10 edge nodes, reporting
+# $1 (all or exception), or with $1 = json the same fields as flat JSON over 10 shared connections.
+line_fleet() {
+  local connection='connection: { shared: 10 }' topic='topic: "bench/{id}"'
+  if [ "$1" != json ]; then connection="sparkplug: { groupId: bench, edgeNodeId: \"node-{index}\", nodes: 10, reporting: $1 }"; topic=; fi
+  cat <<YAML
+name: sparkplug-bench
+devices:
+  - name: machine
+    count: 1000
+    publish: 1/s
+    $topic
+    $connection
+    payload:
+      style: flat
+      fields:
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+        Accel_Z: { accelerometer: z, decimals: 4 }
+        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
+        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
+        Seq: { counter: 0 }
+YAML
+}
+
+sparkplug() {
+  command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
+  echo "== sparkplug: 1,000 devices at 1 Hz, six fields, 10 connections ($(basename "$bin"))"
+  printf '%-22s%12s%12s%12s%14s%12s\n' format instr/msg payload-B topic-B 'CPU s/30s' 'RSS MB'
+  for format in json all exception; do
+    line_fleet "$format" > "$dir/spb.yaml"
+    local counts=()
+    for n in 10000 30000; do
+      valgrind --tool=callgrind --callgrind-out-file="$dir/spb.$n" "$bin" run "$dir/spb.yaml" \
+        --host 127.0.0.1 --port "$port" --messages "$n" --seed 1 --quiet > /dev/null 2>&1
+      counts+=("$(awk '/^totals:/ {print $2}' "$dir/spb.$n")")
+    done
+    timeout 12 mosquitto_sub -h 127.0.0.1 -p "$port" -t 'bench/#' -t 'spBv1.0/+/DDATA/#' -F '%l %t' > "$dir/spb.sizes" &
+    local sub=$!
+    sleep 0.5
+    /usr/bin/time -v "$bin" run "$dir/spb.yaml" --host 127.0.0.1 --port "$port" --duration 30s --seed 1 \
+      --stats-interval 0 --quiet 2> "$dir/spb.time"
+    wait "$sub" || true
+    local sizes
+    sizes=$(awk '{ payload += $1; topic += length($2); n++ } END { if (n) printf "%.1f %.1f", payload / n, topic / n }' "$dir/spb.sizes")
+    printf '%-22s%12d%12s%12s%14s%12.1f\n' "$format" $(( (counts[1] - counts[0]) / 20000 )) $sizes \
+      "$(cpu "$dir/spb.time")" "$(python3 -c "print($(rss "$dir/spb.time") / 1024)")"
+  done
+}
+
 case "$which" in
   throughput) throughput ;;
   punctuality) punctuality ;;
@@ -493,7 +547,8 @@ case "$which" in
   commands) commands ;;
   tls-contexts) tls_contexts ;;
   identities) identities ;;
+  sparkplug) sparkplug ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, websockets, payload, instructions or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, sparkplug, websockets, payload, instructions or all" >&2; exit 2 ;;
 esac

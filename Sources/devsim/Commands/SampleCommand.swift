@@ -68,11 +68,16 @@ enum SampleCommand {
         return .success
     }
 
-    /// `room  scenarios/building.yaml:14:5  12 devices, 1 every 5s, qos 1`.
+    /// `room  scenarios/building.yaml:14:5  12 devices, 1 every 5s, qos 1`; a Sparkplug group's
+    /// nodes after.
     static func header(_ device: DevicePlan, group: DeviceGroup?, file: String) -> String {
         let count = group?.count ?? 1
         var facts = [count == 1 ? "1 device" : "\(count) devices", rate(device.perSecond), "qos \(device.qos)"]
         if device.retain { facts.append("retained") }
+        if let sparkplug = group?.sparkplug {
+            let nodes = min(sparkplug.nodes, count)
+            facts.append("Sparkplug B under \(nodes == 1 ? "1 edge node" : "\(nodes) edge nodes") of group \(sparkplug.groupID)")
+        }
         return "\(device.group)  \(group?.location?.description ?? file)  " + facts.joined(separator: ", ")
     }
 
