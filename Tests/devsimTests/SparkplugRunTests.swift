@@ -140,4 +140,34 @@ import TestSupport
             #expect(host.deaths[node] == [0], "the NDEATH of a clean end")
         }
     }
+
+    /// A reload that changes a group retires its nodes (NDEATH) and opens them again: each node's
+    /// new connection counts its bdSeq on from the old one's, as a host that saw the NDEATH
+    /// expects, and births the devices the file now says.
+    @Test func aReloadedNodeCountsItsBdSeqOn() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#")
+        let file = try RunFiles.scenario("line.yaml", Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try run(file, broker)
+        let births = { subscriber.messages.filter { $0.topic.contains("/NBIRTH/") }.count }
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { births() == 2 }, "\(devsim.stderr)")
+        try Self.scenario.replacingOccurrences(of: "count: 6", with: "count: 8").write(toFile: file, atomically: true, encoding: .utf8)
+        devsim.sendSignal(SIGHUP)
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { births() == 4 }, "\(devsim.stderr)")
+        TestClock.sleep(0.3)
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        // mosquitto may read the new connection's CONNECT before the old one's DISCONNECT, take
+        // its session over and publish its will: the same NDEATH, its bdSeq the old one's.
+        #expect(TestClock.wait(timeout: 5, interval: 0.05) { subscriber.messages.filter { $0.topic.contains("/NDEATH/") }.count >= 4 })
+        subscriber.stop()
+
+        let host = try SparkplugPython.checkAsHost(subscriber.messages.map { ($0.topic, $0.payload) })
+        #expect(host.errors.count == 0, "\(host.errors.prefix(5))")
+        for node in ["packaging/line-1", "packaging/line-2"] {
+            #expect(host.bdSeq[node] == [0, 1], "\(host.bdSeq)")
+            #expect(host.deaths[node].map { Array(Set($0)).compactMap { $0 }.sorted() } == [0, 1], "\(host.deaths)")
+        }
+        #expect(host.births["packaging/line-2/filler-8"] == 1, "the new device")
+    }
 }

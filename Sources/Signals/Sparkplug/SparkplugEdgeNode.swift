@@ -18,6 +18,13 @@ package struct SparkplugEdgeNode: Sendable {
         self.topic = topic
     }
 
+    /// Goes on from `previous`, the same node's connection that a reload replaced: the next
+    /// CONNECT's bdSeq is one more than its last, as a host that saw its NDEATH expects.
+    package mutating func carryOn(from previous: SparkplugEdgeNode) {
+        bdSeq = previous.bdSeq
+        connections = previous.connections
+    }
+
     /// Before each CONNECT: the next bdSeq (0 for the first), and the NDEATH that is the
     /// connection's will, which carries it and no seq.
     package mutating func willForNextConnection(into buffer: inout PayloadBuffer) {

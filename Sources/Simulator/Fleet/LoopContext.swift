@@ -97,6 +97,7 @@ final class LoopContext: @unchecked Sendable {
         for (key, connection) in leaving {
             let successor = successors[key]
             connection.whenFinished = { [unowned self, unowned connection] in
+                if let previous = connection.sparkplug { successor?.sparkplug?.carryOn(from: previous) }
                 successor?.open(at: MonotonicClock.now())
                 // Later, outside the client's own callback that finished it.
                 self.loop.execute { self.letGo(connection) }

@@ -18,6 +18,13 @@ final class SparkplugSequencer {
 
     var topic: SparkplugTopic { node.topic }
 
+    /// Goes on from `previous`, the connection of the same node (its client id) that a reload
+    /// replaced by this one: its bdSeq counts on.
+    func carryOn(from previous: SparkplugSequencer) {
+        guard previous.topic == topic else { return }
+        node.carryOn(from: previous.node)
+    }
+
     /// `payload` with the node's next seq appended, handed to `publish`; the seq is taken when
     /// libmosquitto took the message.
     func publish(
