@@ -291,7 +291,8 @@ struct RunCommand {
             guard let connection = plan.connections.first(where: { $0.devices.contains { $0.id == device.id } }),
                 let identity = ConnectionIdentity.text(of: connection, in: plan)
             else { continue }
-            logger.info("dry run: device group '\(device.group)' would connect its first device as \(identity)")
+            let first = device.sparkplug.map { "edge node \($0.topic.edgeNodeID)" } ?? "device"
+            logger.info("dry run: device group '\(device.group)' would connect its first \(first) as \(identity)")
         }
         var chunk = ""
         DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
