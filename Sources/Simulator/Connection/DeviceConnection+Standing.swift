@@ -33,7 +33,7 @@ extension DeviceConnection: TimerTarget {
         guard let lifecycle = plan.lifecycle?.lifecycle, context.control.isDue(now) else { return }
         if standing == .away {
             follow(standing.comeBack())
-        } else if isConnected && standing == .active || standing == .renewing {
+        } else if isConnected && standing == .active || standing.isReconnecting {
             follow(standing.goAway())
             lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
         }
