@@ -66,6 +66,9 @@ extension DeviceConnection {
     func driverDidLoseConnection(reason: String) {
         // libmosquitto resends them on the next connection, whose close waits for what it has.
         asideAwaitingAcknowledgement.removeAll()
+        // Down by a fault, not waiting for a primary host: the ticks follow the offline policy
+        // until the next CONNACK, whose node waits for the host again.
+        holdsDataUntilBirths = false
         counters.connections(up: -1)
         isCountedUp = false
         // A stage's `disconnect: all` drops it on purpose: counted apart from the errors.
@@ -95,6 +98,7 @@ extension DeviceConnection {
         lifecycleTimer.cancel()
         presenceTimer.cancel()
         renewalTimer.cancel()
+        rejoinTimer?.cancel()
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
         if isCountedUp { counters.connections(up: -1) }

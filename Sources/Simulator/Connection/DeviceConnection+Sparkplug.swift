@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 import Signals
 
 /// What a Sparkplug edge node's role asks for, carried out with the node's numbers and its
@@ -23,6 +24,31 @@ extension DeviceConnection {
                 // A device's DBIRTH is its state, as Home Assistant's at a CONNACK.
                 if publishSequenced(sparkplug.topic.topic(.deviceBirth, device: device.plan.id)) { counters.add(.stateMessages) }
             }
+            if holdsDataUntilBirths {
+                if logsEvents { context.control.logger.info("sparkplug: the primary host is online: births published", metadata) }
+                holdsDataUntilBirths = false
+                telemetry.flush()
+                telemetry.wakeSleepers()
+            }
+        case .awaitHost:
+            if logsEvents, let host = plan.sparkplug?.primaryHost {
+                context.control.logger.info("sparkplug: waiting for primary host '\(host)' to be online", metadata)
+            }
+            holdsDataUntilBirths = true
+        case .leave:
+            // From the moment the host is gone, not only once the node is down again.
+            holdsDataUntilBirths = true
+            let move = standing.reconnect(.primaryHostOffline)
+            guard move != .stay else { return }
+            // The NDEATH is the role's last word before the DISCONNECT (`disconnecting`); the
+            // connection is made again after the reconnect delay, as after a loss.
+            let delay = plan.reconnect.initial / .seconds(1)
+            if logsEvents {
+                context.control.logger.info(
+                    "sparkplug: the primary host went offline: NDEATH, and connecting again in \(formatSeconds(delay))", metadata)
+            }
+            follow(move)
+            rejoinTimer?.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay))
         case .death:
             // QoS 0: the DISCONNECT right behind it need wait for no acknowledgement.
             publishAside(
@@ -61,7 +87,8 @@ extension DeviceConnection {
                 key: "sparkplug rejected: \(rejection.kind)")
             return
         }
-        guard isConnected else { return }
+        // Not before the births: the write holds, and the births that come say it.
+        guard isConnected, !holdsDataUntilBirths else { return }
         context.payload.removeAll()
         let now = MonotonicClock.now()
         if device.encodeSparkplugData(now: now, wallClock: WallTime.now().secondsSinceEpoch, into: &context.payload) > 0,

@@ -12,6 +12,8 @@ extension DeviceConnection: TimerTarget {
             presenceTurned(now: now)
         } else if timer === renewalTimer {
             renewToken(now: now)
+        } else if timer === rejoinTimer {
+            follow(standing.reconnectDue())
         }
     }
 
