@@ -232,4 +232,21 @@ import Testing
         let said = names(role.subscribed(suback, now: 1))
         #expect(said.count == 1 && said[0].contains("never hears primary host 'scada'"), "\(said)")
     }
+
+    // MARK: Devices that the stages take out and bring back while their node stays
+
+    @Test func aDeviceThatLeavesHasItsDDEATHAndOneThatComesBackItsDBIRTHWhileTheNodeIsBorn() {
+        var roster = SparkplugDeviceRoster(devices: 3)
+        #expect(roster.turned(in: [true, false, true]) == ([], []), "before the node's births, they say who is in")
+        #expect(roster.births(in: [true, true, false]) == [0, 1], "the births are of the devices in")
+        #expect(!roster.holdsData(of: 0) && !roster.holdsData(of: 1) && roster.holdsData(of: 2), "one out waits for its DBIRTH")
+        #expect(roster.turned(in: [true, false, false]) == ([1], []))
+        #expect(roster.turned(in: [true, false, false]) == ([], []), "once")
+        #expect(roster.turned(in: [true, true, true]) == ([], [1, 2]))
+        #expect((0..<3).allSatisfy { !roster.holdsData(of: $0) })
+        roster.nodeDied()
+        #expect(roster.turned(in: [true, false, true]) == ([], []), "the NDEATH said it for all")
+        #expect((0..<3).allSatisfy { !roster.holdsData(of: $0) }, "while the node is not born, its connection says where the data goes")
+        #expect(roster.births(in: [true, false, true]) == [0, 2] && roster.holdsData(of: 1))
+    }
 }

@@ -188,4 +188,57 @@ import TestSupport
         #expect(figure("paused") > 0 && figure("reconnects") == 0 && figure("skippedOffline") == 0, "\(figures)")
         #expect(RunFiles.accountsForEveryTick(figures), "\(figures)")
     }
+
+    /// Issue 28: a device that `devices` stages take out while its node stays has its DDEATH
+    /// (its timestamp and the node's seq), and coming back its DBIRTH before any DDATA of its own.
+    @Test func aDeviceTheStagesTakeOutHasItsDDEATHAndComingBackItsDBIRTH() throws {
+        let broker = try MosquittoBroker()
+        let capture = try Subscriber(port: broker.port, topic: "spBv1.0/#")
+        // filler-1, -2, -3 (ranks 0, 1, 2) on one node: the count ramps up to 3 (filler-1 brings
+        // the node up, the others join 0.1 s apart, before or after its births), goes down to 1
+        // and up to 3 again.
+        let file = try RunFiles.scenario(
+            "line.yaml",
+            """
+            devices:
+              - name: filler
+                count: 3
+                publish: 10/s
+                sparkplug: { groupId: packaging, edgeNodeId: "line-{index}", nodes: 1 }
+                stages:
+                  - { duration: 300ms, devices: 3 }
+                  - { duration: 700ms, devices: 3 }
+                  - { duration: 100ms, devices: 1 }
+                  - { duration: 1s, devices: 1 }
+                  - { duration: 100ms, devices: 3 }
+                  - { duration: 1s, devices: 3 }
+                payload:
+                  fields:
+                    count: { counter: 0 }
+                    speed: { randomWalk: { start: 100, step: 2, min: 50, max: 150 }, decimals: 1 }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let report = file + ".json"
+        let devsim = try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--report", report,
+            ])
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 5, interval: 0.05) { story(capture.messages).contains("NDEATH line-1") })
+        capture.stop()
+
+        let host = try SparkplugPython.checkAsHost(capture.messages.map { ($0.topic, $0.payload) })
+        #expect(host.errors.isEmpty, "\(host.errors.prefix(10))")
+        #expect(host.counts["NBIRTH"] == 1 && host.counts["DDEATH"] == 2 && host.counts["DBIRTH"] == 5, "\(host.counts)")
+        #expect(host.births["packaging/line-1/filler-1"] == 1 && host.births["packaging/line-1/filler-3"] == 2, "\(host.births)")
+        // filler-3's story: born, data, dead, silent, born again, data.
+        let filler3 = capture.messages.filter { $0.topic.hasSuffix("/filler-3") }.map { $0.topic.split(separator: "/")[2] }
+        let runs = filler3.reduce(into: [Substring]()) { runs, type in if runs.last != type { runs.append(type) } }
+        #expect(runs == ["DBIRTH", "DDATA", "DDEATH", "DBIRTH", "DDATA"], "\(filler3)")
+        let death = try SparkplugPython.decode(
+            try #require(capture.messages.first { $0.topic.hasPrefix("spBv1.0/packaging/DDEATH/") }).payload)
+        #expect(death.metrics.isEmpty && death.seq != nil && death.timestamp != nil, "a timestamp and a seq only: \(death)")
+        let figures = try RunFiles.report(report)
+        #expect(RunFiles.accountsForEveryTick(figures) && figures["skippedOffline"] as? Int == 0, "\(figures)")
+    }
 }

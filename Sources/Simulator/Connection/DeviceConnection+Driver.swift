@@ -69,6 +69,7 @@ extension DeviceConnection {
         // Down by a fault, not waiting for a primary host: the ticks follow the offline policy
         // until the next CONNACK, whose node waits for the host again.
         holdsDataUntilBirths = false
+        sparkplugNodeDied()
         counters.connections(up: -1)
         isCountedUp = false
         // A stage's `disconnect: all` drops it on purpose: counted apart from the errors.

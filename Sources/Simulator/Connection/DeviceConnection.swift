@@ -73,6 +73,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     var subscriptions: [Int: Subscriptions] = [:]
     /// The edge node's numbers, for a Sparkplug group's connection.
     let sparkplug: SparkplugSequencer?
+    /// Which of the edge node's devices are born, as `devices` stages bring them in and out.
+    var sparkplugDevices: SparkplugDeviceRoster
     /// Home Assistant discovery's role, which keeps each device's last payload for its restarts.
     let discovery: DiscoveryRole?
     /// QoS 1 messages beside the telemetry not yet acknowledged, by id: what they were for, in
@@ -123,6 +125,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
             loop: context.loop)
         sparkplug = plan.sparkplug.map { SparkplugSequencer(topic: $0.topic) }
+        sparkplugDevices = SparkplugDeviceRoster(devices: plan.sparkplug == nil ? 0 : plan.devices.count)
         telemetry = Telemetry(plan: plan, client: client, driver: driver, counters: counters, context: context, sparkplug: sparkplug)
         wire()
         lifecycleTimer.target = self
