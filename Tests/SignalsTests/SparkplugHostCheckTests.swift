@@ -112,6 +112,19 @@ import TestSupport
         #expect(try SparkplugPython.checkAsHost(strangersDeath).errors.contains { $0.contains("NDEATH bdSeq 1 is not the NBIRTH's 0") })
     }
 
+    /// A connection with no births (a node waiting for its primary host) ends with an NDEATH of
+    /// its own bdSeq: the node is dead already, and no NBIRTH is there to hold it against.
+    @Test func anNDEATHOfANodeDeadAlreadyIsNotHeldAgainstTheLastBirth() throws {
+        let (_, messages) = session(devices: ["filler-1"], ticks: 2)
+        var node = SparkplugEdgeNode(topic: topic)
+        var buffer = PayloadBuffer()
+        node.willForNextConnection(into: &buffer)
+        buffer.removeAll()
+        node.willForNextConnection(into: &buffer)
+        let report = try SparkplugPython.checkAsHost(messages + [(topic.topic(.nodeDeath), buffer.bytes)])
+        #expect(report.errors == [] && report.deaths["packaging/line-1"] == [0, 1], "\(report.errors) \(report.deaths)")
+    }
+
     @Test func theHostCatchesARebirthThatMovesBdSeqAndANextConnectionThatDoesNot() throws {
         let (_, messages) = session(devices: ["filler-1"], ticks: 2)
         // The same node's next connection, after its NDEATH: bdSeq 0 again, where 1 was due.

@@ -253,25 +253,48 @@ import Testing
     /// pause: it leaves and comes straight back, and its CONNACK ends it.
     @Test func aTokenRenewalReconnectsAtOnceAndEndsAtItsConnack() {
         var standing = ConnectionStanding.active
-        #expect(standing.renewToken() == .reconnect && standing == .renewing)
+        #expect(standing.reconnect(.tokenRenewal) == .reconnect && standing == .reconnecting(.tokenRenewal))
         #expect(!standing.parksTicks && !standing.countsAsPaused && !standing.isPausedOrAway, "its ticks follow the offline policy")
-        #expect(standing.renewToken() == .stay, "one renewal at a time")
+        #expect(standing.reconnect(.primaryHostOffline) == .stay, "one planned reconnect at a time")
         standing.attemptFailed()
-        #expect(standing == .renewing, "a failed attempt leaves it renewing: no loss came before it")
+        #expect(standing == .reconnecting(.tokenRenewal), "a failed attempt leaves it reconnecting: no loss came before it")
         standing.connected()
         #expect(standing == .active)
         // Only a connection up and going nowhere else renews.
         for var other in [ConnectionStanding.away, .paused(out: false), .out, .joining, .resuming, .ended, .unopened(paused: false)] {
             let before = other
-            #expect(other.renewToken() == .stay && other == before, "\(before)")
+            #expect(other.reconnect(.tokenRenewal) == .stay && other == before, "\(before)")
         }
         // A pause or the stages during a renewal win: it leaves and stays away.
-        standing = .renewing
+        standing = .reconnecting(.tokenRenewal)
         #expect(standing.pause() == .disconnect && standing == .paused(out: false))
-        standing = .renewing
+        standing = .reconnecting(.tokenRenewal)
         #expect(standing.stagesTurned(in: false, connected: false) == .disconnect && standing == .out)
-        standing = .renewing
+        standing = .reconnecting(.tokenRenewal)
         #expect(standing.goAway() == .disconnect && standing == .away, "a lifecycle's leave is due whatever the token (found by review)")
+    }
+
+    /// Issue 28: a Sparkplug edge node whose primary host went offline leaves and comes back
+    /// when its reconnect delay is over, a planned reconnect as a token's renewal is, and its
+    /// CONNACK is no renewal.
+    @Test func aPrimaryHostGoneOfflineIsAPlannedReconnectThatWaitsItsDelay() {
+        var standing = ConnectionStanding.active
+        #expect(standing.reconnect(.primaryHostOffline) == .disconnect && standing.plannedReconnect == .primaryHostOffline)
+        #expect(!standing.parksTicks && !standing.countsAsPaused && !standing.isPausedOrAway)
+        #expect(standing.reconnectDue() == .connect && standing == .reconnecting(.primaryHostOffline))
+        standing.connected()
+        #expect(standing == .active && standing.plannedReconnect == nil && standing.reconnectDue() == .stay)
+        // A pause, the stages or the lifecycle meanwhile: the delay's end brings nothing.
+        for change in [
+            { (s: inout ConnectionStanding) in _ = s.pause() }, { _ = $0.stagesTurned(in: false, connected: false) }, { _ = $0.goAway() },
+        ] {
+            var other = ConnectionStanding.active
+            _ = other.reconnect(.primaryHostOffline)
+            change(&other)
+            #expect(other.reconnectDue() == .stay && !other.isReconnecting, "\(other)")
+        }
+        var renewing = ConnectionStanding.active
+        #expect(renewing.reconnect(.tokenRenewal) == .reconnect && renewing.reconnectDue() == .stay, "a renewal comes straight back")
     }
 
     /// A resume the stages cut short before its CONNACK is given up, and the stages' join

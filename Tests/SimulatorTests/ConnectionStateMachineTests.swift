@@ -30,7 +30,8 @@ import Testing
         _ = machine.connack(accepted: true, now: 0)
         _ = machine.pause()
         #expect(machine.resume() == .none, "the DISCONNECT is under way")
-        #expect(machine.disconnected(random: 0.5, now: 0) == .connect, "then it connects again")
+        #expect(machine.disconnected(random: 0.5, now: 0) == .reconnectSoon, "then it connects again")
+        #expect(machine.state == .waiting && machine.retryDue() == .connect, "on the loop's next turn, not within the close")
     }
 
     @Test func aPausedConnectionStopsAtOnceAndAPausingOneOnItsClose() {

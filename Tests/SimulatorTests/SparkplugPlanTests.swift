@@ -1,4 +1,5 @@
 import MQTT
+import Mosquitto
 import Scenario
 import Signals
 @testable import Report
@@ -51,16 +52,23 @@ import Testing
                 == Dictionary(uniqueKeysWithValues: whole.connections.map { ($0.options.clientID ?? "", $0.devices.map(\.id)) }))
     }
 
-    private func role() throws -> SparkplugRole {
-        let connection = try #require(try plan(yaml: Self.yaml).connections.first)
+    private func role(primaryHost: String? = nil) throws -> SparkplugRole {
+        let yaml =
+            primaryHost.map { Self.yaml.replacingOccurrences(of: "nodes: 2 }", with: "nodes: 2, primaryHost: \($0) }") } ?? Self.yaml
+        let connection = try #require(try plan(yaml: yaml).connections.first)
+        #expect(connection.sparkplug?.primaryHost == primaryHost)
         return try #require(SparkplugRole(plan: connection.sparkplug, devices: connection.devices))
     }
 
     private func receive(_ role: SparkplugRole, topic: String, _ payload: SparkplugPayload) -> [RoleAction]? {
+        receive(role, topic: topic, bytes: payload.encoded)
+    }
+
+    private func receive(_ role: SparkplugRole, topic: String, bytes: [UInt8], connected: Bool = true) -> [RoleAction]? {
         Array(topic.utf8).withUnsafeBytes { topicBytes in
-            payload.encoded.withUnsafeBytes { payloadBytes in
+            bytes.withUnsafeBytes { payloadBytes in
                 role.received(
-                    ReceivedMessage(topicBytes: topicBytes, payload: payloadBytes, qos: .atLeastOnce, retain: false), connected: true,
+                    ReceivedMessage(topicBytes: topicBytes, payload: payloadBytes, qos: .atLeastOnce, retain: false), connected: connected,
                     now: 5)
             }
         }
@@ -117,5 +125,128 @@ import Testing
             receive(role, topic: "spBv1.0/plant/DCMD/line-1/filler-2", byAlias).map { actions in
                 actions.contains { if case .warnOnce = $0 { true } else { false } }
             } == true, "filler-2 is line-2's")
+    }
+
+    // MARK: A primary host (Sparkplug 3.0, 5.x: the births wait for its online STATE)
+
+    /// What the node does about primary host scada's STATE `json`: its actions named, as
+    /// `births`, `leave`, `warn`, or `[]` for none; nil when the role does not take it.
+    private func state(_ role: SparkplugRole, _ json: String, connected: Bool = true, host: String = "scada") -> [String]? {
+        receive(role, topic: "spBv1.0/STATE/\(host)", bytes: Array(json.utf8), connected: connected).map(names)
+    }
+
+    private func names(_ actions: [RoleAction]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .sparkplug(.births): "births"
+            case .sparkplug(.leave): "leave"
+            case .sparkplug(.awaitHost): "awaitHost"
+            case .sparkplug(.death): "death"
+            case .subscribe(let filters, let qos): "subscribe \(filters.joined(separator: " ")) qos \(qos.rawValue)"
+            case .warnOnce(let message, _): "warn: \(message)"
+            default: "\(action)"
+            }
+        }
+    }
+
+    private static func online(_ online: Bool, _ timestamp: Int) -> String {
+        #"{"online": \#(online), "timestamp": \#(timestamp)}"#
+    }
+
+    @Test func withAPrimaryHostTheNodeSubscribesToItsStateFirstAndWaitsForItWithItsBirths() throws {
+        let role = try role(primaryHost: "scada")
+        #expect(
+            names(role.connected(now: 1)) == [
+                "subscribe spBv1.0/STATE/scada spBv1.0/plant/NCMD/line-1 spBv1.0/plant/DCMD/line-1/+ qos 1", "awaitHost",
+            ], "STATE first, at QoS 1, and no births")
+        #expect(state(role, Self.online(true, 1000)) == ["births"], "a retained online STATE comes at once when the host is up")
+        #expect(state(role, Self.online(true, 1000)) == [], "born already")
+        #expect(state(role, "{}", host: "other") == nil, "another host's STATE is not this node's")
+        // The NDEATH before a clean DISCONNECT stays, whatever the host.
+        #expect(names(role.disconnecting(.goingOffline)) == ["death"])
+    }
+
+    @Test func theHostGoingOfflineHasTheNodeLeaveAndWaitAgainOnItsNextConnection() throws {
+        let role = try role(primaryHost: "scada")
+        _ = role.connected(now: 1)
+        #expect(state(role, Self.online(true, 1000)) == ["births"])
+        #expect(state(role, Self.online(false, 2000)) == ["leave"])
+        #expect(state(role, Self.online(true, 3000)) == [], "leaving: no births on the connection going away")
+        #expect(names(role.connected(now: 2)).last == "awaitHost")
+        // The host's offline STATE, retained, comes at once: the node waits on.
+        #expect(state(role, Self.online(false, 3000)) == [])
+        #expect(state(role, Self.online(true, 4000)) == ["births"], "the host back: births on the new connection")
+    }
+
+    @Test func aStaleOfflineStateIsIgnoredAndTheWillsTimestampIsTheOnlineOnes() throws {
+        let role = try role(primaryHost: "scada")
+        _ = role.connected(now: 1)
+        #expect(state(role, Self.online(true, 5000)) == ["births"])
+        // An offline STATE older than the online one (a will from an earlier session of the
+        // host's, delivered late): the host is online still.
+        #expect(state(role, Self.online(false, 4999)) == [])
+        #expect(role.host?.isBorn == true && role.host?.lastTimestamp == 5000)
+        // The host's will repeats its online STATE's timestamp: it counts.
+        #expect(state(role, Self.online(false, 5000)) == ["leave"])
+        // A stale online STATE brings no births either.
+        _ = role.connected(now: 2)
+        #expect(state(role, Self.online(true, 4000)) == [] && role.host?.isBorn == false)
+        // A host without timestamps is never stale.
+        #expect(state(role, #"{"online": true}"#) == ["births"])
+        #expect(role.host?.lastTimestamp == 5000)
+    }
+
+    @Test func aStateThatIsNoSparkplugStateIsSaidOnceAndIgnored() throws {
+        let role = try role(primaryHost: "scada")
+        _ = role.connected(now: 1)
+        for payload in [
+            "ONLINE", "{}", #"{"online": "true", "timestamp": 1}"#, #"{"online": 1}"#, #"{"online": true, "timestamp": "now"}"#,
+        ] {
+            let said = try #require(state(role, payload), "\(payload)")
+            #expect(said.count == 1 && said[0].hasPrefix("warn: sparkplug: primary host 'scada' published a STATE"), "\(payload): \(said)")
+            #expect(role.host?.isBorn == false)
+        }
+        guard case .warnOnce(_, let key)? = receive(role, topic: "spBv1.0/STATE/scada", bytes: Array("OFFLINE".utf8))?.first else {
+            Issue.record("no warning")
+            return
+        }
+        #expect(key == "sparkplug: bad STATE", "once a run, whatever the payload")
+        #expect(state(role, Self.online(true, 1)) == ["births"])
+    }
+
+    @Test func noBirthsAskedForWhileTheNodeWaitsForItsHost() throws {
+        let role = try role(primaryHost: "scada")
+        _ = role.connected(now: 1)
+        let rebirth = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(true))])
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == [])
+        // A STATE that comes while the connection is going is not taken.
+        #expect(state(role, Self.online(true, 10), connected: false) == [] && role.host?.isBorn == false)
+        #expect(state(role, Self.online(true, 10)) == ["births"])
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == ["births"])
+    }
+
+    @Test func aRefusedStateSubscriptionIsSaidForWhatItCosts() throws {
+        let role = try role(primaryHost: "scada")
+        var suback = Subscriptions.Suback()
+        suback.refused = [("spBv1.0/STATE/scada", ReasonCode(rawValue: 0x87))]
+        let said = names(role.subscribed(suback, now: 1))
+        #expect(said.count == 1 && said[0].contains("never hears primary host 'scada'"), "\(said)")
+    }
+
+    // MARK: Devices that the stages take out and bring back while their node stays
+
+    @Test func aDeviceThatLeavesHasItsDDEATHAndOneThatComesBackItsDBIRTHWhileTheNodeIsBorn() {
+        var roster = SparkplugDeviceRoster(devices: 3)
+        #expect(roster.turned(in: [true, false, true]) == ([], []), "before the node's births, they say who is in")
+        #expect(roster.births(in: [true, true, false]) == [0, 1], "the births are of the devices in")
+        #expect(!roster.holdsData(of: 0) && !roster.holdsData(of: 1) && roster.holdsData(of: 2), "one out waits for its DBIRTH")
+        #expect(roster.turned(in: [true, false, false]) == ([1], []))
+        #expect(roster.turned(in: [true, false, false]) == ([], []), "once")
+        #expect(roster.turned(in: [true, true, true]) == ([], [1, 2]))
+        #expect((0..<3).allSatisfy { !roster.holdsData(of: $0) })
+        roster.nodeDied()
+        #expect(roster.turned(in: [true, false, true]) == ([], []), "the NDEATH said it for all")
+        #expect((0..<3).allSatisfy { !roster.holdsData(of: $0) }, "while the node is not born, its connection says where the data goes")
+        #expect(roster.births(in: [true, false, true]) == [0, 2] && roster.holdsData(of: 1))
     }
 }

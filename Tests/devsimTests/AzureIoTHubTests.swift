@@ -116,4 +116,26 @@ import TestSupport
         #expect(report["tokenRenewals"] as? Int == 1, "\(report)")
         #expect(report["reconnects"] as? Int == 0, "no loss: \(report)")
     }
+
+    /// A renewal while messages await their PUBACK: its DISCONNECT waits for them and goes out
+    /// from within the last one's callback, so libmosquitto writes it, and reports the close,
+    /// from its loop's write, holding a lock that `mosquitto_connect_async` takes (2.0.11). The
+    /// connection is made again on the loop's next turn: made from within that report, the
+    /// loop's thread hung for good.
+    @Test func aRenewalWhileMessagesAwaitTheirAcknowledgementConnectsAgain() throws {
+        // 10 messages a second, each acknowledged half a second later: some are always in flight.
+        let server = try ScriptedMQTTServer(script: .init(ackDelay: { _ in 0.5 }))
+        let key = "ZGV2c2ltIHRlc3Qga2V5IGZvciBhIHNpbmdsZSBkZXZpY2U"
+        let file = try RunFiles.scenario(
+            "azure.yaml",
+            Self.scenario(key: "deviceKey: \(key)", lifetime: "10s").replacingOccurrences(of: "publish: 1/s", with: "publish: 10/s"))
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try ServedRun(file: file, brokerPort: server.port)
+        let renewed = server.waitUntil(timeout: 60) { _, publishes in publishes.contains { $0.attempt == 2 } }
+        let result = try #require(try devsim.stop(timeout: 30), "\(devsim.log)")
+        #expect(renewed, "a second connection: \(server.connections)\n\(devsim.log)")
+        #expect(server.connections.first?.closeReason == .clientDisconnected, "a clean DISCONNECT first")
+        let report = try devsim.report(result)
+        #expect(report["tokenRenewals"] as? Int == 1 && report["reconnects"] as? Int == 0, "\(report)")
+    }
 }

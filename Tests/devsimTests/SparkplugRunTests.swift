@@ -170,4 +170,132 @@ import TestSupport
         }
         #expect(host.births["packaging/line-2/filler-8"] == 1, "the new device")
     }
+
+    /// What the capture saw, a word a message: `STATE online`, `STATE offline`, or the type and
+    /// the node (`NBIRTH line-1`).
+    private func story(_ messages: [Subscriber.Message]) -> [String] {
+        messages.map { message in
+            let levels = message.topic.split(separator: "/").map(String.init)
+            guard levels.count >= 4 else {
+                return message.payloadText.contains(#""online":true"#) ? "STATE online" : "STATE offline"
+            }
+            return "\(levels[2]) \(levels[3])"
+        }
+    }
+
+    /// Sparkplug 3.0, primary host awareness: started before the host, the nodes publish nothing
+    /// (no births, no data) until its online STATE; when it goes (its clean exit says offline),
+    /// each says its NDEATH, connects again (the next bdSeq) and waits for it again; back, it
+    /// has their births anew.
+    @Test func withAPrimaryHostTheBirthsWaitForItAndItsGoingHasTheNodesLeaveAndComeBack() throws {
+        let broker = try MosquittoBroker()
+        let capture = try Subscriber(port: broker.port, topic: "spBv1.0/#")
+        let file = try RunFiles.scenario(
+            "line.yaml", Self.scenario.replacingOccurrences(of: "nodes: 2 }", with: "nodes: 2, primaryHost: scada }"))
+        defer { RunFiles.removeFolder(of: file) }
+        let report = file + ".json"
+        let devsim = try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--report", report,
+            ])
+        let lines = { (text: String) in devsim.stderr.components(separatedBy: text).count - 1 }
+        let deaths = { story(capture.messages).filter { $0.hasPrefix("NDEATH") }.count }
+        // Both nodes up: without a host to wait for, their births would have gone out by now.
+        #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(" connected") >= 2 }, "\(devsim.stderr)")
+
+        let first = try SparkplugPython.liveHost(port: broker.port, seconds: 2, primaryHost: "scada") {}
+        #expect(first.errors.isEmpty, "\(first.errors.prefix(10))")
+        #expect(first.births["packaging/line-1"] == 1 && first.births["packaging/line-2"] == 1, "\(first.births)")
+        #expect(first.counts["DBIRTH"] == 6 && first.counts["DDATA", default: 0] > 0, "\(first.counts)")
+        #expect(first.bdSeq["packaging/line-1"] == [0], "\(first.bdSeq)")
+
+        // The host's clean exit published its offline STATE: each node leaves and connects again.
+        #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(" reconnected") >= 2 && deaths() == 2 }, "\(devsim.stderr)")
+        let second = try SparkplugPython.liveHost(port: broker.port, seconds: 2, primaryHost: "scada") {}
+        #expect(second.errors.isEmpty, "\(second.errors.prefix(10))")
+        #expect(second.bdSeq["packaging/line-1"] == [1] && second.bdSeq["packaging/line-2"] == [1], "a new connection: \(second.bdSeq)")
+        #expect(second.counts["DBIRTH"] == 6 && second.counts["DDATA", default: 0] > 0, "\(second.counts)")
+        // The host gone again: the nodes leave again, and wait for it when the run ends.
+        #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(" reconnected") >= 4 && deaths() == 4 }, "\(devsim.stderr)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 5, interval: 0.05) { deaths() == 6 })
+        capture.stop()
+
+        // In the broker's order: nothing before the host is online; after it goes, the NDEATHs
+        // and no data until it is back. (A host's will, STATE offline with the timestamp of
+        // its online STATE, may follow its own offline STATE: stale, it changes nothing.)
+        let told = story(capture.messages)
+        #expect(told.first == "STATE online", "\(told.prefix(5))")
+        let lifecycle = told.filter { !$0.hasPrefix("DDATA") && !$0.hasPrefix("DBIRTH") && $0 != "STATE offline" }
+        #expect(
+            lifecycle.map { $0.prefix { $0 != " " } } == [
+                "STATE", "NBIRTH", "NBIRTH", "NDEATH", "NDEATH", "STATE", "NBIRTH", "NBIRTH", "NDEATH", "NDEATH", "NDEATH", "NDEATH",
+            ], "\(lifecycle)")
+        let gone = try #require(told.firstIndex(of: "STATE offline"))
+        let back = try #require(told[gone...].firstIndex(of: "STATE online"))
+        #expect(told[gone..<back].allSatisfy { $0.hasPrefix("STATE") || $0.hasPrefix("NDEATH") }, "\(told[gone..<back])")
+        let host = try SparkplugPython.checkAsHost(capture.messages.map { ($0.topic, $0.payload) })
+        #expect(host.errors.isEmpty, "\(host.errors.prefix(10))")
+        #expect(host.bdSeq["packaging/line-1"] == [0, 1] && host.deaths["packaging/line-1"] == [0, 1, 2], "\(host.bdSeq) \(host.deaths)")
+
+        // The ticks while the nodes waited are counted as paused, every one in its place; the
+        // planned reconnects are no losses.
+        let figures = try RunFiles.report(report)
+        let figure = { (name: String) in figures[name] as? Int ?? -1 }
+        #expect(figure("paused") > 0 && figure("reconnects") == 0 && figure("skippedOffline") == 0, "\(figures)")
+        #expect(RunFiles.accountsForEveryTick(figures), "\(figures)")
+    }
+
+    /// Issue 28: a device that `devices` stages take out while its node stays has its DDEATH
+    /// (its timestamp and the node's seq), and coming back its DBIRTH before any DDATA of its own.
+    @Test func aDeviceTheStagesTakeOutHasItsDDEATHAndComingBackItsDBIRTH() throws {
+        let broker = try MosquittoBroker()
+        let capture = try Subscriber(port: broker.port, topic: "spBv1.0/#")
+        // filler-1, -2, -3 (ranks 0, 1, 2) on one node: the count ramps up to 3 (filler-1 brings
+        // the node up, the others join 0.1 s apart, before or after its births), goes down to 1
+        // and up to 3 again.
+        let file = try RunFiles.scenario(
+            "line.yaml",
+            """
+            devices:
+              - name: filler
+                count: 3
+                publish: 10/s
+                sparkplug: { groupId: packaging, edgeNodeId: "line-{index}", nodes: 1 }
+                stages:
+                  - { duration: 300ms, devices: 3 }
+                  - { duration: 700ms, devices: 3 }
+                  - { duration: 100ms, devices: 1 }
+                  - { duration: 1s, devices: 1 }
+                  - { duration: 100ms, devices: 3 }
+                  - { duration: 1s, devices: 3 }
+                payload:
+                  fields:
+                    count: { counter: 0 }
+                    speed: { randomWalk: { start: 100, step: 2, min: 50, max: 150 }, decimals: 1 }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let report = file + ".json"
+        let devsim = try DevsimProcess(
+            arguments: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--report", report,
+            ])
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
+        #expect(TestClock.wait(timeout: 5, interval: 0.05) { story(capture.messages).contains("NDEATH line-1") })
+        capture.stop()
+
+        let host = try SparkplugPython.checkAsHost(capture.messages.map { ($0.topic, $0.payload) })
+        #expect(host.errors.isEmpty, "\(host.errors.prefix(10))")
+        #expect(host.counts["NBIRTH"] == 1 && host.counts["DDEATH"] == 2 && host.counts["DBIRTH"] == 5, "\(host.counts)")
+        #expect(host.births["packaging/line-1/filler-1"] == 1 && host.births["packaging/line-1/filler-3"] == 2, "\(host.births)")
+        // filler-3's story: born, data, dead, silent, born again, data.
+        let filler3 = capture.messages.filter { $0.topic.hasSuffix("/filler-3") }.map { $0.topic.split(separator: "/")[2] }
+        let runs = filler3.reduce(into: [Substring]()) { runs, type in if runs.last != type { runs.append(type) } }
+        #expect(runs == ["DBIRTH", "DDATA", "DDEATH", "DBIRTH", "DDATA"], "\(filler3)")
+        let death = try SparkplugPython.decode(
+            try #require(capture.messages.first { $0.topic.hasPrefix("spBv1.0/packaging/DDEATH/") }).payload)
+        #expect(death.metrics.isEmpty && death.seq != nil && death.timestamp != nil, "a timestamp and a seq only: \(death)")
+        let figures = try RunFiles.report(report)
+        #expect(RunFiles.accountsForEveryTick(figures) && figures["skippedOffline"] as? Int == 0, "\(figures)")
+    }
 }

@@ -7,7 +7,9 @@ What the host checks, in both modes:
   - births before data: no NDATA/DBIRTH before the node's NBIRTH, no DDATA before the device's DBIRTH;
   - seq 0 at NBIRTH, then continuous (0-255, wrapping) across every message of the node but NDEATH;
   - aliases in data that resolve against the births, every birth metric with a datatype;
-  - bdSeq: an NDEATH carries its connection's NBIRTH's bdSeq; the NBIRTH of the next connection
+  - bdSeq: an NDEATH carries its connection's NBIRTH's bdSeq (one while the node is dead already, of
+    a connection that had no births, as a node waiting for its primary host, matches no NBIRTH and
+    is not checked); the NBIRTH of the next connection
     (after an NDEATH) has one more (mod 256), and a rebirth (an NBIRTH with no NDEATH since the
     last) keeps it. A host cannot tell a rebirth from a new connection whose old will is still to
     come, so a will that comes late is reported as both: on a local broker, none is late;
@@ -100,7 +102,7 @@ class Host:
             return
         if kind == "NDEATH":
             bd_seq = metric_value(payload, "bdSeq")
-            if node.bd_seq is not None and bd_seq != node.bd_seq:
+            if node.born and node.bd_seq is not None and bd_seq != node.bd_seq:
                 self.error(where, f"NDEATH bdSeq {bd_seq} is not the NBIRTH's {node.bd_seq}")
             node.death_bd_seqs.append(bd_seq)
             node.born = False

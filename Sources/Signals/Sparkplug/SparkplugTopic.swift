@@ -17,6 +17,12 @@ package struct SparkplugTopic: Equatable, Sendable {
         return node + "/" + device
     }
 
+    /// The topic of primary host application `host`'s STATE (Sparkplug 3.0, 4.1.2):
+    /// `spBv1.0/STATE/HOST`.
+    package static func state(ofHost host: String) -> String {
+        "\(namespace)/STATE/\(host)"
+    }
+
     /// The filters a node subscribes to for its commands and its devices'.
     package var commandFilters: [String] {
         [topic(.nodeCommand), topic(.deviceCommand, device: "+")]

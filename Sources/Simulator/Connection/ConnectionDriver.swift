@@ -282,6 +282,13 @@ final class ConnectionDriver: TimerTarget {
             bridge?.close()
             client.abandon(reporting: .connectionLost)
             delegate.driverDidPause(wasConnected: false)
+        case .reconnectSoon:
+            // Not from here: the close is reported from libmosquitto's `on_disconnect`, and
+            // when the DISCONNECT went out from `mosquitto_loop_write` (one handed over within a
+            // callback, as a pause's that waited for the PUBACKs of a token's renewal), 2.0.11
+            // reports it holding its out-packet lock, which `mosquitto_connect_async` takes
+            // again: the loop's thread would hang for good.
+            retryTimer.schedule(at: MonotonicClock.now())
         case .sleep:
             for timer in [startTimer, retryTimer, connackTimer, silenceTimer, quietTimer] { timer.cancel() }
             delegate.driverDidPause(wasConnected: pausesConnected)

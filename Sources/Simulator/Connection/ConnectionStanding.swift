@@ -20,12 +20,21 @@ enum ConnectionStanding: Equatable {
     /// Out of the fleet by its stages: disconnected, its devices' clocks standing still. Its
     /// stages alone bring it back, not its lifecycle.
     case out
-    /// Leaving and coming straight back by plan, until the CONNACK: its SAS token is renewed
-    /// (Azure IoT Hub). Neither a loss nor a pause: its ticks follow the offline policy for the
-    /// moment it is down, and its CONNACK counts as a token renewal, not a reconnect.
-    case renewing
+    /// Leaving and coming back by plan, until the CONNACK: `why` says what for. Neither
+    /// a loss nor a pause: its ticks follow the offline policy for the moment it is down, its
+    /// CONNACK counts as no reconnect, and its lifecycle's stay goes on through it.
+    case reconnecting(PlannedReconnect)
     /// Stopped or retired: it never opens again.
     case ended
+
+    /// Why a connection leaves and comes back by plan.
+    enum PlannedReconnect: Equatable {
+        /// Its SAS token is renewed (Azure IoT Hub): its CONNACK counts as a token renewal.
+        case tokenRenewal
+        /// Its Sparkplug primary host said it is offline: the edge node has said its NDEATH,
+        /// and on its next connection waits for the host again (Sparkplug 3.0).
+        case primaryHostOffline
+    }
 
     /// What the connection's driver must do after a change.
     enum Move: Equatable {
@@ -45,7 +54,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened(let paused): paused
         case .paused, .away, .resuming, .out, .joining: true
-        case .active, .renewing, .ended: false
+        case .active, .reconnecting, .ended: false
         }
     }
 
@@ -55,7 +64,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened(let paused): paused
         case .paused, .away, .resuming, .out: true
-        case .active, .joining, .renewing, .ended: false
+        case .active, .joining, .reconnecting, .ended: false
         }
     }
 
@@ -65,7 +74,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened(let paused): paused
         case .paused, .away, .resuming: true
-        case .active, .joining, .renewing, .out, .ended: false
+        case .active, .joining, .reconnecting, .out, .ended: false
         }
     }
 
@@ -86,7 +95,7 @@ enum ConnectionStanding: Equatable {
         switch self {
         case .unopened: self = .unopened(paused: true)
         case .out, .paused(out: true): self = .paused(out: true)
-        case .active, .joining, .away, .resuming, .renewing, .paused(out: false): self = .paused(out: false)
+        case .active, .joining, .away, .resuming, .reconnecting, .paused(out: false): self = .paused(out: false)
         case .ended: return .stay
         }
         return .disconnect
@@ -104,19 +113,37 @@ enum ConnectionStanding: Equatable {
 
     /// The lifecycle's online stay is over: it leaves, if up and not paused otherwise.
     mutating func goAway() -> Move {
-        // A renewal under way is a connection up, as far as its lifecycle goes: the stay ends
-        // when it was due, and the renewal's reconnect is given up.
-        guard self == .active || self == .renewing else { return .stay }
+        // A planned reconnect under way is a connection up, as far as its lifecycle goes: the
+        // stay ends when it was due, and the reconnect is given up.
+        guard self == .active || isReconnecting else { return .stay }
         self = .away
         return .disconnect
     }
 
-    /// Its SAS token is due for renewal: it leaves cleanly and comes straight back with a new
-    /// one, if up and not on its way anywhere else.
-    mutating func renewToken() -> Move {
+    /// It leaves cleanly and comes back, `why` says what for, if up and not on its way anywhere
+    /// else: a SAS token due for renewal at once; a Sparkplug node whose primary host went
+    /// offline when its reconnect delay is over (`reconnectDue()`), so that the broker is done
+    /// with the old connection (mosquitto reads a packet of a connection a turn, and a CONNECT
+    /// with the client id that comes before the old one's DISCONNECT takes its session over,
+    /// publishing its will).
+    mutating func reconnect(_ why: PlannedReconnect) -> Move {
         guard self == .active else { return .stay }
-        self = .renewing
-        return .reconnect
+        self = .reconnecting(why)
+        return why == .tokenRenewal ? .reconnect : .disconnect
+    }
+
+    /// The delay of a reconnect that waits is over: it connects, unless something else took it
+    /// on its way meanwhile (a pause, its stages, its lifecycle, the run's end).
+    mutating func reconnectDue() -> Move {
+        self == .reconnecting(.primaryHostOffline) ? .connect : .stay
+    }
+
+    /// A planned reconnect is under way, until its CONNACK.
+    var isReconnecting: Bool { plannedReconnect != nil }
+
+    /// What the planned reconnect under way is for; `nil` for none.
+    var plannedReconnect: PlannedReconnect? {
+        if case .reconnecting(let why) = self { why } else { nil }
     }
 
     /// The lifecycle's offline stay is over: it comes back, resuming until the CONNACK.
@@ -137,7 +164,7 @@ enum ConnectionStanding: Equatable {
         case (.paused(out: true), true):
             self = .paused(out: false)
             return .stay
-        case (.active, false), (.joining, false), (.away, false), (.resuming, false), (.renewing, false):
+        case (.active, false), (.joining, false), (.away, false), (.resuming, false), (.reconnecting, false):
             self = .out
             return .disconnect
         case (.paused(out: false), false):
@@ -148,17 +175,17 @@ enum ConnectionStanding: Equatable {
         }
     }
 
-    /// The CONNACK: no longer resuming, joining or renewing.
+    /// The CONNACK: no longer resuming, joining or reconnecting.
     mutating func connected() {
         switch self {
-        case .active, .joining, .resuming, .renewing: self = .active
+        case .active, .joining, .resuming, .reconnecting: self = .active
         default: break
         }
     }
 
     /// An attempt failed: a join the broker does not take is a device offline, whose ticks its
-    /// offline policy has, not one joining. A renewal stays one until its CONNACK: no loss
-    /// came before it.
+    /// offline policy has, not one joining. A planned reconnect stays one until its CONNACK: no
+    /// loss came before it.
     mutating func attemptFailed() {
         if self == .joining { self = .active }
     }

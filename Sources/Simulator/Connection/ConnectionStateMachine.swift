@@ -39,6 +39,9 @@ package struct ConnectionStateMachine: Sendable {
         case abandonAttempt
         /// Paused: cancel the planned attempt; the pause is complete.
         case sleep
+        /// The close of a pause that a resume came during: connect again on the loop's next
+        /// turn (`retryDue()`), not from within the report of the close.
+        case reconnectSoon
         /// Nothing more will happen on this connection.
         case finished
     }
@@ -111,8 +114,8 @@ package struct ConnectionStateMachine: Sendable {
             state = .paused
             guard resumesAfterPause else { return .sleep }
             resumesAfterPause = false
-            state = .connecting
-            return .connect
+            state = .waiting
+            return .reconnectSoon
         case .idle, .waiting, .paused, .stopped:
             return .none
         }

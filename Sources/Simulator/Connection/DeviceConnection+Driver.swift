@@ -22,18 +22,19 @@ extension DeviceConnection {
         counters.connections(up: 1)
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
-        // A resume is not a connection coming back after a loss, nor is a token's renewal,
-        // whose CONNACK goes on with the lifecycle's stay rather than starting one.
-        let renewed = !firstTime && standing == .renewing
-        if renewed {
+        // A resume is not a connection coming back after a loss, nor is a planned reconnect (a
+        // token's renewal, a primary host gone offline), whose CONNACK goes on with the
+        // lifecycle's stay rather than starting one.
+        let planned = firstTime ? nil : standing.plannedReconnect
+        if planned == .tokenRenewal {
             counters.add(.tokenRenewals)
-        } else if !firstTime, !standing.isPausedOrAway {
+        } else if !firstTime, planned == nil, !standing.isPausedOrAway {
             counters.add(.reconnects)
         }
         standing.connected()
         follow(.stay)
         let connackAt = MonotonicClock.now()
-        if !renewed { lifecycleConnected(now: connackAt) }
+        if planned == nil { lifecycleConnected(now: connackAt) }
         scheduleRenewal(connectedAt: connackAt)
         if let dropped = droppedBy {
             droppedBy = nil
@@ -65,6 +66,10 @@ extension DeviceConnection {
     func driverDidLoseConnection(reason: String) {
         // libmosquitto resends them on the next connection, whose close waits for what it has.
         asideAwaitingAcknowledgement.removeAll()
+        // Down by a fault, not waiting for a primary host: the ticks follow the offline policy
+        // until the next CONNACK, whose node waits for the host again.
+        holdsDataUntilBirths = false
+        sparkplugNodeDied()
         counters.connections(up: -1)
         isCountedUp = false
         // A stage's `disconnect: all` drops it on purpose: counted apart from the errors.
@@ -94,6 +99,7 @@ extension DeviceConnection {
         lifecycleTimer.cancel()
         presenceTimer.cancel()
         renewalTimer.cancel()
+        rejoinTimer?.cancel()
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
         if isCountedUp { counters.connections(up: -1) }
@@ -107,7 +113,7 @@ extension DeviceConnection {
     func driverDidPause(wasConnected: Bool) {
         if wasConnected, isCountedUp { counters.connections(up: -1) }
         isCountedUp = false
-        if logsEvents, standing != .renewing { context.control.logger.info("paused", metadata) }
+        if logsEvents, !standing.isReconnecting { context.control.logger.info("paused", metadata) }
     }
 }
 

@@ -12,6 +12,8 @@ extension DeviceConnection: TimerTarget {
             presenceTurned(now: now)
         } else if timer === renewalTimer {
             renewToken(now: now)
+        } else if timer === rejoinTimer {
+            follow(standing.reconnectDue())
         }
     }
 
@@ -33,14 +35,14 @@ extension DeviceConnection: TimerTarget {
         guard let lifecycle = plan.lifecycle?.lifecycle, context.control.isDue(now) else { return }
         if standing == .away {
             follow(standing.comeBack())
-        } else if isConnected && standing == .active || standing == .renewing {
+        } else if isConnected && standing == .active || standing.isReconnecting {
             follow(standing.goAway())
             lifecycleTimer.schedule(at: now &+ stay(lifecycle.offline, of: lifecycle))
         }
     }
 
     /// Seconds from the run's start to `time`, as the load profile counts them.
-    private func runSeconds(_ time: UInt64) -> Double {
+    func runSeconds(_ time: UInt64) -> Double {
         let start = context.control.startedAt
         return time >= start ? Double(time - start) / 1e9 : -Double(start - time) / 1e9
     }
@@ -54,10 +56,15 @@ extension DeviceConnection: TimerTarget {
     }
 
     /// Sets the presence timer for the next join or leave after `t` seconds into the run; a
-    /// nanosecond past it, so that the presence has changed when the timer fires.
+    /// nanosecond past it, so that the presence has changed when the timer fires. A Sparkplug
+    /// edge node's: of any of its devices, each of which it says is born or dead.
     private func followPresence(after t: Double) {
-        guard let change = plan.presence?.nextChange(after: t) else { return }
-        presenceTimer.schedule(at: context.control.startedAt &+ MonotonicClock.nanoseconds(change.at) &+ 1)
+        let next =
+            sparkplug == nil
+            ? plan.presence?.nextChange(after: t)?.at
+            : devices.compactMap { $0.plan.profile?.presence?.nextChange(after: t)?.at }.min()
+        guard let next else { return }
+        presenceTimer.schedule(at: context.control.startedAt &+ MonotonicClock.nanoseconds(next) &+ 1)
     }
 
     /// The stages bring the connection in (it connects, or opens the first time) or take it
@@ -66,6 +73,8 @@ extension DeviceConnection: TimerTarget {
     private func presenceTurned(now: UInt64) {
         guard plan.presence != nil, standing != .ended, context.control.isDue(now) else { return }
         let isIn = isIn(at: now)
+        // Out, the node's NDEATH says its devices are gone too.
+        if isIn { sparkplugDevicesTurned(now: now) }
         guard let move = standing.stagesTurned(in: isIn, connected: isConnected) else { return }
         if logsEvents { context.control.logger.info(isIn ? "joining (stages)" : "leaving (stages)", metadata) }
         if !isIn, let dropped = droppedBy {

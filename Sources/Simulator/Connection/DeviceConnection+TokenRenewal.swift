@@ -36,7 +36,7 @@ extension DeviceConnection {
     /// once the ticking is over.
     func renewToken(now: UInt64) {
         guard isConnected, context.control.isDue(now) else { return }
-        let move = standing.renewToken()
+        let move = standing.reconnect(.tokenRenewal)
         if move != .stay, logsEvents { context.control.logger.info("renewing the SAS token (a planned reconnect)", metadata) }
         follow(move)
     }

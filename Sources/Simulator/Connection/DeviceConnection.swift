@@ -29,8 +29,19 @@ final class DeviceConnection: Session, @unchecked Sendable {
     let logsEvents: Bool
     /// Opened or not, paused or away, in or out by its stages, ended.
     var standing = ConnectionStanding.unopened(paused: false) {
-        didSet { telemetry.parksTicks = standing.parksTicks }
+        didSet { telemetry.parksTicks = parksTicks }
     }
+    /// A Sparkplug edge node with a primary host: from its CONNACK, or from the host's going
+    /// offline, until its births, its devices' data waits (no DDATA before the births). Their
+    /// ticks count as `paused`: the node is connected, so they are not `skippedOffline`, and it
+    /// holds them back by design, as a connection away by its lifecycle does, rather than lose
+    /// them to a fault; nor are they `buffered`, since the host, back, wants the births and the
+    /// values from then on, not a burst of what it missed. What the queue held from an outage
+    /// before waits with them, and goes after the births.
+    var holdsDataUntilBirths = false {
+        didSet { telemetry.parksTicks = parksTicks }
+    }
+    private var parksTicks: Bool { standing.parksTicks || holdsDataUntilBirths }
     /// Counted among the connections paused (`Counters.connections(paused:)`), as `standing`
     /// said when it last changed.
     private var isCountedAway = false
@@ -52,6 +63,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// With a SAS token (Azure IoT Hub): when it is renewed, and the draws of its jitter.
     let renewalTimer: Timer
     var renewalRandom: Xoshiro256StarStar
+    /// A Sparkplug edge node with a primary host: when it connects again after leaving for the
+    /// host's going offline.
+    let rejoinTimer: Timer?
 
     /// What it does beside the telemetry, in the order they hear each event; and the
     /// subscriptions each asked for, by the role's index.
@@ -59,6 +73,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     var subscriptions: [Int: Subscriptions] = [:]
     /// The edge node's numbers, for a Sparkplug group's connection.
     let sparkplug: SparkplugSequencer?
+    /// Which of the edge node's devices are born, as `devices` stages bring them in and out.
+    var sparkplugDevices: SparkplugDeviceRoster
     /// Home Assistant discovery's role, which keeps each device's last payload for its restarts.
     let discovery: DiscoveryRole?
     /// QoS 1 messages beside the telemetry not yet acknowledged, by id: what they were for, in
@@ -100,6 +116,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         lifecycleTimer = Timer(on: context.loop)
         presenceTimer = Timer(on: context.loop)
         renewalTimer = Timer(on: context.loop)
+        rejoinTimer = plan.sparkplug?.primaryHost == nil ? nil : Timer(on: context.loop)
         // The jitter follows from the seed and the client id alone, whichever shard runs it.
         renewalRandom = Seed(seed).derive("devsim.tokenRenewal").derive(plan.options.clientID ?? "").generator()
         lifecycleRandom = Seed(plan.lifecycle?.seed ?? 0).generator()
@@ -108,11 +125,13 @@ final class DeviceConnection: Session, @unchecked Sendable {
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
             loop: context.loop)
         sparkplug = plan.sparkplug.map { SparkplugSequencer(topic: $0.topic) }
+        sparkplugDevices = SparkplugDeviceRoster(devices: plan.sparkplug == nil ? 0 : plan.devices.count)
         telemetry = Telemetry(plan: plan, client: client, driver: driver, counters: counters, context: context, sparkplug: sparkplug)
         wire()
         lifecycleTimer.target = self
         presenceTimer.target = self
         renewalTimer.target = self
+        rejoinTimer?.target = self
         let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
         devices = plan.devices.enumerated().map { index, device in
             Device(

@@ -110,6 +110,10 @@ final class Device: TimerTarget {
     private var sentAt: Double?
     /// A device of a Sparkplug edge node: its ticks are DDATA, by exception or not.
     private let speaksSparkplug: Bool
+    /// A Sparkplug device whose DBIRTH is still to come while its node is born
+    /// (`SparkplugDeviceRoster.holdsData`): its ticks count as `paused`, as its node's do before
+    /// the node's births. Set by its connection.
+    var holdsDataUntilBirth = false
     /// Each tick one message, always sent: not `onChange`, per field or Sparkplug.
     private let ticksWhole: Bool
 
@@ -254,6 +258,16 @@ final class Device: TimerTarget {
     /// exception and nothing changed; else counted as scheduled, taken from the budget and
     /// counted wherever it ends.
     private func tickSparkplug(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
+        if holdsDataUntilBirth {
+            // No DDATA before its DBIRTH, and what was not sent is not marked as sent.
+            counters.add(.scheduled)
+            guard control.takeTick() else {
+                counters.add(.scheduled, -1)
+                return false
+            }
+            counters.add(.paused)
+            return true
+        }
         context.payload.removeAll()
         let metrics = signals.encodeSparkplugData(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }

@@ -65,8 +65,14 @@ enum RoleAction {
     case sparkplug(Sparkplug)
 
     enum Sparkplug {
-        /// The NBIRTH, then every device's DBIRTH.
+        /// The NBIRTH, then every device's DBIRTH; the devices' data goes out from then on.
         case births
+        /// The devices' data waits for the births: the node waits for its primary host to say it
+        /// is online.
+        case awaitHost
+        /// The primary host went offline: the NDEATH, a clean DISCONNECT and a new connection at
+        /// once, whose births wait for the host again (3.0, "Edge Node Session Termination").
+        case leave
         /// The NDEATH, before a clean DISCONNECT.
         case death
         /// A DCMD's writes to device `device`, or why it has none, to be carried out and answered

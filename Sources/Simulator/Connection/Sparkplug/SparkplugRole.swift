@@ -4,10 +4,16 @@ import Signals
 /// A Sparkplug B edge node's lifecycle around its devices' data (Sparkplug 3.0, 5): after each
 /// CONNACK its command topics subscribed to and its births asked for (NBIRTH, then a DBIRTH a
 /// device); an NCMD `Node Control/Rebirth` asks for them again; a DCMD's metrics become writes
-/// to a device's fields; its NDEATH before a clean DISCONNECT. The numbers (bdSeq, seq) and the
-/// payloads are the connection's to make (`SparkplugSequencer`, the devices' signals).
+/// to a device's fields; its NDEATH before a clean DISCONNECT. With a primary host, the births
+/// wait for the host's STATE to say it is online, and its going offline has the node leave and
+/// come back (`PrimaryHostWatch`). The numbers (bdSeq, seq) and the payloads are the
+/// connection's to make (`SparkplugSequencer`, the devices' signals).
 final class SparkplugRole: ConnectionRole {
     let topic: SparkplugTopic
+    /// With a primary host: its STATE topic, and where the node stands with it.
+    private(set) var host: PrimaryHostWatch?
+    /// The primary host's id, for the node's words.
+    private let hostID: String?
     /// The connection's devices by their Sparkplug device id (their id), with their metric names
     /// in alias order and their first alias.
     private let devices: [String: Int]
@@ -20,16 +26,31 @@ final class SparkplugRole: ConnectionRole {
         self.devices = Dictionary(devices.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         metricNames = devices.map(\.payload.sparkplugMetricNames)
         firstAliases = SparkplugNodePlan.firstAliases(of: devices)
+        hostID = plan.primaryHost
+        host = plan.primaryHost.map(PrimaryHostWatch.init(host:))
     }
 
     /// NCMD and DCMD subscribed to before the NBIRTH (3.0, 6.4.3: a host may send them as soon as
-    /// it sees the birth), at QoS 1 as the specification asks.
+    /// it sees the birth), at QoS 1 as the specification asks. With a primary host, its STATE
+    /// first of all, at QoS 1, in the same SUBSCRIBE; the births, and the devices' data, wait
+    /// for it to say the host is online (a retained STATE comes at once when it is).
     func connected(now: UInt64) -> [RoleAction] {
-        [.subscribe(topic.commandFilters, .atLeastOnce), .sparkplug(.births)]
+        guard var host else { return [.subscribe(topic.commandFilters, .atLeastOnce), .sparkplug(.births)] }
+        host.connected()
+        self.host = host
+        return [.subscribe([host.topic] + topic.commandFilters, .atLeastOnce), .sparkplug(.awaitHost)]
     }
 
     func subscribed(_ suback: Subscriptions.Suback, now: UInt64) -> [RoleAction] {
-        suback.refusal.map { [.warnOnce("sparkplug: \($0): no NCMD or DCMD reaches the edge node")] } ?? []
+        guard let refusal = suback.refusal else { return [] }
+        if let host, let hostID, suback.refused.contains(where: { $0.filter == host.topic }) {
+            return [
+                .warnOnce(
+                    "sparkplug: \(refusal): the edge node never hears primary host '\(hostID)' say it is online, "
+                        + "and waits for it with its births")
+            ]
+        }
+        return [.warnOnce("sparkplug: \(refusal): no NCMD or DCMD reaches the edge node")]
     }
 
     func disconnecting(_ farewell: Farewell) -> [RoleAction] {
@@ -37,7 +58,13 @@ final class SparkplugRole: ConnectionRole {
     }
 
     func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]? {
-        guard let command = topic.command(in: message.topic) else { return nil }
+        let name = message.topic
+        if let host, name == host.topic {
+            // One that comes while the connection is going: the next connection's retained one
+            // says the same, or newer.
+            return connected ? hostSaid(Array(message.payload)) : []
+        }
+        guard let command = topic.command(in: name) else { return nil }
         guard connected else { return [] }
         let payload: SparkplugPayload
         do {
@@ -48,13 +75,36 @@ final class SparkplugRole: ConnectionRole {
             ]
         }
         guard let device = command.device else {
-            // Node Control/Rebirth is the one node command devsim's nodes have.
-            return SparkplugEdgeNode.asksForRebirth(payload) ? [.sparkplug(.births)] : []
+            // Node Control/Rebirth is the one node command devsim's nodes have; not while the
+            // node waits for its primary host, whose online STATE brings the births.
+            return SparkplugEdgeNode.asksForRebirth(payload) && (host?.isBorn ?? true) ? [.sparkplug(.births)] : []
         }
         guard let index = devices[device] else {
             return [.warnOnce("sparkplug: a DCMD for device '\(device)', which this node does not have", key: "sparkplug: unknown device")]
         }
         return [.sparkplug(.write(device: index, writes(payload, of: index), arrivedAt: now))]
+    }
+
+    /// The primary host's STATE: the births when it came online, leaving when it went offline;
+    /// a payload that is no STATE is said once and ignored.
+    private func hostSaid(_ payload: [UInt8]) -> [RoleAction] {
+        guard var host, let hostID else { return [] }
+        guard let state = PrimaryHostWatch.State(payload) else {
+            let text = String(decoding: payload.prefix(80), as: UTF8.self)
+            return [
+                .warnOnce(
+                    "sparkplug: primary host '\(hostID)' published a STATE on '\(host.topic)' that is not JSON with an 'online' "
+                        + "boolean and a timestamp in milliseconds (Sparkplug 3.0), '\(text)': ignored",
+                    key: "sparkplug: bad STATE")
+            ]
+        }
+        let step = host.take(state)
+        self.host = host
+        switch step {
+        case .births: return [.sparkplug(.births)]
+        case .leave: return [.sparkplug(.leave)]
+        case .none, .stale: return []
+        }
     }
 
     /// A DCMD's metrics as writes to the device's fields (a metric `location/lat` is field

@@ -33,7 +33,9 @@ final class Telemetry: TimerTarget {
     let ackTimer: Timer
     /// Keeps each device's last payload, for Home Assistant's next start (`DiscoveryRole`).
     private let keepsLastPayloads: Bool
-    /// Ticks due now count as `paused` (`ConnectionStanding.parksTicks`), as the session last said.
+    /// Ticks due now count as `paused`, and what the queue holds waits, as the session last said:
+    /// its standing parks them (`ConnectionStanding.parksTicks`), or it is a Sparkplug edge node
+    /// whose data waits for its births (`DeviceConnection.holdsDataUntilBirths`).
     var parksTicks = false
     /// `publish: max` devices waiting for room, woken when there is some.
     private var sleepers: [Device] = []
@@ -131,7 +133,9 @@ final class Telemetry: TimerTarget {
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
     /// of it, room in the QoS 1/2 window, and the socket not backed up. Never with a broker that
     /// breaks QoS 2: a `publish: max` device then waits rather than fail as fast as it can.
-    var canSendNow: Bool { driver.isConnected && queue.isEmpty && hasRoom && !client.wantsWrite && !qos2Guard.brokerBreaksQoS2 }
+    var canSendNow: Bool {
+        driver.isConnected && !parksTicks && queue.isEmpty && hasRoom && !client.wantsWrite && !qos2Guard.brokerBreaksQoS2
+    }
 
     /// Wakes `device` as soon as the connection can send.
     func wake(_ device: Device) {
@@ -161,9 +165,9 @@ final class Telemetry: TimerTarget {
     }
 
     /// Sends what the queue holds while there is room: after a CONNACK, an acknowledgement, a
-    /// drained socket.
+    /// drained socket; not while ticks are parked (a Sparkplug node's data before its births).
     func flush() {
-        guard !queue.isEmpty else { return }
+        guard !queue.isEmpty, !parksTicks else { return }
         let now = MonotonicClock.now()
         while driver.isConnected, hasRoom, let message = queue.popFirst() {
             counters.add(.buffered, -1)
