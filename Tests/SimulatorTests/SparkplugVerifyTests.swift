@@ -235,6 +235,26 @@ import Testing
         #expect(summary.silentTopics == 2)
     }
 
+    /// A node's births (and a DCMD's answers) are no ticks, so the run's `published` leaves them
+    /// out, though the verifier receives them: the pace weighs what arrived against both, or the
+    /// births would hide a second that fell short (and the settle would stop before the last
+    /// ticks came).
+    @Test func thePaceCountsTheBirthsAsPublished() throws {
+        let plan = try plan(yaml: Self.yaml)
+        let verifier = try Verifier(plan: plan, logger: Logger(minimumLevel: .error) { _ in })
+        verifier.subscribedNow.add(verifier.subscriptionFilters.count, ordering: .relaxed)
+        verifier.notePace(published: 0, publisherChanges: 0)
+        // A second: 10 ticks and 5 births published, all 15 received.
+        verifier.publishedBeside.add(5, ordering: .relaxed)
+        verifier.receivedCount.add(15, ordering: .relaxed)
+        verifier.notePace(published: 10, publisherChanges: 0)
+        // The next: 10 ticks, 8 received.
+        verifier.receivedCount.add(8, ordering: .relaxed)
+        verifier.notePace(published: 20, publisherChanges: 0)
+        let summary = verifier.summary(published: plan.connections.map { ($0, $0.sparkplug!.topic.nodeFilter, 20, 0) })
+        #expect(summary.missingWhileConnected == 2, "\(summary)")
+    }
+
     @Test func aCapacityStepsLossIsRefusedForSparkplugInItsOwnWords() throws {
         let refusal = try #require(Verifier.stepLossRefusal(plan: try plan(yaml: Self.yaml)))
         #expect(refusal.contains("'filler' is a Sparkplug group, whose messages are numbered by edge node"), "\(refusal)")
