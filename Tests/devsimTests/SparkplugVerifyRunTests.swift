@@ -141,4 +141,30 @@ import TestSupport
         #expect(verify["lost"] as? Int == dropped && verify["duplicated"] as? Int == 0, "\(dropped) dropped: \(verify)")
         #expect(verify["received"] as? Int == sequenced - dropped, "\(verify)")
     }
+
+    /// What the nodes publish while the verifier is away (knocked off by a client that takes its
+    /// client id) could not reach it: counted apart, not as the broker's loss, as for JSON.
+    @Test func whatFellWhileTheVerifierWasAwayIsNotTheBrokersLoss() throws {
+        let broker = try MosquittoBroker()
+        let births = try Subscriber(port: broker.port, topic: "spBv1.0/+/NBIRTH/#")
+        let file = try RunFiles.scenario("line.yaml", "verify: { clientId: checker }\n" + Self.scenario)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try run(file, port: broker.port, ["--loops", "1"])
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { births.messages.count == 2 }, "\(devsim.stderr)")
+        TestClock.sleep(1)
+        // A CONNECT with the verifier's client id: the broker drops the verifier's connection.
+        _ = try DevsimProcess.runToCompletion(
+            executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-i", "checker", "-t", "x", "-m", "y"],
+            timeout: 10)
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        #expect(devsim.stderr.contains("verify: subscriber connection lost"), "\(devsim.stderr)")
+        let (verify, sequenced) = try figures(file, births: births)
+        let received = verify["received"] as? Int ?? 0, lost = verify["lost"] as? Int ?? -1
+        let away = verify["missedWhileAway"] as? Int ?? 0
+        #expect(away > 0 && received + lost + away == sequenced, "\(verify), with a seq \(sequenced)")
+        // What was on its way to it as it went, or published before its loop saw the loss, is
+        // counted lost: the messages of a few milliseconds, not of its 100 ms or more away.
+        #expect(lost < away, "\(verify)")
+        #expect(verify["duplicated"] as? Int == 0, "\(verify)")
+    }
 }
