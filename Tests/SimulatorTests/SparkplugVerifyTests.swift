@@ -255,6 +255,30 @@ import Testing
         #expect(summary.missingWhileConnected == 2, "\(summary)")
     }
 
+    /// `--expect` on `lost` and `duplicated` is judged as for JSON; on `outOfOrder`, which the
+    /// seq cannot judge, it is refused when every group is Sparkplug, rather than passed on a
+    /// figure never measured.
+    @Test func anExpectationOnOrderIsRefusedForSparkplugAlone() throws {
+        var settings = RunSettings()
+        settings.verify = true
+        func problem(_ yaml: String, _ expectation: String) throws -> String? {
+            let checks = RunChecks(expectations: [try Assertion(expectation)])
+            let plan = try plan(yaml: yaml)
+            do throws(RunCheckError) {
+                try checks.check(plan, settings: settings)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(try problem(Self.yaml, "lost==0") == nil)
+        #expect(try problem(Self.yaml, "duplicated==0") == nil)
+        let order = try #require(try problem(Self.yaml, "outOfOrder==0"))
+        #expect(order.contains("every device group is Sparkplug"), "\(order)")
+        let mixed = Self.yaml + "\n  - { name: json, topic: t, publish: 1/s, payload: { fields: { seq: { counter: 0 } } } }"
+        #expect(try problem(mixed, "outOfOrder==0") == nil, "a JSON group's order is judged")
+    }
+
     @Test func aCapacityStepsLossIsRefusedForSparkplugInItsOwnWords() throws {
         let refusal = try #require(Verifier.stepLossRefusal(plan: try plan(yaml: Self.yaml)))
         #expect(refusal.contains("'filler' is a Sparkplug group, whose messages are numbered by edge node"), "\(refusal)")
