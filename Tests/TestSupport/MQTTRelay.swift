@@ -4,9 +4,9 @@ import Reactor
 /// A TCP relay on a free 127.0.0.1 port in front of a real broker, which reads the MQTT packets
 /// its clients send and lets a rule drop or repeat their PUBLISHes: messages lost, or copied,
 /// between a publisher and the broker, as a lossy path would lose them, exactly where a test
-/// says. No broker setting loses QoS 0 messages as reliably (mosquitto's queue bounds do not
-/// hold back QoS 0 messages for a subscriber that keeps up). What the broker sends its clients
-/// passes as it is. Meant for QoS 0, whose packets carry no packet id: a repeated QoS 1 PUBLISH
+/// says. No broker setting loses QoS 0 messages as reliably: a broker's queue bounds drop only
+/// for a subscriber that falls behind, and how many is the broker's timing. What the broker
+/// sends its clients passes as it is. Meant for QoS 0, whose packets carry no packet id: a repeated QoS 1 PUBLISH
 /// would be one message to the broker.
 ///
 /// ```swift
