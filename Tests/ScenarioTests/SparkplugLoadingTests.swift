@@ -68,7 +68,7 @@ import Testing
         ("    retain: true", "retain", "without retain"),
         ("    availability: { topic: a }", "availability", "DBIRTH and DDEATH"),
         ("    onChange: { fields: [speed] }", "onChange", "reports by exception"),
-        ("    verify: { sequence: seq }", "verify", "protobuf"),
+        ("    verify: { sequence: seq }", "verify", "--verify reads a Sparkplug payload's own seq and timestamp: remove 'verify'"),
     ])
     func whatSparkplugDoesItsOwnWayIsRefused(line: String, key: String, why: String) {
         let found = problems(Self.scenario(group: line))

@@ -57,7 +57,11 @@ extension ScenarioReader {
                 "onChange", keys.onChange != nil || keys.publishesOnChange == true,
                 "Sparkplug reports by exception: 'sparkplug.reporting: exception' sends only what changed"
             ),
-            ("verify", keys.verify != nil, "a Sparkplug payload is protobuf, with no field to read a sequence number from"),
+            (
+                "verify", keys.verify != nil,
+                "'verify' names the JSON fields --verify reads, and --verify reads a Sparkplug payload's own seq and timestamp: "
+                    + "remove 'verify'"
+            ),
         ]
         for (key, present, why) in refused where present {
             report(at(key), "\(what) is a Sparkplug group, which takes no '\(key)': \(why)")

@@ -23,6 +23,16 @@ package struct SparkplugTopic: Equatable, Sendable {
         "\(namespace)/STATE/\(host)"
     }
 
+    /// The filter of every message of the node and of its devices: `spBv1.0/GROUP/+/NODE/#`.
+    package var nodeFilter: String { "\(Self.namespace)/\(groupID)/+/\(edgeNodeID)/#" }
+
+    /// The topics of the node's messages that carry its seq, every one but its NDEATH and the
+    /// commands a host sends it: NDATA, and each of `devices`' DBIRTH, DDATA and DDEATH; the
+    /// NBIRTH's, which starts the seq again, is `topic(.nodeBirth)`.
+    package func sequencedTopics(devices: [String]) -> [String] {
+        [topic(.nodeData)] + devices.flatMap { device in [.deviceBirth, .deviceData, .deviceDeath].map { topic($0, device: device) } }
+    }
+
     /// The filters a node subscribes to for its commands and its devices'.
     package var commandFilters: [String] {
         [topic(.nodeCommand), topic(.deviceCommand, device: "+")]

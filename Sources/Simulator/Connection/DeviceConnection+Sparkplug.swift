@@ -14,10 +14,11 @@ extension DeviceConnection {
             guard isConnected else { return }
             let now = MonotonicClock.now()
             let wallClock = WallTime.now().secondsSinceEpoch
-            publishAside(
+            let born = publishAside(
                 AsideMessage(
                     topic: sparkplug.topic.topic(.nodeBirth), payload: sparkplug.birth(timestamp: DeviceSignals.milliseconds(wallClock)),
                     qos: .atMostOnce, retain: false, what: "sparkplug"))
+            if born { sparkplug.notePublished(beside: true) }
             // The devices in: under `devices` stages, the others' come as the stages bring them.
             for index in sparkplugDevices.births(in: sparkplugDevicesIn(at: now)) {
                 publishBirth(of: devices[index], now: now, wallClock: wallClock)
@@ -153,7 +154,7 @@ extension DeviceConnection {
     private func publishSequenced(_ topic: String) -> Bool {
         guard let sparkplug else { return false }
         let (_, error) = context.payload.withBytes { payload in
-            sparkplug.publish(payload) { client.publish(topic: Topic(topic), payload: $0, qos: .atMostOnce, retain: false) }
+            sparkplug.publish(payload, beside: true) { client.publish(topic: Topic(topic), payload: $0, qos: .atMostOnce, retain: false) }
         }
         guard let error else { return true }
         warnOnce(

@@ -132,6 +132,12 @@ public final class Fleet: Sendable {
         if let verifier {
             let countsLoss = settings.capacity?.countsLoss == true
             for connection in contexts.flatMap(\.connections) {
+                // A Sparkplug edge node's messages are verified by the node, its devices' with them.
+                if let sparkplug = connection.sparkplug, let node = connection.plan.sparkplug {
+                    sparkplug.verifierPresence = verifier.presence(of: connection.plan, topic: node.topic.nodeFilter)
+                    sparkplug.verifier = verifier
+                    continue
+                }
                 for device in connection.devices {
                     device.verifierPresence = verifier.presence(of: connection.plan, topic: device.plan.topic)
                     if countsLoss { device.stepWindow = verifier.stepWindow(of: connection.plan, topic: device.plan.topic) }
@@ -371,7 +377,11 @@ public final class Fleet: Sendable {
         if let verifier {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
-                    connection.devices.map {
+                    if let sparkplug = connection.sparkplug, let node = connection.plan.sparkplug {
+                        // QoS 0: the broker refuses none.
+                        return [(connection.plan, node.topic.nodeFilter, sparkplug.published, sparkplug.publishedWhileVerifierAway)]
+                    }
+                    return connection.devices.map {
                         (connection.plan, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
                     }
                 })

@@ -14,9 +14,18 @@ import Synchronization
 /// actually published: `lost = published − distinct received`, so ticks skipped while offline
 /// (which also use up sequence numbers) are not counted lost.
 ///
+/// A Sparkplug B edge node numbers every message of its own and of its devices with one seq
+/// (0–255, wrapping, 0 again at each NBIRTH) and has no counter field to read: its messages are
+/// one stream, subscribed to by the node's filter (`spBv1.0/GROUP/+/NODE/#`), judged by the seq
+/// (`SparkplugSeqTracker`), and weighed against every message the node published with a seq
+/// (its births and a DCMD's answers too, which the run's `published` leaves out). Lost is then
+/// counted by the same rule, so a gap the seq cannot measure (256 or more in a row, or what
+/// went just before a rebirth) is counted all the same.
+///
 /// End-to-end latency is reception wall-clock time minus the payload's timestamp, which is the
 /// tick's scheduled time rounded down to the timestamp's unit: a tick published late adds its
-/// lateness, and `ms` timestamps add up to 1 ms (prefer `us`). Both clocks are this machine's.
+/// lateness, and `ms` timestamps add up to 1 ms (prefer `us`; Sparkplug's are `ms`). Both
+/// clocks are this machine's.
 ///
 /// One subscriber connection keeps up with one publishing connection, not with several: at QoS
 /// 1/2 a broker has a window of unacknowledged messages per subscriber (mosquitto's
@@ -25,11 +34,13 @@ import Synchronization
 /// as the run has event loops (fewer for fewer topics or publishing connections), each connection
 /// subscribing to its own topics by name; one connection subscribes to the groups' filters.
 package final class Verifier: @unchecked Sendable {
-    /// Figures of one topic: normally one device's.
+    /// Figures of one topic: normally one device's; or of a Sparkplug edge node's messages,
+    /// on the topics of the node and its devices, named by the node's filter.
     package struct Stream: Sendable {
         package var topic: String
-        /// Devices publishing on the topic; with more than one, their sequence numbers mix, so
-        /// every message counts as distinct and no duplicate or order is judged.
+        /// Devices publishing on the topic (edge nodes on a node's topics); with more than one,
+        /// their sequence numbers mix, so every message counts as distinct and no duplicate or
+        /// order is judged.
         package var devices = 0
         package var published = 0
         /// Of `published`, those published while its subscriber connection was not subscribed
@@ -38,23 +49,29 @@ package final class Verifier: @unchecked Sendable {
         /// Every message received, copies included.
         package var deliveries = 0
         package var tracker = SequenceTracker()
+        /// A Sparkplug edge node's seq, for its stream; `nil` for a topic's.
+        package var node: SparkplugSeqTracker?
         /// Messages with no readable sequence number.
         package var unnumbered = 0
         /// Its device's part in a capacity step's `lost`, in a search with that SLO.
         var window: StepWindow?
         let plan: VerifyPlan
 
+        /// Whether its messages' numbers are judged: one device (or node) numbers them.
+        private var judged: Bool { devices <= 1 && (node != nil || plan.readsSequence) }
         /// Distinct messages received.
-        package var received: Int { plan.readsSequence && devices <= 1 ? tracker.received + unnumbered : deliveries }
-        package var duplicated: Int { plan.readsSequence && devices <= 1 ? tracker.duplicated : 0 }
-        package var outOfOrder: Int { plan.readsSequence && devices <= 1 ? tracker.outOfOrder : 0 }
+        package var received: Int { judged ? (node?.received ?? tracker.received) + unnumbered : deliveries }
+        package var duplicated: Int { judged ? node?.duplicated ?? tracker.duplicated : 0 }
+        /// None for a node: its seq cannot tell a late message from one past a gap.
+        package var outOfOrder: Int { judged && node == nil ? tracker.outOfOrder : 0 }
         /// What went missing while the verifier was away: no more than was published then.
         package var missedWhileAway: Int { min(publishedWhileAway, max(0, published - received)) }
         /// What the broker lost: what went missing but for what the verifier was away for.
         package var lost: Int { max(0, published - received - missedWhileAway) }
         /// Numbers missing between the lowest and the highest received, where they can be
-        /// judged (one device, a sequence field): ticks skipped while offline included.
-        package var gaps: Int { plan.readsSequence && devices <= 1 ? Int(clamping: tracker.gaps) : 0 }
+        /// judged (one device, a sequence field): ticks skipped while offline included. For a
+        /// node, what its seq shows missing (`SparkplugSeqTracker.missing`).
+        package var gaps: Int { judged ? node?.missing ?? Int(clamping: tracker.gaps) : 0 }
     }
 
     let logger: Logger
@@ -66,6 +83,10 @@ package final class Verifier: @unchecked Sendable {
     private let identities: [VerifierSettings?]
     /// Distinct messages received so far, for the settling wait.
     let receivedCount = Atomic<Int>(0)
+    /// Messages it watches that the run's `published` leaves out: a Sparkplug edge node's
+    /// births (NBIRTH, DBIRTH) and DDATA answering a DCMD, which carry the node's seq. Added to
+    /// `published` where what arrived is weighed against it (`settle`, `notePace`).
+    let publishedBeside = Atomic<Int>(0)
     /// Messages received past a gap in their device's sequence so far: what a broker dropping
     /// for a subscriber behind leaves, second after second (`VerifyPace`).
     let gapsSeen = Atomic<Int>(0)
@@ -101,8 +122,9 @@ package final class Verifier: @unchecked Sendable {
             var publishers = 0
             /// Topic filters and their QoS, for a single subscriber.
             var filters: [String: QoS] = [:]
-            /// Each topic, in the order first published, with the QoS it needs.
-            var topics: [(topic: String, plan: VerifyPlan, qos: QoS, devices: Int)] = []
+            /// Each topic, in the order first published, with the QoS it needs; for a Sparkplug
+            /// edge node, its filter, with its NBIRTH's topic and those of its other messages.
+            var topics: [(topic: String, plan: VerifyPlan, qos: QoS, devices: Int, node: (birth: String, topics: [String])?)] = []
             var topicIndex: [String: Int] = [:]
         }
         var endpoints: [String: Endpoint] = [:]
@@ -117,6 +139,19 @@ package final class Verifier: @unchecked Sendable {
                 order.append(key)
             }
             endpoints[key]!.publishers += 1
+            // An edge node numbers its messages, its devices' too: one stream, by its filter.
+            if let node = connection.sparkplug, let first = connection.devices.first {
+                let filter = node.topic.nodeFilter
+                endpoints[key]!.filters[filter] = .atMostOnce
+                if let index = endpoints[key]!.topicIndex[filter] {
+                    endpoints[key]!.topics[index].devices += 1
+                } else {
+                    endpoints[key]!.topicIndex[filter] = endpoints[key]!.topics.count
+                    let topics = node.topic.sequencedTopics(devices: connection.devices.map(\.id))
+                    endpoints[key]!.topics.append((filter, first.verify, .atMostOnce, 1, (node.topic.topic(.nodeBirth), topics)))
+                }
+                continue
+            }
             for device in connection.devices {
                 endpoints[key]!.filters[device.verify.topicFilter] = max(
                     endpoints[key]!.filters[device.verify.topicFilter] ?? .atMostOnce, device.verify.qos)
@@ -125,7 +160,7 @@ package final class Verifier: @unchecked Sendable {
                     endpoints[key]!.topics[index].qos = max(endpoints[key]!.topics[index].qos, device.verify.qos)
                 } else {
                     endpoints[key]!.topicIndex[device.topic] = endpoints[key]!.topics.count
-                    endpoints[key]!.topics.append((device.topic, device.verify, device.verify.qos, 1))
+                    endpoints[key]!.topics.append((device.topic, device.verify, device.verify.qos, 1, nil))
                 }
             }
         }
@@ -138,12 +173,16 @@ package final class Verifier: @unchecked Sendable {
         for key in order {
             let endpoint = endpoints[key]!
             let count = max(1, min(endpoint.topics.count, endpoint.publishers, loops))
-            var partitions = (0..<count).map { _ in
-                (filters: [String: QoS](), streams: VerifiedStreams(capacity: endpoint.topics.count / count + 1))
-            }
+            // The topics each partition's table holds: a node's are many.
+            var keys = Array(repeating: 0, count: count)
+            for (position, topic) in endpoint.topics.enumerated() { keys[position % count] += 1 + (topic.node?.topics.count ?? 0) }
+            var partitions = keys.map { keys in (filters: [String: QoS](), streams: VerifiedStreams(capacity: keys + 1)) }
             for (position, topic) in endpoint.topics.enumerated() {
                 let part = position % count
-                let stream = partitions[part].streams.stream(for: topic.topic, plan: topic.plan)
+                let stream =
+                    topic.node.map { node in
+                        partitions[part].streams.node(topic.topic, birth: node.birth, topics: node.topics, plan: topic.plan)
+                    } ?? partitions[part].streams.stream(for: topic.topic, plan: topic.plan)
                 partitions[part].streams.streams[stream].devices = topic.devices
                 partitions[part].filters[topic.topic] = topic.qos
                 owners[key + "\u{0}" + topic.topic] = (setups.count + part, stream)
@@ -189,7 +228,7 @@ package final class Verifier: @unchecked Sendable {
                 "verify: \(shared.count) topics carry more than one device (first '\(first.topic)'); "
                     + "their messages are counted but not checked for duplicates or order")
         }
-        if let blind = all.first(where: { !$0.plan.readsSequence }) {
+        if let blind = all.first(where: { !$0.plan.readsSequence && $0.node == nil }) {
             logger.warning(
                 "verify: no sequence field (a counter, 'seq' unless the group's 'verify' names another) "
                     + "in the payload of topic '\(blind.topic)': its messages are counted, not checked")
@@ -245,6 +284,10 @@ package final class Verifier: @unchecked Sendable {
     package static func stepLossRefusal(plan: FleetPlan) -> String? {
         var topics = Set<String>()
         for connection in plan.connections {
+            if let device = connection.devices.first, connection.sparkplug != nil {
+                return "device group '\(device.group)' is a Sparkplug group, whose messages are numbered by edge node, not by "
+                    + "device and tick, by which a step counts what it lost"
+            }
             for device in connection.devices {
                 if !device.verify.readsSequence {
                     return "device group '\(device.group)' has no sequence counter in its payload "
@@ -342,6 +385,7 @@ package final class Verifier: @unchecked Sendable {
     /// Waits for the last messages: until nothing has arrived for `quiet` seconds, or every
     /// message published has been received, at most `limit` seconds.
     package func settle(published: Int, quiet: Double = 0.2, limit: Double = 2) {
+        let published = published + publishedBeside.load(ordering: .relaxed)
         let start = MonotonicClock.now()
         var last = receivedCount.load(ordering: .relaxed)
         var lastChange = start
@@ -371,7 +415,7 @@ package final class Verifier: @unchecked Sendable {
         let allSubscribed = subscribedNow.load(ordering: .relaxed) == connections.count
         pace.record(
             .init(
-                published: published, received: receivedCount.load(ordering: .relaxed),
+                published: published + publishedBeside.load(ordering: .relaxed), received: receivedCount.load(ordering: .relaxed),
                 losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
                 time: MonotonicClock.now(), gaps: gapsSeen.load(ordering: .relaxed)))
     }

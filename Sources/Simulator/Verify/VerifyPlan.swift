@@ -23,13 +23,23 @@ public struct VerifyPlan: Sendable {
     var timestampKey: [UInt8]?
     /// Nanoseconds per unit of the timestamp.
     var timestampScale: Int64 = 1
+    /// A Sparkplug group's: its payloads are protobuf, their seq the edge node's, read per node
+    /// (`SparkplugSeqTracker`) with their timestamp (`SparkplugHeader`), not per device.
+    package var isSparkplug = false
 
+    /// Whether a device's own counter is read, a JSON payload's.
     package var readsSequence: Bool { sequenceKey != nil }
-    package var readsTimestamp: Bool { timestampKey != nil }
+    package var readsTimestamp: Bool { timestampKey != nil || isSparkplug }
 
     public init(group: DeviceGroup) {
         topicFilter = VerifyPlan.topicFilter(group.topic.source)
         qos = group.qos
+        if let sparkplug = group.sparkplug {
+            // Each node's messages are watched by the node's own filter (`SparkplugTopic.nodeFilter`).
+            topicFilter = "\(SparkplugTopic.namespace)/\(sparkplug.groupID)/#"
+            isSparkplug = true
+            return
+        }
         let names = group.verify ?? VerifyFields()
         let isTemplate = group.payload.style == .template && group.payload.template != nil
         func key(_ name: String) -> [UInt8] {

@@ -25,17 +25,40 @@ final class SparkplugSequencer {
         node.carryOn(from: previous.node)
     }
 
+    /// With `run --verify`: whether the subscriber that watches the node is subscribed now, and
+    /// the verifier, which counts what the run's `published` leaves out. Set before the loops run.
+    var verifierPresence: VerifierPresence?
+    var verifier: Verifier?
+    /// Messages that took a seq and went to libmosquitto, NBIRTHs included: what `run --verify`
+    /// weighs the node's stream against; of those, the ones published while its subscriber was
+    /// not subscribed, which could not reach it.
+    private(set) var published = 0
+    private(set) var publishedWhileVerifierAway = 0
+
     /// `payload` with the node's next seq appended, handed to `publish`; the seq is taken when
-    /// libmosquitto took the message.
+    /// libmosquitto took the message. `beside`: a message the run's `published` leaves out (a
+    /// DBIRTH, a DCMD's answer), not a tick.
     func publish(
-        _ payload: UnsafeRawBufferPointer, _ publish: (UnsafeRawBufferPointer) -> (messageID: Int32, error: MosquittoError?)
+        _ payload: UnsafeRawBufferPointer, beside: Bool = false,
+        _ publish: (UnsafeRawBufferPointer) -> (messageID: Int32, error: MosquittoError?)
     ) -> (messageID: Int32, error: MosquittoError?) {
         scratch.removeAll()
         scratch.append(contentsOf: payload)
         node.writeSeq(into: &scratch)
         let result = scratch.withBytes(publish)
-        if result.error == nil { node.advanceSeq() }
+        if result.error == nil {
+            node.advanceSeq()
+            notePublished(beside: beside)
+        }
         return result
+    }
+
+    /// libmosquitto took a message with the node's seq: made here (`publish`), or the NBIRTH
+    /// (`birth`), `beside` the ticks the run counts as published.
+    func notePublished(beside: Bool) {
+        published += 1
+        if let verifierPresence, !verifierPresence.isListening { publishedWhileVerifierAway += 1 }
+        if beside { verifier?.publishedBeside.add(1, ordering: .relaxed) }
     }
 
     /// The will of the last attempt, and whether that attempt's CONNECT reached the broker
