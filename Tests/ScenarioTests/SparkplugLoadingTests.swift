@@ -107,3 +107,40 @@ import Testing
             ])
     }
 }
+
+/// Found by review: what would misbehave at run time is refused at load.
+@Suite struct SparkplugRefusalTests {
+    @Test func publishingAtMaxByExceptionIsRefused() throws {
+        let text = { (reporting: String) in
+            """
+            devices:
+              - name: filler
+                publish: max
+                sparkplug: { groupId: g, reporting: \(reporting) }
+                payload: { fields: { v: { accelerometer: x } } }
+            """
+        }
+        #expect(
+            problems(text("exception")) == [
+                "test.yaml:3:14: device group 'filler' publishes at max and reports by exception: a tick with nothing changed sends nothing, so it would spin; use 'reporting: all' or a rate"
+            ])
+        _ = try load(text("all"))
+    }
+
+    @Test func aFieldNameWithADotOrASlashIsRefused() {
+        let text = """
+            devices:
+              - name: filler
+                publish: 1/s
+                sparkplug: { groupId: g }
+                payload: { fields: { head: { fields: { "a.b": { accelerometer: x } } } } }
+            """
+        #expect(problems(text).first?.contains("field 'a.b' has a '.' or '/'") == true)
+    }
+
+    @Test func anOfflineBufferIsRefused() {
+        #expect(
+            problems(SparkplugLoadingTests.scenario(top: "offline: { policy: buffer }")).first?.contains("'offline: buffer' with Sparkplug")
+                == true)
+    }
+}

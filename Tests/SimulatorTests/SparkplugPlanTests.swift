@@ -250,3 +250,21 @@ import Testing
         #expect(roster.births(in: [true, false, true]) == [0, 2] && roster.holdsData(of: 1))
     }
 }
+
+/// Found by review: a dry run of metrics that never change, bounded only by its messages, ends.
+@Suite struct SparkplugDryRunTests {
+    @Test func aDryRunOfMetricsThatNeverChangeEnds() throws {
+        let plan = try plan(
+            yaml: """
+                devices:
+                  - name: still
+                    publish: 10/s
+                    sparkplug: { groupId: g }
+                    payload: { fields: { v: { constant: 1 } } }
+                """)
+        var lines: [String] = []
+        let printed = DryRun(plan: plan, seed: 1, duration: nil, messages: 5).run { lines.append($0) }
+        #expect(printed == 0, "the DBIRTH said it all, and nothing changes")
+        #expect(lines.count == 1 && lines.first?.contains("DBIRTH") == true)
+    }
+}

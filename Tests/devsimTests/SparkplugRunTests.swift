@@ -22,8 +22,8 @@ import TestSupport
                 target: { constant: 20, command: set }
         """
 
-    private func run(_ file: String, _ broker: MosquittoBroker) throws -> DevsimProcess {
-        try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0"])
+    private func run(_ file: String, _ broker: MosquittoBroker, _ more: [String] = []) throws -> DevsimProcess {
+        try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0"] + more)
     }
 
     private func count(_ subscriber: Subscriber, _ topic: String) -> Int {
@@ -45,7 +45,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#")
         let file = try RunFiles.scenario("line.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, broker)
+        let devsim = try run(file, broker, ["--report", file + ".json"])
         #expect(
             TestClock.wait(timeout: 10, interval: 0.05) { count(subscriber, "spBv1.0/packaging/DDATA/line-2/filler-4") >= 5 },
             "\(devsim.stderr)")
@@ -71,6 +71,11 @@ import TestSupport
         let host = try SparkplugPython.checkAsHost(subscriber.messages.map { ($0.topic, $0.payload) })
         #expect(host.errors.count == 0, "\(host.errors.prefix(5))")
         #expect(host.counts["NBIRTH"] == 3 && host.counts["DBIRTH"] == 9 && host.counts["NDEATH"] == 2, "\(host.counts)")
+        // The DCMDs in the report: the write applied and answered (found by review: none shown).
+        #expect(
+            try RunFiles.report(file + ".json")["commands"] as? [String: Int] == [
+                "received": 1, "applied": 1, "rejected": 0, "answered": 1,
+            ])
         #expect(host.births["packaging/line-1/filler-5"] == 2 && host.births["packaging/line-2/filler-4"] == 1, "\(host.births)")
     }
 

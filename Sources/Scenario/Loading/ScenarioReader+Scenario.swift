@@ -13,7 +13,7 @@ extension ScenarioReader {
         let groups = fleet(top, inherited: GroupKeys())
         let subscribers = top["subscribers"].map(subscribers) ?? []
         if let azure = broker.azureIoTHub { checkAzureIoTHub(azure, groups: groups, top: top) }
-        checkSparkplugFleet(groups, broker: broker, top: top)
+        checkSparkplugFleet(groups, broker: broker, offline: offline, top: top)
         if let node = top["stages"] {
             // A group with stages of its own follows those.
             let following = groups.filter(\.stages.isEmpty)

@@ -26,6 +26,14 @@ extension ScenarioReader {
             reporting: reporting == "all" ? .everyMetric : .byException(deadband: deadband), primaryHost: primaryHost)
     }
 
+    private static func firstFieldName(in fields: [FieldSpec], containingAnyOf characters: String) -> String? {
+        for field in fields {
+            if field.name.contains(where: { characters.contains($0) }) { return field.name }
+            if case .group(let members) = field.content, let bad = firstFieldName(in: members, containingAnyOf: characters) { return bad }
+        }
+        return nil
+    }
+
     /// A Sparkplug ID (a group's, an edge node's, a host's): a topic level, so not empty and
     /// without '/', '+' or '#' (Sparkplug 3.0, 4.1.1). `text` is the node's own when not given.
     @discardableResult
@@ -72,6 +80,19 @@ extension ScenarioReader {
                 "\(what) is a Sparkplug group: its fields are the metrics of a protobuf payload, so 'style: \(style.rawValue)' does not apply"
             )
         }
+        if case .byException = sparkplug.reporting, keys.publish.map({ !$0.perSecond.isFinite }) == true {
+            report(
+                at("publish"),
+                "\(what) publishes at max and reports by exception: a tick with nothing changed sends nothing, so it would spin; use 'reporting: all' or a rate"
+            )
+        }
+        // A metric's name is the field's path, '/' between groups, and a DCMD names the field by it.
+        if let bad = keys.payload.flatMap({ Self.firstFieldName(in: $0.fields, containingAnyOf: "./") }) {
+            report(
+                at("payload"),
+                "\(what) is a Sparkplug group, whose metrics are named by their fields' paths, and field '\(bad)' has a '.' or '/' in its name"
+            )
+        }
         if let count = keys.count, sparkplug.nodes > count {
             report(
                 at("sparkplug"),
@@ -98,10 +119,18 @@ extension ScenarioReader {
     /// What Sparkplug groups rule out across the scenario: a session the broker keeps (an edge
     /// node connects with a clean session, 3.0, 7.1), Azure IoT Hub's topics, and two groups that
     /// would be the same edge node.
-    func checkSparkplugFleet(_ groups: [DeviceGroup], broker: BrokerSettings, top: Entries) {
+    func checkSparkplugFleet(_ groups: [DeviceGroup], broker: BrokerSettings, offline: OfflinePolicy?, top: Entries) {
         let sparkplugGroups = groups.filter { $0.sparkplug != nil }
         guard let first = sparkplugGroups.first else { return }
         let mark = top["broker"]?.mark ?? top.mark
+        if case .buffer? = offline {
+            // Kept through an outage, the DDATA would follow the next births as live data and
+            // undo what they said (a host takes the last value it hears).
+            report(
+                top["offline"]?.mark ?? mark,
+                "'offline: buffer' with Sparkplug device group '\(first.name)': a node's births after a reconnect say what is current, and data kept from before them would not be"
+            )
+        }
         if broker.cleanSession == false {
             report(mark, "'cleanSession: false' with Sparkplug device group '\(first.name)': an edge node connects with a clean session")
         }

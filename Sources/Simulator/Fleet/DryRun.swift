@@ -45,17 +45,26 @@ public struct DryRun {
         }
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
-        while printed < messages ?? .max, end != 0, let timer = heap.popDue(now: last) {
+        var silent = 0
+        let silentLimit = max(Self.silentTicks, 10 * devices.count)
+        while printed < messages ?? .max, end != 0, silent < silentLimit, let timer = heap.popDue(now: last) {
             let device = timer.takeUnretainedValue().target as! VirtualDevice
             let at = device.tick(into: &payload, wallStart: wallStart)
+            silent += 1
             for (topic, text) in device.messages(in: payload) where printed < messages ?? .max {
                 emit(DryRun.line(device.plan, at: at, topic: topic, payload: text))
                 printed += 1
+                silent = 0
             }
             if device.schedule.deadline < Schedule.never { heap.schedule(device.timer, at: device.schedule.deadline) }
         }
         return printed
     }
+
+    /// Ticks in a row that send nothing (by exception, on a change) after which a dry run ends,
+    /// or ten rounds of the fleet if more: values that never change would otherwise keep a run
+    /// bounded only by `--messages` going for ever (found by review).
+    static let silentTicks = 100_000
 
     /// First the time, where a person's eye starts, and a `jq` filter on it reads as plain; a
     /// state said at the CONNACK, no tick (`--messages` counts none), says so last.

@@ -64,7 +64,10 @@ final class FleetRoster: Sendable {
                 Group(
                     plan: groupPlan, counters: contexts.map { _ in Counters() },
                     publishesAtMax: plan.connections.contains { $0.group == index && $0.devices.contains { !$0.perSecond.isFinite } },
-                    takesCommands: plan.connections.contains { $0.group == index && $0.devices.contains { $0.commands != nil } }))
+                    // A Sparkplug node hears DCMDs whatever its fields take.
+                    takesCommands: plan.connections.contains {
+                        $0.group == index && $0.devices.contains { $0.commands != nil || $0.sparkplug != nil }
+                    }))
         }
         for (index, connectionPlan) in plan.connections.enumerated() {
             let loop = index % contexts.count
