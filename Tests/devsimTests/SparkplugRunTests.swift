@@ -18,7 +18,7 @@ import TestSupport
             payload:
               fields:
                 speed: { randomWalk: { start: 100, step: 2, min: 50, max: 150 }, decimals: 1 }
-                count: { counter: 0 }
+                count: { counter: 0, command: set }
                 target: { constant: 20, command: set }
         """
 
@@ -63,6 +63,18 @@ import TestSupport
             }
         }
         #expect(answered, "a DDATA with target 25")
+        // By alias alone, without a datatype, as the specification has hosts write: the integer
+        // is read by the datatype filler-4's DBIRTH gave alias 5, count's (found by review).
+        try command(broker, "spBv1.0/packaging/DCMD/line-2/filler-4", #"{"metrics": [{"alias": 5, "long_value": 700}]}"#)
+        let written = TestClock.wait(timeout: 5, interval: 0.05) {
+            subscriber.messages.contains { message in
+                message.topic == "spBv1.0/packaging/DDATA/line-2/filler-4"
+                    && (try? SparkplugPython.decode(message.payload))?.metrics.contains {
+                        $0.alias == "5" && ($0.value ?? "").hasPrefix("70")
+                    } == true
+            }
+        }
+        #expect(written, "a DDATA with count about 700")
         TestClock.sleep(0.3)
         #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { subscriber.messages.filter { $0.topic.contains("/NDEATH/") }.count == 2 })
@@ -74,7 +86,7 @@ import TestSupport
         // The DCMDs in the report: the write applied and answered (found by review: none shown).
         #expect(
             try RunFiles.report(file + ".json")["commands"] as? [String: Int] == [
-                "received": 1, "applied": 1, "rejected": 0, "answered": 1,
+                "received": 2, "applied": 2, "rejected": 0, "answered": 2,
             ])
         #expect(host.births["packaging/line-1/filler-5"] == 2 && host.births["packaging/line-2/filler-4"] == 1, "\(host.births)")
     }

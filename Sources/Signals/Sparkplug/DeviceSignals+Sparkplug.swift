@@ -33,6 +33,11 @@ extension DeviceSignals {
         return written
     }
 
+    /// The datatype its last DBIRTH announced for `metric`, found by alias or name.
+    package func sparkplugBirthType(of metric: SparkplugMetric) -> SparkplugDataType? {
+        sparkplug?.birthType(of: metric)
+    }
+
     /// One of its payloads as a person reads it, its metrics by name (`SparkplugPayload.text`);
     /// what protobuf cannot read, in hex.
     package func sparkplugText(_ bytes: [UInt8]) -> String {

@@ -138,6 +138,11 @@ final class DeviceConnection: Session, @unchecked Sendable {
                 plan: device, seed: seed, connection: self, counters: counters, context: context,
                 sparkplugAliases: firstAliases?[index])
         }
+        for case let role as SparkplugRole in roles {
+            role.birthType = { [unowned self] index, metric in
+                devices.indices.contains(index) ? devices[index].sparkplugBirthType(of: metric) : nil
+            }
+        }
     }
 
     var isConnected: Bool { driver.isConnected }

@@ -177,6 +177,11 @@ final class Device: TimerTarget {
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
     }
 
+    /// The datatype its last DBIRTH announced for `metric`: how a DCMD's integer is read.
+    func sparkplugBirthType(of metric: SparkplugMetric) -> SparkplugDataType? {
+        signals.sparkplugBirthType(of: metric)
+    }
+
     /// A Sparkplug device's DBIRTH as of `now` into `buffer`: every metric, named, aliased and
     /// typed.
     func encodeSparkplugBirth(now: UInt64, wallClock: Double, into buffer: inout PayloadBuffer) {

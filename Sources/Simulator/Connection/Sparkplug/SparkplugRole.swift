@@ -18,6 +18,9 @@ final class SparkplugRole: ConnectionRole {
     /// in alias order and their first alias.
     private let devices: [String: Int]
     private let metricNames: [[String]]
+    /// The datatype device `index`'s last DBIRTH announced for a metric: set by the connection,
+    /// which holds the devices.
+    var birthType: ((Int, SparkplugMetric) -> SparkplugDataType?)?
     private let firstAliases: [UInt64]
 
     init?(plan: SparkplugNodePlan?, devices: [DevicePlan]) {
@@ -66,9 +69,12 @@ final class SparkplugRole: ConnectionRole {
         }
         guard let command = topic.command(in: name) else { return nil }
         guard connected else { return [] }
+        // A DCMD may name a metric by its alias alone, without a datatype (3.0: the births give
+        // it): an integer is read by the one its device's DBIRTH announced.
+        let index = command.device.flatMap { devices[$0] }
         let payload: SparkplugPayload
         do {
-            payload = try SparkplugDecoder.decode(Array(message.payload))
+            payload = try SparkplugDecoder.decode(Array(message.payload)) { metric in index.flatMap { self.birthType?($0, metric) } }
         } catch {
             return [
                 .warnOnce("sparkplug: a command on '\(message.topic)' is no Sparkplug B payload: \(error)", key: "sparkplug: undecodable")
@@ -79,7 +85,7 @@ final class SparkplugRole: ConnectionRole {
             // node waits for its primary host, whose online STATE brings the births.
             return SparkplugEdgeNode.asksForRebirth(payload) && (host?.isBorn ?? true) ? [.sparkplug(.births)] : []
         }
-        guard let index = devices[device] else {
+        guard let index else {
             return [.warnOnce("sparkplug: a DCMD for device '\(device)', which this node does not have", key: "sparkplug: unknown device")]
         }
         return [.sparkplug(.write(device: index, writes(payload, of: index), arrivedAt: now))]
