@@ -59,6 +59,18 @@ port=$(free_port)
 start_mosquitto "$dir" "$port" "max_queued_messages 0"
 
 
+# Six generated fields, as a payload's `fields:` (108 bytes of JSON): the benchmarks' payload.
+six_fields() {
+  cat <<'YAML'
+        Accel_X: { accelerometer: x, decimals: 4 }
+        Accel_Y: { accelerometer: y, decimals: 4 }
+        Accel_Z: { accelerometer: z, decimals: 4 }
+        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
+        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
+        Seq: { counter: 0 }
+YAML
+}
+
 # One connection at publish: max with six generated fields (108-byte payloads), at QoS $1.
 publishing_at_max() {
   cat <<YAML
@@ -70,12 +82,7 @@ devices:
     qos: $1
     payload:
       fields:
-        Accel_X: { accelerometer: x, decimals: 4 }
-        Accel_Y: { accelerometer: y, decimals: 4 }
-        Accel_Z: { accelerometer: z, decimals: 4 }
-        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
-        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
-        Seq: { counter: 0 }
+$(six_fields)
 YAML
 }
 
@@ -500,12 +507,7 @@ devices:
     payload:
       style: flat
       fields:
-        Accel_X: { accelerometer: x, decimals: 4 }
-        Accel_Y: { accelerometer: y, decimals: 4 }
-        Accel_Z: { accelerometer: z, decimals: 4 }
-        Temp: { sine: { min: 18, max: 26, period: 1h }, decimals: 2 }
-        Humidity: { uniform: { min: 40, max: 60 }, decimals: 2 }
-        Seq: { counter: 0 }
+$(six_fields)
 YAML
 }
 
