@@ -18,6 +18,8 @@ if [ "$reports" -gt 0 ]; then
   exit 1
 fi
 if [ "$status" -ne 0 ]; then
+  # The failures first: the tail alone does not say which test it was.
+  grep -E "✘|recorded an issue|Expectation failed|Caught error" "$log" | head -40 || true
   tail -40 "$log"
   echo "tsan: the tests failed under ThreadSanitizer" >&2
   exit 1
