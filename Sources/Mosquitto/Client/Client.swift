@@ -83,6 +83,8 @@ public final class Client: @unchecked Sendable {
     /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
     /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
     package internal(set) var certificateRefusal: String?
+    /// This connection's Topic Aliases (`Client+Properties`), anew at each CONNACK.
+    var topicAliases = TopicAliases()
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -218,6 +220,7 @@ public final class Client: @unchecked Sendable {
     func connackArrived(limits: BrokerLimits) {
         awaitsConnack = false
         brokerLimits = limits
+        topicAliases.restart(maximum: limits.topicAliasMaximum)
     }
 
     /// While a CONNACK is awaited, whether the socket has reached the broker: asked at each

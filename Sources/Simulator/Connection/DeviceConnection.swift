@@ -133,11 +133,14 @@ final class DeviceConnection: Session, @unchecked Sendable {
         renewalTimer.target = self
         rejoinTimer?.target = self
         let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
-        devices = plan.devices.enumerated().map { index, device in
-            Device(
-                plan: device, seed: seed, connection: self, counters: counters, context: context,
-                sparkplugAliases: firstAliases?[index])
+        var made: [Device] = []
+        for (index, device) in plan.devices.enumerated() {
+            made.append(
+                Device(
+                    plan: device, seed: seed, connection: self, counters: counters, context: context,
+                    sparkplugAliases: firstAliases?[index], properties: try Self.propertyList(of: device)))
         }
+        devices = made
         for case let role as SparkplugRole in roles {
             role.birthType = { [unowned self] index, metric in
                 devices.indices.contains(index) ? devices[index].sparkplugBirthType(of: metric) : nil

@@ -47,6 +47,7 @@ extension FleetPlan {
             }
             if scenario.broker.azureIoTHub != nil { device.commands = azureCommands(of: group, id: id) }
             device.onChange = group.onChange
+            device.properties = group.properties?.render(name: group.name, index: index, id: id)
             device.profile = RateProfile(
                 stages: stages, baseRate: group.publish.perSecond,
                 presence: stages.setsDevices ? Presence(stages: stages, count: group.count, share: share, rank: index - 1) : nil)

@@ -189,6 +189,8 @@ final class Telemetry: TimerTarget {
         let (messageID, error) =
             if let sparkplug {
                 sparkplug.publish(payload) { client.publish(topic: device.topic, payload: $0, qos: qos, retain: false) }
+            } else if let properties = device.properties {
+                publish(topic: device.topic(field: field), payload: payload, retain: device.plan.retain, properties: properties)
             } else if field < 0 {
                 client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
             } else {
