@@ -145,6 +145,26 @@ import TestSupport
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { subscriber.messages.count >= 10 })
     }
 
+    /// The dry run and `devsim sample` show what a device's messages carry.
+    @Test func theDryRunAndSampleShowEachDevicesProperties() throws {
+        let file = try RunFiles.scenario(
+            "shown.yaml", Self.scenario(properties: "userProperties: { device: \"{id}\" }, messageExpiry: 1h, topicAlias: auto"))
+        defer { RunFiles.removeFolder(of: file) }
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "2", "--seed", "1"], timeout: 30)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let lines = dry.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "\"properties\":{\"userProperties\":{\"device\":\"meter-1\"},\"messageExpiry\":3600,\"topicAlias\":\"auto\"}}")
+            }, "\(dry.stdout)")
+        let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "1"], timeout: 30)
+        #expect(sample.status == 0, "\(sample.stderr)")
+        #expect(
+            sample.stdout.contains("\n  with userProperties device=meter-1, messageExpiry 3600s, topicAlias auto\n"), "\(sample.stdout)")
+    }
+
     @Test func mqtt3IsRefusedBeforeConnecting() throws {
         let file = try RunFiles.scenario("v3.yaml", Self.scenario(properties: "contentType: text/plain"))
         defer { RunFiles.removeFolder(of: file) }
