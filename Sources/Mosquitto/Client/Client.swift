@@ -83,6 +83,10 @@ public final class Client: @unchecked Sendable {
     /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
     /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
     package internal(set) var certificateRefusal: String?
+    /// When the current attempt's TCP connection and TLS handshake were seen done, in
+    /// monotonic nanoseconds (`ConnectTimings`); `nil` until then.
+    package private(set) var tcpConnectedAt: UInt64?
+    package internal(set) var tlsFinishedAt: UInt64?
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -188,6 +192,8 @@ public final class Client: @unchecked Sendable {
                 ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
         }
         connectErrno = errno
+        // A loopback connect may be made within the call: its time is then that short.
+        noteWhetherReachedBroker()
         try check(rc)
     }
 
@@ -197,6 +203,7 @@ public final class Client: @unchecked Sendable {
         guard awaitsConnack, options.libraryTLS != nil else { return step() }
         let (result, refusal) = CertificateVerification.watching(step)
         if let refusal { certificateRefusal = refusal }
+        noteWhetherHandshakeFinished()
         return result
     }
 
@@ -212,6 +219,8 @@ public final class Client: @unchecked Sendable {
         brokerLimits.serverKeepAlive = nil
         brokerLimits.retainAvailable = true
         certificateRefusal = nil
+        tcpConnectedAt = nil
+        tlsFinishedAt = nil
     }
 
     /// The CONNACK arrived (accepted or not): any TLS handshake is over.
@@ -223,7 +232,9 @@ public final class Client: @unchecked Sendable {
     /// While a CONNACK is awaited, whether the socket has reached the broker: asked at each
     /// event on the socket, the last moment before libmosquitto may close it.
     func noteWhetherReachedBroker() {
-        if awaitsConnack, !hadPeer { hadPeer = isTCPConnected }
+        guard awaitsConnack, !hadPeer else { return }
+        hadPeer = isTCPConnected
+        if hadPeer { tcpConnectedAt = MonotonicClock.now() }
     }
 
     /// What `on_disconnect`'s `rc` means: `nil` for the close we asked for; a broker's DISCONNECT
