@@ -203,6 +203,9 @@ public final class Client: @unchecked Sendable {
         guard awaitsConnack, options.libraryTLS != nil else { return step() }
         let (result, refusal) = CertificateVerification.watching(step)
         if let refusal { certificateRefusal = refusal }
+        // A step may make the TCP connection and finish the handshake both (a connect call the
+        // thread was descheduled in): seen in the order they happened.
+        noteWhetherReachedBroker()
         noteWhetherHandshakeFinished()
         return result
     }
