@@ -192,8 +192,10 @@ public final class Client: @unchecked Sendable {
                 ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
         }
         connectErrno = errno
-        // A loopback connect may be made within the call: its time is then that short.
+        // A loopback connect may be made within the call: its time is then that short. Its
+        // `getpeername` must not change the `errno` the call left.
         noteWhetherReachedBroker()
+        errno = connectErrno
         try check(rc)
     }
 
@@ -204,9 +206,12 @@ public final class Client: @unchecked Sendable {
         let (result, refusal) = CertificateVerification.watching(step)
         if let refusal { certificateRefusal = refusal }
         // A step may make the TCP connection and finish the handshake both (a connect call the
-        // thread was descheduled in): seen in the order they happened.
+        // thread was descheduled in): seen in the order they happened. The `errno` the step
+        // left is its caller's (`connectErrno`), whatever the looking sets.
+        let stepErrno = errno
         noteWhetherReachedBroker()
         noteWhetherHandshakeFinished()
+        errno = stepErrno
         return result
     }
 
