@@ -111,6 +111,15 @@ import Testing
         #expect(!ws.passed && ws.message == "not available: no connection went over a WebSocket (ws:// or wss://)")
         #expect(ReportMetrics.summary.contains("connect.*, tcpConnect.*, tlsHandshake.*, wsUpgrade.*, connack.*"))
     }
+
+    @Test func theHTMLReportHasAConnectTileWhenAConnectionWasMade() {
+        var report = RunReport.empty(scenarios: ["s"], seed: 1)
+        #expect(!HTMLReport.page(report).contains("data-figure=\"connect\""))
+        var timings = ConnectTimings()
+        timings.record(ConnectAttempt(started: 0, tcpConnected: 1_000_000, connack: 3_000_000))
+        report.withConnectTimings(timings)
+        #expect(HTMLReport.page(report).contains("<div class=\"figure\" data-figure=\"connect\">connect p99<b>3 ms</b></div>"))
+    }
 }
 
 /// A seeded generator, so that the attempts are the same at every run.
