@@ -85,6 +85,10 @@ public final class Client: @unchecked Sendable {
     package internal(set) var certificateRefusal: String?
     /// This connection's Topic Aliases (`Client+Properties`), anew at each CONNACK.
     var topicAliases = TopicAliases()
+    /// When the current attempt's TCP connection and TLS handshake were seen done, in
+    /// monotonic nanoseconds (`ConnectTimings`); `nil` until then.
+    package private(set) var tcpConnectedAt: UInt64?
+    package internal(set) var tlsFinishedAt: UInt64?
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -190,6 +194,10 @@ public final class Client: @unchecked Sendable {
                 ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
         }
         connectErrno = errno
+        // A loopback connect may be made within the call: its time is then that short. Its
+        // `getpeername` must not change the `errno` the call left.
+        noteWhetherReachedBroker()
+        errno = connectErrno
         try check(rc)
     }
 
@@ -199,6 +207,13 @@ public final class Client: @unchecked Sendable {
         guard awaitsConnack, options.libraryTLS != nil else { return step() }
         let (result, refusal) = CertificateVerification.watching(step)
         if let refusal { certificateRefusal = refusal }
+        // A step may make the TCP connection and finish the handshake both (a connect call the
+        // thread was descheduled in): seen in the order they happened. The `errno` the step
+        // left is its caller's (`connectErrno`), whatever the looking sets.
+        let stepErrno = errno
+        noteWhetherReachedBroker()
+        noteWhetherHandshakeFinished()
+        errno = stepErrno
         return result
     }
 
@@ -214,6 +229,8 @@ public final class Client: @unchecked Sendable {
         brokerLimits.serverKeepAlive = nil
         brokerLimits.retainAvailable = true
         certificateRefusal = nil
+        tcpConnectedAt = nil
+        tlsFinishedAt = nil
     }
 
     /// The CONNACK arrived (accepted or not): any TLS handshake is over.
@@ -226,7 +243,9 @@ public final class Client: @unchecked Sendable {
     /// While a CONNACK is awaited, whether the socket has reached the broker: asked at each
     /// event on the socket, the last moment before libmosquitto may close it.
     func noteWhetherReachedBroker() {
-        if awaitsConnack, !hadPeer { hadPeer = isTCPConnected }
+        guard awaitsConnack, !hadPeer else { return }
+        hadPeer = isTCPConnected
+        if hadPeer { tcpConnectedAt = MonotonicClock.now() }
     }
 
     /// What `on_disconnect`'s `rc` means: `nil` for the close we asked for; a broker's DISCONNECT

@@ -85,6 +85,7 @@ public enum HTMLReport {
             ("lateness", "lateness p99", "\(format(report.lateness.p99)) ms"),
         ]
         if let latency = report.latency { tiles.append(("latency", "ack latency p99", "\(format(latency.p99)) ms")) }
+        if let connect = report.connectTimings?[.connect] { tiles.append(("connect", "connect p99", "\(format(connect.p99)) ms")) }
         if let acked = report.ackedPercent { tiles.append(("acked", "acknowledged", "\(format(acked)) %")) }
         if let verify = report.verify { tiles.append(("lost", "lost (verify)", "\(verify.lost)")) }
         tiles.append(("errors", "errors", "\(report.connectionErrors.values.reduce(0, +) + report[.failed])"))

@@ -102,6 +102,7 @@ extension RunReport {
             commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
             timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages, capacity: result.capacity,
             subscribers: result.subscribers.isEmpty ? nil : result.subscribers)
+        withConnectTimings(result.connectTimings)
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its

@@ -26,6 +26,8 @@ public struct RunResult: Sendable {
     package var commandGroups: Set<String> = []
     package var commandLatency = Histogram()
     package var subscribeLatency = Histogram()
+    /// How long the connections the broker accepted took to connect, phase by phase.
+    public var connectTimings = ConnectTimings()
     /// The run interval by interval; `nil` without `settings.timelineInterval`.
     public var timeline: Timeline? = nil
     /// Each stage's figures under a load profile (`stages:`), those the run reached.

@@ -31,6 +31,9 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverDidFinish()
     /// The connection sleeps, as asked (`pause()`); `wasConnected` if it was up until now.
     func driverDidPause(wasConnected: Bool)
+    /// The broker accepted the connection after `attempt`, whose phases it may record; just
+    /// before `driverDidConnect`.
+    func driverConnected(after attempt: ConnectAttempt)
 }
 
 extension ConnectionDriverDelegate {
@@ -39,6 +42,7 @@ extension ConnectionDriverDelegate {
     func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
     func driverConnackIsLate() -> Duration? { nil }
+    func driverConnected(after attempt: ConnectAttempt) {}
 }
 
 /// One MQTT client driven through the connection state machine: its connect, CONNACK-timeout,
@@ -85,6 +89,8 @@ final class ConnectionDriver: TimerTarget {
     private let silenceTimer: Timer
     /// The wait for the broker's last acknowledgements before the DISCONNECT (`quiet()`).
     private let quietTimer: Timer
+    /// When the current attempt began: its connect call, or its bridge's (monotonic ns).
+    private var attemptStartedAt: UInt64 = 0
 
     /// How long a DISCONNECT waits for the acknowledgements of what went before it. Not waiting
     /// cost the messages themselves: libmosquitto closes the socket as soon as the DISCONNECT is
@@ -144,7 +150,21 @@ final class ConnectionDriver: TimerTarget {
             let keepalive = client.brokerLimits.keepalive(asked: client.options.keepalive)
             silenceLimit = keepalive > .zero ? MonotonicClock.nanoseconds(keepalive * 1.5) : 0
         }
+        if code.isAccepted, machine.state == .connecting { delegate.driverConnected(after: attempt(connackAt: MonotonicClock.now())) }
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
+    }
+
+    /// The current attempt's moments: the bridge's over WebSockets (libmosquitto's connection
+    /// is to the bridge), the client's otherwise.
+    private func attempt(connackAt: UInt64) -> ConnectAttempt {
+        if let bridge {
+            return ConnectAttempt(
+                started: attemptStartedAt, tcpConnected: bridge.connectedAt, usesTLS: client.options.tls != nil,
+                tlsFinished: bridge.securedAt, usesWebSocket: true, upgraded: bridge.upgradedAt, connack: connackAt)
+        }
+        return ConnectAttempt(
+            started: attemptStartedAt, tcpConnected: client.tcpConnectedAt, usesTLS: client.options.libraryTLS != nil,
+            tlsFinished: client.tlsFinishedAt, connack: connackAt)
     }
 
     /// Drops the connection that is up at once, for `reason` (words for a lost connection:
@@ -210,6 +230,7 @@ final class ConnectionDriver: TimerTarget {
         bridge?.close()
         bridge = nil
         bridgeFailure = nil
+        attemptStartedAt = MonotonicClock.now()
         guard let path = client.options.webSocketPath else { return try client.connect() }
         let options = client.options
         let bridge = try WebSocketBridge(

@@ -17,6 +17,7 @@ public final class Fleet: Sendable {
     struct LiveState {
         var latency: [Histogram]
         var lateness: [Histogram]
+        var connectTimings: [ConnectTimings]
         /// Per loop, each group's latest sampled payload.
         var samples: [[String?]]
         /// Per loop, since when a probe has waited for its answer; 0 when none waits.
@@ -126,6 +127,7 @@ public final class Fleet: Sendable {
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
                 lateness: Array(repeating: Histogram(), count: contexts.count),
+                connectTimings: Array(repeating: ConnectTimings(), count: contexts.count),
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
         let verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
@@ -335,7 +337,9 @@ public final class Fleet: Sendable {
         }
         // The loops have ended: their histograms can be read from here.
         var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram(), subscribeLatency = Histogram()
+        var connectTimings = ConnectTimings()
         for context in contexts {
+            connectTimings.merge(context.connectTimings)
             latency.merge(context.latency)
             lateness.merge(context.lateness)
             commandLatency.merge(context.commandLatency)
@@ -372,6 +376,7 @@ public final class Fleet: Sendable {
             result.stages[index].recovery = StageRecovery(dropped: recovery.dropped, back: recovery.back)
         }
         result.commandLatency = commandLatency
+        result.connectTimings = connectTimings
         result.subscribers = subscribers?.figures(seconds: duration) ?? []
         result.subscribeLatency = subscribeLatency
         if let verifier {

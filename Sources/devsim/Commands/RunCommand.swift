@@ -103,6 +103,7 @@ struct RunCommand {
         systemd?.cancel()
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
+        if let line = result.connectTimings.line { logger.info("connect times: " + line) }
         for group in result.subscribers { logger.info(group.logLine) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
