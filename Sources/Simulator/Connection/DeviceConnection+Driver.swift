@@ -83,7 +83,7 @@ extension DeviceConnection {
         let speaksMQTT5 = client.options.protocolVersion == .v5
         context.control.connectionFailed(
             failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""),
-            host: plan.options.host, port: plan.options.port)
+            host: client.options.host, port: client.options.port)
         if let refusal = failure.refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
             credentialsRefused = true
             context.control.noteCredentialsRefused(failure.reason, of: context.connectionCount)

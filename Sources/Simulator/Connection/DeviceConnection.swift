@@ -289,6 +289,6 @@ final class DeviceConnection: Session, @unchecked Sendable {
     }
 
     var metadata: KeyValuePairs<String, Logger.Value> {
-        ["client": .string(plan.options.clientID ?? "-"), "broker": "\(plan.options.host):\(plan.options.port)"]
+        ["client": .string(plan.options.clientID ?? "-"), "broker": "\(client.options.host):\(client.options.port)"]
     }
 }

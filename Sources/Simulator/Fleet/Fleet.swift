@@ -100,6 +100,8 @@ public final class Fleet: Sendable {
         let perConnection = DeviceConnection.descriptorsPerConnection
         // A subscriber's connection costs what a device's does, and its loops theirs.
         let subscriberLoops = min(settings.loops, plan.subscriberConnectionCount)
+        // Before the descriptors: adding source addresses does not change how many are needed.
+        try PortLimit.check(plan, settings: settings)
         try DescriptorLimit.raise(
             toFit: DescriptorLimit.needed(
                 connections: plan.connections.count + plan.subscriberConnectionCount, perConnection: perConnection,

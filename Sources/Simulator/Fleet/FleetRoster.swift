@@ -327,6 +327,7 @@ final class FleetRoster: Sendable {
         }
         let perConnection = DeviceConnection.descriptorsPerConnection
         do {
+            try PortLimit.check(plan, settings: settings)
             try DescriptorLimit.raise(
                 toFit: DescriptorLimit.needed(connections: next.connectionCount, perConnection: perConnection, loops: contexts.count),
                 perConnection: perConnection)

@@ -258,6 +258,8 @@ struct RunCommand {
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout
         settings.url = options.url
+        settings.hosts = options.urlHosts
+        settings.bind = options.bind
         return settings
     }
 

@@ -201,7 +201,7 @@ final class Telemetry: TimerTarget {
             counters.add(.failed)
             context.control.connectionFailed(
                 "publish failed: \(publishFailure(error, payload: payload.count)) (first on topic \(device.plan.topic))",
-                key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
+                key: "publish failed: \(error)", host: client.options.host, port: client.options.port)
             return false
         }
         counters.add(.published)
@@ -237,6 +237,6 @@ final class Telemetry: TimerTarget {
 
     /// Logs `message` once for the whole run, whichever connection says it.
     func warnOnce(_ message: String, key: String? = nil) {
-        context.control.warnOnce(message, key: key, host: plan.options.host, port: plan.options.port)
+        context.control.warnOnce(message, key: key, host: client.options.host, port: client.options.port)
     }
 }
