@@ -6,7 +6,7 @@ import Simulator
 /// `buffered`) labelled by device group, and by shard with `--shard`; connections up and in all
 /// are gauges; acknowledgement latency and lateness are histograms in seconds, from devsim's own
 /// histograms at their resolution. Subscriber groups (`subscribers:`) have `devsim_subscriber_…`
-/// series of their own, labelled by their group. No label names a device: a fleet of a million devices makes
+/// series of their own, labelled by their group; a cluster's brokers (`broker.hosts`) `devsim_host_…`, labelled by host. No label names a device: a fleet of a million devices makes
 /// as many series as one of ten. Under stages or a capacity search, the stage under way, the
 /// search's step and the rate they aim at are gauges too.
 package enum MetricsText {
@@ -50,6 +50,7 @@ package enum MetricsText {
         histogram(
             &text, "devsim_lateness_seconds", "How late messages were published after their ticks' deadlines.", live.result.lateness, base)
         subscribers(&text, live.result.subscribers, base)
+        hosts(&text, live.result.hosts, base)
         position(&text, live.position, base)
         header(&text, "devsim_process_start_time_seconds", "When devsim started, in seconds since the Unix epoch.", "gauge")
         sample(&text, "devsim_process_start_time_seconds", [], format(startTime))
@@ -116,11 +117,11 @@ package enum MetricsText {
         for (group, histogram) in latencies { buckets(&text, name, histogram, base + [("group", group)]) }
     }
 
-    private static func header(_ text: inout String, _ name: String, _ help: String, _ type: String) {
+    static func header(_ text: inout String, _ name: String, _ help: String, _ type: String) {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
-    private static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
+    static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
         let labelText = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(escaped($0.1))\"" }.joined(separator: ",") + "}"
         text += "\(name)\(labelText) \(value)\n"
     }

@@ -319,6 +319,7 @@ public final class Fleet: Sendable {
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         let groupsUpAtEnd = roster.groupTotals.map(\.totals.connectionsUp)
+        let hostsUpAtEnd = roster.hosts.figures.map(\.connectionsUp)
         disconnectAll()
         logLosses()  // those of the drain and the goodbyes
         verifier?.settle(published: totals[.published])
@@ -346,6 +347,7 @@ public final class Fleet: Sendable {
         var result = self.result(
             totals: totals, connectionsUp: connectionsUpAtEnd, seconds: duration, reason: reason, latency: latency,
             lateness: lateness, start: start)
+        for (index, up) in hostsUpAtEnd.enumerated() where result.hosts.indices.contains(index) { result.hosts[index].connectionsUp = up }
         // The last point holds the run's last part interval and what the drain settled, so
         // the points add up to the totals; it ends where the ticking did, as the run's length
         // does, and its connections are those up then, before the goodbyes.

@@ -80,8 +80,8 @@ package enum PortLimit {
             let given = Set(sharing.compactMap(\.bindAddress)).count
             let needed = (sharing.count + ports.count - 1) / ports.count
             let brokers = use.brokers.count == 1 ? "\(use.brokers.first!)" : "\(use.brokers.count) broker addresses"
-            return "\(PortLimit.grouped(sharing.count)) connections to \(brokers) need \(needed) source addresses at \(ports.said); "
-                + "\(origin(source) ?? "--bind") gives \(given): add addresses to broker.bind or --bind"
+            return "\(origin(source) ?? "--bind") gives \(given) source addresses, and \(PortLimit.grouped(sharing.count)) connections "
+                + "to \(brokers) need \(needed) at \(ports.said): add addresses to broker.bind or --bind"
         }
         return nil
     }

@@ -104,6 +104,7 @@ struct RunCommand {
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
         for group in result.subscribers { logger.info(group.logLine) }
+        for host in result.hosts { logger.info(host.logLine) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
         service?.noteFinished(result, outcome: report.outcome)

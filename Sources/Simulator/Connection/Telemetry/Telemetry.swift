@@ -16,7 +16,9 @@ final class Telemetry: TimerTarget {
     // count changing (callgrind).
     let client: Client
     let driver: ConnectionDriver
-    let counters: Counters
+    /// Its group's on this loop, or for a cluster's (`broker.hosts`) those of the host it is on,
+    /// changed at a failover (`count(on:)`): unchecked, as a `let`'s load, on the publish path.
+    @exclusivity(unchecked) private(set) var counters: Counters
     let context: LoopContext
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
@@ -154,6 +156,17 @@ final class Telemetry: TimerTarget {
     /// message that finds no room waits in the bounded queue, so a broker slower than the
     /// schedule costs evicted, counted messages, never unbounded memory.
     private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : inFlight.hasRoom }
+
+    /// Counts on `next` from now on (a failover to another host of a cluster): the messages
+    /// in flight and queued go with it, so each host's gauges hold its own.
+    func count(on next: Counters) {
+        guard next !== counters else { return }
+        counters.add(.inFlight, -inFlight.count)
+        next.add(.inFlight, inFlight.count)
+        counters.add(.buffered, -queue.count)
+        next.add(.buffered, queue.count)
+        counters = next
+    }
 
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
