@@ -11,6 +11,7 @@ extension ScenarioReader {
             return nil
         }
         var addresses: [String] = []
+        var places: [String: SourceLocation] = [:]
         for item in items {
             guard let text = string(item, "bind") else { return nil }
             if let problem = BindAddresses.problem(with: text) {
@@ -22,8 +23,11 @@ extension ScenarioReader {
                 return nil
             }
             addresses.append(text)
+            places[text] = location(of: item)
         }
-        return BindAddresses(addresses: addresses, location: location(of: node))
+        var bind = BindAddresses(addresses: addresses, location: location(of: node))
+        bind.places = places
+        return bind
     }
 
     /// `broker.hosts`: the nodes of one cluster, each a URL or `host:port`, in place of `host`

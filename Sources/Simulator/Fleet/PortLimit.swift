@@ -87,7 +87,7 @@ package enum PortLimit {
     }
 
     /// `70,000`: the figures of the message as people write them.
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value)
         var result = ""
         for (index, digit) in digits.enumerated() {

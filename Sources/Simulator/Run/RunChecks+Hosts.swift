@@ -9,7 +9,7 @@ extension RunChecks {
         for bind in binds {
             for address in bind.addresses {
                 if let problem = SourceAddress.check(address) {
-                    throw RunCheckError("\(bind.origin): \(problem); give addresses this machine has (ip address shows them)")
+                    throw RunCheckError("\(bind.origin(of: address)): \(problem); give addresses this machine has (ip address shows them)")
                 }
             }
         }

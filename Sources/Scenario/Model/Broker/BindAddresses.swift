@@ -11,6 +11,8 @@ public struct BindAddresses: Sendable, Equatable {
     public var location: SourceLocation?
     /// The flag or variable it came from, when not from a file.
     public var flag: String?
+    /// Where each address is written in the file, for a message about one of them.
+    public var places: [String: SourceLocation] = [:]
 
     public init(addresses: [String], location: SourceLocation? = nil, flag: String? = nil) {
         self.addresses = addresses
@@ -26,6 +28,11 @@ public struct BindAddresses: Sendable, Equatable {
     public var origin: String {
         if let location { return "\(location): broker.bind" }
         return flag ?? "--bind"
+    }
+
+    /// What a message about `address` says it came from: its own place in the file, or the flag.
+    public func origin(of address: String) -> String {
+        places[address].map { "\($0): broker.bind" } ?? origin
     }
 
     /// Why `text` is not a numeric IPv4 or IPv6 address (libmosquitto resolves a name, but a
