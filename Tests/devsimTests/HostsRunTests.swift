@@ -32,14 +32,32 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let result = try DevsimProcess.runToCompletion(args: ["run", file, "--messages", "40", "--stats-interval", "0"], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
-        for address in ["127.0.0.2", "127.0.0.3"] {
-            #expect(broker.log.components(separatedBy: "New client connected from \(address):").count - 1 == 2, "\(broker.log)")
-        }
+        // Connection i from address i mod 2, whatever reconnects there were.
+        #expect(
+            Self.sources(in: broker.log) == [
+                "meter-1": ["127.0.0.2"], "meter-2": ["127.0.0.3"], "meter-3": ["127.0.0.2"], "meter-4": ["127.0.0.3"],
+            ], "\(broker.log)")
         // The flag's list over the file's.
         let flagged = try DevsimProcess.runToCompletion(
             args: ["run", file, "--messages", "40", "--stats-interval", "0", "--bind", "127.0.0.4"], timeout: 60)
         #expect(flagged.status == 0, "\(flagged.stderr)")
-        #expect(broker.log.components(separatedBy: "New client connected from 127.0.0.4:").count - 1 == 4, "\(broker.log)")
+        #expect(broker.log.components(separatedBy: "New client connected from 127.0.0.4:").count - 1 >= 4, "\(broker.log)")
+    }
+
+    /// Each client id and the source addresses mosquitto saw it connect from ("New client
+    /// connected from 127.0.0.2:40000 as meter-1 (…)"; `::ffff:` before an IPv4 address on a
+    /// WebSocket listener).
+    static func sources(in log: String) -> [String: Set<String>] {
+        var sources: [String: Set<String>] = [:]
+        for line in log.split(separator: "\n") {
+            guard let from = line.range(of: "New client connected from "), let asWord = line.range(of: " as ") else { continue }
+            var address = String(line[from.upperBound..<asWord.lowerBound])
+            if let colon = address.lastIndex(of: ":") { address = String(address[..<colon]) }
+            if address.hasPrefix("::ffff:") { address.removeFirst(7) }
+            let client = line[asWord.upperBound...].prefix { $0 != " " }
+            sources[String(client), default: []].insert(address)
+        }
+        return sources
     }
 
     @Test func addressesNotOfThisMachineAreRefusedBeforeConnecting() throws {
