@@ -147,4 +147,41 @@ import TestSupport
         let listed = try #require(report["hosts"] as? [[String: Any]])
         #expect(listed.compactMap { $0["published"] as? Int } == hosts.map(\.published))
     }
+
+    /// TLS checks each host's certificate against that host's name: a connection whose first
+    /// host's name is not on the certificate goes on to the next host, whose name is, and is
+    /// taken there, as its own TLS checks the new name.
+    @Test func eachHostsCertificateIsCheckedAgainstItsOwnName() throws {
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let named = try MosquittoBroker(extraConfig: certificates.listenerConfig)
+        let wrong = try MosquittoBroker(extraConfig: certificates.listenerConfig)
+        let file = try RunFiles.scenario(
+            "tls-cluster.yaml",
+            """
+            name: tls-cluster
+            broker:
+              hosts: ["mqtts://localhost:\(wrong.port)", "mqtts://127.0.0.1:\(named.port)"]
+              spread: roundRobin
+              tls: { ca: \(certificates.ca) }
+              reconnect: { initial: 100ms, max: 500ms }
+            devices:
+              - name: meter
+                count: 2
+                topic: "m/{id}"
+                publish: 5/s
+                payload: { fields: { seq: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try ServedRun(file: file, brokerPort: 0) { settings in
+            settings.host = nil
+            settings.port = nil
+        }
+        let host = { (name: String) in run.fleet.live().result.hosts.first { $0.host == name } }
+        #expect(TestClock.wait(timeout: 60) { host("127.0.0.1:\(named.port)")?.connectionsUp == 2 }, "\(run.log)")
+        let result = try #require(try run.stop(timeout: 30))
+        let refused = try #require(result.hosts.first { $0.host == "localhost:\(wrong.port)" })
+        #expect(refused.connects == 0 && refused.failoversFrom >= 1, "\(refused)")
+        #expect(result.hosts.first { $0.host == "127.0.0.1:\(named.port)" }?.failoversTo ?? 0 >= 1)
+    }
 }
