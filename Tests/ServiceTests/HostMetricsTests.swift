@@ -48,6 +48,9 @@ import Testing
         #expect(
             HTMLReport.page(report).contains(
                 "<tr data-host=\"10.0.0.2:1883\"><td>10.0.0.2:1883</td><td>0</td><td>3</td><td>3</td><td>3</td>"))
+        #expect(
+            Self.hosts()[1].logLine
+                == "host 10.0.0.2:1883: 0 up, 3 connects, 3 lost, failovers 3 from and 0 to, published 10, acknowledged 0, failed 1")
         let merged = HostFigures.merge(Self.hosts() + Self.hosts().reversed())
         #expect(merged.map(\.host) == ["10.0.0.1:1883", "10.0.0.2:1883"])
         #expect(merged.map(\.published) == [180, 20] && merged.map(\.failoversFrom) == [0, 6])
