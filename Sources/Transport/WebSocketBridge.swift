@@ -91,7 +91,7 @@ package final class WebSocketBridge {
         self.loop = loop
         handshake = WebSocketHandshake(host: endpoint.host, port: endpoint.port, path: endpoint.path)
         drainTimer = Timer(on: loop)
-        let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls)
+        let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, bindAddress: endpoint.bindAddress)
         do {
             listener = try LocalListener()
         } catch {

@@ -157,7 +157,7 @@ public final class Client: @unchecked Sendable {
     /// (`MOSQ_OPT_SSL_CTX_WITH_DEFAULTS`), so that the verification that runs is the one that
     /// names what it refuses (see `certificateRefusal`). The CA given, or the system's trusted
     /// certificates (`SSL_CERT_FILE`, `SSL_CERT_DIR`) when none is; `insecure` verifies nothing.
-    private func applyTLS(_ tls: TLSSettings, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
+    func applyTLS(_ tls: TLSSettings, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
         let context: TLSContext
         do {
             context = try TLSContexts.context(for: tls, host: options.host)
@@ -178,7 +178,8 @@ public final class Client: @unchecked Sendable {
         return mosquitto_ssl_get(handle).flatMap(ALPN.selected(on:))
     }
 
-    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
+    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`
+    /// (`mosquitto_connect_bind_async` from `options.bindAddress`), also for every
     /// attempt after the first (it closes the previous socket). The host name is resolved here,
     /// blocking, which is quick for addresses and local names. With `localPath`, to a Unix
     /// socket there instead (port 0): a WebSocket bridge's, which carries the bytes on.
@@ -191,7 +192,7 @@ public final class Client: @unchecked Sendable {
         // handshake within the call.
         let rc = handshakeStep {
             localPath.map { mosquitto_connect_async(handle, $0, 0, keepalive) }
-                ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
+                ?? mosquitto_connect_bind_async(handle, options.host, options.port, keepalive, options.bindAddress)
         }
         connectErrno = errno
         // A loopback connect may be made within the call: its time is then that short. Its

@@ -17,6 +17,7 @@ public enum HTMLReport {
         body += stages(report)
         body += groups(report)
         body += subscribers(report)
+        body += hosts(report)
         return """
             <!doctype html>
             <html lang="en">
@@ -320,7 +321,7 @@ public enum HTMLReport {
     }
 
     /// A table row: its attributes (` data-stage="2"`, with the space) and its cells, in HTML.
-    private struct Row {
+    struct Row {
         var attributes: String
         var cells: [String]
 
@@ -331,7 +332,7 @@ public enum HTMLReport {
     }
 
     /// `<table ATTRIBUTES>` with a header row of `columns` (plain text) and `rows`.
-    private static func table(_ attributes: String, _ columns: [String], _ rows: [Row]) -> String {
+    static func table(_ attributes: String, _ columns: [String], _ rows: [Row]) -> String {
         "<table \(attributes)><thead><tr>" + columns.map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
             + rows.map { "<tr\($0.attributes)>" + $0.cells.map { "<td>\($0)</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>\n"
     }

@@ -83,6 +83,8 @@ public enum ReportMerge {
         merged.withConnectTimings(connectTimings)
         merged.groups = mergeGroups(reports.flatMap(\.groups))
         merged.subscribers = mergeSubscribers(reports.flatMap { $0.subscribers ?? [] })
+        let hosts = HostFigures.merge(reports.flatMap { $0.hosts ?? [] })
+        merged.hosts = hosts.isEmpty ? nil : hosts
         merged.connectionErrors = reports.reduce(into: [:]) { total, report in
             total.merge(report.connectionErrors, uniquingKeysWith: +)
         }

@@ -59,5 +59,8 @@ extension RunReport {
         /// Each subscriber group's figures (`subscribers:`), in scenario order; absent without
         /// any. Nothing they received is in the figures above, which are the devices'.
         public var subscribers: [SubscriberFigures]? = nil
+        /// Each broker of a cluster (`broker.hosts`): its connections and messages; absent
+        /// for one broker.
+        public var hosts: [HostFigures]? = nil
     }
 }

@@ -39,6 +39,8 @@ public struct RunResult: Sendable {
     public var capacity: CapacityFigures? = nil
     /// Each subscriber group's figures (`subscribers:`), apart from the devices'.
     public var subscribers: [SubscriberFigures] = []
+    /// Each broker of a cluster (`broker.hosts`); empty for one broker.
+    public var hosts: [HostFigures] = []
 
     package init(
         totals: Totals, connectionsUpAtEnd: Int, connections: Int, durationSeconds: Double, reason: StopReason, latency: Histogram,

@@ -22,7 +22,7 @@ package struct ScenarioKeys: Sendable {
         path: "broker",
         keys: [
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials", "azureIoTHub",
+            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials", "azureIoTHub", "bind", "hosts", "spread",
         ])
     package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure", "alpn"])
     /// Azure IoT Hub: each device's identity and SAS token (`AzureIoTHub`).

@@ -5,10 +5,11 @@ import Simulator
 /// report figure is a `devsim_…_total` counter (gauges for the two that go down: `in_flight`,
 /// `buffered`) labelled by device group, and by shard with `--shard`; connections up and in all
 /// are gauges; acknowledgement latency, lateness and the connection timings are histograms in
-/// seconds, from devsim's own histograms at their resolution. Subscriber groups (`subscribers:`) have `devsim_subscriber_…`
-/// series of their own, labelled by their group. No label names a device: a fleet of a million devices makes
-/// as many series as one of ten. Under stages or a capacity search, the stage under way, the
-/// search's step and the rate they aim at are gauges too.
+/// seconds, from devsim's own histograms at their resolution. Subscriber groups (`subscribers:`)
+/// have `devsim_subscriber_…` series of their own, labelled by their group; a cluster's brokers
+/// (`broker.hosts`) `devsim_host_…`, labelled by host. No label names a device: a fleet of a
+/// million devices makes as many series as one of ten. Under stages or a capacity search, the
+/// stage under way, the search's step and the rate they aim at are gauges too.
 package enum MetricsText {
     /// The `le` bounds of the histograms, in seconds: half a millisecond to ten seconds.
     package static let bounds: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10]
@@ -51,6 +52,7 @@ package enum MetricsText {
             &text, "devsim_lateness_seconds", "How late messages were published after their ticks' deadlines.", live.result.lateness, base)
         connectTimings(&text, live.result.connectTimings, base)
         subscribers(&text, live.result.subscribers, base)
+        hosts(&text, live.result.hosts, base)
         position(&text, live.position, base)
         header(&text, "devsim_process_start_time_seconds", "When devsim started, in seconds since the Unix epoch.", "gauge")
         sample(&text, "devsim_process_start_time_seconds", [], format(startTime))
@@ -121,7 +123,7 @@ package enum MetricsText {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
-    private static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
+    static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
         let labelText = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(escaped($0.1))\"" }.joined(separator: ",") + "}"
         text += "\(name)\(labelText) \(value)\n"
     }

@@ -101,6 +101,8 @@ public final class Fleet: Sendable {
         let perConnection = DeviceConnection.descriptorsPerConnection
         // A subscriber's connection costs what a device's does, and its loops theirs.
         let subscriberLoops = min(settings.loops, plan.subscriberConnectionCount)
+        // Before the descriptors: adding source addresses does not change how many are needed.
+        try PortLimit.check(plan, settings: settings)
         try DescriptorLimit.raise(
             toFit: DescriptorLimit.needed(
                 connections: plan.connections.count + plan.subscriberConnectionCount, perConnection: perConnection,
@@ -319,6 +321,7 @@ public final class Fleet: Sendable {
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         let groupsUpAtEnd = roster.groupTotals.map(\.totals.connectionsUp)
+        let hostsUpAtEnd = roster.hosts.figures.map(\.connectionsUp)
         disconnectAll()
         logLosses()  // those of the drain and the goodbyes
         verifier?.settle(published: totals[.published])
@@ -348,6 +351,7 @@ public final class Fleet: Sendable {
         var result = self.result(
             totals: totals, connectionsUp: connectionsUpAtEnd, seconds: duration, reason: reason, latency: latency,
             lateness: lateness, start: start)
+        for (index, up) in hostsUpAtEnd.enumerated() where result.hosts.indices.contains(index) { result.hosts[index].connectionsUp = up }
         // The last point holds the run's last part interval and what the drain settled, so
         // the points add up to the totals; it ends where the ticking did, as the run's length
         // does, and its connections are those up then, before the goodbyes.
