@@ -32,4 +32,12 @@ package struct TopicAliases: Sendable {
         aliases[topic] = alias
         return .topicAndAlias(alias)
     }
+
+    /// The PUBLISH that was to give `topic` its alias (`use`, just made) did not go: the broker
+    /// never saw the alias, so the topic's next PUBLISH must carry the topic again, or name an
+    /// alias the connection does not have (a protocol error). Anything else is left as it is.
+    package mutating func withdraw(_ use: Use, for topic: String) {
+        guard case .topicAndAlias(let alias) = use, aliases[topic] == alias, Int(alias) == aliases.count else { return }
+        aliases[topic] = nil
+    }
 }
