@@ -15,6 +15,8 @@ package struct TopicAliases: Sendable {
 
     private var aliases: [String: UInt16] = [:]
     package private(set) var maximum = 0
+    /// Which connection the aliases are of: one more at each CONNACK.
+    package private(set) var connection = 0
 
     package init() {}
 
@@ -22,6 +24,7 @@ package struct TopicAliases: Sendable {
     package mutating func restart(maximum: Int) {
         aliases.removeAll(keepingCapacity: true)
         self.maximum = min(maximum, Int(UInt16.max))
+        connection += 1
     }
 
     /// How a PUBLISH on `topic` goes out, its alias made now if it needs one.

@@ -31,7 +31,7 @@ extension Client {
         switch use {
         case .topic: break
         case .topicAndAlias(let alias), .alias(let alias):
-            do { list = try properties.list(alias: alias) } catch {
+            do { list = try properties.list(alias: alias, connection: topicAliases.connection) } catch {
                 topicAliases.withdraw(use, for: topic.name)
                 return PropertiesPublish(messageID: 0, error: error)
             }
