@@ -75,4 +75,34 @@ import TestSupport
         #expect(!devsim.stderr.contains("Topic Alias invalid"), "\(devsim.stderr)")
         #expect(devsim.stderr.contains("the broker takes no topic aliases"), "\(devsim.stderr)")
     }
+    /// A device a dashboard shows says its state at each CONNACK, on its telemetry topic, beside
+    /// its schedule: that message carries the group's properties as its ticks do (before the
+    /// fix: no content type, no expiry, which a retained state then kept for ever).
+    @Test func theStateAtTheConnackCarriesTheProperties() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try MQTT5PropertiesTests.V5Subscriber(port: broker.port, topic: "plant/+/power")
+        let file = try RunFiles.scenario(
+            "state.yaml",
+            """
+            broker: { protocol: mqtt5 }
+            devices:
+              - name: meter
+                topic: "plant/{id}/power"
+                publish: 1/1h
+                jitter: 30m
+                availability: { topic: "plant/{id}/status" }
+                properties: { contentType: application/json, messageExpiry: 5m }
+                payload: { fields: { p: { constant: 1 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess(arguments: [
+            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--seed", "3",
+            "--duration", "1s", "--report", file + ".json",
+        ])
+        #expect(devsim.waitUntilExit(timeout: 60) == 0, "\(devsim.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        #expect(report["stateMessages"] as? Int == 1, "the first tick is up to 30 minutes away: \(report)")
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { !subscriber.messages.isEmpty })
+        #expect(subscriber.messages.allSatisfy { $0.contains("|C=application/json|") }, "\(subscriber.messages)")
+    }
 }
