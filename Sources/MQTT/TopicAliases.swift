@@ -15,6 +15,8 @@ package struct TopicAliases: Sendable {
 
     private var aliases: [String: UInt16] = [:]
     package private(set) var maximum = 0
+    /// Which connection the aliases are of: one more at each CONNACK.
+    package private(set) var connection = 0
 
     package init() {}
 
@@ -22,6 +24,7 @@ package struct TopicAliases: Sendable {
     package mutating func restart(maximum: Int) {
         aliases.removeAll(keepingCapacity: true)
         self.maximum = min(maximum, Int(UInt16.max))
+        connection += 1
     }
 
     /// How a PUBLISH on `topic` goes out, its alias made now if it needs one.
@@ -31,5 +34,13 @@ package struct TopicAliases: Sendable {
         let alias = UInt16(aliases.count + 1)
         aliases[topic] = alias
         return .topicAndAlias(alias)
+    }
+
+    /// The PUBLISH that was to give `topic` its alias (`use`, just made) did not go: the broker
+    /// never saw the alias, so the topic's next PUBLISH must carry the topic again, or name an
+    /// alias the connection does not have (a protocol error). Anything else is left as it is.
+    package mutating func withdraw(_ use: Use, for topic: String) {
+        guard case .topicAndAlias(let alias) = use, aliases[topic] == alias, Int(alias) == aliases.count else { return }
+        aliases[topic] = nil
     }
 }

@@ -149,10 +149,13 @@ import TestSupport
     }
 
     /// libmosquitto keeps a CONNACK's limits until another CONNACK gives them anew, but for the
-    /// keepalive and Retain Available, which each connection resets: so does the client.
+    /// keepalive and Retain Available, which each connection resets: so does the client. The
+    /// Topic Alias Maximum, which libmosquitto leaves to the client, is the connection's too.
     @Test func theLimitsAreKeptAsLibmosquittoKeepsThemAcrossAReconnect() throws {
         let server = try ScriptedMQTTServer(scripts: [
-            .init(closeAfterConnack: 0.2, connackProperties: .init(maximumPacketSize: 256, serverKeepAlive: 20, retainAvailable: false)),
+            .init(
+                closeAfterConnack: 0.2,
+                connackProperties: .init(maximumPacketSize: 256, topicAliasMaximum: 5, serverKeepAlive: 20, retainAvailable: false)),
             .init(),
         ])
         let session = try Session(port: server.port)
@@ -162,6 +165,7 @@ import TestSupport
         #expect(TestClock.wait(timeout: 5) { session.snapshot.filter { $0 == "connack 0" }.count == 2 })
         let limits = try #require(session.onLoop { $0.brokerLimits })
         #expect(limits.maximumPacketSize == 256 && limits.serverKeepAlive == nil && limits.retainAvailable, "\(limits)")
+        #expect(limits.topicAliasMaximum == 0, "none given, none allowed: \(limits)")
         let error = session.onLoop { client in
             [UInt8](repeating: 0, count: 400).withUnsafeBytes {
                 client.publish(topic: Topic("t"), payload: $0, qos: .atMostOnce, retain: false).error

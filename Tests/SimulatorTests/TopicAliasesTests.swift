@@ -27,6 +27,20 @@ import Testing
         #expect(aliases.use(for: "a") == .topic)
     }
 
+    /// An alias whose PUBLISH did not go (over the Maximum Packet Size, refused by libmosquitto)
+    /// is no alias: the topic's next PUBLISH carries the topic again, with the same alias.
+    @Test func anAliasWhosePublishDidNotGoIsWithdrawn() {
+        var aliases = TopicAliases()
+        aliases.restart(maximum: 2)
+        let first = aliases.use(for: "a")
+        aliases.withdraw(first, for: "a")
+        #expect(aliases.use(for: "a") == .topicAndAlias(1))
+        #expect(aliases.use(for: "a") == .alias(1))
+        aliases.withdraw(.alias(1), for: "a")
+        #expect(aliases.use(for: "a") == .alias(1), "an alias the broker has is kept")
+        #expect(aliases.use(for: "b") == .topicAndAlias(2))
+    }
+
     @Test func thePropertiesLengthIsWhatTheWireCarries() {
         var properties = PublishProperties()
         properties.userProperties = [UserProperty(name: "site", value: "plant-1")]

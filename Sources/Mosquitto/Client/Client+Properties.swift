@@ -24,17 +24,27 @@ extension Client {
         assertInEventLoop()
         var use = TopicAliases.Use.topic
         if properties.properties.topicAlias, !qos.isAcknowledged { use = topicAliases.use(for: topic.name) }
-        let list: OpaquePointer?
-        var propertyBytes = properties.encodedLength
-        var topicBytes = topic.cString.count - 1
+        let inFull = PacketSize.publish(
+            topic: topic.cString.count - 1, payload: payload.count, qos: qos, version: .v5, properties: properties.encodedLength)
+        var list = properties.plain
+        var size = inFull
         switch use {
-        case .topic: list = properties.plain
+        case .topic: break
         case .topicAndAlias(let alias), .alias(let alias):
-            do { list = try properties.list(alias: alias) } catch { return PropertiesPublish(messageID: 0, error: error) }
-            propertyBytes += PublishProperties.topicAliasLength
-            if case .alias = use { topicBytes = 0 }
+            do { list = try properties.list(alias: alias, connection: topicAliases.connection) } catch {
+                topicAliases.withdraw(use, for: topic.name)
+                return PropertiesPublish(messageID: 0, error: error)
+            }
+            size = PacketSize.publish(
+                topic: use == .alias(alias) ? 0 : topic.cString.count - 1, payload: payload.count, qos: qos, version: .v5,
+                properties: properties.encodedLength + PublishProperties.topicAliasLength)
+            // The first PUBLISH on a topic is 3 bytes over the same one in full, which may still
+            // fit the broker's Maximum Packet Size: it goes in full, and gives no alias.
+            if case .topicAndAlias = use, !brokerLimits.admits(packetOf: size) {
+                topicAliases.withdraw(use, for: topic.name)
+                (use, list, size) = (.topic, properties.plain, inFull)
+            }
         }
-        let size = PacketSize.publish(topic: topicBytes, payload: payload.count, qos: qos, version: .v5, properties: propertyBytes)
         guard brokerLimits.admits(packetOf: size) else { return PropertiesPublish(messageID: 0, error: .oversizePacket) }
         var messageID: Int32 = 0
         let rc: Int32
@@ -48,10 +58,11 @@ extension Client {
         }
         if mosquitto_want_write(handle) { registrationMayChange() }
         var result = PropertiesPublish(messageID: messageID, error: rc == 0 ? nil : MosquittoError(rawValue: rc, systemErrno: errno))
-        if rc == 0, use != TopicAliases.Use.topic {
-            let full = PacketSize.publish(
-                topic: topic.cString.count - 1, payload: payload.count, qos: qos, version: .v5, properties: properties.encodedLength)
-            result.aliasSaving = full - size
+        if rc != 0 {
+            // A PUBLISH the broker will not see gives it no alias.
+            topicAliases.withdraw(use, for: topic.name)
+        } else if use != TopicAliases.Use.topic {
+            result.aliasSaving = inFull - size
         }
         return result
     }

@@ -229,6 +229,8 @@ public final class Client: @unchecked Sendable {
         hadPeer = false
         brokerLimits.serverKeepAlive = nil
         brokerLimits.retainAvailable = true
+        // Absent from a CONNACK, none (MQTT 5, 3.2.2.3.8): an alias the last one allowed ends this.
+        brokerLimits.topicAliasMaximum = 0
         certificateRefusal = nil
         tcpConnectedAt = nil
         tlsFinishedAt = nil

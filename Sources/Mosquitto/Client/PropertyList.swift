@@ -3,16 +3,20 @@ import MQTT
 
 /// A device's PUBLISH properties as libmosquitto's `mosquitto_property` list, made once and
 /// reused for every message (`mosquitto_publish_v5` neither frees nor changes it): one list
-/// without a Topic Alias, and one per alias the device's topics have been given, each made at
-/// its first use. Confined, as its device is, to one event loop.
+/// without a Topic Alias, and one per alias the device's topics have on the connection, each
+/// made at its first use there. Confined, as its device is, to one event loop.
 package final class PropertyList: @unchecked Sendable {
     package let properties: PublishProperties
     /// The bytes of the list in a PUBLISH, a Topic Alias aside (`PublishProperties.encodedLength`).
     package let encodedLength: Int
     /// Without a Topic Alias.
     let plain: OpaquePointer?
-    /// With Topic Alias N at index N - 1.
-    private var withAlias: [OpaquePointer?] = []
+    /// With a Topic Alias, by alias: those of connection `aliasesOf` alone, freed at the next
+    /// connection's first use, whose aliases are new. As many as the device's topics, whatever
+    /// the aliases' numbers: on a shared connection they reach the thousands, and a list per
+    /// number up to its own made the fleet's memory grow as the square of its devices.
+    private var withAlias: [UInt16: OpaquePointer] = [:]
+    private var aliasesOf = 0
 
     /// Makes the list: `mosquitto_property_add_*` for each property. Fails, as the option
     /// `properties`, only where libmosquitto refuses a value (a string over 65,535 bytes) or
@@ -26,17 +30,32 @@ package final class PropertyList: @unchecked Sendable {
     deinit {
         var list = plain
         mosquitto_property_free_all(&list)
-        for var list in withAlias { mosquitto_property_free_all(&list) }
+        freeAliasLists()
     }
 
-    /// The list that carries Topic Alias `alias` (1 or more) too.
-    func list(alias: UInt16) throws(MosquittoError) -> OpaquePointer? {
-        let index = Int(alias) - 1
-        if index < withAlias.count, let list = withAlias[index] { return list }
+    /// The list that carries Topic Alias `alias` (1 or more) too, on the client's `connection`
+    /// (`TopicAliases.connection`).
+    func list(alias: UInt16, connection: Int) throws(MosquittoError) -> OpaquePointer? {
+        if connection != aliasesOf {
+            freeAliasLists()
+            aliasesOf = connection
+        }
+        if let list = withAlias[alias] { return list }
         let list = try Self.make(properties, alias: alias)
-        while withAlias.count <= index { withAlias.append(nil) }
-        withAlias[index] = list
+        withAlias[alias] = list
         return list
+    }
+
+    /// The lists with an alias it holds now.
+    var aliasListCount: Int { withAlias.count }
+
+    /// `mosquitto_property_free_all` of each list with an alias.
+    private func freeAliasLists() {
+        for list in withAlias.values {
+            var list: OpaquePointer? = list
+            mosquitto_property_free_all(&list)
+        }
+        withAlias.removeAll(keepingCapacity: true)
     }
 
     /// `mosquitto_property_add_string_pair`, `_int32`, `_string`, `_byte`, `_binary` and

@@ -82,8 +82,10 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         }
     }
 
-    /// A gauge goes down as well as up; every other figure only counts up.
-    package var isGauge: Bool { self == .inFlight || self == .buffered }
+    /// A gauge goes down as well as up; every other figure only counts up. `aliasBytesSaved`
+    /// falls by 3 at each topic's first PUBLISH on a connection: as a counter, Prometheus would
+    /// read each fall as a reset.
+    package var isGauge: Bool { self == .inFlight || self == .buffered || self == .aliasBytesSaved }
 
     /// What it counts, in a sentence for a reader of `/metrics` (its HELP line).
     package var help: String {

@@ -143,11 +143,13 @@ extension DeviceConnection {
             for (field, bytes) in pieces {
                 context.payload.removeAll()
                 context.payload.append(contentsOf: Array(state[bytes]))
-                if answer(device.plan.fieldTopics[field], retain: device.plan.retain, what: what) { sent += 1 }
+                if answer(device.plan.fieldTopics[field], retain: device.plan.retain, what: what, properties: device.properties) {
+                    sent += 1
+                }
             }
         } else {
             let inWindow = context.payload.withBytes { device.claimsWindow($0) }
-            guard answer(device.plan.topic, retain: device.plan.retain, what: what) else { return 0 }
+            guard answer(device.plan.topic, retain: device.plan.retain, what: what, properties: device.properties) else { return 0 }
             sent = 1
             device.notePublished(inWindow: inWindow)  // on the device's topic: what --verify expects there
             if discovery != nil { context.payload.withBytes { device.keepLastPayload($0) } }
@@ -158,11 +160,16 @@ extension DeviceConnection {
 
     /// The loop's payload buffer, published beside the schedule (a command's answer, a state);
     /// whether libmosquitto took it. A DISCONNECT waits for its acknowledgement as for the other
-    /// messages beside the telemetry.
-    private func answer(_ topic: String, retain: Bool, correlation: [UInt8]? = nil, what: String = "commands") -> Bool {
+    /// messages beside the telemetry. A state on the device's own topics carries its group's
+    /// `properties` (`properties`), as its ticks there do: a reader that goes by them must not
+    /// find one message of the stream without.
+    private func answer(
+        _ topic: String, retain: Bool, correlation: [UInt8]? = nil, what: String = "commands", properties: PropertyList? = nil
+    ) -> Bool {
         let (messageID, error) = context.payload.withBytes { payload in
-            correlation.map { client.publish(topic: Topic(topic), payload: payload, qos: qos, correlationData: $0) }
-                ?? client.publish(topic: Topic(topic), payload: payload, qos: qos, retain: retain)
+            if let correlation { return client.publish(topic: Topic(topic), payload: payload, qos: qos, correlationData: correlation) }
+            if let properties { return telemetry.publish(topic: Topic(topic), payload: payload, retain: retain, properties: properties) }
+            return client.publish(topic: Topic(topic), payload: payload, qos: qos, retain: retain)
         }
         if let error {
             warnOnce(

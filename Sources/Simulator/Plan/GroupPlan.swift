@@ -18,6 +18,7 @@ package struct GroupPlan: Sendable, Equatable {
         name = group.name
         var described = group
         described.location = nil
+        described.properties?.location = nil
         described.count = 0
         // A deep dump, not Equatable: the generators are existentials of many types.
         var text = ""
