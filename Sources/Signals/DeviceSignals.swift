@@ -29,6 +29,17 @@ package final class DeviceSignals: @unchecked Sendable {
     let fields: FieldList
     /// Set for the `template` style: it writes the payload instead of `frame` and `fields`.
     let template: TemplateEncoder?
+    /// Set for the `raw` style: its `bytes` field, `rawSize` bytes of it, is the payload.
+    let raw: BytesRecipe.Generator?
+    let rawSize: Int
+    /// Every payload's length (`payload.size`), reached by padding (`pad`); `nil` for none.
+    let size: Int?
+    /// Payloads whose fields came out longer than `size`, sent as they were, since the device
+    /// was made; `takeOversized` hands them to the loop's counters.
+    var oversized = 0
+    var oversizedTaken = 0
+    /// Where the last payload's padding lies in its buffer: what `devsim sample` leaves out.
+    package internal(set) var lastPadding = 0..<0
     private let faultTally = FaultTally()
     private var faultsTaken = FaultCounts()
     /// Whether any field declares faults; when none does, the counts stay zero.
@@ -150,6 +161,17 @@ package final class DeviceSignals: @unchecked Sendable {
         } else {
             self.template = nil
         }
+        if payload.style == .raw, let field = fields.first, let generator = field.generator as? BytesRecipe.Generator,
+            case .generator(let recipe as BytesRecipe) = payload.fields.first?.content
+        {
+            raw = generator
+            rawSize = recipe.size ?? payload.size ?? 0
+            size = nil
+        } else {
+            raw = nil
+            rawSize = 0
+            size = payload.size
+        }
         hasFaults = Self.declaresFaults(payload.fields)
         isPerField = payload.style == .perField
         fieldNames = payload.fields.map(\.name)
@@ -166,9 +188,15 @@ package final class DeviceSignals: @unchecked Sendable {
     /// The sensor models are advanced through every sample due by `elapsed` first.
     package func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
         let instant = nextInstant(elapsed: elapsed, wallClock: wallClock)
+        let start = buffer.count
         if let template {
             template.encode(at: instant, into: &buffer)
+            if let size { pad(from: start, to: size, before: 0, into: &buffer) }
             noteIntegrals(elapsed)
+            return
+        }
+        if let raw {
+            raw.write(rawSize, at: instant, into: &buffer)
             return
         }
         if isPerField {
@@ -182,6 +210,7 @@ package final class DeviceSignals: @unchecked Sendable {
         }
         buffer.append(contentsOf: frame.opening)
         fields.writeMembers(at: instant, into: &buffer)
+        if let size { pad(from: start, to: size, before: frame.closing.count, into: &buffer) }
         buffer.append(contentsOf: frame.closing)
         noteIntegrals(elapsed)
     }

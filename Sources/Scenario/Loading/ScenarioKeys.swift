@@ -48,7 +48,7 @@ package struct ScenarioKeys: Sendable {
     package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
     package static let sparkplug = ScenarioKeys(
         path: "devices[].sparkplug", keys: ["groupId", "edgeNodeId", "nodes", "reporting", "deadband", "primaryHost"])
-    package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
+    package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template", "size"])
     /// A field's keys besides its generator (one of `Generators.keys`).
     package static let modifiers = ScenarioKeys(
         path: "a field", keys: ["decimals", "noise", "min", "max", "faults", "unit", "deviceClass", "stateClass", "command"])
