@@ -10,10 +10,8 @@ extension DeviceSignals {
     func pad(from start: Int, to size: Int, before closing: Int, into buffer: inout PayloadBuffer) {
         let length = buffer.count - start + closing
         if length <= size {
-            lastPadding = buffer.count..<buffer.count + size - length
             buffer.append(repeating: UInt8(ascii: " "), count: size - length)
         } else {
-            lastPadding = 0..<0
             oversized += 1
         }
     }
@@ -41,12 +39,25 @@ extension DeviceSignals {
         return "raw \(bytes.count) bytes: " + hex.joined(separator: " ") + (bytes.count > shown ? " …" : "")
     }
 
-    /// The payload just made as `devsim sample` shows it: its padding left out and its length
-    /// said, so a line of 1,000 spaces does not hide the fields.
-    package func sizedText(_ bytes: [UInt8]) -> String {
-        guard size != nil, lastPadding.upperBound <= bytes.count else { return String(decoding: bytes, as: UTF8.self) }
-        let text = String(decoding: bytes[..<lastPadding.lowerBound] + bytes[lastPadding.upperBound...], as: UTF8.self)
-        return text + "  (\(bytes.count) bytes: \(lastPadding.count) spaces of padding not shown)"
+    /// A padded payload as `devsim sample` and the live page show it: its padding left out and
+    /// its length said, so a line of 1,000 spaces does not hide the fields. The padding is the
+    /// spaces before the closing braces (a field's value never ends in a space outside its
+    /// quotes), or a template's at its end. Static, so that the publish path hands it over
+    /// without making a closure.
+    package static func sizedText(_ bytes: [UInt8]) -> String {
+        let brace = UInt8(ascii: "}")
+        let space = UInt8(ascii: " ")
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == brace { end -= 1 }
+        var start = end
+        while start > 0, bytes[start - 1] == space { start -= 1 }
+        if start == end {
+            end = bytes.count
+            start = end
+            while start > 0, bytes[start - 1] == space { start -= 1 }
+        }
+        let text = String(decoding: bytes[..<start] + bytes[end...], as: UTF8.self)
+        return start == end ? text : text + "  (\(bytes.count) bytes: \(end - start) spaces of padding not shown)"
     }
 
     /// Whether the payload is binary (`style: raw`): shown by `rawText`, never as text.

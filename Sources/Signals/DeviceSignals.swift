@@ -38,8 +38,6 @@ package final class DeviceSignals: @unchecked Sendable {
     /// was made; `takeOversized` hands them to the loop's counters.
     var oversized = 0
     var oversizedTaken = 0
-    /// Where the last payload's padding lies in its buffer: what `devsim sample` leaves out.
-    package internal(set) var lastPadding = 0..<0
     private let faultTally = FaultTally()
     private var faultsTaken = FaultCounts()
     /// Whether any field declares faults; when none does, the counts stay zero.

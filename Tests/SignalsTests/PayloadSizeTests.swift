@@ -82,6 +82,17 @@ import Signals
                 .longestLength == 13, "{\"s\":-85.000}")
     }
 
+    @Test func sampleShowsAPaddedPayloadWithoutItsPaddingAndARawOneInHex() {
+        let padded = Array(#"{"params":{"s":"a  "#.utf8) + Array(repeating: UInt8(ascii: " "), count: 50) + Array(#""}}"#.utf8)
+        #expect(
+            DeviceSignals.sizedText(Array(#"{"params":{"n":1}"#.utf8) + Array(repeating: 32, count: 10) + Array("}".utf8))
+                == #"{"params":{"n":1}}  (28 bytes: 10 spaces of padding not shown)"#)
+        #expect(DeviceSignals.sizedText(padded).hasPrefix(#"{"params":{"s":"a  "#))
+        #expect(DeviceSignals.sizedText(Array("n=1    ".utf8)) == "n=1  (7 bytes: 4 spaces of padding not shown)")
+        #expect(DeviceSignals.rawText([0, 1, 0xab]) == "raw 3 bytes: 00 01 ab")
+        #expect(DeviceSignals.rawText(Array(repeating: 0xff, count: 17)).hasSuffix("ff …"))
+    }
+
     @Test func repeatedBytesAreThePatternCutToTheSize() {
         let field = FieldSpec(name: "blob", generator: BytesRecipe(size: 1000, content: .repeat, pattern: Array("abc".utf8)))
         let expected = Array(Array(repeating: Array("abc".utf8), count: 334).joined().prefix(1000))

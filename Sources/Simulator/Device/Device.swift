@@ -260,6 +260,8 @@ final class Device: TimerTarget {
         if signals.keepsSize { counters.add(.oversized, signals.takeOversized()) }
         if signals.isRaw {
             context.offerSample(group: group, describe: DeviceSignals.rawText)
+        } else if signals.keepsSize {
+            context.offerSample(group: group, describe: DeviceSignals.sizedText)
         } else {
             context.offerSample(group: group)
         }

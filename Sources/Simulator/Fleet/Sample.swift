@@ -77,7 +77,7 @@ public struct Sample: Sendable {
     private static func text(of device: VirtualDevice, _ payload: borrowing PayloadBuffer) -> String {
         if device.keptBack { return "(unchanged: not sent)" }
         if device.plan.sparkplug != nil || device.signals.isRaw { return device.messages(in: payload).first?.text ?? "" }
-        if device.signals.keepsSize { return device.signals.sizedText(payload.bytes) }
+        if device.signals.keepsSize { return DeviceSignals.sizedText(payload.bytes) }
         guard device.signals.isPerField else { return payload.text }
         return device.messages(in: payload).map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ")
     }
