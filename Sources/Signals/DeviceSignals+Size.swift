@@ -16,10 +16,6 @@ extension DeviceSignals {
         }
     }
 
-    /// Whether the device's payloads have a size to keep to: the one test its encode costs
-    /// a group without.
-    package var keepsSize: Bool { size != nil }
-
     /// The payloads longer than `size` since the last call (or since the device was made): what
     /// the simulator adds to its loop's counters after each encode of a sized payload.
     package func takeOversized() -> Int {
@@ -60,6 +56,9 @@ extension DeviceSignals {
         return start == end ? text : text + "  (\(bytes.count) bytes: \(end - start) spaces of padding not shown)"
     }
 
-    /// Whether the payload is binary (`style: raw`): shown by `rawText`, never as text.
-    package var isRaw: Bool { raw != nil }
+    /// A `raw` payload: its bytes field's bytes.
+    @inline(never)
+    func writeRaw(at instant: PublishInstant, into buffer: inout PayloadBuffer) {
+        raw?.write(rawSize, at: instant, into: &buffer)
+    }
 }
