@@ -28,6 +28,11 @@ public struct ClientOptions: Sendable, Equatable {
     /// Azure IoT Hub: the password is a SAS token made from this at each connect, and renewed by
     /// a planned reconnect (`password` then holds the last token made).
     package var sasToken: SASTokenSource?
+    /// The local address to connect from (`broker.bind`), or nil for the kernel's choice.
+    package var bindAddress: String?
+    /// A cluster's nodes (`broker.hosts`), `host` and `port` among them: an attempt that fails
+    /// goes to the next one; empty for one broker.
+    package var hosts: [BrokerAddress] = []
 
     package init(
         host: String, port: Int32, clientID: String? = nil,

@@ -32,8 +32,8 @@ final class BrokerLink {
 
     var descriptor: Int32 { tcp.descriptor }
 
-    init(host: String, port: Int32, tls: TLSSettings?) throws(TransportError) {
-        tcp = try TCPConnection(host: host, port: port)
+    init(host: String, port: Int32, tls: TLSSettings?, bindAddress: String? = nil) throws(TransportError) {
+        tcp = try TCPConnection(host: host, port: port, bindAddress: bindAddress)
         guard let tls else { return }
         do throws(TransportError) {
             let context: TLSContext

@@ -9,7 +9,9 @@ package struct TCPConnection {
 
     /// Starts connecting; the descriptor becomes writable when the connection is made or failed
     /// (`finishConnect()` says which). Throws a sentence: "cannot resolve host 'x'".
-    package init(host: String, port: Int32) throws(TransportError) {
+    /// With `bindAddress`, from that local address (`bind(2)` before the connect; only
+    /// addresses of its family are tried), as libmosquitto's `bind_address`.
+    package init(host: String, port: Int32, bindAddress: String? = nil) throws(TransportError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -22,6 +24,7 @@ package struct TCPConnection {
         }
         defer { freeaddrinfo(list) }
         var lastErrno: Int32 = 0
+        var lastError: String?
         var entry: UnsafeMutablePointer<addrinfo>? = list
         while let address = entry {
             entry = address.pointee.ai_next
@@ -34,6 +37,11 @@ package struct TCPConnection {
             }
             var one: Int32 = 1
             _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            if let bindAddress, let problem = SourceAddress.bind(socket, to: bindAddress, family: address.pointee.ai_family) {
+                lastError = problem
+                close(socket)
+                continue
+            }
             if connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
                 descriptor = socket
                 return
@@ -41,7 +49,7 @@ package struct TCPConnection {
             lastErrno = errno
             close(socket)
         }
-        throw TransportError("cannot connect: \(String(cString: strerror(lastErrno)))")
+        throw TransportError("cannot connect: " + (lastError ?? String(cString: strerror(lastErrno))))
     }
 
     /// After the descriptor became writable: nil once connected, else why not (`SO_ERROR`).

@@ -45,6 +45,11 @@ package final class WebSocketBridge {
     package private(set) var phase: Phase = .connecting
     /// The broker accepted the upgrade: MQTT's bytes reached it, whatever came of them.
     package private(set) var wasUpgraded = false
+    /// When the bridge saw its TCP connection to the broker made, its TLS handshake finished
+    /// and the upgrade accepted, in monotonic nanoseconds (the connection timings); `nil` until then.
+    package private(set) var connectedAt: UInt64?
+    package private(set) var securedAt: UInt64?
+    package private(set) var upgradedAt: UInt64?
     package weak var delegate: WebSocketBridgeDelegate?
     /// The most held toward either side before that side's sender is held back.
     package static let bufferLimit = 64 * 1024
@@ -86,7 +91,7 @@ package final class WebSocketBridge {
         self.loop = loop
         handshake = WebSocketHandshake(host: endpoint.host, port: endpoint.port, path: endpoint.path)
         drainTimer = Timer(on: loop)
-        let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls)
+        let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, bindAddress: endpoint.bindAddress)
         do {
             listener = try LocalListener()
         } catch {
@@ -205,6 +210,7 @@ package final class WebSocketBridge {
         switch phase {
         case .connecting:
             if let failure = link?.finishConnect() { return fail(failure.message) }
+            connectedAt = MonotonicClock.now()
             phase = endpoint.tls == nil ? .upgrading : .securing
             debug("connected to the broker; " + (phase == .securing ? "TLS handshake" : "upgrade request"))
             if phase == .securing { return secure() }
@@ -248,6 +254,7 @@ package final class WebSocketBridge {
         guard let link else { return }
         switch link.handshake(serverName: endpoint.host) {
         case .done:
+            securedAt = MonotonicClock.now()
             phase = .upgrading
             debug("TLS handshake done; upgrade request")
             writeRequest()
@@ -280,6 +287,7 @@ package final class WebSocketBridge {
             case .refused(let reason):
                 fail(reason)
             case .accepted(let consumed):
+                upgradedAt = MonotonicClock.now()
                 phase = .open
                 wasUpgraded = true
                 debug("the broker accepted the WebSocket upgrade: frames flow")

@@ -70,6 +70,22 @@ import Testing
         #expect(text.contains("# TYPE devsim_target_messages_per_second gauge\ndevsim_target_messages_per_second{shard=\"1/2\"} 1234.5\n"))
     }
 
+    /// Issue 29, item 4: how long connecting took, the whole and each phase some connection had.
+    @Test func connectTimingsAreHistogramsOfTheWholeAndOfEachPhaseThatHappened() {
+        var live = live()
+        let empty = MetricsText.render(live, shard: nil, version: "v", startTime: 0)
+        #expect(empty.contains("# TYPE devsim_connect_seconds histogram\n") && empty.contains("devsim_connect_seconds_count 0\n"))
+        #expect(!empty.contains("devsim_connect_phase_seconds"))
+        live.result.connectTimings.record(
+            ConnectAttempt(started: 0, tcpConnected: 100_000, usesTLS: true, tlsFinished: 3_000_000, connack: 4_000_000))
+        let text = MetricsText.render(live, shard: nil, version: "v", startTime: 0)
+        #expect(text.contains("devsim_connect_seconds_bucket{le=\"0.005\"} 1\n") && text.contains("devsim_connect_seconds_count 1\n"))
+        #expect(text.contains("devsim_connect_phase_seconds_bucket{phase=\"tcp_connect\",le=\"0.0005\"} 1\n"))
+        #expect(text.contains("devsim_connect_phase_seconds_bucket{phase=\"tls_handshake\",le=\"0.002\"} 0\n"))
+        #expect(text.contains("devsim_connect_phase_seconds_count{phase=\"connack\"} 1\n"))
+        #expect(!text.contains("ws_upgrade\""))
+    }
+
     @Test func namesAreSnakeCase() {
         #expect(MetricsText.snakeCase("skippedOffline") == "skipped_offline")
         #expect(MetricsText.snakeCase("ackTimeouts") == "ack_timeouts")

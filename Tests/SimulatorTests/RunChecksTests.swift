@@ -1,4 +1,5 @@
 import Report
+import Scenario
 import Simulator
 import Testing
 
@@ -61,6 +62,16 @@ import Testing
         named.username = "u"
         #expect(try problem(yaml, settings: named)?.contains("sets each device's user name and SAS token: leave out --username") == true)
         #expect(try problem(yaml, settings: settings(verify: true))?.contains("leave out --verify") == true)
+    }
+
+    /// Issue 29: an Azure IoT hub is one host, which a `--url` list would not be.
+    @Test func azureIoTHubTakesNoListOfURLs() throws {
+        let yaml = "broker: { azureIoTHub: { hub: h.azure-devices.net, deviceKey: ZGV2c2lt } }\n" + Self.meter
+        var listed = RunSettings()
+        listed.hosts = BrokerHosts(entries: [.init(host: "a", port: 8883), .init(host: "b", port: 8883)], scheme: .mqtts)
+        #expect(
+            try problem(yaml, settings: listed)?.hasSuffix(
+                "broker.azureIoTHub connects to the hub, one host: --url takes one URL for it, not a list") == true)
     }
 
     @Test func aDryRunOfAPublishMaxGroupNeedsAMessageCount() throws {

@@ -164,3 +164,43 @@ import Testing
         #expect(Set(documented.keys).subtracting(options.map(\.flag)).isEmpty, "rows for flags run does not take")
     }
 }
+
+/// Issue 29: `--bind` and a `--url` list.
+@Suite struct HostsArgumentTests {
+    private func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> RunOptions {
+        guard case .run(let options) = try ArgumentParser.parse(["run"] + arguments, environment: environment) else { return RunOptions() }
+        return options
+    }
+
+    @Test func bindTakesACommaListOfAddresses() throws {
+        #expect(try run(["--bind", "127.0.0.2,::1", "s.yaml"]).bind?.addresses == ["127.0.0.2", "::1"])
+        #expect(try run(["s.yaml"], ["DEVSIM_BIND": "10.0.0.5"]).bind?.origin == "DEVSIM_BIND")
+        #expect(throws: UsageError("--bind: 'eth0' is not an IP address of this machine such as 127.0.0.2 or 10.0.0.5")) {
+            try run(["--bind", "127.0.0.2,eth0", "s.yaml"])
+        }
+        #expect(throws: UsageError("--bind: '127.0.0.2' is given twice: each source address once")) {
+            try run(["--bind", "127.0.0.2,127.0.0.2", "s.yaml"])
+        }
+        #expect(try run(["--bind", "127.0.0.2", "s.yaml"]).overriddenBrokerKeys.contains("broker.bind"))
+    }
+
+    @Test func aURLListIsACluster() throws {
+        let options = try run(["--url", "mqtts://a:8883,mqtts://b", "s.yaml"])
+        #expect(options.url?.host == "a")
+        #expect(options.urlHosts?.entries == [.init(host: "a", port: 8883), .init(host: "b", port: 8883)])
+        #expect(options.urlHosts?.scheme == .mqtts && options.urlHosts?.spread == .device)
+        #expect(try run(["--url", "mqtt://a", "s.yaml"]).urlHosts == nil, "one URL is one broker")
+        #expect(
+            throws: UsageError(
+                "--url: 'ws://b/mqtt' and 'mqtt://a' differ in scheme or path: the nodes of one cluster share a transport and TLS")
+        ) {
+            try run(["--url", "mqtt://a,ws://b/mqtt", "s.yaml"])
+        }
+        #expect(throws: UsageError("--url: a list of URLs names no user: give it with --username (DEVSIM_USERNAME)")) {
+            try run(["--url", "mqtt://u@a,mqtt://u@b", "s.yaml"])
+        }
+        #expect(throws: UsageError("DEVSIM_URL: 'mqtt://a' is in the list twice: each broker once")) {
+            try run(["s.yaml"], ["DEVSIM_URL": "mqtt://a,mqtt://a"])
+        }
+    }
+}

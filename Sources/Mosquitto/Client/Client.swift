@@ -83,6 +83,12 @@ public final class Client: @unchecked Sendable {
     /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
     /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
     package internal(set) var certificateRefusal: String?
+    /// This connection's Topic Aliases (`Client+Properties`), anew at each CONNACK.
+    var topicAliases = TopicAliases()
+    /// When the current attempt's TCP connection and TLS handshake were seen done, in
+    /// monotonic nanoseconds (`ConnectTimings`); `nil` until then.
+    package private(set) var tcpConnectedAt: UInt64?
+    package internal(set) var tlsFinishedAt: UInt64?
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -151,7 +157,7 @@ public final class Client: @unchecked Sendable {
     /// (`MOSQ_OPT_SSL_CTX_WITH_DEFAULTS`), so that the verification that runs is the one that
     /// names what it refuses (see `certificateRefusal`). The CA given, or the system's trusted
     /// certificates (`SSL_CERT_FILE`, `SSL_CERT_DIR`) when none is; `insecure` verifies nothing.
-    private func applyTLS(_ tls: TLSSettings, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
+    func applyTLS(_ tls: TLSSettings, _ setting: (String, Int32) throws(ClientSetupError) -> Void) throws(ClientSetupError) {
         let context: TLSContext
         do {
             context = try TLSContexts.context(for: tls, host: options.host)
@@ -172,7 +178,8 @@ public final class Client: @unchecked Sendable {
         return mosquitto_ssl_get(handle).flatMap(ALPN.selected(on:))
     }
 
-    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`, also for every
+    /// Starts connecting without waiting for the broker: `mosquitto_connect_async`
+    /// (`mosquitto_connect_bind_async` from `options.bindAddress`), also for every
     /// attempt after the first (it closes the previous socket). The host name is resolved here,
     /// blocking, which is quick for addresses and local names. With `localPath`, to a Unix
     /// socket there instead (port 0): a WebSocket bridge's, which carries the bytes on.
@@ -185,9 +192,13 @@ public final class Client: @unchecked Sendable {
         // handshake within the call.
         let rc = handshakeStep {
             localPath.map { mosquitto_connect_async(handle, $0, 0, keepalive) }
-                ?? mosquitto_connect_async(handle, options.host, options.port, keepalive)
+                ?? mosquitto_connect_bind_async(handle, options.host, options.port, keepalive, options.bindAddress)
         }
         connectErrno = errno
+        // A loopback connect may be made within the call: its time is then that short. Its
+        // `getpeername` must not change the `errno` the call left.
+        noteWhetherReachedBroker()
+        errno = connectErrno
         try check(rc)
     }
 
@@ -197,6 +208,13 @@ public final class Client: @unchecked Sendable {
         guard awaitsConnack, options.libraryTLS != nil else { return step() }
         let (result, refusal) = CertificateVerification.watching(step)
         if let refusal { certificateRefusal = refusal }
+        // A step may make the TCP connection and finish the handshake both (a connect call the
+        // thread was descheduled in): seen in the order they happened. The `errno` the step
+        // left is its caller's (`connectErrno`), whatever the looking sets.
+        let stepErrno = errno
+        noteWhetherReachedBroker()
+        noteWhetherHandshakeFinished()
+        errno = stepErrno
         return result
     }
 
@@ -212,18 +230,23 @@ public final class Client: @unchecked Sendable {
         brokerLimits.serverKeepAlive = nil
         brokerLimits.retainAvailable = true
         certificateRefusal = nil
+        tcpConnectedAt = nil
+        tlsFinishedAt = nil
     }
 
     /// The CONNACK arrived (accepted or not): any TLS handshake is over.
     func connackArrived(limits: BrokerLimits) {
         awaitsConnack = false
         brokerLimits = limits
+        topicAliases.restart(maximum: limits.topicAliasMaximum)
     }
 
     /// While a CONNACK is awaited, whether the socket has reached the broker: asked at each
     /// event on the socket, the last moment before libmosquitto may close it.
     func noteWhetherReachedBroker() {
-        if awaitsConnack, !hadPeer { hadPeer = isTCPConnected }
+        guard awaitsConnack, !hadPeer else { return }
+        hadPeer = isTCPConnected
+        if hadPeer { tcpConnectedAt = MonotonicClock.now() }
     }
 
     /// What `on_disconnect`'s `rc` means: `nil` for the close we asked for; a broker's DISCONNECT

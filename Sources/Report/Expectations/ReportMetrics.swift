@@ -22,7 +22,7 @@ public enum ReportMetrics {
         + percentiles("latency", needs: .acknowledgements, unavailable: noAcknowledgements) { $0.latency }
         + percentiles("lateness", needs: .schedule, unavailable: { _ in "not available: nothing was scheduled" }) { $0.lateness }
         + [Metric("durationSeconds", .number) { $0.durationSeconds }]
-        + verify
+        + verify + connectTimings
 
     /// The closed-loop check's figures, from `RunReport.verify`; absent unless the run had `--verify`.
     /// This is the one place that reads them.
@@ -80,7 +80,7 @@ public enum ReportMetrics {
 
     /// `PREFIX.p50`, `.p90`, `.p99`, `.p999`, `.max` (durations) and `.count` of a percentile figure.
     static func percentiles(
-        _ prefix: String, needs: Metric.Need, unavailable: @escaping @Sendable (RunReport) -> String,
+        _ prefix: String, needs: Metric.Need?, unavailable: @escaping @Sendable (RunReport) -> String,
         _ read: @escaping @Sendable (RunReport) -> Percentiles?
     ) -> [Metric] {
         let fields: [(String, @Sendable (Percentiles) -> Double)] = [
@@ -108,7 +108,9 @@ public enum ReportMetrics {
             aliases["e2eLatency.\(field)"] = "e2e.\(field)"
             aliases["verify.e2eLatency.\(field)"] = "e2e.\(field)"
         }
-        for prefix in ["latency", "lateness", "e2e"] { aliases["\(prefix).p99.9"] = "\(prefix).p999" }
+        for prefix in ["latency", "lateness", "e2e"] + ConnectTimings.Phase.allCases.map(\.name) {
+            aliases["\(prefix).p99.9"] = "\(prefix).p999"
+        }
         return aliases
     }()
 }
@@ -161,7 +163,8 @@ extension ReportMetrics {
         let plain =
             (ratios + counts).map(\.name) + ["durationSeconds"] + verify.filter { $0.kind == .number && !$0.name.contains(".") }.map(\.name)
         return plain.joined(separator: ", ")
-            + ", latency.*, lateness.*, e2e.* (each .p50, .p90, .p99, .p999, .max, .count); p50, p90, p99, p999 alone mean latency; "
+            + ", latency.*, lateness.*, e2e.*, connect.*, tcpConnect.*, tlsHandshake.*, wsUpgrade.*, connack.* "
+            + "(each .p50, .p90, .p99, .p999, .max, .count); p50, p90, p99, p999 alone mean latency; "
             + "stage[N].FIGURE for a stage's; subscribers[NAME].FIGURE for a subscriber group's"
     }()
 }

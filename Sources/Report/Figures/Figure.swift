@@ -49,6 +49,10 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Planned reconnects that renewed a connection's SAS token (Azure IoT Hub) before it
     /// expired: not losses, not among `reconnects`.
     case tokenRenewals
+    /// Bytes the Topic Aliases of `properties: { topicAlias: auto }` saved: each PUBLISH's size
+    /// had its topic gone in full, less its size as sent (the first on a topic, which carries
+    /// topic and alias both, saves less than nothing).
+    case aliasBytesSaved
     /// Payloads whose fields came out longer than their group's `payload.size` (a text a
     /// command set, an id in a template): sent at their own length, never cut.
     case oversized
@@ -77,6 +81,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .unchanged: "unchanged"
         case .stateMessages: "state messages"
         case .tokenRenewals: "token renewals"
+        case .aliasBytesSaved: "alias bytes saved"
         case .oversized: "oversized"
         }
     }
@@ -103,19 +108,23 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .unchanged: "Ticks of an onChange device group not sent: nothing watched had changed."
         case .stateMessages: "State messages beside the schedule, not ticks: at each CONNACK, and when Home Assistant restarts."
         case .tokenRenewals: "Planned reconnects that renewed a connection's SAS token before it expired (Azure IoT Hub)."
+        case .aliasBytesSaved: "Bytes MQTT 5 topic aliases saved over sending each topic in full."
         case .oversized: "Payloads longer than their device group's payload.size, sent at their own length."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
-    var isInEveryReport: Bool { ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .oversized].contains(self) }
+    var isInEveryReport: Bool {
+        ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized].contains(self)
+    }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     package var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .oversized: false
+        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized:
+            false
         default: true
         }
     }

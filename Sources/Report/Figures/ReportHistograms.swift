@@ -4,6 +4,9 @@ public struct ReportHistograms: Codable, Sendable, Equatable {
     public var latency: HistogramData
     /// How late ticks were published after their deadlines.
     public var lateness: HistogramData
+    /// Each phase of connecting (`ConnectTimings`); absent when no connection was made, and in
+    /// older reports.
+    public var connectTimings: ConnectPhases<HistogramData>? = nil
 
     public init(latency: Histogram, lateness: Histogram) {
         self.latency = HistogramData(latency)

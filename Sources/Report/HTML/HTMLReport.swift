@@ -17,6 +17,7 @@ public enum HTMLReport {
         body += stages(report)
         body += groups(report)
         body += subscribers(report)
+        body += hosts(report)
         return """
             <!doctype html>
             <html lang="en">
@@ -85,6 +86,7 @@ public enum HTMLReport {
             ("lateness", "lateness p99", "\(format(report.lateness.p99)) ms"),
         ]
         if let latency = report.latency { tiles.append(("latency", "ack latency p99", "\(format(latency.p99)) ms")) }
+        if let connect = report.connectTimings?[.connect] { tiles.append(("connect", "connect p99", "\(format(connect.p99)) ms")) }
         if let acked = report.ackedPercent { tiles.append(("acked", "acknowledged", "\(format(acked)) %")) }
         if let verify = report.verify { tiles.append(("lost", "lost (verify)", "\(verify.lost)")) }
         tiles.append(("errors", "errors", "\(report.connectionErrors.values.reduce(0, +) + report[.failed])"))
@@ -319,7 +321,7 @@ public enum HTMLReport {
     }
 
     /// A table row: its attributes (` data-stage="2"`, with the space) and its cells, in HTML.
-    private struct Row {
+    struct Row {
         var attributes: String
         var cells: [String]
 
@@ -330,7 +332,7 @@ public enum HTMLReport {
     }
 
     /// `<table ATTRIBUTES>` with a header row of `columns` (plain text) and `rows`.
-    private static func table(_ attributes: String, _ columns: [String], _ rows: [Row]) -> String {
+    static func table(_ attributes: String, _ columns: [String], _ rows: [Row]) -> String {
         "<table \(attributes)><thead><tr>" + columns.map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
             + rows.map { "<tr\($0.attributes)>" + $0.cells.map { "<td>\($0)</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>\n"
     }

@@ -23,8 +23,8 @@ public enum ReportMerge {
     /// Adds up `inputs`: every count summed (groups and subscriber groups by name, connection errors by reason,
     /// faults, `--verify` counts), `durationSeconds` the longest, `ratePerSecond` the summed
     /// `published` over it, `allConnectedSeconds` the latest (absent if one shard never had all
-    /// its connections), `latency`/`lateness` made from the sum of the raw histograms, and the
-    /// `timeline`s lined up by wall-clock time (`Timeline.merged`). The
+    /// its connections), `latency`/`lateness` and `connectTimings` made from the sum of the raw
+    /// histograms, and the `timeline`s lined up by wall-clock time (`Timeline.merged`). The
     /// merged report names no shard and carries no `--expect` verdicts (each shard judged its
     /// own); its `verify.e2eLatency` is dropped when several reports have one, since the report
     /// does not keep that histogram. Throws, naming the input, when one has no raw histograms
@@ -42,7 +42,7 @@ public enum ReportMerge {
             }
             warnings.append("merged with --force: not every report is a shard's, so the rate and percentiles are of no one run")
         }
-        var latency = Histogram(), lateness = Histogram()
+        var latency = Histogram(), lateness = Histogram(), connectTimings = ConnectTimings()
         for input in inputs {
             guard let histograms = input.report.histograms else {
                 throw ReportMergeError(
@@ -53,6 +53,7 @@ public enum ReportMerge {
             do throws(HistogramDataError) {
                 latency.merge(try histograms.latency.histogram())
                 lateness.merge(try histograms.lateness.histogram())
+                if let phases = histograms.connectTimings { connectTimings.merge(try ConnectTimings(phases)) }
             } catch {
                 throw ReportMergeError(file: input.name, "histograms: \(error.message)")
             }
@@ -79,8 +80,11 @@ public enum ReportMerge {
         merged.latency = latency.isEmpty ? nil : Percentiles(latency)
         merged.lateness = Percentiles(lateness)
         merged.histograms = ReportHistograms(latency: latency, lateness: lateness)
+        merged.withConnectTimings(connectTimings)
         merged.groups = mergeGroups(reports.flatMap(\.groups))
         merged.subscribers = mergeSubscribers(reports.flatMap { $0.subscribers ?? [] })
+        let hosts = HostFigures.merge(reports.flatMap { $0.hosts ?? [] })
+        merged.hosts = hosts.isEmpty ? nil : hosts
         merged.connectionErrors = reports.reduce(into: [:]) { total, report in
             total.merge(report.connectionErrors, uniquingKeysWith: +)
         }

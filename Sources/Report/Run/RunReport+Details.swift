@@ -46,6 +46,9 @@ extension RunReport {
         public var commandLatency: Percentiles? = nil
         /// From each CONNACK to the SUBACK of the command topics; absent without commands.
         public var commandSubscribeLatency: Percentiles? = nil
+        /// How long connecting took, each phase's percentiles over the connections the broker
+        /// accepted (`ConnectTimings`); absent when none was.
+        public var connectTimings: ConnectPhases<Percentiles>? = nil
         /// The run interval by interval (see `Timeline`); absent with `--timeline-interval 0`.
         public var timeline: Timeline? = nil
         /// Each stage's figures under a load profile (`stages:`), those the run reached; absent
@@ -56,5 +59,8 @@ extension RunReport {
         /// Each subscriber group's figures (`subscribers:`), in scenario order; absent without
         /// any. Nothing they received is in the figures above, which are the devices'.
         public var subscribers: [SubscriberFigures]? = nil
+        /// Each broker of a cluster (`broker.hosts`): its connections and messages; absent
+        /// for one broker.
+        public var hosts: [HostFigures]? = nil
     }
 }

@@ -102,6 +102,8 @@ extension RunReport {
             commandSubscribeLatency: result.subscribeLatency.isEmpty ? nil : Percentiles(result.subscribeLatency),
             timeline: result.timeline, stages: result.stages.isEmpty ? nil : result.stages, capacity: result.capacity,
             subscribers: result.subscribers.isEmpty ? nil : result.subscribers)
+        withConnectTimings(result.connectTimings)
+        details.hosts = result.hosts.isEmpty ? nil : result.hosts
     }
 
     /// The report of a run with no devices to drive — a shard of a fleet smaller than its
@@ -149,6 +151,7 @@ extension RunReport {
         self.lateness = Percentiles(point.lateness.histogram)
         self.verify = nil
         self.subscribers = nil
+        self.hosts = nil
     }
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.

@@ -26,6 +26,8 @@ public struct RunResult: Sendable {
     package var commandGroups: Set<String> = []
     package var commandLatency = Histogram()
     package var subscribeLatency = Histogram()
+    /// How long the connections the broker accepted took to connect, phase by phase.
+    public var connectTimings = ConnectTimings()
     /// The run interval by interval; `nil` without `settings.timelineInterval`.
     public var timeline: Timeline? = nil
     /// Each stage's figures under a load profile (`stages:`), those the run reached.
@@ -37,6 +39,8 @@ public struct RunResult: Sendable {
     public var capacity: CapacityFigures? = nil
     /// Each subscriber group's figures (`subscribers:`), apart from the devices'.
     public var subscribers: [SubscriberFigures] = []
+    /// Each broker of a cluster (`broker.hosts`); empty for one broker.
+    public var hosts: [HostFigures] = []
 
     package init(
         totals: Totals, connectionsUpAtEnd: Int, connections: Int, durationSeconds: Double, reason: StopReason, latency: Histogram,

@@ -27,6 +27,7 @@ struct GroupKeys {
     var commands: Commands?
     var onChange: OnChange?
     var sparkplug: SparkplugNodes?
+    var properties: MessageProperties?
     /// `publish: onChange`: once a second, watching the state fields.
     var publishesOnChange: Bool?
 
@@ -103,5 +104,6 @@ extension GroupKeys {
         .value("commands", \.commands) { reader, node, _ in reader.commands(node) },
         .value("onChange", \.onChange) { reader, node, _ in reader.onChange(node) },
         .value("sparkplug", \.sparkplug) { reader, node, _ in reader.sparkplug(node) },
+        .value("properties", \.properties) { reader, node, _ in reader.messageProperties(node) },
     ]
 }

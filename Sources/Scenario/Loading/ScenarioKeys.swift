@@ -22,7 +22,7 @@ package struct ScenarioKeys: Sendable {
         path: "broker",
         keys: [
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
-            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials", "azureIoTHub",
+            "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials", "azureIoTHub", "bind", "hosts", "spread",
         ])
     package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure", "alpn"])
     /// Azure IoT Hub: each device's identity and SAS token (`AzureIoTHub`).
@@ -48,6 +48,12 @@ package struct ScenarioKeys: Sendable {
     package static let connection = ScenarioKeys(path: "devices[].connection", keys: ["shared"])
     package static let sparkplug = ScenarioKeys(
         path: "devices[].sparkplug", keys: ["groupId", "edgeNodeId", "nodes", "reporting", "deadband", "primaryHost"])
+    /// A device group's MQTT 5 PUBLISH properties (`MessageProperties`).
+    package static let properties = ScenarioKeys(
+        path: "devices[].properties",
+        keys: [
+            "userProperties", "messageExpiry", "contentType", "payloadFormatIndicator", "responseTopic", "correlationData", "topicAlias",
+        ])
     package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template", "size"])
     /// A field's keys besides its generator (one of `Generators.keys`).
     package static let modifiers = ScenarioKeys(
@@ -61,7 +67,8 @@ package struct ScenarioKeys: Sendable {
     package static let all = [
         top, stage, broker, azureIoTHub, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber, lifecycle,
         verify,
-        availability, discovery, commands, command, onChange, connection, sparkplug, payload, modifiers, faults, spike, stuck, dropout,
+        availability, discovery, commands, command, onChange, connection, sparkplug, payload, properties, modifiers, faults, spike, stuck,
+        dropout,
         drift,
     ]
 }

@@ -111,6 +111,15 @@ extension ScenarioReader {
                 hasLifecycle: keys.lifecycle != nil, at: mark)
             checkDeviceCounts(stages, of: what, count: keys.count ?? 1, at: mark)
         }
+        if let properties = keys.properties, properties.topicAlias, let qos = keys.qos, qos.isAcknowledged {
+            // libmosquitto keeps a QoS 1/2 PUBLISH as it was sent and sends it again after a
+            // reconnect, where an alias of the connection before would be a protocol error.
+            report(
+                (entries["properties"] ?? entries["qos"] ?? node).mark,
+                "\(what) has 'topicAlias: auto' and QoS \(qos.rawValue): topic aliases go with QoS 0 only, since a QoS 1/2 "
+                    + "message resent after a reconnect must not name the alias of the connection before; use qos: 0, or remove "
+                    + "'topicAlias'")
+        }
         checkPayloadUse(keys, entries, at: node, of: what)
         if let sparkplug = keys.sparkplug { checkSparkplug(sparkplug, keys, entries, at: node.mark, of: what, name: name) }
         let onChange = keys.payload.flatMap {
@@ -120,7 +129,7 @@ extension ScenarioReader {
             let payload = keys.payload,
             diagnostics.count == problemsBefore
         else { return nil }
-        return DeviceGroup(
+        var group = DeviceGroup(
             name: name, count: keys.count ?? 1, id: keys.id ?? Template("{name}-{index}"),
             clientID: keys.clientID ?? Template("{id}"), topic: topic, sample: keys.sample,
             // Home Assistant subscribes to a discovered entity's state topic up to a second after
@@ -131,6 +140,8 @@ extension ScenarioReader {
             location: SourceLocation(file: file, line: node.mark.line, column: node.mark.column),
             verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
             commands: commandsApply ? keys.commands : nil, onChange: onChange, sparkplug: keys.sparkplug)
+        group.properties = keys.properties
+        return group
     }
 
     /// Every group key `entries` holds, each checked, by `GroupKeys.table`; `what` names the

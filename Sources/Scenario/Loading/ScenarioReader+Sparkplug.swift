@@ -66,6 +66,11 @@ extension ScenarioReader {
                 "Sparkplug reports by exception: 'sparkplug.reporting: exception' sends only what changed"
             ),
             (
+                "properties", keys.properties != nil,
+                "Sparkplug B carries a message's metadata in its protobuf payload, and its births, deaths and data go alike: "
+                    + "remove 'properties'"
+            ),
+            (
                 "verify", keys.verify != nil,
                 "'verify' names the JSON fields --verify reads, and --verify reads a Sparkplug payload's own seq and timestamp: "
                     + "remove 'verify'"

@@ -4,11 +4,12 @@ import Simulator
 /// `/metrics`: the run as of now in Prometheus's text exposition format (version 0.0.4). Every
 /// report figure is a `devsim_…_total` counter (gauges for the two that go down: `in_flight`,
 /// `buffered`) labelled by device group, and by shard with `--shard`; connections up and in all
-/// are gauges; acknowledgement latency and lateness are histograms in seconds, from devsim's own
-/// histograms at their resolution. Subscriber groups (`subscribers:`) have `devsim_subscriber_…`
-/// series of their own, labelled by their group. No label names a device: a fleet of a million devices makes
-/// as many series as one of ten. Under stages or a capacity search, the stage under way, the
-/// search's step and the rate they aim at are gauges too.
+/// are gauges; acknowledgement latency, lateness and the connection timings are histograms in
+/// seconds, from devsim's own histograms at their resolution. Subscriber groups (`subscribers:`)
+/// have `devsim_subscriber_…` series of their own, labelled by their group; a cluster's brokers
+/// (`broker.hosts`) `devsim_host_…`, labelled by host. No label names a device: a fleet of a
+/// million devices makes as many series as one of ten. Under stages or a capacity search, the
+/// stage under way, the search's step and the rate they aim at are gauges too.
 package enum MetricsText {
     /// The `le` bounds of the histograms, in seconds: half a millisecond to ten seconds.
     package static let bounds: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10]
@@ -49,7 +50,9 @@ package enum MetricsText {
         histogram(&text, "devsim_ack_latency_seconds", "QoS 1/2 publish to PUBACK/PUBCOMP.", live.result.latency, base)
         histogram(
             &text, "devsim_lateness_seconds", "How late messages were published after their ticks' deadlines.", live.result.lateness, base)
+        connectTimings(&text, live.result.connectTimings, base)
         subscribers(&text, live.result.subscribers, base)
+        hosts(&text, live.result.hosts, base)
         position(&text, live.position, base)
         header(&text, "devsim_process_start_time_seconds", "When devsim started, in seconds since the Unix epoch.", "gauge")
         sample(&text, "devsim_process_start_time_seconds", [], format(startTime))
@@ -116,11 +119,11 @@ package enum MetricsText {
         for (group, histogram) in latencies { buckets(&text, name, histogram, base + [("group", group)]) }
     }
 
-    private static func header(_ text: inout String, _ name: String, _ help: String, _ type: String) {
+    static func header(_ text: inout String, _ name: String, _ help: String, _ type: String) {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
-    private static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
+    static func sample(_ text: inout String, _ name: String, _ labels: [(String, String)], _ value: String) {
         let labelText = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(escaped($0.1))\"" }.joined(separator: ",") + "}"
         text += "\(name)\(labelText) \(value)\n"
     }
@@ -133,7 +136,7 @@ package enum MetricsText {
     }
 
     /// A histogram's samples, without its header: one series of several.
-    private static func buckets(_ text: inout String, _ name: String, _ histogram: Histogram, _ labels: [(String, String)]) {
+    static func buckets(_ text: inout String, _ name: String, _ histogram: Histogram, _ labels: [(String, String)]) {
         for bound in bounds {
             let count = histogram.count(atMost: UInt64(bound * 1e9))
             sample(&text, name + "_bucket", labels + [("le", format(bound))], "\(count)")

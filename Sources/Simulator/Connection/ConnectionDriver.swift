@@ -1,4 +1,5 @@
 import Glibc
+import MQTT
 import Mosquitto
 import Reactor
 import Report
@@ -29,8 +30,14 @@ protocol ConnectionDriverDelegate: AnyObject {
     func driverConnackIsLate() -> Duration?
     /// Nothing more will happen on this connection.
     func driverDidFinish()
+    /// An attempt to `from` failed, and the next goes to `to`: the next node of the cluster
+    /// (`broker.hosts`).
+    func driverWillFailOver(from: BrokerAddress, to: BrokerAddress)
     /// The connection sleeps, as asked (`pause()`); `wasConnected` if it was up until now.
     func driverDidPause(wasConnected: Bool)
+    /// The broker accepted the connection after `attempt`, whose phases it may record; just
+    /// before `driverDidConnect`.
+    func driverConnected(after attempt: ConnectAttempt)
 }
 
 extension ConnectionDriverDelegate {
@@ -39,6 +46,8 @@ extension ConnectionDriverDelegate {
     func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
     func driverConnackIsLate() -> Duration? { nil }
+    func driverConnected(after attempt: ConnectAttempt) {}
+    func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {}
 }
 
 /// One MQTT client driven through the connection state machine: its connect, CONNACK-timeout,
@@ -74,6 +83,8 @@ final class ConnectionDriver: TimerTarget {
     private var bridgeFailure: String?
     /// The run's DISCONNECT was handed to libmosquitto, which then closed its connection.
     private var disconnectedCleanly = false
+    /// The last attempt failed with the host down: the next goes to the cluster's next node.
+    private var failsOver = false
     /// The DISCONNECT under way is a pause's, of a connection that was up.
     private var pausesConnected = false
     /// The connection is done but for its bridge, which is carrying the DISCONNECT to the
@@ -85,6 +96,8 @@ final class ConnectionDriver: TimerTarget {
     private let silenceTimer: Timer
     /// The wait for the broker's last acknowledgements before the DISCONNECT (`quiet()`).
     private let quietTimer: Timer
+    /// When the current attempt began: its connect call, or its bridge's (monotonic ns).
+    private var attemptStartedAt: UInt64 = 0
 
     /// How long a DISCONNECT waits for the acknowledgements of what went before it. Not waiting
     /// cost the messages themselves: libmosquitto closes the socket as soon as the DISCONNECT is
@@ -138,13 +151,27 @@ final class ConnectionDriver: TimerTarget {
         if !code.isAccepted {
             refusedThisAttempt = true
             let hint = code.refusesCredentials ? "; check the user name and password: --username, --password-file or DEVSIM_PASSWORD" : ""
-            delegate.driverAttemptFailed(
+            attemptFailed(
                 AttemptFailure(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))\(hint)", refusal: code))
         } else if watchesSilence {
             let keepalive = client.brokerLimits.keepalive(asked: client.options.keepalive)
             silenceLimit = keepalive > .zero ? MonotonicClock.nanoseconds(keepalive * 1.5) : 0
         }
+        if code.isAccepted, machine.state == .connecting { delegate.driverConnected(after: attempt(connackAt: MonotonicClock.now())) }
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
+    }
+
+    /// The current attempt's moments: the bridge's over WebSockets (libmosquitto's connection
+    /// is to the bridge), the client's otherwise.
+    private func attempt(connackAt: UInt64) -> ConnectAttempt {
+        if let bridge {
+            return ConnectAttempt(
+                started: attemptStartedAt, tcpConnected: bridge.connectedAt, usesTLS: client.options.tls != nil,
+                tlsFinished: bridge.securedAt, usesWebSocket: true, upgraded: bridge.upgradedAt, connack: connackAt)
+        }
+        return ConnectAttempt(
+            started: attemptStartedAt, tcpConnected: client.tcpConnectedAt, usesTLS: client.options.libraryTLS != nil,
+            tlsFinished: client.tlsFinishedAt, connack: connackAt)
     }
 
     /// Drops the connection that is up at once, for `reason` (words for a lost connection:
@@ -173,7 +200,7 @@ final class ConnectionDriver: TimerTarget {
             let reason =
                 transport.map(Self.attemptFailure)
                 ?? (closedByBroker ? "cannot connect: the broker closed the connection without a CONNACK" : cannotConnect(error))
-            delegate.driverAttemptFailed(AttemptFailure(reason: reason, unansweredByBroker: closedByBroker))
+            attemptFailed(AttemptFailure(reason: reason, unansweredByBroker: closedByBroker))
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
     }
@@ -210,10 +237,12 @@ final class ConnectionDriver: TimerTarget {
         bridge?.close()
         bridge = nil
         bridgeFailure = nil
+        attemptStartedAt = MonotonicClock.now()
         guard let path = client.options.webSocketPath else { return try client.connect() }
         let options = client.options
         let bridge = try WebSocketBridge(
-            endpoint: WebSocketEndpoint(host: options.host, port: options.port, path: path, tls: options.tls),
+            endpoint: WebSocketEndpoint(
+                host: options.host, port: options.port, path: path, tls: options.tls, bindAddress: options.bindAddress),
             loop: loop)
         bridge.delegate = self
         try client.connect(through: bridge.localPath)
@@ -245,6 +274,7 @@ final class ConnectionDriver: TimerTarget {
             refusedThisAttempt = false
             disconnectedCleanly = false
             do {
+                try failOverIfDue()
                 try delegate.driverWillConnect()
                 try connectClient()
                 connackTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(connackTimeout))
@@ -254,7 +284,7 @@ final class ConnectionDriver: TimerTarget {
                     ?? "cannot connect: \(error)"
                 bridge?.close()
                 bridge = nil
-                delegate.driverAttemptFailed(AttemptFailure(reason: reason))
+                attemptFailed(AttemptFailure(reason: reason))
                 perform(machine.connectFailed(random: Double.random(in: 0..<1)))
             }
         case .resume(let firstTime):
@@ -309,6 +339,29 @@ final class ConnectionDriver: TimerTarget {
         }
     }
 
+    /// An attempt came to nothing: the delegate hears why, and where the connection has a
+    /// cluster's nodes, one the host did not answer (down, unreachable, silent; or its CONNACK
+    /// says it is unavailable, busy or elsewhere) sends the next attempt to the next node. The
+    /// backoff goes on growing as for any failure: a cluster that is down as a whole is not
+    /// hammered. A connection stays where it was taken, its first node back or not.
+    private func attemptFailed(_ failure: AttemptFailure) {
+        if client.options.hosts.count > 1, failure.refusal.map({ [3, 0x88, 0x89, 0x9C, 0x9D].contains($0.rawValue) }) ?? true {
+            failsOver = true
+        }
+        delegate.driverAttemptFailed(failure)
+    }
+
+    /// Moves the client to the next node before an attempt, if the last one failed over.
+    private func failOverIfDue() throws(ClientSetupError) {
+        guard failsOver else { return }
+        failsOver = false
+        let hosts = client.options.hosts
+        let here = BrokerAddress(host: client.options.host, port: client.options.port)
+        let next = hosts[((hosts.firstIndex(of: here) ?? -1) + 1) % hosts.count]
+        delegate.driverWillFailOver(from: here, to: next)
+        try client.move(to: next)
+    }
+
     /// Everything before the DISCONNECT is acknowledged: it goes now.
     func quiet() {
         guard quietTimer.isScheduled else { return }
@@ -336,7 +389,7 @@ final class ConnectionDriver: TimerTarget {
                 connackTimer.schedule(at: now &+ MonotonicClock.nanoseconds(more))
                 return
             }
-            delegate.driverAttemptFailed(AttemptFailure(reason: lateAnswer, unansweredByBroker: reachedBroker))
+            attemptFailed(AttemptFailure(reason: lateAnswer, unansweredByBroker: reachedBroker))
             // The next attempt's `mosquitto_connect_async` closes the silent socket.
             perform(machine.connackTimedOut(random: Double.random(in: 0..<1)))
         } else if timer === silenceTimer, machine.isConnected {

@@ -20,6 +20,7 @@ extension DeviceConnection {
         warnOfNoRetain()
         noteALPN()
         counters.connections(up: 1)
+        hostLink?.connected()
         isCountedUp = true
         context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
         // A resume is not a connection coming back after a loss, nor is a planned reconnect (a
@@ -71,6 +72,7 @@ extension DeviceConnection {
         holdsDataUntilBirths = false
         sparkplugNodeDied()
         counters.connections(up: -1)
+        hostLink?.down(lost: true)
         isCountedUp = false
         // A stage's `disconnect: all` drops it on purpose: counted apart from the errors.
         context.control.connectionLost(reason, logged: logsEvents, onPurpose: droppedBy != nil)
@@ -83,11 +85,17 @@ extension DeviceConnection {
         let speaksMQTT5 = client.options.protocolVersion == .v5
         context.control.connectionFailed(
             failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""),
-            host: plan.options.host, port: plan.options.port)
+            host: client.options.host, port: client.options.port)
         if let refusal = failure.refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
             credentialsRefused = true
             context.control.noteCredentialsRefused(failure.reason, of: context.connectionCount)
         }
+    }
+
+    /// A cluster's next host: its messages count there from now on.
+    func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {
+        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters) }
+        if logsEvents { context.control.logger.info("the next attempt goes to \(to), the cluster's next host", metadata) }
     }
 
     func driverWillRetry(after delay: Double) {
@@ -103,6 +111,7 @@ extension DeviceConnection {
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
         if isCountedUp { counters.connections(up: -1) }
+        hostLink?.down(lost: false)
         isCountedUp = false
         context.control.connectionFinished()
         let successor = whenFinished
@@ -112,6 +121,7 @@ extension DeviceConnection {
 
     func driverDidPause(wasConnected: Bool) {
         if wasConnected, isCountedUp { counters.connections(up: -1) }
+        hostLink?.down(lost: false)
         isCountedUp = false
         if logsEvents, !standing.isReconnecting { context.control.logger.info("paused", metadata) }
     }

@@ -19,6 +19,8 @@ final class DeviceConnection: Session, @unchecked Sendable {
     let context: LoopContext
     /// The figures of this connection's device group on this loop.
     let counters: Counters
+    /// Its place in a cluster (`broker.hosts`), for the figures per host; `nil` for one broker.
+    let hostLink: HostLink?
     /// Its devices' ticks as PUBLISHes.
     let telemetry: Telemetry
     var qos: QoS { telemetry.qos }
@@ -93,8 +95,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
 
     init(
         plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, logsEvents: Bool,
-        context: LoopContext, counters: Counters, isInitial: Bool = true, discoveryCleanup: Bool = false
+        context: LoopContext, counters: Counters, isInitial: Bool = true, discoveryCleanup: Bool = false, hostLink: HostLink? = nil
     ) throws(ClientSetupError) {
+        self.hostLink = hostLink
         self.plan = plan
         self.isInitial = isInitial
         self.discoveryCleanup = discoveryCleanup
@@ -126,18 +129,23 @@ final class DeviceConnection: Session, @unchecked Sendable {
             loop: context.loop)
         sparkplug = plan.sparkplug.map { SparkplugSequencer(topic: $0.topic) }
         sparkplugDevices = SparkplugDeviceRoster(devices: plan.sparkplug == nil ? 0 : plan.devices.count)
-        telemetry = Telemetry(plan: plan, client: client, driver: driver, counters: counters, context: context, sparkplug: sparkplug)
+        telemetry = Telemetry(
+            plan: plan, client: client, driver: driver, counters: hostLink?.currentCounters ?? counters, context: context,
+            sparkplug: sparkplug)
         wire()
         lifecycleTimer.target = self
         presenceTimer.target = self
         renewalTimer.target = self
         rejoinTimer?.target = self
         let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
-        devices = plan.devices.enumerated().map { index, device in
-            Device(
-                plan: device, seed: seed, connection: self, counters: counters, context: context,
-                sparkplugAliases: firstAliases?[index])
+        var made: [Device] = []
+        for (index, device) in plan.devices.enumerated() {
+            made.append(
+                Device(
+                    plan: device, seed: seed, connection: self, counters: counters, context: context,
+                    sparkplugAliases: firstAliases?[index], properties: try Self.propertyList(of: device)))
         }
+        devices = made
         for case let role as SparkplugRole in roles {
             role.birthType = { [unowned self] index, metric in
                 devices.indices.contains(index) ? devices[index].sparkplugBirthType(of: metric) : nil
@@ -289,6 +297,6 @@ final class DeviceConnection: Session, @unchecked Sendable {
     }
 
     var metadata: KeyValuePairs<String, Logger.Value> {
-        ["client": .string(plan.options.clientID ?? "-"), "broker": "\(plan.options.host):\(plan.options.port)"]
+        ["client": .string(plan.options.clientID ?? "-"), "broker": "\(client.options.host):\(client.options.port)"]
     }
 }

@@ -1,4 +1,5 @@
 import MQTT
+import Mosquitto
 import Reactor
 import Report
 import Signals
@@ -11,6 +12,8 @@ final class Device: TimerTarget {
     let topic: Topic
     /// `{topic}/{field}` for each field, in the per-field style (`PayloadStyle.perField`).
     let fieldTopics: [Topic]
+    /// Its MQTT 5 properties as libmosquitto's list, made once (`DevicePlan.properties`).
+    let properties: PropertyList?
     private let signals: DeviceSignals
     // Strong `let`s, the context's parts too: a method of `self` uses them without a reference
     // count changing. Through the context, or held `unowned(unsafe)`, each use before a call
@@ -78,9 +81,10 @@ final class Device: TimerTarget {
     /// `sparkplugAliases`, for a device of a Sparkplug edge node: the first alias of its metrics.
     init(
         plan: DevicePlan, seed: UInt64, connection: DeviceConnection, counters: Counters, context: LoopContext,
-        sparkplugAliases: UInt64? = nil
+        sparkplugAliases: UInt64? = nil, properties: PropertyList? = nil
     ) {
         self.plan = plan
+        self.properties = properties
         group = connection.plan.group
         perSecond = plan.perSecond
         topic = Topic(plan.topic)

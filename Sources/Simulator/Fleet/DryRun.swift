@@ -8,7 +8,8 @@ import Signals
 /// says it, as in a run; each device ticks first at its start delay (0 without a `jitter`), and
 /// the whole run is printed at once, timestamps as if the time had passed: one JSON object a line
 /// with `at` (the message's virtual time, `VirtualTime`), `topic`, `payload` (the payload as a
-/// JSON string), `qos` and `retain`, and `"state": true` on a state said at the CONNACK.
+/// JSON string), `qos` and `retain`, a tick's MQTT 5 `properties` where its group has them
+/// (`PublishProperties.json`), and `"state": true` on a state said at the CONNACK.
 public struct DryRun {
     public var plan: FleetPlan
     public var seed: UInt64
@@ -70,6 +71,7 @@ public struct DryRun {
     /// state said at the CONNACK, no tick (`--messages` counts none), says so last.
     static func line(_ device: DevicePlan, at seconds: Double, topic: String? = nil, payload: String, state: Bool = false) -> String {
         "{\"at\":\"\(VirtualTime.text(seconds))\",\"topic\":\(JSONText.quoted(topic ?? device.topic)),\"payload\":\(JSONText.quoted(payload)),"
-            + "\"qos\":\(device.qos),\"retain\":\(device.retain)" + (state ? ",\"state\":true}\n" : "}\n")
+            + "\"qos\":\(device.qos),\"retain\":\(device.retain)"
+            + (state ? ",\"state\":true}\n" : (device.properties.map { ",\"properties\":" + $0.json } ?? "") + "}\n")
     }
 }

@@ -61,10 +61,12 @@ extension Fleet {
         for (index, context) in contexts.enumerated() {
             context.loop.execute { [liveState] in
                 let latency = context.latency, lateness = context.lateness, samples = context.samples
+                let connectTimings = context.connectTimings
                 context.wantSamples()
                 liveState.withLock { state in
                     state.latency[index] = latency
                     state.lateness[index] = lateness
+                    state.connectTimings[index] = connectTimings
                     state.samples[index] = samples
                     state.unansweredSince[index] = 0
                 }

@@ -15,6 +15,7 @@ extension Fleet {
         var result = self.result(
             totals: totals, connectionsUp: totals.connectionsUp, seconds: state.start == 0 ? 0 : Double(now &- state.start) / 1e9,
             reason: .running, latency: latency, lateness: lateness, start: state.start)
+        for timings in state.connectTimings { result.connectTimings.merge(timings) }
         let stuck = contexts.indices.filter { index in
             let since = state.unansweredSince[index]
             return since != 0 && now &- since > Self.probeLimit
@@ -46,6 +47,7 @@ extension Fleet {
             reason: reason, latency: latency, lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         result.reloads = roster.reloads
+        result.hosts = roster.hosts.figures
         result.commandGroups = roster.commandGroups
         return result
     }

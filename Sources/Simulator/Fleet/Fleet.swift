@@ -17,6 +17,7 @@ public final class Fleet: Sendable {
     struct LiveState {
         var latency: [Histogram]
         var lateness: [Histogram]
+        var connectTimings: [ConnectTimings]
         /// Per loop, each group's latest sampled payload.
         var samples: [[String?]]
         /// Per loop, since when a probe has waited for its answer; 0 when none waits.
@@ -100,6 +101,8 @@ public final class Fleet: Sendable {
         let perConnection = DeviceConnection.descriptorsPerConnection
         // A subscriber's connection costs what a device's does, and its loops theirs.
         let subscriberLoops = min(settings.loops, plan.subscriberConnectionCount)
+        // Before the descriptors: adding source addresses does not change how many are needed.
+        try PortLimit.check(plan, settings: settings)
         try DescriptorLimit.raise(
             toFit: DescriptorLimit.needed(
                 connections: plan.connections.count + plan.subscriberConnectionCount, perConnection: perConnection,
@@ -126,6 +129,7 @@ public final class Fleet: Sendable {
             LiveState(
                 latency: Array(repeating: Histogram(), count: contexts.count),
                 lateness: Array(repeating: Histogram(), count: contexts.count),
+                connectTimings: Array(repeating: ConnectTimings(), count: contexts.count),
                 samples: Array(repeating: [], count: contexts.count),
                 unansweredSince: Array(repeating: 0, count: contexts.count)))
         let verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
@@ -317,6 +321,7 @@ public final class Fleet: Sendable {
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
         let groupsUpAtEnd = roster.groupTotals.map(\.totals.connectionsUp)
+        let hostsUpAtEnd = roster.hosts.figures.map(\.connectionsUp)
         disconnectAll()
         logLosses()  // those of the drain and the goodbyes
         verifier?.settle(published: totals[.published])
@@ -335,7 +340,9 @@ public final class Fleet: Sendable {
         }
         // The loops have ended: their histograms can be read from here.
         var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram(), subscribeLatency = Histogram()
+        var connectTimings = ConnectTimings()
         for context in contexts {
+            connectTimings.merge(context.connectTimings)
             latency.merge(context.latency)
             lateness.merge(context.lateness)
             commandLatency.merge(context.commandLatency)
@@ -344,6 +351,7 @@ public final class Fleet: Sendable {
         var result = self.result(
             totals: totals, connectionsUp: connectionsUpAtEnd, seconds: duration, reason: reason, latency: latency,
             lateness: lateness, start: start)
+        for (index, up) in hostsUpAtEnd.enumerated() where result.hosts.indices.contains(index) { result.hosts[index].connectionsUp = up }
         // The last point holds the run's last part interval and what the drain settled, so
         // the points add up to the totals; it ends where the ticking did, as the run's length
         // does, and its connections are those up then, before the goodbyes.
@@ -372,6 +380,7 @@ public final class Fleet: Sendable {
             result.stages[index].recovery = StageRecovery(dropped: recovery.dropped, back: recovery.back)
         }
         result.commandLatency = commandLatency
+        result.connectTimings = connectTimings
         result.subscribers = subscribers?.figures(seconds: duration) ?? []
         result.subscribeLatency = subscribeLatency
         if let verifier {

@@ -1,3 +1,4 @@
+import MQTT
 import Mosquitto
 import Reactor
 import Report
@@ -51,10 +52,14 @@ final class FleetRoster: Sendable {
     private let settings: RunSettings
     private let logsEvents: Bool
     private let state: Locked<State>
+    /// The figures of a cluster's hosts (`broker.hosts`).
+    let hosts: HostTable
 
     /// Every group of `plan`, and its connections dealt over the loops in turn (none opened yet).
     init(plan: FleetPlan, contexts: [LoopContext], control: RunControl, settings: RunSettings) throws(ClientSetupError) {
         self.contexts = contexts
+        let hosts = HostTable()
+        self.hosts = hosts
         self.control = control
         self.settings = settings
         logsEvents = settings.logConnectionEvents || plan.connections.count <= 10
@@ -72,7 +77,7 @@ final class FleetRoster: Sendable {
         for (index, connectionPlan) in plan.connections.enumerated() {
             let loop = index % contexts.count
             contexts[loop].connections.append(
-                try Self.connection(connectionPlan, loop: loop, isInitial: true, in: &state, contexts, settings, logsEvents))
+                try Self.connection(connectionPlan, loop: loop, isInitial: true, in: &state, contexts, settings, logsEvents, hosts))
         }
         for context in contexts { context.connectionCount = plan.connections.count }
         self.state = Locked(state)
@@ -81,12 +86,17 @@ final class FleetRoster: Sendable {
     /// Makes a connection of group `plan.group` on loop `loop`, and counts it in.
     private static func connection(
         _ plan: ConnectionPlan, loop: Int, isInitial: Bool, in state: inout State, _ contexts: [LoopContext],
-        _ settings: RunSettings, _ logsEvents: Bool
+        _ settings: RunSettings, _ logsEvents: Bool, _ hosts: HostTable
     ) throws(ClientSetupError) -> DeviceConnection {
         let connection = try DeviceConnection(
             plan: plan, seed: settings.seed, connackTimeout: settings.connackTimeout, logsEvents: logsEvents,
             context: contexts[loop], counters: state.groups[plan.group].counters[loop], isInitial: isInitial,
-            discoveryCleanup: settings.discoveryCleanup)
+            discoveryCleanup: settings.discoveryCleanup,
+            hostLink: plan.options.hosts.isEmpty
+                ? nil
+                : HostLink(
+                    hosts: plan.options.hosts, current: BrokerAddress(host: plan.options.host, port: plan.options.port), group: plan.group,
+                    loop: loop, table: hosts))
         state.groups[plan.group].connections[plan.key] = loop
         state.loopLoads[loop] += 1
         state.made += 1
@@ -115,11 +125,11 @@ final class FleetRoster: Sendable {
     var reloads: [Reload] { state.withLock { $0.reloads } }
 
     /// The figures so far.
-    var totals: Totals { Totals(state.withLock { $0.groups.flatMap(\.counters) }) }
+    var totals: Totals { Totals(state.withLock { $0.groups.flatMap(\.counters) } + hosts.allCounters) }
 
     /// Each group's figures, in the report's order.
     var groupTotals: [(name: String, totals: Totals)] {
-        state.withLock { $0.groups.map { ($0.plan.name, Totals($0.counters)) } }
+        state.withLock { $0.groups.enumerated().map { ($1.plan.name, Totals($1.counters + hosts.counters(ofGroup: $0))) } }
     }
 
     /// The run has begun: commands and reloads are taken from now on. Before the connections'
@@ -310,7 +320,7 @@ final class FleetRoster: Sendable {
                     ?? next.loopLoads.indices.min { next.loopLoads[$0] < next.loopLoads[$1] }!
                 do {
                     let connection = try Self.connection(
-                        connectionPlan, loop: loop, isInitial: false, in: &next, contexts, settings, logsEvents)
+                        connectionPlan, loop: loop, isInitial: false, in: &next, contexts, settings, logsEvents, hosts)
                     joining[loop].append(
                         .init(
                             connection: connection, replaces: opening.replaces,
@@ -327,6 +337,7 @@ final class FleetRoster: Sendable {
         }
         let perConnection = DeviceConnection.descriptorsPerConnection
         do {
+            try PortLimit.check(plan, settings: settings)
             try DescriptorLimit.raise(
                 toFit: DescriptorLimit.needed(connections: next.connectionCount, perConnection: perConnection, loops: contexts.count),
                 perConnection: perConnection)

@@ -25,6 +25,8 @@ final class LoopContext: @unchecked Sendable {
     var commandLatency = Histogram()
     /// From the CONNACK to the SUBACK of a connection's command topics: what listening costs.
     var subscribeLatency = Histogram()
+    /// How long each connection the broker accepted took to connect, phase by phase.
+    var connectTimings = ConnectTimings()
     /// Groups whose next payload the service wants (the live page's latest payloads); the
     /// count first, so a tick pays one comparison when none is wanted, which is nearly always.
     /// Measured, old and new binaries alternately, QoS 0 at publish: max: 1.35, 1.80 and 1.45

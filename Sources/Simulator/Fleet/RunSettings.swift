@@ -9,6 +9,11 @@ public struct RunSettings: Sendable {
     public var port: Int?
     /// `--url`: host, port, transport and TLS in one, over the scenarios'.
     public var url: BrokerURL? = nil
+    /// A `--url` list: the nodes of a cluster, over the scenarios' `broker.hosts` (`url` is the
+    /// first of them).
+    public var hosts: BrokerHosts? = nil
+    /// `--bind`: the source addresses of the connections, over the scenarios' `broker.bind`.
+    public var bind: BindAddresses? = nil
     public var username: String?
     public var password: String?
     /// Connect without any user name or password, the scenario's included.

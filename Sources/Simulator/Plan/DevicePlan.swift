@@ -33,6 +33,8 @@ public struct DevicePlan: Sendable {
     /// Its rate over the run under its load profile (its group's `stages`, or the scenario's),
     /// and when it is in under `devices` stages; `nil` for a steady rate.
     package var profile: RateProfile? = nil
+    /// The MQTT 5 properties of its every telemetry message (its group's `properties`), filled in.
+    package var properties: PublishProperties? = nil
 
     /// Whether the device says its state at a CONNACK, beside its schedule (issue 25, item 5): a
     /// dashboard shows it (`discovery`, `availability`, `commands`), it has a schedule (not

@@ -19,7 +19,7 @@ extension FleetPlan {
     /// the groups without stages of their own).
     static func connections(
         for group: DeviceGroup, in scenario: Scenario, settings: RunSettings,
-        shard: Shard? = nil, rampPosition: Int = 0, stages runStages: [Stage] = [], fleetCount: Int = 0
+        shard: Shard? = nil, rampPosition: Int = 0, stages runStages: [Stage] = [], fleetCount: Int = 0, scenarioSlot: Int = 0
     ) -> [ConnectionPlan] {
         let stages = group.stages.isEmpty ? runStages : group.stages
         let share = group.stages.isEmpty ? Double(max(1, group.count)) / Double(max(1, fleetCount)) : 1
@@ -47,6 +47,7 @@ extension FleetPlan {
             }
             if scenario.broker.azureIoTHub != nil { device.commands = azureCommands(of: group, id: id) }
             device.onChange = group.onChange
+            device.properties = group.properties?.render(name: group.name, index: index, id: id)
             device.profile = RateProfile(
                 stages: stages, baseRate: group.publish.perSecond,
                 presence: stages.setsDevices ? Presence(stages: stages, count: group.count, share: share, rank: index - 1) : nil)
@@ -112,12 +113,16 @@ extension FleetPlan {
             // An edge node is known by its id: the templates of its identity take it as {id}, its
             // index as {index}; its will, the NDEATH, it sets before each CONNECT.
             let node = group.sparkplug.map { ($0, positions[slot] + 1) }
-            let options =
+            var options =
                 node.map { sparkplug, index in
                     clientOptions(
                         scenario: scenario, settings: settings, clientID: pair.1, group: group.name, index: index,
                         id: sparkplug.edgeNodeID(index, group: group.name), will: nil)
                 } ?? options(clientID: pair.1, device: pair.0.count == 1 ? pair.0[0] : nil)
+            place(
+                &options, scenario: scenario, settings: settings, slot: scenarioSlot + positions[slot],
+                key: node.map { $0.edgeNodeID($1, group: group.name) }
+                    ?? (pair.0.count == 1 && group.connection == .perDevice ? pair.0[0].id : pair.1))
             var connection = ConnectionPlan(
                 options: options, devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),

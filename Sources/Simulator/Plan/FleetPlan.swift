@@ -84,6 +84,8 @@ public struct FleetPlan: Sendable {
             template: "id", placeholders: "{index}")
         for scenario in scenarios {
             var tls = TLSUses(of: scenario, path: ScenarioKeys.tls.path)
+            /// Connections of the scenario's groups before this one, in the whole fleet.
+            var scenarioSlot = 0
             var devices: [(id: String, group: String)] = []
             for group in scenario.groups {
                 let owner = Claims.Owner(
@@ -92,7 +94,8 @@ public struct FleetPlan: Sendable {
                         ?? SourceLocation(file: scenario.file, line: 1, column: 1))
                 var made = FleetPlan.connections(
                     for: group, in: scenario, settings: settings, shard: shard, rampPosition: defaultRampPosition, stages: profile,
-                    fleetCount: following)
+                    fleetCount: following, scenarioSlot: scenarioSlot)
+                scenarioSlot += Self.connectionCount(of: group)
                 if group.rampUp == nil { defaultRampPosition += Self.connectionCount(of: group) }
                 if let echo = Self.echoConflict(in: made, group: group.name, at: owner.location) { echoConflicts.append(echo) }
                 if let shared = Self.sharedIdentityConflict(of: group, in: scenario, at: owner.location) {
@@ -130,6 +133,7 @@ public struct FleetPlan: Sendable {
             }
             tlsUses += tls.uses
             if let conflict = Self.controlIdentityConflict(of: scenario) { identityConflicts.append(conflict) }
+            identityConflicts += Self.propertyConflicts(of: scenario, settings: settings)
             identityConflicts += Self.credentialConflicts(
                 of: scenario, devices: devices, hasTLS: Self.tls(of: scenario, settings: settings) != nil)
             if let tls = scenario.verify?.tls {

@@ -25,6 +25,8 @@ public struct RunChecks: Sendable {
     public func check(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
         try Self.checkCredentials(plan)
         try Self.checkAzureIoTHub(plan, settings: settings)
+        try Self.checkHosts(plan, settings: settings)
+        if !dryRun { try Self.checkBindAddresses(plan, settings: settings) }
         let devices = plan.connections.lazy.flatMap(\.devices)
         if dryRun {
             if settings.messages == nil, let device = devices.first(where: { !$0.perSecond.isFinite }) {

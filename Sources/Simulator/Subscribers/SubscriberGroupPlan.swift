@@ -77,7 +77,9 @@ package struct SubscriberGroupPlan: Sendable {
         var plans: [SubscriberGroupPlan] = []
         var defaultRampPosition = 0
         for scenario in scenarios {
+            var subscriberSlot = scenario.groups.reduce(0) { $0 + FleetPlan.connectionCount(of: $1) }
             for group in scenario.subscribers {
+                defer { subscriberSlot += max(1, group.count) }
                 let perSecond = group.rampUp?.perSecond ?? Defaults.rampUp
                 let rampStart = group.rampUp == nil ? defaultRampPosition : 0
                 if group.rampUp == nil { defaultRampPosition += group.count }
@@ -88,6 +90,8 @@ package struct SubscriberGroupPlan: Sendable {
                     var options = FleetPlan.clientOptions(
                         scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID,
                         will: nil)
+                    // After the devices' connections, in the order of the groups.
+                    FleetPlan.place(&options, scenario: scenario, settings: settings, slot: subscriberSlot + index - 1, key: clientID)
                     options.cleanSession = group.cleanSession ?? options.cleanSession
                     // The group's own user, over the broker's and the command line's.
                     if let username = group.username, !settings.anonymous {

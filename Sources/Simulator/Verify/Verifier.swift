@@ -323,7 +323,10 @@ package final class Verifier: @unchecked Sendable {
     /// publisher's. One set of subscriber connections each.
     private static func endpoint(_ options: ClientOptions, as settings: VerifierSettings?) -> String {
         let user = settings?.username.map { "verify\u{0}" + $0 } ?? options.username ?? ""
-        return "\(options.host)\u{0}\(options.port)\u{0}\(user)"
+        // A cluster's nodes (`broker.hosts`) each see every message: one set for the cluster, on
+        // the node of the first connection that names it, failing over as the devices do.
+        let broker = options.hosts.isEmpty ? "\(options.host)\u{0}\(options.port)" : options.hosts.map(\.description).joined(separator: ",")
+        return "\(broker)\u{0}\(user)"
     }
 
     /// The subscriber connection that watches `topic` of `connection`'s device, and its stream

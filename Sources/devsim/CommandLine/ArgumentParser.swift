@@ -225,13 +225,16 @@ enum ArgumentParser {
     static let runOptions: [Option] = [
         Option(
             flag: "--url", variable: "DEVSIM_URL", valueName: "URL",
-            help: "the broker as a URL: mqtt://HOST:PORT, mqtts://…, ws://HOST:PORT/PATH, wss://… (overrides the scenario)"
+            help: "the broker as a URL: mqtt://HOST:PORT, mqtts://…, ws://HOST:PORT/PATH, wss://… (overrides the scenario); "
+                + "a comma list for a cluster's nodes, as broker.hosts"
         ) { o, v, label throws(UsageError) in
-            do throws(BrokerURLError) {
-                o.url = try BrokerURL.parse(v)
-            } catch {
-                throw UsageError("\(label): \(error.message)")
-            }
+            (o.url, o.urlHosts) = try urls(v, label: label)
+        },
+        Option(
+            flag: "--bind", variable: "DEVSIM_BIND", valueName: "ADDR[,ADDR…]",
+            help: "local source addresses to connect from, in turn (over the scenario's broker.bind)"
+        ) { o, v, label throws(UsageError) in
+            o.bind = try bindAddresses(v, label: label)
         },
         Option(flag: "--host", variable: "DEVSIM_HOST", valueName: "HOST", help: "broker host name or address") {
             o, v, label throws(UsageError) in

@@ -9,6 +9,10 @@ struct RunOptions: Equatable {
     var scenarios: [String] = []
     /// `--url`: host, port, transport and TLS in one.
     var url: BrokerURL?
+    /// A `--url` list: the cluster's nodes (`url` is the first).
+    var urlHosts: BrokerHosts?
+    /// `--bind`: the source addresses, over the scenario's.
+    var bind: BindAddresses?
     var host: String?
     var port: Int?
     var username: String?
@@ -69,6 +73,9 @@ extension RunOptions {
             keys.formUnion(["broker.url", "broker.host", "broker.port", "broker.transport", "broker.path"])
             if url.username != nil { keys.insert("broker.username") }
         }
+        // One broker named on the command line stands for the file's cluster too.
+        if url != nil || host != nil { keys.formUnion(["broker.hosts", "broker.spread"]) }
+        if bind != nil { keys.insert("broker.bind") }
         if mqttProtocol != nil { keys.insert("broker.protocol") }
         if ackTimeout != nil { keys.insert("broker.ackTimeout") }
         if username != nil || anonymous { keys.insert("broker.username") }

@@ -75,8 +75,9 @@ enum Help {
         Adds up the JSON reports of the shards of one fleet (run --shard K/N --report FILE)
         into the report of the whole fleet, on standard output or in FILE: counts summed
         (groups by name, connection errors by reason, faults, verify counts), durationSeconds
-        the longest, ratePerSecond recomputed from them, and latency and lateness percentiles
-        computed from the sum of the reports' raw histograms, never averaged. Warns when the
+        the longest, ratePerSecond recomputed from them, and latency, lateness and connection
+        timing percentiles computed from the sum of the reports' raw histograms, never
+        averaged. Warns when the
         reports' seeds or scenarios differ or shards are missing or repeated. Exits 2, naming
         the file, when a report cannot be read or has no histograms, or is of a whole run
         rather than a shard: whole runs were not side by side, and their sum never happened.

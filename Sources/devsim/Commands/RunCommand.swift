@@ -103,7 +103,9 @@ struct RunCommand {
         systemd?.cancel()
         withExtendedLifetime(signals) {}
         logger.info("finished: " + summary(result))
+        if let line = result.connectTimings.line { logger.info("connect times: " + line) }
         for group in result.subscribers { logger.info(group.logLine) }
+        for host in result.hosts { logger.info(host.logLine) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
         service?.noteFinished(result, outcome: report.outcome)
@@ -258,6 +260,8 @@ struct RunCommand {
         settings.shard = options.shard
         settings.ackTimeout = options.ackTimeout
         settings.url = options.url
+        settings.hosts = options.urlHosts
+        settings.bind = options.bind
         return settings
     }
 

@@ -13,6 +13,7 @@ import Simulator
 /// room  scenarios/building.yaml:14:5  12 devices, 1 every 5s, qos 1
 ///   room-1 → building/room-1/climate
 ///   as client id room-1, user room-1 with a password
+///   with userProperties site=plant-1, messageExpiry 300s      (a group with `properties`)
 ///     +00:00:00.000  {"params":{"temperature":21.4}}
 ///     +00:00:05.000  {"params":{"temperature":21.5}}
 /// ```
@@ -52,6 +53,7 @@ enum SampleCommand {
                 {
                     text += "  as \(identity)\n"
                 }
+                if let properties = device.properties { text += "  with \(properties.summary)\n" }
                 // `publish: max` has no schedule, only an order: its ticks are numbered.
                 let numbered = !device.perSecond.isFinite
                 let width = numbered ? "#\(options.count ?? Sample.defaultCount)".count : VirtualTime.text(0).count

@@ -28,6 +28,10 @@ public struct BrokerSettings: Sendable, Equatable {
     package var path: String?
     /// Azure IoT Hub: each device as itself, with a SAS token (`broker.azureIoTHub`).
     package var azureIoTHub: AzureIoTHub?
+    /// The local source addresses of the connections (`broker.bind`).
+    package var bind: BindAddresses?
+    /// The nodes of a cluster, in place of `host` (`broker.hosts`).
+    package var hosts: BrokerHosts?
 
     package init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,

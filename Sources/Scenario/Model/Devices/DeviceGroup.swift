@@ -42,6 +42,8 @@ public struct DeviceGroup: Sendable {
     package var onChange: OnChange?
     /// Its devices are Sparkplug B devices under edge nodes, which name their topics.
     public var sparkplug: SparkplugNodes?
+    /// The MQTT 5 properties of its devices' messages (`properties:`).
+    package var properties: MessageProperties?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,

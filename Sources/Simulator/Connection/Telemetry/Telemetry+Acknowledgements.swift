@@ -85,7 +85,7 @@ extension Telemetry {
             Telemetry.qos2Failure + ": connections were lost with a protocol error right after "
                 + "QoS 2 publishes, \(qos2Guard.lossesInARow) times in a row (RabbitMQ 3.10 answers them with PUBACK); "
                 + "the QoS 2 messages of device group '\(plan.devices.first?.group ?? "")' count as failed: use qos: 1 with this broker",
-            key: Telemetry.qos2Failure, host: plan.options.host, port: plan.options.port)
+            key: Telemetry.qos2Failure, host: client.options.host, port: client.options.port)
         for message in inFlight.removeAll() {
             message.sender.notePublishFailed()
             counters.add(.published, -1)

@@ -16,7 +16,9 @@ final class Telemetry: TimerTarget {
     // count changing (callgrind).
     let client: Client
     let driver: ConnectionDriver
-    let counters: Counters
+    /// Its group's on this loop, or for a cluster's (`broker.hosts`) those of the host it is on,
+    /// changed at a failover (`count(on:)`): unchecked, as a `let`'s load, on the publish path.
+    @exclusivity(unchecked) private(set) var counters: Counters
     let context: LoopContext
     private var queue: BoundedQueue<Queued>
     private let keepsOfflineTicks: Bool
@@ -155,6 +157,17 @@ final class Telemetry: TimerTarget {
     /// schedule costs evicted, counted messages, never unbounded memory.
     private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : inFlight.hasRoom }
 
+    /// Counts on `next` from now on (a failover to another host of a cluster): the messages
+    /// in flight and queued go with it, so each host's gauges hold its own.
+    func count(on next: Counters) {
+        guard next !== counters else { return }
+        counters.add(.inFlight, -inFlight.count)
+        next.add(.inFlight, inFlight.count)
+        counters.add(.buffered, -queue.count)
+        next.add(.buffered, queue.count)
+        counters = next
+    }
+
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
         let evicted = queue.push(message, bytes: message.payload.count + message.device.topic(field: message.field).cString.count)
@@ -189,6 +202,8 @@ final class Telemetry: TimerTarget {
         let (messageID, error) =
             if let sparkplug {
                 sparkplug.publish(payload) { client.publish(topic: device.topic, payload: $0, qos: qos, retain: false) }
+            } else if let properties = device.properties {
+                publish(topic: device.topic(field: field), payload: payload, retain: device.plan.retain, properties: properties)
             } else if field < 0 {
                 client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
             } else {
@@ -201,7 +216,7 @@ final class Telemetry: TimerTarget {
             counters.add(.failed)
             context.control.connectionFailed(
                 "publish failed: \(publishFailure(error, payload: payload.count)) (first on topic \(device.plan.topic))",
-                key: "publish failed: \(error)", host: plan.options.host, port: plan.options.port)
+                key: "publish failed: \(error)", host: client.options.host, port: client.options.port)
             return false
         }
         counters.add(.published)
@@ -237,6 +252,6 @@ final class Telemetry: TimerTarget {
 
     /// Logs `message` once for the whole run, whichever connection says it.
     func warnOnce(_ message: String, key: String? = nil) {
-        context.control.warnOnce(message, key: key, host: plan.options.host, port: plan.options.port)
+        context.control.warnOnce(message, key: key, host: client.options.host, port: client.options.port)
     }
 }
