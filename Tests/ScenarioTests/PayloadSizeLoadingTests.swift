@@ -133,5 +133,10 @@ import Signals
             problems(group(raw, extra: "    onChange: { fields: [blob] }\n")) == [
                 "test.yaml:5:15: device group 'd' has 'onChange' and a raw payload (style: raw): onChange compares fields, and a raw payload is bytes"
             ])
+        #expect(
+            problems("broker: { protocol: mqtt5 }\n" + group(raw, extra: "    properties: { payloadFormatIndicator: utf8 }\n")) == [
+                "test.yaml:6:17: device group 'd' says its payloads are UTF-8 text (payloadFormatIndicator: utf8), but a raw payload "
+                    + "is binary bytes, which a broker may refuse as such: say bytes, or leave the indicator out"
+            ])
     }
 }

@@ -143,6 +143,12 @@ extension ScenarioReader {
         for (key, present, why) in reads where present {
             report((entries[key] ?? node).mark, "\(what) has '\(key)' and a raw payload (style: raw): \(why)")
         }
+        if keys.properties?.payloadFormat == .utf8 {
+            report(
+                (entries["properties"] ?? node).mark,
+                "\(what) says its payloads are UTF-8 text (payloadFormatIndicator: utf8), but a raw payload is binary bytes, "
+                    + "which a broker may refuse as such: say bytes, or leave the indicator out")
+        }
         if keys.publishesOnChange == true {
             report((entries["publish"] ?? node).mark, "\(what) publishes on change, and a raw payload has no fields to compare")
         }
