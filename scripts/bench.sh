@@ -13,9 +13,13 @@
 #                                 1 ms) in the same PUNCTUALITY_SECONDS (default 20): devsim's
 #                                 lateness p99 against this machine's own scheduling delay
 #   scripts/bench.sh payload      nanoseconds to make one payload (no broker)
+#   scripts/bench.sh sizes        one connection, QoS 0, publish: max, payloads of 64 B, 1 KB, 64 KB and 1 MB:
+#                                 CPU per message and MB/s, mosquitto_pub -l beside devsim's JSON padded by
+#                                 payload.size and its style: raw random bytes (SIZES_SCALE scales the counts)
 #   scripts/bench.sh instructions callgrind instructions per message, one connection at publish: max,
 #                                 QoS 0 and QoS 1: the difference between 60,000 and 20,000 messages
-#                                 (start-up cancels out); set DEVSIM_BIN to the old binary to compare
+#                                 (start-up cancels out); set DEVSIM_BIN to the old binary to compare,
+#                                 PAYLOAD_SIZE (such as 1KB) to pad the payloads
 #   scripts/bench.sh qos1         one connection at publish: max, QoS 1, 16 and 100 in flight
 #   scripts/bench.sh scale        CONNECTIONS (default 6000) connections: time to all up, memory, idle CPU
 #   scripts/bench.sh reload       1,000 devices, SIGHUP changing one group of 10, then scaling it:
@@ -71,7 +75,8 @@ six_fields() {
 YAML
 }
 
-# One connection at publish: max with six generated fields (108-byte payloads), at QoS $1.
+# One connection at publish: max with six generated fields (108-byte payloads), at QoS $1;
+# padded to PAYLOAD_SIZE (payload.size) when set.
 publishing_at_max() {
   cat <<YAML
 name: throughput
@@ -81,6 +86,7 @@ devices:
     publish: max
     qos: $1
     payload:
+${PAYLOAD_SIZE:+      size: $PAYLOAD_SIZE}
       fields:
 $(six_fields)
 YAML
@@ -106,6 +112,61 @@ print(f"{'':16}{'msgs/s':>12}{'CPU s/100k':>12}{'CPU us/msg':>12}")
 print(f"{'mosquitto_pub -l':16}{n/pw:12.0f}{pc/n*1e5:12.3f}{pc/n*1e6:12.2f}")
 print(f"{'devsim':16}{n/dw:12.0f}{dc/n*1e5:12.3f}{dc/n*1e6:12.2f}")
 print(f"devsim CPU per message / mosquitto_pub's: {dc/pc:.2f}x   (devsim max RSS {rss/1024:.1f} MB; devsim generates its payloads, mosquitto_pub reads them)")
+PY
+}
+
+# One connection at publish: max, QoS 0, payloads of exactly $1 bytes: $2 json (a counter padded
+# by payload.size) or raw (random bytes, style: raw).
+sized_fleet() {
+  if [ "$2" = raw ]; then
+    printf 'name: sizes\ndevices:\n  - name: bench\n    topic: bench/sizes\n    publish: max\n    payload: { style: raw, size: %s, fields: { blob: { bytes: { content: random } } } }\n' "$1"
+  else
+    printf 'name: sizes\ndevices:\n  - name: bench\n    topic: bench/sizes\n    publish: max\n    payload: { size: %s, fields: { seq: { counter: 0 } } }\n' "$1"
+  fi
+}
+
+# Payload sizes as broker benchmarks quote them (issue 29). mosquitto_pub -l is libmosquitto's
+# floor: one connection publishing ready-made lines from stdin as fast as the socket takes them,
+# the lines (of the size less the newline it strips) made by a python pipe whose CPU is not
+# counted. devsim makes every payload itself: its JSON padded by payload.size, or random bytes.
+# Each sender runs twice, N/4 and N messages, and the figures are of the difference: start-up,
+# connecting and mosquitto_pub's wait at the end of its input (0.2 to 0.9 s) cancel out.
+sizes() {
+  local scale=${SIZES_SCALE:-1}
+  echo "== sizes: one connection, QoS 0, publish: max to the same mosquitto ($(basename "$bin")); MB = 1,048,576 bytes"
+  echo "   figures of N less N/4 messages; CPU is user + system of the sender alone"
+  printf '%-8s%-20s%10s%14s%12s%12s\n' size sender N 'CPU us/msg' 'MB/s' 'msgs/s'
+  for spec in 64:1000000 1024:400000 65536:20000 1048576:1200; do
+    local size=${spec%%:*} n quarter
+    n=$(python3 -c "print(max(4, int(${spec##*:} * $scale)))")
+    quarter=$(( n / 4 ))
+    for count in "$quarter" "$n"; do
+      python3 -c 'import sys; n, s = int(sys.argv[1]), int(sys.argv[2]); line = b"x" * (s - 1) + b"\n"; w = sys.stdout.buffer.write
+for _ in range(n): w(line)' "$count" "$size" \
+        | /usr/bin/time -v mosquitto_pub -h 127.0.0.1 -p "$port" -t bench/sizes -q 0 -l 2> "$dir/pub.$count.time"
+    done
+    sizes_row "$size" "mosquitto_pub -l" "$quarter" "$n" "$dir/pub.$quarter.time" "$dir/pub.$n.time"
+    for kind in json raw; do
+      sized_fleet "$size" "$kind" > "$dir/sizes.yaml"
+      for count in "$quarter" "$n"; do
+        /usr/bin/time -v "$bin" run "$dir/sizes.yaml" --host 127.0.0.1 --port "$port" --messages "$count" --seed 1 \
+          --stats-interval 0 --quiet --loops 1 --report "$dir/sizes.json" 2> "$dir/devsim.$count.time"
+        python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(0 if r["published"] == int(sys.argv[2]) and r["oversized"] == 0 else 1)' \
+          "$dir/sizes.json" "$count" || echo "devsim $kind $size: not every message published at its size (see $dir/sizes.json)" >&2
+      done
+      sizes_row "$size" "devsim $kind" "$quarter" "$n" "$dir/devsim.$quarter.time" "$dir/devsim.$n.time"
+    done
+  done
+}
+
+sizes_row() {
+  python3 - "$1" "$2" "$3" "$4" "$(cpu "$5")" "$(wall "$5")" "$(cpu "$6")" "$(wall "$6")" <<'PY'
+import sys
+size, name, few, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+cpu0, wall0, cpu1, wall1 = map(float, sys.argv[5:9])
+m, cpu, wall = n - few, max(cpu1 - cpu0, 0.0), max(wall1 - wall0, 1e-3)
+label = f"{size // 1048576} MB" if size >= 1048576 else f"{size // 1024} KB" if size >= 1024 else f"{size} B"
+print(f"{label:<8}{name:<20}{n:>10}{cpu / m * 1e6:>14.2f}{size * m / wall / 1048576:>12.1f}{m / wall:>12.0f}")
 PY
 }
 
@@ -541,6 +602,7 @@ case "$which" in
   punctuality) punctuality ;;
   rate) rate ;;
   payload) payload ;;
+  sizes) sizes ;;
   instructions) instructions ;;
   capacity) capacity ;;
   qos1) qos1 ;;
@@ -552,5 +614,5 @@ case "$which" in
   sparkplug) sparkplug ;;
   websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, sparkplug, websockets, payload, instructions or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, sparkplug, websockets, payload, sizes, instructions or all" >&2; exit 2 ;;
 esac

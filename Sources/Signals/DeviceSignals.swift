@@ -29,6 +29,21 @@ package final class DeviceSignals: @unchecked Sendable {
     let fields: FieldList
     /// Set for the `template` style: it writes the payload instead of `frame` and `fields`.
     let template: TemplateEncoder?
+    /// Set for the `raw` style: its `bytes` field, `rawSize` bytes of it, is the payload.
+    let raw: BytesRecipe.Generator?
+    let rawSize: Int
+    /// Whether `raw` is set: the one test a JSON payload pays for it (unwrapping `raw`, which
+    /// holds an array, retained and released it: 50 instructions a message, callgrind).
+    package let isRaw: Bool
+    /// Every payload's length (`payload.size`), reached by padding (`pad`); `nil` for none.
+    let size: Int?
+    /// Whether `size` is set: stored, as the publish path of another module asks it each
+    /// message (computed, it was a call of a dozen instructions, twice a message: callgrind).
+    package let keepsSize: Bool
+    /// Payloads whose fields came out longer than `size`, sent as they were, since the device
+    /// was made; `takeOversized` hands them to the loop's counters.
+    var oversized = 0
+    var oversizedTaken = 0
     private let faultTally = FaultTally()
     private var faultsTaken = FaultCounts()
     /// Whether any field declares faults; when none does, the counts stay zero.
@@ -150,6 +165,21 @@ package final class DeviceSignals: @unchecked Sendable {
         } else {
             self.template = nil
         }
+        if payload.style == .raw, let field = fields.first, let generator = field.generator as? BytesRecipe.Generator,
+            case .generator(let recipe as BytesRecipe) = payload.fields.first?.content
+        {
+            raw = generator
+            isRaw = true
+            rawSize = recipe.size ?? payload.size ?? 0
+            size = nil
+            keepsSize = false
+        } else {
+            raw = nil
+            isRaw = false
+            rawSize = 0
+            size = payload.size
+            keepsSize = payload.size != nil
+        }
         hasFaults = Self.declaresFaults(payload.fields)
         isPerField = payload.style == .perField
         fieldNames = payload.fields.map(\.name)
@@ -166,9 +196,15 @@ package final class DeviceSignals: @unchecked Sendable {
     /// The sensor models are advanced through every sample due by `elapsed` first.
     package func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
         let instant = nextInstant(elapsed: elapsed, wallClock: wallClock)
+        let start = buffer.count
         if let template {
             template.encode(at: instant, into: &buffer)
+            if let size { pad(from: start, to: size, before: 0, into: &buffer) }
             noteIntegrals(elapsed)
+            return
+        }
+        if isRaw {
+            writeRaw(at: instant, into: &buffer)
             return
         }
         if isPerField {
@@ -182,6 +218,7 @@ package final class DeviceSignals: @unchecked Sendable {
         }
         buffer.append(contentsOf: frame.opening)
         fields.writeMembers(at: instant, into: &buffer)
+        if let size { pad(from: start, to: size, before: frame.closing.count, into: &buffer) }
         buffer.append(contentsOf: frame.closing)
         noteIntegrals(elapsed)
     }

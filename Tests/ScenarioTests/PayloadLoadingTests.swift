@@ -178,7 +178,7 @@ import Signals
             ])
         #expect(
             problems(device(fields: fields, payload: "      style: templat\n")) == [
-                "test.yaml:6:14: expected milkcocoa, flat, template or perField for 'style', found 'templat'; did you mean 'template'?"
+                "test.yaml:6:14: expected milkcocoa, flat, template, perField or raw for 'style', found 'templat'; did you mean 'template'?"
             ])
     }
 }

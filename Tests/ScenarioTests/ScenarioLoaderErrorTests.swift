@@ -86,7 +86,7 @@ import Testing
                 "test.yaml:11:13: expected a rate such as 10/s, 600/min, 10Hz or 1/60s for 'sample', found 'max'; 'max' only suits 'publish'",
                 "test.yaml:12:13: expected true or false for 'retain', found the string \"true\"",
                 "test.yaml:13:27: expected an integer from 1 to 1000000 for 'shared', found 0",
-                "test.yaml:15:14: expected milkcocoa, flat, template or perField for 'style', found 'xml'",
+                "test.yaml:15:14: expected milkcocoa, flat, template, perField or raw for 'style', found 'xml'",
                 "test.yaml:17:42: expected an integer from 0 to 15 for 'decimals', found 16",
                 "test.yaml:17:53: expected a number of at least 0 for 'noise', found '-1'",
             ])

@@ -53,6 +53,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// had its topic gone in full, less its size as sent (the first on a topic, which carries
     /// topic and alias both, saves less than nothing).
     case aliasBytesSaved
+    /// Payloads whose fields came out longer than their group's `payload.size` (a text a
+    /// command set, an id in a template): sent at their own length, never cut.
+    case oversized
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -79,6 +82,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .stateMessages: "state messages"
         case .tokenRenewals: "token renewals"
         case .aliasBytesSaved: "alias bytes saved"
+        case .oversized: "oversized"
         }
     }
 
@@ -107,20 +111,22 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .stateMessages: "State messages beside the schedule, not ticks: at each CONNACK, and when Home Assistant restarts."
         case .tokenRenewals: "Planned reconnects that renewed a connection's SAS token before it expired (Azure IoT Hub)."
         case .aliasBytesSaved: "Bytes MQTT 5 topic aliases saved over sending each topic in full."
+        case .oversized: "Payloads longer than their device group's payload.size, sent at their own length."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
     var isInEveryReport: Bool {
-        ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved].contains(self)
+        ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized].contains(self)
     }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     package var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .aliasBytesSaved: false
+        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized:
+            false
         default: true
         }
     }

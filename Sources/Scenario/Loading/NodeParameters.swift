@@ -63,6 +63,14 @@ final class NodeParameters: ParameterSource {
         }
     }
 
+    func size(_ key: String) throws(ParameterError) -> Int? {
+        try read(key, Sizes.expected) { node in node.scalarText.flatMap(size(of:)) }
+    }
+
+    func size(of text: String) -> Int? {
+        try? Sizes.parse(text)
+    }
+
     func strings(_ key: String) throws(ParameterError) -> [String]? {
         try read(key, "a list of values") { node in
             guard case .sequence(let items) = node.kind else { return nil }

@@ -54,7 +54,7 @@ package struct ScenarioKeys: Sendable {
         keys: [
             "userProperties", "messageExpiry", "contentType", "payloadFormatIndicator", "responseTopic", "correlationData", "topicAlias",
         ])
-    package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template"])
+    package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template", "size"])
     /// A field's keys besides its generator (one of `Generators.keys`).
     package static let modifiers = ScenarioKeys(
         path: "a field", keys: ["decimals", "noise", "min", "max", "faults", "unit", "deviceClass", "stateClass", "command"])

@@ -36,6 +36,8 @@ private struct NoFileParameters: ParameterSource {
     func string(_ key: String) throws(ParameterError) -> String? { try parameters.string(key) }
     func bool(_ key: String) throws(ParameterError) -> Bool? { try parameters.bool(key) }
     func duration(_ key: String) throws(ParameterError) -> Double? { try parameters.duration(key) }
+    func size(_ key: String) throws(ParameterError) -> Int? { try parameters.size(key) }
+    func size(of text: String) -> Int? { parameters.size(of: text) }
     func strings(_ key: String) throws(ParameterError) -> [String]? { try parameters.strings(key) }
     func durations(_ key: String) throws(ParameterError) -> [Double]? { try parameters.durations(key) }
     func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? { try parameters.scalars(key) }

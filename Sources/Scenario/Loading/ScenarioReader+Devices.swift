@@ -73,7 +73,7 @@ extension ScenarioReader {
                 (entries["payload"] ?? node).mark,
                 "field '\(bad.name)' of \(what) names a topic level in the per-field style: a field's name there takes no '/', '+' or '#'")
         }
-        if let verify = keys.verify, let payload = keys.payload, keys.sparkplug == nil {
+        if let verify = keys.verify, let payload = keys.payload, keys.sparkplug == nil, payload.style != .raw {
             checkVerifyFields(verify, in: payload, at: (entries["verify"] ?? node).mark)
         }
         if keys.availability != nil, case .shared = keys.connection {
@@ -120,8 +120,11 @@ extension ScenarioReader {
                     + "message resent after a reconnect must not name the alias of the connection before; use qos: 0, or remove "
                     + "'topicAlias'")
         }
+        checkPayloadUse(keys, entries, at: node, of: what)
         if let sparkplug = keys.sparkplug { checkSparkplug(sparkplug, keys, entries, at: node.mark, of: what, name: name) }
-        let onChange = keys.payload.flatMap { watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what) }
+        let onChange = keys.payload.flatMap {
+            $0.style == .raw ? nil : watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what)
+        }
         guard let name, let topic = keys.topic ?? keys.sparkplug.map({ $0.dataTopic }), let publish = keys.publish,
             let payload = keys.payload,
             diagnostics.count == problemsBefore

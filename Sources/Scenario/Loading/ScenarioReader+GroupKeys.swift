@@ -172,7 +172,10 @@ extension ScenarioReader {
         let fields = pairs.compactMap { field($0.key, $0.value) }
         let template = payloadTemplate(entries, style: style, fieldNames: pairs.compactMap(\.key.scalarText))
         guard diagnostics.count == problemsBefore else { return nil }
-        return PayloadSpec(style: style ?? .milkcocoa, fields: fields, template: template)
+        let size = payloadSize(entries, style: style ?? .milkcocoa, fields: fields, template: template)
+        checkBytes(fields, style: style ?? .milkcocoa, size: size, sizeNode: entries["size"], fieldsNode: fieldsNode)
+        guard diagnostics.count == problemsBefore else { return nil }
+        return PayloadSpec(style: style ?? .milkcocoa, fields: fields, template: template, size: size)
     }
 
     /// The `template` of a `style: template` payload, its placeholders checked against the

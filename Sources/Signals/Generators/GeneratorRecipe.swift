@@ -43,6 +43,7 @@ package enum Generators {
         ReplayRecipe.self,
         AccelerometerRecipe.self,
         LocationRecipe.self,
+        BytesRecipe.self,
     ]
 
     package static var keys: [String] { all.map { $0.key } }

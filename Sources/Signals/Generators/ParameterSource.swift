@@ -13,6 +13,10 @@ package protocol ParameterSource {
     func bool(_ key: String) throws(ParameterError) -> Bool?
     /// A duration such as `250ms`, `24h`, or a plain number of seconds; in seconds.
     func duration(_ key: String) throws(ParameterError) -> Double?
+    /// A size in bytes such as `64KB` (1,024 bytes a KB), or a plain number of bytes.
+    func size(_ key: String) throws(ParameterError) -> Int?
+    /// `text` read as a size, as `size` reads a key's value (a shorthand's); `nil` when it is none.
+    func size(of text: String) -> Int?
     /// A list of scalars, as strings.
     func strings(_ key: String) throws(ParameterError) -> [String]?
     /// A list of durations (`[2m, 5s]`, or plain numbers of seconds), in seconds.
@@ -30,6 +34,15 @@ extension ParameterSource {
     /// shorthand is (`ConstantRecipe.interpret`).
     package func scalars(_ key: String) throws(ParameterError) -> [SignalValue]? {
         try strings(key).map { $0.map(ConstantRecipe.interpret) }
+    }
+
+    /// For sources without the scenario's units: a plain number of bytes.
+    package func size(_ key: String) throws(ParameterError) -> Int? {
+        try integer(key)
+    }
+
+    package func size(of text: String) -> Int? {
+        Int(text)
     }
 
     /// For sources with no file behind them: the path as given.

@@ -10,4 +10,6 @@ package enum PayloadStyle: String, Sendable, CaseIterable {
     /// a topic of its own, `{topic}/{field}`: one topic per measurement, as Home Assistant's and
     /// Node-RED's users wire them.
     case perField
+    /// The bytes of its one `bytes` field and nothing else: a binary payload, no JSON around it.
+    case raw
 }

@@ -61,6 +61,42 @@ public struct PayloadBuffer: ~Copyable {
         count += length
     }
 
+    /// `count` copies of `byte`, set in one go (a memset): padding.
+    @inline(__always)
+    package mutating func append(repeating byte: UInt8, count: Int) {
+        guard count > 0 else { return }
+        if self.count + count > capacity { grow(to: self.count + count) }
+        (base + self.count).initialize(repeating: byte, count: count)
+        self.count += count
+    }
+
+    /// Appends `length` bytes that repeat those from `start` to the end, doubling what it copies
+    /// at each step: a pattern of a few bytes fills a megabyte in a few dozen block copies.
+    package mutating func appendRepeatingTail(from start: Int, length: Int) {
+        precondition(start >= 0 && start < count, "PayloadBuffer.appendRepeatingTail without bytes to repeat")
+        guard length > 0 else { return }
+        if count + length > capacity { grow(to: count + length) }
+        let end = count + length
+        while count < end {
+            // The bytes from `start` on are whole periods of the pattern: copy as many as fit.
+            let chunk = Swift.min(count - start, end - count)
+            (base + count).initialize(from: base + start, count: chunk)
+            count += chunk
+        }
+    }
+
+    /// `length` bytes written a 64-bit word at a time by `body`, which is given the room as
+    /// words and the trailing bytes beyond the last whole word (fewer than 8) as bytes.
+    @inline(__always)
+    package mutating func append(
+        words length: Int, _ body: (UnsafeMutableRawPointer, _ words: Int, _ tail: Int) -> Void
+    ) {
+        guard length > 0 else { return }
+        if count + length > capacity { grow(to: count + length) }
+        body(UnsafeMutableRawPointer(base + count), length / 8, length % 8)
+        count += length
+    }
+
     /// Sets the byte at `index`, one already written (a length placeholder).
     @inline(__always)
     package mutating func setByte(_ byte: UInt8, at index: Int) {

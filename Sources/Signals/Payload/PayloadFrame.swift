@@ -12,7 +12,7 @@ struct PayloadFrame {
         case .flat, .template:
             opening = Array("{".utf8)
             closing = Array("}".utf8)
-        case .perField:
+        case .perField, .raw:
             opening = []
             closing = []
         }

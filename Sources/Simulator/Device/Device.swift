@@ -179,6 +179,7 @@ final class Device: TimerTarget {
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: WallTime.now().secondsSinceEpoch, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
+        if signals.keepsSize { counters.add(.oversized, signals.takeOversized()) }
     }
 
     /// The datatype its last DBIRTH announced for `metric`: how a DCMD's integer is read.
@@ -260,7 +261,14 @@ final class Device: TimerTarget {
         context.payload.removeAll()
         signals.encode(elapsed: elapsed, wallClock: wallStart + elapsed, into: &context.payload)
         if signals.hasFaults { counters.add(faults: signals.takeFaultCounts()) }
-        context.offerSample(group: group)
+        if signals.keepsSize { counters.add(.oversized, signals.takeOversized()) }
+        if signals.isRaw {
+            context.offerSample(group: group, describe: DeviceSignals.rawText)
+        } else if signals.keepsSize {
+            context.offerSample(group: group, describe: DeviceSignals.sizedText)
+        } else {
+            context.offerSample(group: group)
+        }
     }
 
     /// A Sparkplug device's tick, its DDATA: kept back as `unchanged` when it reports by

@@ -76,7 +76,8 @@ public struct Sample: Sendable {
     /// The payload just made, in a line: the per-field style's messages each `field=value`.
     private static func text(of device: VirtualDevice, _ payload: borrowing PayloadBuffer) -> String {
         if device.keptBack { return "(unchanged: not sent)" }
-        if device.plan.sparkplug != nil { return device.messages(in: payload).first?.text ?? "" }
+        if device.plan.sparkplug != nil || device.signals.isRaw { return device.messages(in: payload).first?.text ?? "" }
+        if device.signals.keepsSize { return DeviceSignals.sizedText(payload.bytes) }
         guard device.signals.isPerField else { return payload.text }
         return device.messages(in: payload).map { "\($0.topic.split(separator: "/").last ?? "")=\($0.text)" }.joined(separator: " ")
     }

@@ -85,6 +85,7 @@ final class VirtualDevice: TimerTarget {
             let topic = saidBirth ? sparkplug.topic.topic(.deviceBirth, device: plan.id) : plan.topic
             return [(topic, signals.sparkplugText(payload.bytes))]
         }
+        if signals.isRaw { return [(plan.topic, DeviceSignals.rawText(payload.bytes))] }
         guard signals.isPerField else { return [(plan.topic, payload.text)] }
         let bytes = payload.bytes
         return signals.pieces.map { field, range in
