@@ -33,6 +33,16 @@ package enum SourceAddress {
         return "cannot bind to \(address): \(String(cString: strerror(code)))"
     }
 
+    /// `AF_INET` or `AF_INET6` for a numeric address, `nil` for a name (which may resolve to
+    /// either).
+    package static func family(of address: String) -> Int32? {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, address, &v4) == 1 { return AF_INET }
+        if inet_pton(AF_INET6, address, &v6) == 1 { return AF_INET6 }
+        return nil
+    }
+
     /// Whether this machine can connect from `address`: a `bind(2)` of a TCP socket to it,
     /// closed at once. Returns why not, or `nil`.
     package static func check(_ address: String) -> String? {

@@ -94,6 +94,28 @@ import Testing
     }
 }
 
+extension HostsPlanTests {
+    /// Review of issue 29: the way out the refusal gives must fit once followed. Unbound, each
+    /// host of a cluster has its own ports; bound, an address's ports are shared by the
+    /// connections to every host, so the addresses to give count the whole fleet's connections.
+    @Test func theAddressesTheRefusalAsksForAreEnoughWithSeveralHosts() throws {
+        let ports = PortLimit.Range(low: 1000, high: 1009)
+        let cluster = try plan(yaml: Self.yaml("hosts: [a, b], spread: roundRobin", count: 30))
+        let message = try #require(PortLimit.message(cluster, ports: ports))
+        #expect(message.hasPrefix("15 connections to a:1883 need 2 source addresses at 10 ports each"), "\(message)")
+        #expect(message.contains("give 3 addresses of this machine in broker.bind or --bind"), "\(message)")
+        var settings = RunSettings()
+        settings.bind = BindAddresses(addresses: ["127.0.0.2", "127.0.0.3", "127.0.0.4"], flag: "--bind")
+        #expect(
+            PortLimit.message(try plan(yaml: Self.yaml("hosts: [a, b], spread: roundRobin", count: 30), settings: settings), ports: ports)
+                == nil)
+        settings.bind = BindAddresses(addresses: ["127.0.0.2", "127.0.0.3"], flag: "--bind")
+        #expect(
+            PortLimit.message(try plan(yaml: Self.yaml("hosts: [a, b], spread: roundRobin", count: 30), settings: settings), ports: ports)
+                != nil)
+    }
+}
+
 extension PortLimit {
     /// The refusal of `plan` as the run would say it, `nil` when it fits.
     static func message(_ plan: FleetPlan, settings: RunSettings = RunSettings(), ports: Range) -> String? {

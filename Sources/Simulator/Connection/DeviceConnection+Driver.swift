@@ -72,9 +72,10 @@ extension DeviceConnection {
         holdsDataUntilBirths = false
         sparkplugNodeDied()
         counters.connections(up: -1)
-        hostLink?.down(lost: true)
+        // A stage's `disconnect: all` drops it on purpose: counted apart from the errors, and
+        // from its host's losses.
+        hostLink?.down(lost: droppedBy == nil)
         isCountedUp = false
-        // A stage's `disconnect: all` drops it on purpose: counted apart from the errors.
         context.control.connectionLost(reason, logged: logsEvents, onPurpose: droppedBy != nil)
         if logsEvents { context.control.logger.log(droppedBy != nil ? .info : .warning, reason, metadata) }
     }

@@ -68,13 +68,22 @@ package enum PortLimit {
                 unbound[broker, default: 0] += 1
             }
         }
-        for (broker, count) in unbound.sorted(by: { $0.value > $1.value }) where count > ports.count {
+        // The most used first, ties by name: the same message in every run, as a dictionary's
+        // order is not.
+        let byUse = unbound.sorted { ($0.value, $1.key.description) > ($1.value, $0.key.description) }
+        for (broker, count) in byUse where count > ports.count {
             let needed = (count + ports.count - 1) / ports.count
+            // Bound, an address's ports are shared by the connections to every broker (see
+            // above): the addresses to give are those of all of them, more than `needed` with
+            // several hosts.
+            let toGive = (options.count + ports.count - 1) / ports.count
             return "\(PortLimit.grouped(count)) connections to \(broker) need \(needed) source addresses at \(ports.said); "
                 + "without broker.bind or --bind they come from the machine's one default address: "
-                + "give \(needed) addresses of this machine in broker.bind or --bind"
+                + "give \(toGive) addresses of this machine in broker.bind or --bind"
+                + (toGive > needed ? ", whose ports the \(PortLimit.grouped(options.count)) connections to every broker share" : "")
         }
-        for (source, use) in bound.sorted(by: { $0.value.count > $1.value.count }) where use.count > ports.count {
+        let sources = bound.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
+        for (source, use) in sources where use.count > ports.count {
             // The addresses the connections of this one are dealt over, and how many it would take.
             let sharing = options.filter { $0.bindAddress != nil && origin($0.bindAddress!) == origin(source) }
             let given = Set(sharing.compactMap(\.bindAddress)).count

@@ -36,6 +36,10 @@ extension Fleet {
         }
         do throws(RunCheckError) {
             try RunChecks.checkCredentials(plan)
+            // As at the start: a source address not of this machine would replace every
+            // connection with one that never connects.
+            try RunChecks.checkHosts(plan, settings: settings)
+            try RunChecks.checkBindAddresses(plan, settings: settings)
         } catch {
             return reloadFailed(error.message)
         }

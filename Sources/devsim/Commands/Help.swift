@@ -77,10 +77,10 @@ enum Help {
         (groups by name, connection errors by reason, faults, verify counts), durationSeconds
         the longest, ratePerSecond recomputed from them, and latency, lateness and connection
         timing percentiles computed from the sum of the reports' raw histograms, never
-        averaged. Warns when the
-        reports' seeds or scenarios differ or shards are missing or repeated. Exits 2, naming
-        the file, when a report cannot be read or has no histograms, or is of a whole run
-        rather than a shard: whole runs were not side by side, and their sum never happened.
+        averaged. Warns when the reports' seeds or scenarios differ or shards are missing or
+        repeated. Exits 2, naming the file, when a report cannot be read or has no histograms,
+        or is of a whole run rather than a shard: whole runs were not side by side, and their
+        sum never happened.
 
           --output FILE    write the merged report here instead of standard output
           --force          merge reports that are not all shards' all the same, with a warning
