@@ -111,6 +111,15 @@ package enum TLSContexts {
     }
 }
 
+extension TLSContexts {
+    /// Lets go of a reference another holder took to `context` (`SSL_CTX_free`): libmosquitto's,
+    /// when a client is given another context (`MOSQ_OPT_SSL_CTX` takes a reference to the new
+    /// one and never frees the old one's).
+    package static func releaseReference(to context: OpaquePointer) {
+        SSL_CTX_free(context)
+    }
+}
+
 /// A reference to an `SSL_CTX` of `TLSContexts`, the holder's own: freed (`SSL_CTX_free`) when
 /// it goes, once whatever needed it has taken its own.
 package struct TLSContext: ~Copyable {

@@ -85,6 +85,9 @@ public final class Client: @unchecked Sendable {
     package internal(set) var certificateRefusal: String?
     /// This connection's Topic Aliases (`Client+Properties`), anew at each CONNACK.
     var topicAliases = TopicAliases()
+    /// The TLS context libmosquitto holds a reference to (`applyTLS`), which it does not free
+    /// when given another: a failover's (`move(to:)`).
+    var libraryContext: OpaquePointer?
     /// When the current attempt's TCP connection and TLS handshake were seen done, in
     /// monotonic nanoseconds (`ConnectTimings`); `nil` until then.
     package private(set) var tcpConnectedAt: UInt64?
@@ -166,8 +169,10 @@ public final class Client: @unchecked Sendable {
         }
         try setting("tls", mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0))
         // libmosquitto takes a reference of its own (`SSL_CTX_up_ref`), which `mosquitto_destroy`
-        // frees; ours goes with `context`.
+        // frees, and keeps the one to the context it had: released here. Ours goes with `context`.
         try setting("tls", mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(context.pointer)))
+        if let replaced = libraryContext { TLSContexts.releaseReference(to: replaced) }
+        libraryContext = context.pointer
     }
 
     /// The protocol the broker chose by ALPN in this connection's TLS handshake
@@ -306,6 +311,8 @@ public final class Client: @unchecked Sendable {
         // A client id the broker assigned stays the connection's; the limits go with the rest.
         let id = options.clientID ?? brokerLimits.assignedClientIdentifier
         let rc = mosquitto_reinitialise(handle, id, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
+        // `mosquitto_reinitialise` freed its reference to the TLS context, which `apply` sets again.
+        libraryContext = nil
         guard rc == 0 else { throw ClientSetupError(option: "client", error: MosquittoError(rawValue: rc, systemErrno: errno)) }
         brokerLimits = BrokerLimits()
         brokerLimits.assignedClientIdentifier = id == options.clientID ? nil : id

@@ -89,7 +89,8 @@ package enum PortLimit {
             let given = Set(sharing.compactMap(\.bindAddress)).count
             let needed = (sharing.count + ports.count - 1) / ports.count
             let brokers = use.brokers.count == 1 ? "\(use.brokers.first!)" : "\(use.brokers.count) broker addresses"
-            return "\(origin(source) ?? "--bind") gives \(given) source addresses, and \(PortLimit.grouped(sharing.count)) connections "
+            return
+                "\(origin(source) ?? "--bind") gives \(given) source address\(given == 1 ? "" : "es"), and \(PortLimit.grouped(sharing.count)) connections "
                 + "to \(brokers) need \(needed) at \(ports.said): add addresses to broker.bind or --bind"
         }
         return nil
