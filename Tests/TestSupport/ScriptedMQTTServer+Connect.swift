@@ -22,7 +22,8 @@ extension ScriptedMQTTServer {
         /// MQTT 5: the CONNECT's properties that devsim may send (none for MQTT 3).
         public let properties: Properties
 
-        /// The CONNECT properties devsim may send; another makes the packet malformed here.
+        /// The CONNECT properties devsim may send (the others are read past); what is not a CONNECT
+        /// property makes the packet malformed.
         public struct Properties: Sendable, Equatable {
             public var sessionExpiry: UInt32?
             public var receiveMaximum: UInt16?
@@ -41,7 +42,11 @@ extension ScriptedMQTTServer {
                     case 0x21: receiveMaximum = try list.uint16()
                     case 0x27: maximumPacketSize = try list.uint32()
                     case 0x26: userProperties.append([try list.string(), try list.string()])
-                    case let other: throw MQTTWire.Malformed("a CONNECT property devsim does not send: \(other)")
+                    // Topic Alias Maximum; Request Response, Problem Information; Authentication.
+                    case 0x22: _ = try list.uint16()
+                    case 0x19, 0x17: _ = try list.byte()
+                    case 0x15, 0x16: _ = try list.binary()
+                    case let other: throw MQTTWire.Malformed("not a CONNECT property: \(other)")
                     }
                 }
             }
