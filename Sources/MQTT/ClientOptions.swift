@@ -33,6 +33,9 @@ public struct ClientOptions: Sendable, Equatable {
     /// A cluster's nodes (`broker.hosts`), `host` and `port` among them: an attempt that fails
     /// goes to the next one; empty for one broker.
     package var hosts: [BrokerAddress] = []
+    /// MQTT 5 CONNECT properties (`broker.properties`), or nil: with them, each attempt's CONNECT
+    /// goes through devsim's bridge, raw (`BrokerBridge`), and TLS is the bridge's.
+    package var connectProperties: ConnectProperties?
 
     package init(
         host: String, port: Int32, clientID: String? = nil,
@@ -53,6 +56,10 @@ public struct ClientOptions: Sendable, Equatable {
         self.maxInFlight = maxInFlight
     }
 
-    /// The TLS libmosquitto itself makes: none over a WebSocket, whose bridge makes it.
-    package var libraryTLS: TLSSettings? { webSocketPath == nil ? tls : nil }
+    /// The TLS libmosquitto itself makes: none through the bridge (a WebSocket, or CONNECT
+    /// properties), which makes it.
+    package var libraryTLS: TLSSettings? { usesBridge ? nil : tls }
+
+    /// libmosquitto connects to devsim's bridge, which connects to the broker.
+    package var usesBridge: Bool { webSocketPath != nil || connectProperties != nil }
 }

@@ -93,6 +93,18 @@ enum MQTTWire {
             return UInt16(high) << 8 | UInt16(try byte())
         }
 
+        mutating func uint32() throws(Malformed) -> UInt32 {
+            let high = try uint16()
+            return UInt32(high) << 16 | UInt32(try uint16())
+        }
+
+        /// The next `count` bytes.
+        mutating func bytes(_ count: Int) throws(Malformed) -> [UInt8] {
+            guard bytes.count >= count else { throw Malformed("field longer than the packet") }
+            defer { bytes = bytes.dropFirst(count) }
+            return Array(bytes.prefix(count))
+        }
+
         mutating func binary() throws(Malformed) -> [UInt8] {
             let length = Int(try uint16())
             guard bytes.count >= length else { throw Malformed("field longer than the packet") }

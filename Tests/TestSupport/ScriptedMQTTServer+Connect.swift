@@ -19,6 +19,38 @@ extension ScriptedMQTTServer {
         public let keepAlive: UInt16
         public let cleanSession: Bool
         public let will: Will?
+        /// MQTT 5: the CONNECT's properties that devsim may send (none for MQTT 3).
+        public let properties: Properties
+
+        /// The CONNECT properties devsim may send (the others are read past); what is not a CONNECT
+        /// property makes the packet malformed.
+        public struct Properties: Sendable, Equatable {
+            public var sessionExpiry: UInt32?
+            public var receiveMaximum: UInt16?
+            public var maximumPacketSize: UInt32?
+            /// Name and value, in the order sent.
+            public var userProperties: [[String]] = []
+
+            init() {}
+
+            init(_ reader: inout MQTTWire.Reader) throws(MQTTWire.Malformed) {
+                let length = try reader.variableInteger()
+                var list = MQTTWire.Reader(ArraySlice(try reader.bytes(length)))
+                while !list.isAtEnd {
+                    switch try list.byte() {
+                    case 0x11: sessionExpiry = try list.uint32()
+                    case 0x21: receiveMaximum = try list.uint16()
+                    case 0x27: maximumPacketSize = try list.uint32()
+                    case 0x26: userProperties.append([try list.string(), try list.string()])
+                    // Topic Alias Maximum; Request Response, Problem Information; Authentication.
+                    case 0x22: _ = try list.uint16()
+                    case 0x19, 0x17: _ = try list.byte()
+                    case 0x15, 0x16: _ = try list.binary()
+                    case let other: throw MQTTWire.Malformed("not a CONNECT property: \(other)")
+                    }
+                }
+            }
+        }
 
         /// The password as UTF-8 text.
         public var passwordText: String? { password.map { String(decoding: $0, as: UTF8.self) } }
@@ -30,7 +62,7 @@ extension ScriptedMQTTServer {
             let flags = try reader.byte()
             keepAlive = try reader.uint16()
             cleanSession = flags & 0x02 != 0
-            if protocolLevel == 5 { try reader.skipProperties() }
+            properties = protocolLevel == 5 ? try Properties(&reader) : Properties()
             clientID = try reader.string()
             if flags & 0x04 != 0 {
                 if protocolLevel == 5 { try reader.skipProperties() }  // the will's

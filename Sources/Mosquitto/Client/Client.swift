@@ -92,6 +92,8 @@ public final class Client: @unchecked Sendable {
     /// monotonic nanoseconds (`ConnectTimings`); `nil` until then.
     package private(set) var tcpConnectedAt: UInt64?
     package internal(set) var tlsFinishedAt: UInt64?
+    /// The CONNECT properties every attempt sends (`options.connectProperties`), made once.
+    private var connectPropertyList: ConnectPropertyList?
 
     /// Creates the connection and applies `options`; nothing is sent until `connect()`.
     /// Calls `mosquitto_new`, then the `mosquitto_*_set` functions the options need; an option
@@ -106,6 +108,9 @@ public final class Client: @unchecked Sendable {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         Client.installCallbacks(handle, reportsPublishes: options.reportsPublishes)
         try apply(options)
+        connectPropertyList = try options.connectProperties.map { (properties) throws(ClientSetupError) in
+            try ConnectPropertyList(properties)
+        }
     }
 
     deinit {
@@ -187,7 +192,9 @@ public final class Client: @unchecked Sendable {
     /// (`mosquitto_connect_bind_async` from `options.bindAddress`), also for every
     /// attempt after the first (it closes the previous socket). The host name is resolved here,
     /// blocking, which is quick for addresses and local names. With `localPath`, to a Unix
-    /// socket there instead (port 0): a WebSocket bridge's, which carries the bytes on.
+    /// socket there instead (port 0): a bridge's, which carries the bytes on. With CONNECT
+    /// properties, `mosquitto_connect_bind_v5` there, the one call that sends them: its connect
+    /// blocks, which a Unix socket that listens does not.
     package func connect(through localPath: String? = nil) throws(MosquittoError) {
         assertInEventLoop()
         startAttempt()
@@ -196,7 +203,10 @@ public final class Client: @unchecked Sendable {
         // A TCP connect to loopback may complete at once, and libmosquitto begins the TLS
         // handshake within the call.
         let rc = handshakeStep {
-            localPath.map { mosquitto_connect_async(handle, $0, 0, keepalive) }
+            localPath.map { path in
+                if let list = connectPropertyList { return mosquitto_connect_bind_v5(handle, path, 0, keepalive, nil, list.pointer) }
+                return mosquitto_connect_async(handle, path, 0, keepalive)
+            }
                 ?? mosquitto_connect_bind_async(handle, options.host, options.port, keepalive, options.bindAddress)
         }
         connectErrno = errno

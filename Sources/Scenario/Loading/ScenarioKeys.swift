@@ -23,7 +23,11 @@ package struct ScenarioKeys: Sendable {
         keys: [
             "host", "port", "protocol", "keepalive", "cleanSession", "username", "password", "tls", "will", "reconnect",
             "ackTimeout", "onAckTimeout", "url", "transport", "path", "credentials", "azureIoTHub", "bind", "hosts", "spread",
+            "properties",
         ])
+    /// The MQTT 5 CONNECT properties of every connection (`BrokerConnectProperties`).
+    package static let brokerProperties = ScenarioKeys(
+        path: "broker.properties", keys: ["sessionExpiry", "receiveMaximum", "maximumPacketSize", "userProperties"])
     package static let tls = ScenarioKeys(path: "broker.tls", keys: ["ca", "certificate", "key", "insecure", "alpn"])
     /// Azure IoT Hub: each device's identity and SAS token (`AzureIoTHub`).
     package static let azureIoTHub = ScenarioKeys(
@@ -65,7 +69,8 @@ package struct ScenarioKeys: Sendable {
     package static let drift = ScenarioKeys(path: "faults.drift", keys: ["perHour"])
 
     package static let all = [
-        top, stage, broker, azureIoTHub, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber, lifecycle,
+        top, stage, broker, brokerProperties, azureIoTHub, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber,
+        lifecycle,
         verify,
         availability, discovery, commands, command, onChange, connection, sparkplug, payload, properties, modifiers, faults, spike, stuck,
         dropout,

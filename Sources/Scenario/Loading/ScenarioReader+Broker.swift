@@ -50,6 +50,7 @@ extension ScenarioReader {
         if let node = entries["url"] { url(node, entries, into: &settings) }
         settings.azureIoTHub = entries["azureIoTHub"].flatMap { azureIoTHub($0, beside: entries) }
         settings.bind = entries["bind"].flatMap(bind)
+        settings.properties = entries["properties"].flatMap(connectProperties)
         if let node = entries["hosts"] { hosts(node, entries, into: &settings) }
         spreadWithoutHosts(entries)
         return settings

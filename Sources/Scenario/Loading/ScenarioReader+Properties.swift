@@ -53,7 +53,7 @@ extension ScenarioReader {
     }
 
     /// `userProperties: { site: "plant-{index}" }`: names as written, values templates.
-    private func userProperties(_ node: Node) -> [(name: String, value: Template)] {
+    func userProperties(_ node: Node) -> [(name: String, value: Template)] {
         guard let pairs = pairs(node, of: "'userProperties'") else { return [] }
         return pairs.compactMap { pair in
             guard let name = pair.key.scalarText else { return nil }

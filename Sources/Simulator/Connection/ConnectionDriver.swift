@@ -77,8 +77,9 @@ final class ConnectionDriver: TimerTarget {
     private var abandonReason: String?
     /// The loop, for the WebSocket bridges of the attempts.
     private let loop: EventLoop
-    /// The attempt's WebSocket bridge, for a client over WebSockets (`options.webSocketPath`).
-    private var bridge: WebSocketBridge?
+    /// The attempt's bridge, for a client over WebSockets (`options.webSocketPath`) or with
+    /// CONNECT properties (raw).
+    private var bridge: BrokerBridge?
     /// Why the bridge gave up, for the close of libmosquitto's connection that follows.
     private var bridgeFailure: String?
     /// The run's DISCONNECT was handed to libmosquitto, which then closed its connection.
@@ -161,13 +162,14 @@ final class ConnectionDriver: TimerTarget {
         perform(machine.connack(accepted: code.isAccepted, now: MonotonicClock.seconds()))
     }
 
-    /// The current attempt's moments: the bridge's over WebSockets (libmosquitto's connection
+    /// The current attempt's moments: the bridge's through one (libmosquitto's connection
     /// is to the bridge), the client's otherwise.
     private func attempt(connackAt: UInt64) -> ConnectAttempt {
         if let bridge {
             return ConnectAttempt(
                 started: attemptStartedAt, tcpConnected: bridge.connectedAt, usesTLS: client.options.tls != nil,
-                tlsFinished: bridge.securedAt, usesWebSocket: true, upgraded: bridge.upgradedAt, connack: connackAt)
+                tlsFinished: bridge.securedAt, usesWebSocket: client.options.webSocketPath != nil, upgraded: bridge.upgradedAt,
+                connack: connackAt)
         }
         return ConnectAttempt(
             started: attemptStartedAt, tcpConnected: client.tcpConnectedAt, usesTLS: client.options.libraryTLS != nil,
@@ -207,7 +209,7 @@ final class ConnectionDriver: TimerTarget {
 
     /// Whether the current attempt reached the broker: a TCP connection, or over WebSockets an
     /// upgrade the broker accepted.
-    private var reachedBroker: Bool { bridge.map(\.wasUpgraded) ?? client.reachedBroker }
+    private var reachedBroker: Bool { bridge.map(\.wasOpened) ?? client.reachedBroker }
 
     /// An attempt under way has reached the broker, which has not answered it yet.
     var awaitsAnswerOfBroker: Bool { machine.state == .connecting && reachedBroker }
@@ -238,11 +240,11 @@ final class ConnectionDriver: TimerTarget {
         bridge = nil
         bridgeFailure = nil
         attemptStartedAt = MonotonicClock.now()
-        guard let path = client.options.webSocketPath else { return try client.connect() }
         let options = client.options
-        let bridge = try WebSocketBridge(
-            endpoint: WebSocketEndpoint(
-                host: options.host, port: options.port, path: path, tls: options.tls, bindAddress: options.bindAddress),
+        guard options.usesBridge else { return try client.connect() }
+        let bridge = try BrokerBridge(
+            endpoint: BridgeEndpoint(
+                host: options.host, port: options.port, path: options.webSocketPath, tls: options.tls, bindAddress: options.bindAddress),
             loop: loop)
         bridge.delegate = self
         try client.connect(through: bridge.localPath)
@@ -404,7 +406,7 @@ final class ConnectionDriver: TimerTarget {
     }
 }
 
-extension ConnectionDriver: WebSocketBridgeDelegate {
+extension ConnectionDriver: BrokerBridgeDelegate {
     func bridgeFailed(_ reason: String) {
         bridgeFailure = reason
     }

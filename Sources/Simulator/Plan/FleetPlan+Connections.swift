@@ -178,6 +178,9 @@ extension FleetPlan {
             tls: tls,
             maxInFlight: Int32(clamping: settings.maxInFlight))
         if transport == .websockets { options.webSocketPath = url?.path ?? broker.path ?? BrokerURL.defaultPath }
+        if let properties = broker.properties, options.protocolVersion == .v5 {
+            connectProperties(properties, into: &options, group: group, index: index, id: id)
+        }
         if let azure = broker.azureIoTHub {
             azureIoTHub(azure, into: &options, scenario: scenario, settings: settings, id: id, deviceKey: row?[.deviceKey])
         }

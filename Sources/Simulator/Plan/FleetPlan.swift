@@ -134,6 +134,7 @@ public struct FleetPlan: Sendable {
             tlsUses += tls.uses
             if let conflict = Self.controlIdentityConflict(of: scenario) { identityConflicts.append(conflict) }
             identityConflicts += Self.propertyConflicts(of: scenario, settings: settings)
+            if let conflict = Self.connectPropertyConflict(of: scenario, settings: settings) { identityConflicts.append(conflict) }
             identityConflicts += Self.credentialConflicts(
                 of: scenario, devices: devices, hasTLS: Self.tls(of: scenario, settings: settings) != nil)
             if let tls = scenario.verify?.tls {

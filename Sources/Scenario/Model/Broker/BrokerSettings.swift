@@ -32,6 +32,8 @@ public struct BrokerSettings: Sendable, Equatable {
     package var bind: BindAddresses?
     /// The nodes of a cluster, in place of `host` (`broker.hosts`).
     package var hosts: BrokerHosts?
+    /// MQTT 5 CONNECT properties (`broker.properties`).
+    package var properties: BrokerConnectProperties?
 
     package init(
         host: String? = nil, port: Int? = nil, protocol: ProtocolVersion? = nil,

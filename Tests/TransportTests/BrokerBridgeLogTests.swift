@@ -7,12 +7,12 @@ import Transport
 
 /// A bridge, touched on its loop's thread only.
 private final class Held: @unchecked Sendable {
-    var bridge: WebSocketBridge?
+    var bridge: BrokerBridge?
 }
 
 /// Issue 26, item 5: a WebSocket bridge says at debug level what its delegate does not hear:
 /// each step of the attempt, and how its drain ended.
-@Suite(.serialized, .tags(.integration), .notUnitOnly) struct WebSocketBridgeLogTests {
+@Suite(.serialized, .tags(.integration), .notUnitOnly) struct BrokerBridgeLogTests {
     @Test func theStepsOfAnAttemptAndItsDrainAreLoggedAtDebugLevel() throws {
         let server = try ScriptedUpgradeServer(answer: .switching(subprotocol: "mqtt"))
         let lines = Locked<[String]>([])
@@ -22,8 +22,8 @@ private final class Held: @unchecked Sendable {
         let held = Held()
         let path = Locked<String?>(nil)
         loop.execute {
-            held.bridge = try? WebSocketBridge(
-                endpoint: WebSocketEndpoint(host: "127.0.0.1", port: Int32(server.port), path: "/mqtt"), loop: loop)
+            held.bridge = try? BrokerBridge(
+                endpoint: BridgeEndpoint(host: "127.0.0.1", port: Int32(server.port), path: "/mqtt"), loop: loop)
             path.withLock { $0 = held.bridge?.localPath }
         }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { path.withLock { $0 } != nil })

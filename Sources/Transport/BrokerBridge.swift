@@ -3,11 +3,13 @@ import Glibc
 import Logging
 import Reactor
 
-/// One MQTT connection carried over a WebSocket, for libmosquitto 2.0, which has no WebSocket
-/// client: libmosquitto connects to a Unix socket of the bridge's (`LocalListener`), and the
-/// bridge connects to the broker (TCP, then TLS for wss://), makes the upgrade
-/// (`WebSocketHandshake`), and then carries the bytes both ways in binary frames
-/// (`WebSocketFramer`). Everything runs on the connection's loop, non-blocking.
+/// One MQTT connection carried between libmosquitto 2.0 and the broker: libmosquitto connects to
+/// a Unix socket of the bridge's (`LocalListener`), and the bridge connects to the broker (TCP,
+/// then TLS for wss:// and mqtts://). Over a WebSocket, for libmosquitto has no WebSocket
+/// client, it makes the upgrade (`WebSocketHandshake`), then carries the bytes both ways in
+/// binary frames (`WebSocketFramer`). Raw (`BridgeEndpoint.path` nil), for a CONNECT with
+/// properties, which libmosquitto sends only from a connect that blocks, it carries them as they
+/// are (`PassThroughFraming`). Everything runs on the connection's loop, non-blocking.
 ///
 /// Back-pressure holds both ways: the local side is not read while the frames toward the broker
 /// exceed `bufferLimit` (so libmosquitto's own socket backs up, as a slow broker's would), and
@@ -23,15 +25,15 @@ import Reactor
 /// failure it was told of, a drain given up) goes to the loop's logger at debug level.
 ///
 /// One bridge serves one connection attempt; the connection makes a new one for the next.
-package final class WebSocketBridge {
+package final class BrokerBridge {
     package enum Phase: Equatable, Sendable {
         /// The TCP connect is under way.
         case connecting
         /// The TLS handshake is under way (wss://).
         case securing
-        /// The upgrade request is sent or being sent, the answer awaited.
+        /// The upgrade request is sent or being sent, the answer awaited (WebSocket only).
         case upgrading
-        /// Frames flow.
+        /// MQTT's bytes flow.
         case open
         /// libmosquitto has closed its side: what it sent, then a close frame and a FIN, go to
         /// the broker, until the broker closes too or `drainTime` has passed.
@@ -43,24 +45,27 @@ package final class WebSocketBridge {
     }
 
     package private(set) var phase: Phase = .connecting
-    /// The broker accepted the upgrade: MQTT's bytes reached it, whatever came of them.
-    package private(set) var wasUpgraded = false
+    /// The bridge opened (the broker accepted the upgrade, or raw, the TCP and TLS were made):
+    /// MQTT's bytes reached it, whatever came of them.
+    package private(set) var wasOpened = false
     /// When the bridge saw its TCP connection to the broker made, its TLS handshake finished
-    /// and the upgrade accepted, in monotonic nanoseconds (the connection timings); `nil` until then.
+    /// and the upgrade accepted, in monotonic nanoseconds (the connection timings); `nil` until
+    /// then, and for good where there is none (no TLS; raw: no upgrade).
     package private(set) var connectedAt: UInt64?
     package private(set) var securedAt: UInt64?
     package private(set) var upgradedAt: UInt64?
-    package weak var delegate: WebSocketBridgeDelegate?
+    package weak var delegate: BrokerBridgeDelegate?
     /// The most held toward either side before that side's sender is held back.
     package static let bufferLimit = 64 * 1024
     /// How long a draining bridge waits for the broker to take what is left and close: the
     /// time a run's end gives its connections to finish (`Fleet.disconnectAll`).
     package static let drainTime: Duration = .seconds(2)
 
-    private let endpoint: WebSocketEndpoint
+    private let endpoint: BridgeEndpoint
     private let loop: EventLoop
-    private let handshake: WebSocketHandshake
-    private let framer = WebSocketFramer(outboundLimit: WebSocketBridge.bufferLimit)
+    /// The upgrade over a WebSocket; nil for raw.
+    private let handshake: WebSocketHandshake?
+    private let framer: any BridgeFraming
     private let listener: LocalListener
     private var link: BrokerLink?
     private var local: LocalSide?
@@ -69,7 +74,7 @@ package final class WebSocketBridge {
     private var brokerRegistration: EventLoop.Registration?
     /// Ends a drain that the broker does not end.
     private let drainTimer: Timer
-    /// The delegate has heard why the WebSocket failed: it hears it once.
+    /// The delegate has heard why the bridge failed: it hears it once.
     private var failureTold = false
     /// The FIN toward the broker has been sent (`draining`).
     private var shutDown = false
@@ -86,17 +91,23 @@ package final class WebSocketBridge {
 
     /// Starts the TCP connection to the broker (resolving its name, blocking) and makes the
     /// local listener, `localPath`, for libmosquitto to connect to next. Throws a sentence.
-    package init(endpoint: WebSocketEndpoint, loop: EventLoop) throws(TransportError) {
+    package init(endpoint: BridgeEndpoint, loop: EventLoop) throws(TransportError) {
         self.endpoint = endpoint
         self.loop = loop
-        handshake = WebSocketHandshake(host: endpoint.host, port: endpoint.port, path: endpoint.path)
+        if let path = endpoint.path {
+            handshake = WebSocketHandshake(host: endpoint.host, port: endpoint.port, path: path)
+            framer = WebSocketFramer(outboundLimit: BrokerBridge.bufferLimit)
+        } else {
+            handshake = nil
+            framer = PassThroughFraming()
+        }
         drainTimer = Timer(on: loop)
         let link = try BrokerLink(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, bindAddress: endpoint.bindAddress)
         do {
             listener = try LocalListener()
         } catch {
             link.close()
-            throw TransportError("cannot make the WebSocket bridge's socket: \(error)")
+            throw TransportError("cannot make the bridge's socket: \(error)")
         }
         self.link = link
         drainTimer.target = self
@@ -123,10 +134,10 @@ package final class WebSocketBridge {
             accepted = try listener.accept()
         } catch {
             close()
-            throw TransportError("cannot take libmosquitto's connection to the WebSocket bridge: \(error)")
+            throw TransportError("cannot take libmosquitto's connection to the bridge: \(error)")
         }
         local = LocalSide(bridge: self, descriptor: accepted)
-        request = handshake.request(defaultPort: endpoint.tls == nil ? 80 : 443)
+        request = handshake?.request(defaultPort: endpoint.tls == nil ? 80 : 443) ?? []
         let brokerSide = BrokerSide(bridge: self)
         self.brokerSide = brokerSide
         brokerRegistration = loop.register(brokerSide)
@@ -152,7 +163,7 @@ package final class WebSocketBridge {
         link = nil
     }
 
-    /// The WebSocket cannot go on: the delegate hears why, the broker's side closes, and
+    /// The bridge cannot go on: the delegate hears why, the broker's side closes, and
     /// libmosquitto's once it has what the broker sent.
     private func fail(_ reason: String) {
         guard phase != .closed else { return }
@@ -172,7 +183,8 @@ package final class WebSocketBridge {
     /// message is made before the level is looked at.
     private func debug(_ message: String) {
         loop.logger.debug(
-            "WebSocket bridge: " + message, ["loop": .string(loop.name), "broker": .string("\(endpoint.host):\(endpoint.port)")])
+            (handshake == nil ? "bridge: " : "WebSocket bridge: ") + message,
+            ["loop": .string(loop.name), "broker": .string("\(endpoint.host):\(endpoint.port)")])
     }
 
     private func changed() {
@@ -211,9 +223,14 @@ package final class WebSocketBridge {
         case .connecting:
             if let failure = link?.finishConnect() { return fail(failure.message) }
             connectedAt = MonotonicClock.now()
-            phase = endpoint.tls == nil ? .upgrading : .securing
-            debug("connected to the broker; " + (phase == .securing ? "TLS handshake" : "upgrade request"))
-            if phase == .securing { return secure() }
+            guard endpoint.tls == nil else {
+                phase = .securing
+                debug("connected to the broker; TLS handshake")
+                return secure()
+            }
+            guard handshake != nil else { return open("connected to the broker: bytes flow") }
+            phase = .upgrading
+            debug("connected to the broker; upgrade request")
             writeRequest()
         case .securing:
             secure()
@@ -255,6 +272,10 @@ package final class WebSocketBridge {
         switch link.handshake(serverName: endpoint.host) {
         case .done:
             securedAt = MonotonicClock.now()
+            guard handshake != nil else {
+                open("TLS handshake done: bytes flow")
+                break
+            }
             phase = .upgrading
             debug("TLS handshake done; upgrade request")
             writeRequest()
@@ -263,6 +284,15 @@ package final class WebSocketBridge {
         case .failed(let reason):
             fail(reason)
         }
+        changed()
+    }
+
+    /// Raw: the broker is reached, and libmosquitto's CONNECT, waiting in its socket, goes on.
+    private func open(_ why: String) {
+        phase = .open
+        wasOpened = true
+        debug(why)
+        flushTowardBroker()
         changed()
     }
 
@@ -281,7 +311,7 @@ package final class WebSocketBridge {
         guard let link else { return }
         switch readBroker(link, { answer.append(contentsOf: $0) }) {
         case .bytes:
-            switch handshake.verdict(on: answer) {
+            switch handshake?.verdict(on: answer) ?? .incomplete {
             case .incomplete:
                 break
             case .refused(let reason):
@@ -289,7 +319,7 @@ package final class WebSocketBridge {
             case .accepted(let consumed):
                 upgradedAt = MonotonicClock.now()
                 phase = .open
-                wasUpgraded = true
+                wasOpened = true
                 debug("the broker accepted the WebSocket upgrade: frames flow")
                 let rest = Array(answer[consumed...])
                 answer = []
@@ -311,7 +341,10 @@ package final class WebSocketBridge {
         case .bytes, .wouldBlock:
             break
         case .closed:
-            fail(framer.closeReceived.map(Self.closedByBroker) ?? "the broker closed the connection without a WebSocket close frame")
+            fail(
+                framer.closeReceived.map(Self.closedByBroker)
+                    ?? (handshake == nil
+                        ? "the broker closed the connection" : "the broker closed the connection without a WebSocket close frame"))
         case .failed(let reason):
             fail(reason)
         }
@@ -371,7 +404,7 @@ package final class WebSocketBridge {
     /// libmosquitto closed its connection (`why`): nothing more comes from it, and what it sent
     /// goes on.
     private func beginDraining(_ why: String) {
-        debug("\(why): what it sent goes to the broker, then a close frame")
+        debug("\(why): what it sent goes to the broker" + (handshake == nil ? ", then a FIN" : ", then a close frame"))
         phase = .draining
         local?.close(loop: loop)
         local = nil
@@ -385,7 +418,7 @@ package final class WebSocketBridge {
     private func finishDraining(_ link: BrokerLink) {
         guard framer.queuedBytes == 0, framer.outbound.isEmpty, !shutDown else { return }
         if !framer.closeSent {
-            framer.close()
+            framer.close(code: 1000)
             return flushTowardBroker()
         }
         shutDown = true
@@ -417,7 +450,7 @@ package final class WebSocketBridge {
         // Outside `open` the local side is not watched for reading: this is a hang-up,
         // libmosquitto giving up on the attempt (or gone while the broker's bytes wait for it).
         guard phase == .open else {
-            debug("libmosquitto hung up " + (phase == .finishing ? "before it had all the broker sent" : "before the WebSocket was open"))
+            debug("libmosquitto hung up " + (phase == .finishing ? "before it had all the broker sent" : "before the bridge was open"))
             return close()
         }
         let count = withUnsafeTemporaryAllocation(byteCount: Self.readSize, alignment: 1) { buffer in
@@ -455,19 +488,19 @@ package final class WebSocketBridge {
     }
 }
 
-extension WebSocketBridge: TimerTarget {
+extension BrokerBridge: TimerTarget {
     /// The drain took longer than the broker allows: give up on the rest.
     package func timerFired(_ timer: Timer, now: UInt64) {
-        debug("the broker did not close within \(WebSocketBridge.drainTime) of the drain: given up")
+        debug("the broker did not close within \(BrokerBridge.drainTime) of the drain: given up")
         close()
     }
 }
 
 /// The broker's socket of a bridge, as its loop sees it.
 private final class BrokerSide: EventSource {
-    unowned let bridge: WebSocketBridge
+    unowned let bridge: BrokerBridge
 
-    init(bridge: WebSocketBridge) {
+    init(bridge: BrokerBridge) {
         self.bridge = bridge
     }
 
@@ -481,11 +514,11 @@ private final class BrokerSide: EventSource {
 
 /// libmosquitto's connection to a bridge, as the bridge's loop sees it.
 private final class LocalSide: EventSource {
-    unowned let bridge: WebSocketBridge
+    unowned let bridge: BrokerBridge
     let descriptor: Int32
     var registration: EventLoop.Registration?
 
-    init(bridge: WebSocketBridge, descriptor: Int32) {
+    init(bridge: BrokerBridge, descriptor: Int32) {
         self.bridge = bridge
         self.descriptor = descriptor
     }
