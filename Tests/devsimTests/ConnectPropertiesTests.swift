@@ -96,6 +96,38 @@ import TestSupport
         #expect(received > 0 && received <= small, "small \(small), big \(big): \(watch)\n\(result.stderr)")
     }
 
+    /// `--verify`'s subscriber is devsim's own witness, not one of the connections under test:
+    /// the fleet's Maximum Packet Size is not its own, so it misses none of the messages larger
+    /// than it, and blames no loss on the broker.
+    @Test func theVerifierTakesNoneOfTheFleetsConnectProperties() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "mpsv.yaml",
+            """
+            broker:
+              protocol: mqtt5
+              properties: { maximumPacketSize: 100B }
+            devices:
+              - name: big
+                topic: mp/big/{id}
+                publish: 20/s
+                qos: 1
+                payload: { style: flat, fields: { seq: { counter: 0 }, a: { uuid: {} }, b: { uuid: {} }, c: { uuid: {} } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: [
+                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--verify",
+                "--report", file + ".json", "--stats-interval", "0",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try RunFiles.report(file + ".json")
+        let verify = try #require(report["verify"] as? [String: Any], "\(report)")
+        let acknowledged = try #require(report["acknowledged"] as? Int, "\(report)")
+        #expect(acknowledged > 0)
+        #expect(verify["lost"] as? Int == 0 && (verify["received"] as? Int ?? 0) > 0, "\(verify)\n\(result.stderr)")
+    }
+
     /// mosquitto keeps a session for its Session Expiry Interval: a subscriber with
     /// `cleanSession: false` that left finds, when it comes back, what was published for it
     /// meanwhile. Without the property (0) the session ends with the connection.

@@ -205,6 +205,10 @@ package final class Verifier: @unchecked Sendable {
                 } ?? "devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))"
             options.cleanSession = true
             options.will = nil
+            // The fleet's CONNECT properties (`broker.properties`) test the broker: a Maximum
+            // Packet Size below the devices' messages would have the witness miss them, and
+            // blame the broker for it.
+            options.connectProperties = nil
             // MQTT 5 lets a subscriber widen the broker's window of messages unacknowledged
             // towards it (mosquitto's is 20 otherwise), which alone bounds what one subscriber
             // connection receives: tried first, whatever the fleet speaks.
