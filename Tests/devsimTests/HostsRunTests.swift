@@ -151,6 +151,32 @@ import TestSupport
     /// TLS checks each host's certificate against that host's name: a connection whose first
     /// host's name is not on the certificate goes on to the next host, whose name is, and is
     /// taken there, as its own TLS checks the new name.
+    /// `--verify` subscribes on one node: it says so at the start, since over brokers that share
+    /// nothing (these two) what went to the other counts as lost.
+    @Test func theVerifierSaysItWatchesOneNode() throws {
+        let first = try MosquittoBroker()
+        let second = try MosquittoBroker()
+        let file = try RunFiles.scenario(
+            "verify-cluster.yaml",
+            """
+            broker:
+              hosts: ["127.0.0.1:\(first.port)", "127.0.0.1:\(second.port)"]
+            devices:
+              - name: meter
+                count: 2
+                topic: "m/{id}"
+                publish: 5/s
+                payload: { fields: { seq: { counter: 0 } } }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--duration", "1s", "--verify", "--stats-interval", "0"], timeout: 60)
+        #expect(
+            result.stderr.contains(
+                "verify: the subscriber watches one node of broker.hosts at a time (127.0.0.1:\(first.port), 127.0.0.1:\(second.port))"),
+            "\(result.stderr)")
+    }
+
     @Test func eachHostsCertificateIsCheckedAgainstItsOwnName() throws {
         let certificates = try TestCertificates(host: "127.0.0.1")
         defer { certificates.remove() }

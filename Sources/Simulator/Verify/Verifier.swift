@@ -225,6 +225,12 @@ package final class Verifier: @unchecked Sendable {
         self.owners = owners
         self.identities = identities.map(\.0)
         for connection in connections { connection.verifier = self }
+        if let cluster = connections.first(where: { $0.client.options.hosts.count > 1 })?.client.options.hosts {
+            logger.warning(
+                "verify: the subscriber watches one node of broker.hosts at a time (\(cluster.map(\.description).joined(separator: ", "))): "
+                    + "it sees every message only if the nodes are one cluster; over brokers that share nothing, "
+                    + "what went to the others counts as lost")
+        }
         let all = connections.flatMap(\.streams.streams)
         let shared = all.filter { $0.devices > 1 }
         if let first = shared.first {
