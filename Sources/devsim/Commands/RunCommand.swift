@@ -44,7 +44,8 @@ struct RunCommand {
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
         // A dry run reads no TLS file.
         guard options.dryRun || ScenarioFiles.checkTLSFiles(plan, errors: Logger.standardError) else { return .usage }
-        var lasting = lastingTheStages(planned, of: plan)
+        var lasting = lastingTheReplay(lastingTheStages(planned, of: plan), of: plan)
+        for warning in plan.replayWarnings { logger.warning(warning) }
         lasting.capacity = try capacitySettings(plan)
         let settings = lasting
         if !options.dryRun { tellTheRamp(plan, settings: settings) }
@@ -181,6 +182,18 @@ struct RunCommand {
         return lasting
     }
 
+    /// A fleet that replays recordings once each ends when all is sent, by the `--messages`
+    /// budget of every message, when nothing else ends it; the log says so.
+    private func lastingTheReplay(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
+        guard settings.duration == nil, settings.messages == nil, let messages = plan.replayedMessages else { return settings }
+        var lasting = settings
+        lasting.messages = messages
+        if !options.dryRun {
+            logger.info("the run ends when its recordings are replayed: \(Text.counted(messages, "message")) (no loop: true)")
+        }
+        return lasting
+    }
+
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
     /// Off loopback the token is required: the endpoint can pause and reshape the fleet.
     static func serviceSettings(_ options: RunOptions, shard: Shard?) throws(UsageError) -> DevsimService.Settings? {
@@ -274,7 +287,7 @@ struct RunCommand {
 
     private func dryRun(_ plan: FleetPlan, seed: UInt64, duration: Duration?) -> ExitCode {
         var duration = duration
-        if duration == nil, options.messages == nil {
+        if duration == nil, options.messages == nil, plan.replayedMessages == nil {
             duration = .seconds(10)
             logger.info("dry run without --duration or --messages: showing the first 10 seconds")
         }
