@@ -88,6 +88,16 @@ import TestSupport
         }
     }
 
+    /// A replay without `loop` ends when all is sent, under a `--messages` it would never spend.
+    @Test func aMessagesBudgetBeyondTheRecordingEndsWithIt() throws {
+        let recording = "{\"t\":0,\"topic\":\"rp/once\",\"payload\":\"a\"}\n{\"t\":0.1,\"topic\":\"rp/once\",\"payload\":\"b\"}\n"
+        let run = try replay(
+            "  - name: once\n    recording: { file: rec.jsonl }\n", recording: recording, extra: ["--messages", "100"], expecting: 2)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("2 messages (no loop: true), fewer than --messages 100"), "\(run.stderr)")
+        #expect(run.messages.map(\.payloadText) == ["a", "b"] && run.report["published"] as? Int == 2, "\(run.report)")
+    }
+
     /// `speed: 2x`: the same messages in half the time; the dry run shows each at its time.
     @Test func speedTwoPlaysTwiceAsFast() throws {
         let (recording, byTopic, span) = Self.threeSources()

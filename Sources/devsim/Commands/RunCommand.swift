@@ -183,13 +183,17 @@ struct RunCommand {
     }
 
     /// A fleet that replays recordings once each ends when all is sent, by the `--messages`
-    /// budget of every message, when nothing else ends it; the log says so.
+    /// budget of every message, when `--duration` does not end it, nor a smaller `--messages`
+    /// (a larger one would never be spent); the log says so.
     private func lastingTheReplay(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
-        guard settings.duration == nil, settings.messages == nil, let messages = plan.replayedMessages else { return settings }
+        guard settings.duration == nil, let messages = plan.replayedMessages else { return settings }
+        if let asked = settings.messages, asked <= messages { return settings }
         var lasting = settings
         lasting.messages = messages
         if !options.dryRun {
-            logger.info("the run ends when its recordings are replayed: \(Text.counted(messages, "message")) (no loop: true)")
+            logger.info(
+                "the run ends when its recordings are replayed: \(Text.counted(messages, "message")) (no loop: true)"
+                    + (settings.messages.map { ", fewer than --messages \($0)" } ?? ""))
         }
         return lasting
     }
