@@ -65,11 +65,6 @@ public struct RunChecks: Sendable {
                 "--verify reads a sequence number out of each message, and device group '\(device.group)' replays a recording, "
                     + "whose payloads carry none of devsim's: leave out --verify")
         }
-        if settings.capacity != nil, let device = devices.first(where: { $0.replay != nil }) {
-            throw RunCheckError(
-                "--find-capacity steps the devices' rate up, and device group '\(device.group)' replays a recording, which has no "
-                    + "rate (its pace is the recording's speed): leave out --find-capacity, or the group")
-        }
         let unjudgeable = expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
         guard unjudgeable.isEmpty else {
             throw RunCheckError("--expect: " + unjudgeable.joined(separator: "; "))
