@@ -122,6 +122,8 @@ import TestSupport
                   payload: { fields: { n: { counter: 0 } } }
 
                 """) == ["loaded without errors"])
+        // And a recording from `defaults` is every group's that does not say otherwise.
+        #expect(try problems("  - name: room\n  - name: hall\ndefaults:\n  recording: { file: rec.jsonl }\n") == ["loaded without errors"])
     }
 
     @Test func aBadSpeedTimestampsOrKeyIsRefusedWithAHint() throws {

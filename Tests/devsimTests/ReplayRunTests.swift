@@ -203,6 +203,33 @@ import TestSupport
         #expect(report["published"] as? Int == 6 && report["acknowledged"] as? Int == 6, "\(report)")
     }
 
+    /// `sample` and the dry run show what a copy sends: its topics and payloads rewritten, each
+    /// message's retain flag as recorded.
+    @Test func sampleAndTheDryRunShowTheReplayedMessages() throws {
+        let folder = try RunFiles.folder(with: [
+            "s.yaml": "devices:\n  - name: room\n    count: 2\n    id: \"room-{index}\"\n"
+                + "    recording: { file: rec.jsonl, recordedID: s1, speed: 2x }\n",
+            "rec.jsonl":
+                "{\"t\":0,\"topic\":\"rp/s1/a\",\"payload\":\"s1 here\"}\n{\"t\":1,\"topic\":\"rp/s1/b\",\"retain\":true,\"payload\":\"7\"}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.yaml").path
+        let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "1"], timeout: 30)
+        #expect(sample.status == 0, "\(sample.stderr)")
+        #expect(sample.stdout.contains("/rec.jsonl (2 messages over 1s, speed 2x)"), "\(sample.stdout)")
+        #expect(sample.stdout.contains("+00:00:00.000  rp/room-1/a  room-1 here"), "\(sample.stdout)")
+        #expect(sample.stdout.contains("+00:00:00.500  rp/room-1/b  7"), "\(sample.stdout)")
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--seed", "1"], timeout: 30)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(
+            dry.stdout.split(separator: "\n").map(String.init) == [
+                #"{"at":"+00:00:00.000","topic":"rp/room-1/a","payload":"room-1 here","qos":0,"retain":false}"#,
+                #"{"at":"+00:00:00.250","topic":"rp/room-2/a","payload":"room-2 here","qos":0,"retain":false}"#,
+                #"{"at":"+00:00:00.500","topic":"rp/room-1/b","payload":"7","qos":0,"retain":true}"#,
+                #"{"at":"+00:00:00.750","topic":"rp/room-2/b","payload":"7","qos":0,"retain":true}"#,
+            ], "\(dry.stdout)")
+    }
+
     /// Copies without `recordedID` would mix on the recorded topics: `validate` warns of it, and
     /// passes.
     @Test func copiesWithoutARecordedIDAreWarnedOf() throws {

@@ -41,9 +41,9 @@ extension ScenarioReader {
 
         // Read every key before giving up on any, so that all problems are reported.
         var keys = groupKeys(entries, of: what).filled(from: defaults)
-        // A recording says what is sent and when: what `defaults` gives of that is for the
-        // other groups, and the group's own is refused.
-        let replays = entries["recording"] != nil
+        // A recording (the group's, or from `defaults`) says what is sent and when: what
+        // `defaults` gives of that is for the other groups, and the group's own is refused.
+        let replays = entries["recording"] != nil || keys.recording != nil
         if replays {
             refuseBesideRecording(entries, of: what)
             keys.dropKeysBesideRecording()
