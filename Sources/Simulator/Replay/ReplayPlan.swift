@@ -133,14 +133,19 @@ package struct ReplayPlan: Sendable {
         }
     }
 
-    /// `bytes` with every occurrence of `old` replaced by `new`.
+    /// `bytes` with every occurrence of `old` replaced by `new`; `bytes` itself, its storage
+    /// shared, where there is none: copies of a big recording hold only what differs.
     static func replacing(_ old: [UInt8], with new: [UInt8], in bytes: [UInt8]) -> [UInt8] {
         guard !old.isEmpty, bytes.count >= old.count else { return bytes }
-        var result: [UInt8] = []
+        func occurs(at index: Int) -> Bool {
+            bytes[index] == old[0] && index + old.count <= bytes.count && bytes[index..<(index + old.count)].elementsEqual(old)
+        }
+        guard let first = bytes.indices.first(where: occurs) else { return bytes }
+        var result = Array(bytes[..<first])
         result.reserveCapacity(bytes.count)
-        var index = 0
+        var index = first
         while index < bytes.count {
-            if bytes[index] == old[0], index + old.count <= bytes.count, bytes[index..<(index + old.count)].elementsEqual(old) {
+            if occurs(at: index) {
                 result += new
                 index += old.count
             } else {
