@@ -28,6 +28,7 @@ struct GroupKeys {
     var onChange: OnChange?
     var sparkplug: SparkplugNodes?
     var properties: MessageProperties?
+    var recording: RecordingSource?
     /// `publish: onChange`: once a second, watching the state fields.
     var publishesOnChange: Bool?
 
@@ -105,5 +106,6 @@ extension GroupKeys {
         .value("onChange", \.onChange) { reader, node, _ in reader.onChange(node) },
         .value("sparkplug", \.sparkplug) { reader, node, _ in reader.sparkplug(node) },
         .value("properties", \.properties) { reader, node, _ in reader.messageProperties(node) },
+        .value("recording", \.recording) { reader, node, _ in reader.recording(node) },
     ]
 }

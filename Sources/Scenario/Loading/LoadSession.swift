@@ -18,6 +18,10 @@ final class LoadSession {
     let overridden: Set<String>
     let generators: GeneratorRegistry
     let readFile: FileReader
+    /// Whether a group's `recording` may be read (not in a load that reads no other files), and
+    /// each recording read, by path: several groups often replay one.
+    var readsRecordings = true
+    var recordings: [String: Result<Recording, ScenarioError>] = [:]
     /// Every file read, in the order first read.
     private(set) var readers: [ScenarioReader] = []
     /// The files being read, outermost first: standardized paths, and the paths as given.

@@ -58,6 +58,9 @@ package struct ScenarioKeys: Sendable {
         keys: [
             "userProperties", "messageExpiry", "contentType", "payloadFormatIndicator", "responseTopic", "correlationData", "topicAlias",
         ])
+    /// A device group's recording to replay (`RecordingSource`).
+    package static let recording = ScenarioKeys(
+        path: "devices[].recording", keys: ["file", "topics", "recordedID", "speed", "loop", "timestamps"])
     package static let payload = ScenarioKeys(path: "devices[].payload", keys: ["style", "fields", "template", "size"])
     /// A field's keys besides its generator (one of `Generators.keys`).
     package static let modifiers = ScenarioKeys(
@@ -72,7 +75,8 @@ package struct ScenarioKeys: Sendable {
         top, stage, broker, brokerProperties, azureIoTHub, tls, will, reconnect, offline, control, verifier, verifierTLS, group, subscriber,
         lifecycle,
         verify,
-        availability, discovery, commands, command, onChange, connection, sparkplug, payload, properties, modifiers, faults, spike, stuck,
+        availability, discovery, commands, command, onChange, connection, sparkplug, payload, properties, recording, modifiers, faults,
+        spike, stuck,
         dropout,
         drift,
     ]

@@ -18,7 +18,7 @@ extension ScenarioLoader {
         }
         return try load(
             bytes: bytes, file: file, environment: environment, generators: generators,
-            readFile: { _ in .failure(LoadSession.FileProblem(reason: isolatedReason)) })
+            readFile: { _ in .failure(LoadSession.FileProblem(reason: isolatedReason)) }, readsRecordings: false)
     }
 }
 

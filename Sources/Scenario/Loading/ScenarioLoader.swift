@@ -26,9 +26,11 @@ public enum ScenarioLoader {
 
     static func load(
         bytes: [UInt8], file: String, environment: [String: String], overridden: Set<String> = [],
-        generators: GeneratorRegistry, readFile: @escaping LoadSession.FileReader = LoadSession.readFromDisk
+        generators: GeneratorRegistry, readFile: @escaping LoadSession.FileReader = LoadSession.readFromDisk,
+        readsRecordings: Bool = true
     ) throws(ScenarioError) -> Scenario {
         let session = LoadSession(environment: environment, overridden: overridden, generators: generators, readFile: readFile)
+        session.readsRecordings = readsRecordings
         let scenario = session.read(bytes, file: file) { reader, root in
             reader.scenario(root, defaultName: defaultName(of: file))
         }

@@ -40,10 +40,17 @@ extension ScenarioReader {
         if entries["name"] == nil { missing("name", in: entries, of: what) }
 
         // Read every key before giving up on any, so that all problems are reported.
-        let keys = groupKeys(entries, of: what).filled(from: defaults)
+        var keys = groupKeys(entries, of: what).filled(from: defaults)
+        // A recording (the group's, or from `defaults`) says what is sent and when: what
+        // `defaults` gives of that is for the other groups, and the group's own is refused.
+        let replays = entries["recording"] != nil || keys.recording != nil
+        if replays {
+            refuseBesideRecording(entries, of: what)
+            keys.dropKeysBesideRecording()
+        }
         // A Sparkplug group's topics are Sparkplug's.
         for key in ["topic", "publish", "payload"]
-        where !keys.present.contains(key) && (key != "topic" || !keys.present.contains("sparkplug")) {
+        where !replays && !keys.present.contains(key) && (key != "topic" || !keys.present.contains("sparkplug")) {
             missing(key, in: entries, of: what)
         }
         if let sample = keys.sample, let publish = keys.publish,
@@ -124,6 +131,10 @@ extension ScenarioReader {
         if let sparkplug = keys.sparkplug { checkSparkplug(sparkplug, keys, entries, at: node.mark, of: what, name: name) }
         let onChange = keys.payload.flatMap {
             $0.style == .raw ? nil : watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what)
+        }
+        if replays {
+            guard let name, let recording = keys.recording, diagnostics.count == problemsBefore else { return nil }
+            return replayingGroup(name, recording, keys, at: node)
         }
         guard let name, let topic = keys.topic ?? keys.sparkplug.map({ $0.dataTopic }), let publish = keys.publish,
             let payload = keys.payload,

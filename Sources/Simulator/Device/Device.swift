@@ -10,8 +10,13 @@ final class Device: TimerTarget {
     let plan: DevicePlan
     /// The topic, encoded once: every publish passes it to the client.
     let topic: Topic
-    /// `{topic}/{field}` for each field, in the per-field style (`PayloadStyle.perField`).
+    /// `{topic}/{field}` for each field, in the per-field style (`PayloadStyle.perField`), or a
+    /// replay's topics; and whether each one's messages are retained (`DevicePlan.fieldRetains`).
     let fieldTopics: [Topic]
+    let fieldRetains: [Bool]
+    /// Its clock and place in its recording, for a device that replays one (`DevicePlan.replay`):
+    /// it then sends the recording's messages, not ticks.
+    private(set) var replay: ReplayDriver?
     /// Its MQTT 5 properties as libmosquitto's list, made once (`DevicePlan.properties`).
     let properties: PropertyList?
     private let signals: DeviceSignals
@@ -20,13 +25,13 @@ final class Device: TimerTarget {
     // retained and released it: nine retains a tick (callgrind, publish: max). The cycles through
     // the context and the telemetry's queue and sleepers are broken by `DeviceConnection.dismantle()`.
     /// Its connection's telemetry, which takes its ticks.
-    private let telemetry: Telemetry
-    private let context: LoopContext
-    private let counters: Counters
-    private let control: RunControl
+    let telemetry: Telemetry
+    let context: LoopContext
+    let counters: Counters
+    let control: RunControl
     private var schedule: Schedule?
     /// Its device group, by index: the context's per-group state.
-    private let group: Int
+    let group: Int
     /// Ticks a second: the plan's, until a rate command changes it.
     private var perSecond: Double
     private var wallStart = 0.0
@@ -89,6 +94,7 @@ final class Device: TimerTarget {
         perSecond = plan.perSecond
         topic = Topic(plan.topic)
         fieldTopics = plan.fieldTopics.map(Topic.init)
+        fieldRetains = plan.fieldRetains
         signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index,
             seed: seed, sampleInterval: plan.sampleInterval)
@@ -105,6 +111,7 @@ final class Device: TimerTarget {
         timer = Timer(on: context.loop)
         timer.target = self
         if let onChange = plan.onChange { signals.watch(onChange.fields) }
+        if let replay = plan.replay { self.replay = ReplayDriver(plan: replay, device: self, loop: context.loop) }
     }
 
     /// For an `onChange` device (`heartbeat` above 0): the seconds after which an unchanged tick
@@ -121,12 +128,16 @@ final class Device: TimerTarget {
     /// Each tick one message, always sent: not `onChange`, per field or Sparkplug.
     private let ticksWhole: Bool
 
-    var hasStarted: Bool { schedule != nil }
+    var hasStarted: Bool { schedule != nil || replay?.hasStarted == true }
 
     /// Starts the device's clock at its first CONNACK: its first tick is due now, or its start
     /// delay (the group's `jitter`) later; the schedule counts from that first tick.
     func start(now: UInt64) {
         guard schedule == nil, !isStopped else { return }
+        if let replay {
+            replay.start(now: now, delay: plan.startDelay)
+            return
+        }
         if publishesAtMax {
             schedule = Schedule(start: now, perSecond: perSecond)
             wallStart = WallTime.now().secondsSinceEpoch
@@ -145,7 +156,7 @@ final class Device: TimerTarget {
     /// Ticks `perSecond` times a second from now on (a rate command); a device that has not
     /// started yet will at its first CONNACK. Not for `publish: max` devices, which have no rate.
     func setRate(_ perSecond: Double, now: UInt64) {
-        guard !publishesAtMax, perSecond.isFinite, perSecond > 0 else { return }
+        guard !publishesAtMax, replay == nil, perSecond.isFinite, perSecond > 0 else { return }
         self.perSecond = perSecond
         guard let schedule else { return }
         let next = schedule.rescheduled(perSecond: perSecond, at: now)
@@ -156,6 +167,7 @@ final class Device: TimerTarget {
     /// Ticks no more: its connection left the fleet.
     func stop() {
         timer.cancel()
+        replay?.stop()
         schedule = nil
         isStopped = true
     }
@@ -167,6 +179,9 @@ final class Device: TimerTarget {
     func take(_ command: DeviceCommand, now: UInt64) throws(CommandRejection) {
         if command.perSecond != nil, publishesAtMax {
             throw CommandRejection("device group '\(plan.group)' publishes at max: it has no rate to change")
+        }
+        if command.perSecond != nil, replay != nil {
+            throw CommandRejection("device group '\(plan.group)' replays a recording: it has no rate to change")
         }
         try signals.take(command.assignments)
         if let perSecond = command.perSecond { setRate(perSecond, now: now) }

@@ -33,7 +33,7 @@ public struct DryRun {
         let end = duration.map { MonotonicClock.nanoseconds($0) }
         let devices = plan.connections.flatMap(\.devices).map { VirtualDevice(plan: $0, seed: seed) }
         // A profile that stops for good puts the next tick at "never": it is not scheduled.
-        for device in devices where device.schedule.deadline < Schedule.never { heap.schedule(device.timer, at: device.schedule.deadline) }
+        for device in devices where device.deadline < Schedule.never { heap.schedule(device.timer, at: device.deadline) }
         // The heap holds the timers unretained: the devices must live until it is emptied, which
         // an optimized build does not wait for once `devices` is no longer named.
         defer { withExtendedLifetime(devices) { heap.removeAll() } }
@@ -53,11 +53,11 @@ public struct DryRun {
             let at = device.tick(into: &payload, wallStart: wallStart)
             silent += 1
             for (topic, text) in device.messages(in: payload) where printed < messages ?? .max {
-                emit(DryRun.line(device.plan, at: at, topic: topic, payload: text))
+                emit(DryRun.line(device.plan, at: at, topic: topic, payload: text, retain: device.retains))
                 printed += 1
                 silent = 0
             }
-            if device.schedule.deadline < Schedule.never { heap.schedule(device.timer, at: device.schedule.deadline) }
+            if device.deadline < Schedule.never { heap.schedule(device.timer, at: device.deadline) }
         }
         return printed
     }
@@ -69,9 +69,11 @@ public struct DryRun {
 
     /// First the time, where a person's eye starts, and a `jq` filter on it reads as plain; a
     /// state said at the CONNACK, no tick (`--messages` counts none), says so last.
-    static func line(_ device: DevicePlan, at seconds: Double, topic: String? = nil, payload: String, state: Bool = false) -> String {
+    static func line(
+        _ device: DevicePlan, at seconds: Double, topic: String? = nil, payload: String, state: Bool = false, retain: Bool? = nil
+    ) -> String {
         "{\"at\":\"\(VirtualTime.text(seconds))\",\"topic\":\(JSONText.quoted(topic ?? device.topic)),\"payload\":\(JSONText.quoted(payload)),"
-            + "\"qos\":\(device.qos),\"retain\":\(device.retain)"
+            + "\"qos\":\(device.qos),\"retain\":\(retain ?? device.retain)"
             + (state ? ",\"state\":true}\n" : (device.properties.map { ",\"properties\":" + $0.json } ?? "") + "}\n")
     }
 }

@@ -163,6 +163,10 @@ final class FleetRoster: Sendable {
                 guard !state.groups[index].publishesAtMax else {
                     throw GroupCommandError("device group '\(name)' publishes at max: it has no rate to change")
                 }
+                guard !state.plan.connections.contains(where: { $0.devices.contains { $0.group == name && $0.replay != nil } }) else {
+                    throw GroupCommandError(
+                        "device group '\(name)' replays a recording: it has no rate to change (its speed is the scenario's)")
+                }
                 state.groups[index].commandedRate = perSecond
             case .scale(let count):
                 try scale(group: index, to: count, in: &state)

@@ -66,7 +66,7 @@ public struct Sample: Sendable {
             body(Tick(seconds: 0, payload: text(of: virtual, payload)))
         }
         var shown = 0
-        while shown < limit, virtual.schedule.deadline < min(end ?? .max, Schedule.never) {
+        while shown < limit, virtual.deadline < min(end ?? .max, Schedule.never) {
             let seconds = virtual.tick(into: &payload, wallStart: wallStart)
             body(Tick(seconds: seconds, payload: text(of: virtual, payload)))
             shown += 1
@@ -76,6 +76,11 @@ public struct Sample: Sendable {
     /// The payload just made, in a line: the per-field style's messages each `field=value`.
     private static func text(of device: VirtualDevice, _ payload: borrowing PayloadBuffer) -> String {
         if device.keptBack { return "(unchanged: not sent)" }
+        if let replay = device.plan.replay {
+            // Several topics: each message says which.
+            let message = device.messages(in: payload).first
+            return replay.topics.count > 1 ? "\(message?.topic ?? "")  \(message?.text ?? "")" : message?.text ?? ""
+        }
         if device.plan.sparkplug != nil || device.signals.isRaw { return device.messages(in: payload).first?.text ?? "" }
         if device.signals.keepsSize { return DeviceSignals.sizedText(payload.bytes) }
         guard device.signals.isPerField else { return payload.text }

@@ -8,6 +8,10 @@ final class VirtualDevice: TimerTarget {
     let signals: DeviceSignals
     var schedule: Schedule
     private(set) var timer: Timer!
+    /// A replaying device's place in its recording (`DevicePlan.replay`), and the slot of the
+    /// message it made last.
+    private(set) var cursor: ReplayCursor?
+    private var slot = 0
 
     init(plan: DevicePlan, seed: UInt64) {
         self.plan = plan
@@ -16,6 +20,7 @@ final class VirtualDevice: TimerTarget {
             seed: seed, sampleInterval: plan.sampleInterval)
         schedule = Schedule(start: MonotonicClock.nanoseconds(plan.startDelay), perSecond: plan.perSecond, profile: plan.profile)
         timer = Timer(target: self)
+        cursor = plan.replay?.cursor(start: MonotonicClock.nanoseconds(plan.startDelay))
         if let onChange = plan.onChange { signals.watch(onChange.fields) }
         // Alone in its node: a run's aliases depend on its place there, its metrics' names do not.
         if let sparkplug = plan.sparkplug { signals.useSparkplug(firstAlias: 1, reporting: sparkplug.reporting) }
@@ -54,8 +59,23 @@ final class VirtualDevice: TimerTarget {
 
     /// Makes the next tick's payload, as a device of a run with the same seed makes it, and
     /// moves on; returns the tick's time after the device's first CONNACK, in seconds.
+    /// When its next message is due: its next tick's, or a replay's next message's;
+    /// `Schedule.never` once a replay that does not loop is over.
+    var deadline: UInt64 {
+        guard let cursor else { return schedule.deadline }
+        return cursor.isFinished ? Schedule.never : cursor.deadline
+    }
+
     @discardableResult
     func tick(into payload: inout PayloadBuffer, wallStart: Double) -> Double {
+        if let replay = plan.replay, var cursor {
+            let seconds = Double(cursor.deadline) / 1e9
+            replay.write(cursor.index, wallClock: wallStart + seconds, into: &payload)
+            slot = replay.messages[cursor.index].slot
+            cursor.advance()
+            self.cursor = cursor
+            return seconds
+        }
         payload.removeAll()
         let seconds = plan.startDelay + schedule.elapsed
         saidBirth = false
@@ -78,9 +98,17 @@ final class VirtualDevice: TimerTarget {
         return seconds
     }
 
+    /// Whether the message it made last is retained: the group's `retain`, or a replayed
+    /// message's as recorded.
+    var retains: Bool { plan.replay?.retains[slot] ?? plan.retain }
+
     /// The tick's messages, with their topics: one, or in the per-field style one per field.
     func messages(in payload: borrowing PayloadBuffer) -> [(topic: String, text: String)] {
         if keptBack { return [] }
+        if let replay = plan.replay {
+            let bytes = payload.bytes
+            return [(replay.topics[slot], String(validating: bytes, as: UTF8.self) ?? DeviceSignals.rawText(bytes))]
+        }
         if let sparkplug = plan.sparkplug {
             let topic = saidBirth ? sparkplug.topic.topic(.deviceBirth, device: plan.id) : plan.topic
             return [(topic, signals.sparkplugText(payload.bytes))]

@@ -35,6 +35,9 @@ public struct DevicePlan: Sendable {
     package var profile: RateProfile? = nil
     /// The MQTT 5 properties of its every telemetry message (its group's `properties`), filled in.
     package var properties: PublishProperties? = nil
+    /// What it sends and when, for a device that replays a recording (its group's `recording`):
+    /// its topics are the replay's, its `topic` the first of them.
+    package var replay: ReplayPlan? = nil
 
     /// Whether the device says its state at a CONNACK, beside its schedule (issue 25, item 5): a
     /// dashboard shows it (`discovery`, `availability`, `commands`), it has a schedule (not
@@ -42,13 +45,20 @@ public struct DevicePlan: Sendable {
     /// state. The run asks at each CONNACK, the dry run and `sample` at the first, so that they
     /// show what the run publishes.
     package func saysStateAtConnect(tickIsDue: Bool) -> Bool {
-        (discovery != nil || availability != nil || commands != nil) && perSecond.isFinite && !tickIsDue
+        (discovery != nil || availability != nil || commands != nil) && perSecond.isFinite && !tickIsDue && replay == nil
     }
 
-    /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`); empty
-    /// for the other styles, whose messages go to `topic`.
+    /// `{topic}/{field}` for each field in the per-field style (`PayloadStyle.perField`), or a
+    /// replay's topics; empty for the other styles, whose messages go to `topic`.
     package var fieldTopics: [String] {
-        payload.style == .perField ? payload.fields.map { topic + "/" + $0.name } : []
+        if let replay { return replay.topics }
+        return payload.style == .perField ? payload.fields.map { topic + "/" + $0.name } : []
+    }
+
+    /// Whether the message on each of `fieldTopics` is retained: the group's `retain`, or for a
+    /// replay each topic's as recorded.
+    package var fieldRetains: [Bool] {
+        replay?.retains ?? Array(repeating: retain, count: fieldTopics.count)
     }
 
     /// A topic on which the device says `online` and `offline`.

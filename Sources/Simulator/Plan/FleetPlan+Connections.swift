@@ -25,6 +25,8 @@ extension FleetPlan {
         let share = group.stages.isEmpty ? Double(max(1, group.count)) / Double(max(1, fleetCount)) : 1
         let jitter = group.jitter ?? .standard(deviceCount: group.count)
         let verify = VerifyPlan(group: group)
+        // Made once for a group whose copies publish the recording as it is.
+        let asRecorded = group.recording.flatMap { $0.recordedID == nil ? ReplayPlan(source: $0, id: nil) : nil }
         let all = (1...max(1, group.count)).map { index in
             let id = group.id.render(name: group.name, index: index, id: nil)
             var device = DevicePlan(
@@ -51,6 +53,9 @@ extension FleetPlan {
             device.profile = RateProfile(
                 stages: stages, baseRate: group.publish.perSecond,
                 presence: stages.setsDevices ? Presence(stages: stages, count: group.count, share: share, rank: index - 1) : nil)
+            if let recording = group.recording {
+                replay(recording, asRecorded: asRecorded, into: &device, group: group, seed: settings.seed)
+            }
             device.discovery = group.discovery.map {
                 HomeAssistantDiscovery(
                     deviceID: id, group: group.name, topic: device.topic, payload: group.payload, availability: device.availability,

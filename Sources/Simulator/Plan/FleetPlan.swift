@@ -170,6 +170,7 @@ public struct FleetPlan: Sendable {
         conflicts =
             deviceIDs.conflicts + clientIDs.conflicts + SubscriberGroupPlan.shareConflicts(in: scenarios) + stageConflicts
             + Self.followingConflicts(of: scenarios) + Self.nameConflicts(of: scenarios) + echoConflicts + identityConflicts
+            + Self.replayConflicts(of: scenarios)
         fleetDeviceCount = connections.reduce(0) { $0 + $1.devices.count }
     }
 }

@@ -60,6 +60,9 @@ public struct CapacityRequest: Sendable {
         if let device = plan.connections.lazy.flatMap(\.devices).first(where: { !$0.perSecond.isFinite }) {
             return "device group '\(device.group)' publishes at max, which has no rate to step up"
         }
+        if let device = plan.connections.lazy.flatMap(\.devices).first(where: { $0.replay != nil }) {
+            return "device group '\(device.group)' replays a recording, which has no rate to step up (its pace is the recording's)"
+        }
         return nil
     }
 }

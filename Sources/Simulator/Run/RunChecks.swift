@@ -60,6 +60,11 @@ public struct RunChecks: Sendable {
                 "--verify counts every tick's message, and device group '\(device.group)' sends a tick only on a change "
                     + "(onChange): leave out --verify, or publish the group at a rate")
         }
+        if settings.verify, let device = devices.first(where: { $0.replay != nil }) {
+            throw RunCheckError(
+                "--verify reads a sequence number out of each message, and device group '\(device.group)' replays a recording, "
+                    + "whose payloads carry none of devsim's: leave out --verify")
+        }
         let unjudgeable = expectations.compactMap { $0.unjudgeableReason(plan: plan, verify: settings.verify) }
         guard unjudgeable.isEmpty else {
             throw RunCheckError("--expect: " + unjudgeable.joined(separator: "; "))

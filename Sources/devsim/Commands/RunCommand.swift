@@ -44,7 +44,8 @@ struct RunCommand {
         guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
         // A dry run reads no TLS file.
         guard options.dryRun || ScenarioFiles.checkTLSFiles(plan, errors: Logger.standardError) else { return .usage }
-        var lasting = lastingTheStages(planned, of: plan)
+        var lasting = lastingTheReplay(lastingTheStages(planned, of: plan), of: plan)
+        for warning in plan.replayWarnings { logger.warning(warning) }
         lasting.capacity = try capacitySettings(plan)
         let settings = lasting
         if !options.dryRun { tellTheRamp(plan, settings: settings) }
@@ -181,6 +182,22 @@ struct RunCommand {
         return lasting
     }
 
+    /// A fleet that replays recordings once each ends when all is sent, by the `--messages`
+    /// budget of every message, when `--duration` does not end it, nor a smaller `--messages`
+    /// (a larger one would never be spent); the log says so.
+    private func lastingTheReplay(_ settings: RunSettings, of plan: FleetPlan) -> RunSettings {
+        guard settings.duration == nil, let messages = plan.replayedMessages else { return settings }
+        if let asked = settings.messages, asked <= messages { return settings }
+        var lasting = settings
+        lasting.messages = messages
+        if !options.dryRun {
+            logger.info(
+                "the run ends when its recordings are replayed: \(Text.counted(messages, "message")) (no loop: true)"
+                    + (settings.messages.map { ", fewer than --messages \($0)" } ?? ""))
+        }
+        return lasting
+    }
+
     /// `--http`, `--http-token-file` and `--ready` as the service's settings; nil without `--http`.
     /// Off loopback the token is required: the endpoint can pause and reshape the fleet.
     static func serviceSettings(_ options: RunOptions, shard: Shard?) throws(UsageError) -> DevsimService.Settings? {
@@ -274,7 +291,7 @@ struct RunCommand {
 
     private func dryRun(_ plan: FleetPlan, seed: UInt64, duration: Duration?) -> ExitCode {
         var duration = duration
-        if duration == nil, options.messages == nil {
+        if duration == nil, options.messages == nil, plan.replayedMessages == nil {
             duration = .seconds(10)
             logger.info("dry run without --duration or --messages: showing the first 10 seconds")
         }

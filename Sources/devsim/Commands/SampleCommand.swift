@@ -76,6 +76,12 @@ enum SampleCommand {
         let count = group?.count ?? 1
         var facts = [count == 1 ? "1 device" : "\(count) devices", rate(device.perSecond), "qos \(device.qos)"]
         if device.retain { facts.append("retained") }
+        if let replay = device.replay {
+            let span = (replay.times.last ?? 0) - (replay.times.first ?? 0)
+            facts.append(
+                "replays \(replay.file) (\(Text.counted(replay.messages.count, "message")) over \(trimmed(span))s"
+                    + (replay.speed == 1 ? "" : ", speed \(trimmed(replay.speed))x") + (replay.loops ? ", looping" : "") + ")")
+        }
         if let sparkplug = group?.sparkplug {
             let nodes = min(sparkplug.nodes, count)
             facts.append("Sparkplug B under \(nodes == 1 ? "1 edge node" : "\(nodes) edge nodes") of group \(sparkplug.groupID)")

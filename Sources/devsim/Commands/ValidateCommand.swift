@@ -16,6 +16,7 @@ enum ValidateCommand {
                     valid = false
                     continue
                 }
+                for warning in plan.replayWarnings { errors("warning: \(warning)\n") }
                 let devices = scenario.groups.reduce(0) { $0 + $1.count }
                 let subscribers = scenario.subscribers.reduce(0) { $0 + $1.count }
                 let listening =

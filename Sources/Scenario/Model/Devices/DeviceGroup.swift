@@ -44,6 +44,9 @@ public struct DeviceGroup: Sendable {
     public var sparkplug: SparkplugNodes?
     /// The MQTT 5 properties of its devices' messages (`properties:`).
     package var properties: MessageProperties?
+    /// Its devices replay a recording (`recording:`): its `topic`, `publish` and `payload` are
+    /// then stand-ins made from the recording, which says what is sent and when.
+    public var recording: RecordingSource?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,

@@ -207,7 +207,7 @@ final class Telemetry: TimerTarget {
             } else if field < 0 {
                 client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
             } else {
-                client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.plan.retain)
+                client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.fieldRetains[field])
             }
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and
