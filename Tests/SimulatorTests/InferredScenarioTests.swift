@@ -46,4 +46,35 @@ import Testing
         print(fit.table())
         #expect(fit.problems(tolerance: 0.25) == [], "\(text)\n\(fit.table())")
     }
+
+    /// A day of a building: rooms whose climate follows the day, doors that open by chance and
+    /// count the people through them; two kinds of device, 40 and 2 of them.
+    @Test func smartBuildingDayInferredLooksLikeItsRecording() throws {
+        let recording = Self.sampled(try Self.shipped("smart-building.yaml"), span: .seconds(86400), seed: 42)
+        let (text, sample) = try Self.inferredAndSampled(recording, span: .seconds(86400))
+        print(text)
+        let fit = RecordingFit(recorded: recording, generated: sample)
+        print(fit.table())
+        #expect(fit.problems(tolerance: 0.25) == [], "\(text)\n\(fit.table())")
+    }
+}
+
+/// The README's side-by-side table: a live recording of `scenarios/sensor-room.yaml` (a minute
+/// of `devsim run` captured by `mosquitto_sub -F '%U %q %r %t %p'`), inferred, sampled for as
+/// long, compared.
+@Suite struct InferredReadmeTableTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theReadmeShowsTheRecordingBesideItsInferredScenario() throws {
+        let recording = try Recording.load(path: Self.root.appendingPathComponent("examples/sensor-room.recording.jsonl").path)
+        let (text, sample) = try InferredScenarioTests.inferredAndSampled(recording, span: .seconds(60))
+        let fit = RecordingFit(recorded: recording, generated: sample)
+        #expect(fit.problems(tolerance: 0.25) == [], "\(text)\n\(fit.table())")
+        let readme = try String(contentsOfFile: Self.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        #expect(
+            readme.contains(
+                fit.table(recordedTitle: "recorded from scenarios/sensor-room.yaml", generatedTitle: "sampled from the inferred scenario")),
+            "the README's table is\n\(fit.table(recordedTitle: "recorded from scenarios/sensor-room.yaml", generatedTitle: "sampled from the inferred scenario"))\nof\n\(text)"
+        )
+    }
 }

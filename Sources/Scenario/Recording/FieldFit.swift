@@ -121,7 +121,8 @@ struct FieldFit: Sendable {
             let estimate = { (value: Double) in RecordingScenario.number(value, decimals: max(decimals, 2)) }
             return FieldFit(
                 generator: "{ sine: { min: \(estimate(daily.mean - amplitude)), max: \(estimate(daily.mean + amplitude)), period: 24h, "
-                    + "phase: \(RecordingScenario.number(phase, decimals: 3)) }, noise: \(RecordingScenario.estimate(noise))\(decimalsKey)\(faults) }",
+                    + "phase: \(RecordingScenario.number(phase, decimals: 3)) }, noise: \(RecordingScenario.estimate(noise)), "
+                    + "min: \(written(minimum)), max: \(written(maximum))\(decimalsKey)\(faults) }",
                 comment: comment + ", following the day (\(Int((daily.explained * 100).rounded())) % of the variance)")
         }
         let correlation = Statistics.lagOneCorrelation(perSource, mean: mean)
@@ -210,24 +211,35 @@ struct FieldFit: Sendable {
             }
             if let last = points.last, start < points.count { cut[points[start].1, default: []].append(last.0 - points[start].0) }
         }
-        let flickers = pairs == 0 || Double(changes) > 0.3 * Double(pairs)
+        // Values drawn afresh each message change as often as 1 − Σ share² of the time; values
+        // that hold for a while change much less often.
+        let independent =
+            1
+            - order.reduce(0.0) { sum, value in
+                let share = Double(counts[literal(value)] ?? 0) / Double(max(values.count, 1))
+                return sum + share * share
+            }
+        let flickers = pairs == 0 || stays.isEmpty || Double(changes) > 0.7 * independent * Double(pairs)
         comment += ", changing at \(changes) of \(pairs) messages"
         if !flickers {
             var minimum: [String] = []
             var maximum: [String] = []
+            var recorded: [String] = []
             for value in order {
                 let key = literal(value)
                 let seen = stays[key] ?? cut[key] ?? []
                 let shortest = max(seen.min() ?? 1, 0.001)
+                // A stay is drawn evenly between min and max: this max keeps the recorded mean.
+                let mean = Statistics.mean(seen)
+                let longest = max(2 * mean - shortest, shortest)
                 minimum.append(RecordingScenario.duration(shortest))
-                maximum.append(RecordingScenario.duration(max(seen.max() ?? shortest, shortest)))
+                maximum.append(RecordingScenario.duration(longest))
+                let range = RecordingScenario.duration(shortest) + " to " + RecordingScenario.duration(seen.max() ?? shortest)
+                recorded.append(key + " " + range + ", mean " + RecordingScenario.duration(mean))
             }
             let list = { (items: [String]) in "[" + items.joined(separator: ", ") + "]" }
-            return FieldFit(
-                generator: "{ dwell: { values: \(list(order.map(literal))), min: \(list(minimum)), max: \(list(maximum)) }\(faults) }",
-                comment: comment + "; stays "
-                    + order.map { "\(literal($0)) \(minimum[order.firstIndex(of: $0)!])…\(maximum[order.firstIndex(of: $0)!])" }.joined(
-                        separator: ", "))
+            let generator = "{ dwell: { values: \(list(order.map(literal))), min: \(list(minimum)), max: \(list(maximum)) }\(faults) }"
+            return FieldFit(generator: generator, comment: comment + "; stays " + recorded.joined(separator: "; "))
         }
         if fallback == "bool" {
             let share = Double(counts["true"] ?? 0) / Double(max(values.count, 1))
@@ -294,7 +306,7 @@ struct FieldFit: Sendable {
     }
 
     /// `2026-12-04T05:30:00Z`, `2026-12-04 05:30:00.123+01:00`: a date and a time.
-    private static func isISOTime(_ text: String) -> Bool {
+    static func isISOTime(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
         guard utf8.count >= 16 else { return false }
         let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15]

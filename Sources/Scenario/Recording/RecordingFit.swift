@@ -22,7 +22,7 @@ public struct RecordingFit: Sendable {
     }
 
     /// A field's values in short.
-    public struct Summary: Sendable, Equatable {
+    public struct Summary: Sendable {
         public var count: Int
         /// Numbers: the range and mean. Booleans: the share of `true` as `mean`.
         public var minimum: Double
@@ -30,15 +30,12 @@ public struct RecordingFit: Sendable {
         public var mean: Double
         /// Numbers that never go down on any device: the mean step from a message to the next.
         public var step: Double?
-        /// Texts and booleans: each value's share, the most common first.
+        /// Texts and booleans: each value's share, the most common first; none for texts of more
+        /// than a few values, which `note` describes.
         public var shares: [(value: String, share: Double)]
         public var isNumber: Bool
-
-        public static func == (left: Summary, right: Summary) -> Bool {
-            left.count == right.count && left.minimum == right.minimum && left.maximum == right.maximum && left.mean == right.mean
-                && left.step == right.step && left.isNumber == right.isNumber
-                && left.shares.map(\.value) == right.shares.map(\.value) && left.shares.map(\.share) == right.shares.map(\.share)
-        }
+        /// Texts of many values: `ISO 8601 times`, `2400 different texts`.
+        public var note: String? = nil
     }
 
     public var topics: [Topic]
@@ -91,16 +88,22 @@ public struct RecordingFit: Sendable {
                     problems.append("\(name): \(Self.text(generated)), recorded \(Self.text(recorded))")
                 }
             } else if recorded.isNumber {
-                let range = max(recorded.maximum - recorded.minimum, abs(recorded.mean) * 1e-6, 1e-9)
-                if generated.minimum < recorded.minimum - tolerance * range || generated.maximum > recorded.maximum + tolerance * range
-                    || abs(generated.mean - recorded.mean) > tolerance * range
-                {
+                let range: Double = max(recorded.maximum - recorded.minimum, abs(recorded.mean) * 1e-6, 1e-9)
+                let slack: Double = tolerance * range
+                let below: Bool = generated.minimum < recorded.minimum - slack
+                let above: Bool = generated.maximum > recorded.maximum + slack
+                let offset: Bool = abs(generated.mean - recorded.mean) > slack
+                if below || above || offset {
+                    problems.append("\(name): \(Self.text(generated)), recorded \(Self.text(recorded))")
+                }
+            } else if recorded.note != nil || generated.note != nil {
+                if recorded.note?.hasPrefix("ISO") == true && generated.note != recorded.note {
                     problems.append("\(name): \(Self.text(generated)), recorded \(Self.text(recorded))")
                 }
             } else {
+                let generatedShares = Dictionary(generated.shares.map { ($0.value, $0.share) }, uniquingKeysWith: +)
                 for (value, share) in recorded.shares {
-                    let other = generated.shares.first { $0.value == value }?.share ?? 0
-                    if abs(other - share) > tolerance {
+                    if abs((generatedShares[value] ?? 0) - share) > tolerance {
                         problems.append("\(name): \(Self.text(generated)), recorded \(Self.text(recorded))")
                         break
                     }
@@ -194,6 +197,13 @@ public struct RecordingFit: Sendable {
         }
         var counts: [String: Int] = [:]
         for value in all { counts[FieldFit.literal(value), default: 0] += 1 }
+        if counts.count > FieldFit.maximumChoices {
+            let texts = all.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            let times = texts.count == all.count && texts.allSatisfy(FieldFit.isISOTime)
+            return Summary(
+                count: all.count, minimum: 0, maximum: 0, mean: 0, step: nil, shares: [], isNumber: false,
+                note: times ? "ISO 8601 times" : "\(counts.count) different values")
+        }
         let shares = counts.map { (value: $0.key, share: Double($0.value) / Double(all.count)) }.sorted {
             ($0.share, $1.value) > ($1.share, $0.value)
         }
@@ -209,6 +219,7 @@ public struct RecordingFit: Sendable {
     /// `19.2 to 23.9, mean 21.5`; `+1 a message`; `"idle" 70 %, "busy" 30 %`.
     static func text(_ summary: Summary) -> String {
         if let step = summary.step { return "+\(RecordingScenario.estimate(step, significant: 3)) a message" }
+        if let note = summary.note { return note }
         if summary.isNumber {
             let number = { (value: Double) in RecordingScenario.estimate(value) }
             return summary.minimum == summary.maximum
