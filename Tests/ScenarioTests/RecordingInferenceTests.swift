@@ -73,6 +73,20 @@ import Testing
         _ = try Self.load(text)
     }
 
+    /// A door open by chance at each message, 15 % of the time: as a dwell of its stays it would
+    /// be open for seconds in minutes, far less than recorded.
+    @Test func aBooleanDrawnAfreshIsABoolOfItsShare() throws {
+        var state: UInt64 = 42
+        let payloads = (0..<2000).map { _ -> String in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return "{\"open\":\((state >> 33) % 100 < 15)}"
+        }
+        let text = RecordingScenario.inferred(Self.recording("doors/d-1", payloads), name: "t")
+        let line = Self.line("open", in: text)
+        #expect(line.contains("{ bool: 0.1") && !line.contains("dwell"), "\(text)")
+        _ = try Self.load(text)
+    }
+
     @Test func numbersAndMissingKeys() throws {
         // A walk: each value near the last; absent from one message in ten.
         var value = 20.0

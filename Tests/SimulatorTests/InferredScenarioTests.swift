@@ -41,9 +41,7 @@ import Testing
     @Test func sensorRoomInferredLooksLikeItsRecording() throws {
         let recording = Self.sampled(try Self.shipped("sensor-room.yaml"), span: .seconds(600), seed: 42)
         let (text, sample) = try Self.inferredAndSampled(recording, span: .seconds(600))
-        print(text)
         let fit = RecordingFit(recorded: recording, generated: sample)
-        print(fit.table())
         #expect(fit.problems(tolerance: 0.25) == [], "\(text)\n\(fit.table())")
     }
 
@@ -52,9 +50,7 @@ import Testing
     @Test func smartBuildingDayInferredLooksLikeItsRecording() throws {
         let recording = Self.sampled(try Self.shipped("smart-building.yaml"), span: .seconds(86400), seed: 42)
         let (text, sample) = try Self.inferredAndSampled(recording, span: .seconds(86400))
-        print(text)
         let fit = RecordingFit(recorded: recording, generated: sample)
-        print(fit.table())
         #expect(fit.problems(tolerance: 0.25) == [], "\(text)\n\(fit.table())")
     }
 }
