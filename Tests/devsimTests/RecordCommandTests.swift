@@ -96,6 +96,31 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("replay.yaml").path))
     }
 
+    /// The broker restarted mid-recording: the recorder connects and subscribes again, the gap
+    /// is counted, and the retained message the broker sends again at the new subscription is
+    /// not recorded twice (MQTT 5 asks the broker not to send it; MQTT 3 marks it retained).
+    @Test(arguments: ["mqtt5", "mqtt311"]) func aBrokerThatGoesAwayLeavesACountedGap(_ version: String) throws {
+        let broker = try MosquittoBroker(persistent: true)
+        try Self.publish(broker.port, "rec/status", ["-q", "1", "-r", "-m", "online"])
+        let (devsim, directory) = try Self.record(port: broker.port, ["--protocol", version, "--stats-interval", "0"])
+        defer { RunFiles.removeFolder(of: directory.path) }
+        try Self.publish(broker.port, "rec/a", ["-q", "1", "-m", "before"])
+        // Stopped by SIGTERM, mosquitto saves its retained messages, and has them again.
+        try broker.restart()
+        #expect(devsim.waitForOutput(containing: "record: subscribed again after", inStderr: true, timeout: 30), "\(devsim.stderr)")
+        try Self.publish(broker.port, "rec/a", ["-q", "1", "-m", "after"])
+        // The last message is in the file within a second of its arrival.
+        let file = directory.appendingPathComponent("recording.jsonl").path
+        #expect(
+            TestClock.wait(timeout: 20, interval: 0.05) { (try? String(contentsOfFile: file, encoding: .utf8))?.contains("after") == true })
+        devsim.sendSignal(SIGTERM)
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        let messages = try Self.messages(directory)
+        #expect(messages.map(\.text) == ["online", "before", "after"], "\(messages)")
+        #expect(devsim.stderr.contains("finished: recorded 3 messages on 2 topics, 17 B over "), "\(devsim.stderr)")
+        #expect(devsim.stderr.contains(", 1 gap ("), "\(devsim.stderr)")
+    }
+
     @Test func aDirectoryThatHoldsARecordingIsRefusedUnlessForced() throws {
         let broker = try MosquittoBroker()
         let directory = try RunFiles.folder(with: ["recording.jsonl": "{\"t\":0,\"topic\":\"x\",\"payload\":\"kept\"}\n"])
