@@ -4,7 +4,6 @@ import Mosquitto
 import Report
 import Scenario
 import Simulator
-import Transport
 
 /// `devsim record`: subscribes to the broker's topics and writes what arrives into
 /// `--output DIR` (`Recorder`), then the scenario that replays it. The recorder is the
@@ -114,12 +113,11 @@ struct RecordCommand {
                 throw UsageError(
                     options.certificate == nil ? "--key needs --cert, the certificate it is the key of" : "--cert needs --key, its key")
             }
-            let tls = TLSSettings(ca: options.ca, certificate: options.certificate, key: options.key, insecure: options.insecure)
+            settings.tls = TLSSettings(ca: options.ca, certificate: options.certificate, key: options.key, insecure: options.insecure)
             let flags = ["ca": "--ca", "certificate": "--cert", "key": "--key"]
-            if let problem = TLSFiles.problems(in: tls).first {
-                throw UsageError("\(flags[problem.setting] ?? problem.setting): \(problem)")
+            if let (setting, problem) = settings.tlsFileProblems.first {
+                throw UsageError("\(flags[setting] ?? setting): \(problem)")
             }
-            settings.tls = tls
             // TLS on MQTT's own port for TLS, unless told otherwise.
             if common.url == nil, common.port == nil { settings.port = 8883 }
         }
