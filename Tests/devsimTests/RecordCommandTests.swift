@@ -135,6 +135,27 @@ import TestSupport
         #expect(forced.stderr.contains("no message arrived on rec/#"), "\(forced.stderr)")
     }
 
+    @Test func recordsOverTLSWithTheCAGivenAndNamesABadFile() throws {
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
+        let parent = try RunFiles.folder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let output = parent.appendingPathComponent("rec")
+        let url = "mqtts://127.0.0.1:\(broker.port)"
+        let devsim = try DevsimProcess(
+            arguments: ["record", "--url", url, "--ca", certificates.ca, "--topic", "rec/#", "--output", output.path, "--messages", "1"])
+        #expect(devsim.waitForOutput(containing: "recording rec/# from \(url)", inStderr: true, timeout: 20), "\(devsim.stderr)")
+        try Self.publish(broker.port, "rec/tls", ["--cafile", certificates.ca, "-q", "1", "-m", "sealed"])
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
+        #expect(try Self.messages(output).map(\.text) == ["sealed"])
+        let missing = parent.appendingPathComponent("none.pem").path
+        let refused = try DevsimProcess.runToCompletion(
+            args: ["record", "--url", url, "--ca", missing, "--topic", "#", "--output", output.path, "--force"], timeout: 30)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--ca: '\(missing)' does not exist"), "\(refused.stderr)")
+    }
+
     @Test func anUnreachableBrokerEndsItWithExit3AndNoFiles() throws {
         let port = try Loopback.freePort()
         let parent = try RunFiles.folder()
