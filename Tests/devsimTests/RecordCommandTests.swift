@@ -123,16 +123,29 @@ import TestSupport
 
     @Test func aDirectoryThatHoldsARecordingIsRefusedUnlessForced() throws {
         let broker = try MosquittoBroker()
-        let directory = try RunFiles.folder(with: ["recording.jsonl": "{\"t\":0,\"topic\":\"x\",\"payload\":\"kept\"}\n"])
+        let directory = try RunFiles.folder(with: [
+            "recording.jsonl": "{\"t\":0,\"topic\":\"x\",\"payload\":\"kept\"}\n", "replay.yaml": "name: old\n",
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let arguments = ["record", "--host", "127.0.0.1", "--port", String(broker.port), "--topic", "rec/#", "--output", directory.path]
-        let refused = try DevsimProcess.runToCompletion(args: arguments, timeout: 30)
+        func record(port: UInt16, _ extra: [String]) throws -> (status: Int32?, stdout: String, stderr: String) {
+            try DevsimProcess.runToCompletion(
+                args: ["record", "--host", "127.0.0.1", "--port", String(port), "--topic", "rec/#", "--output", directory.path] + extra,
+                timeout: 30)
+        }
+        let refused = try record(port: broker.port, [])
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("--output: '\(directory.path)' already holds a recording"), "\(refused.stderr)")
         #expect(try Self.messages(directory).map(\.text) == ["kept"])
-        let forced = try DevsimProcess.runToCompletion(args: arguments + ["--force", "--duration", "100ms"], timeout: 30)
+        // Forced, the old recording stays until the new one begins: not for a broker never reached.
+        let unreached = try record(port: try Loopback.freePort(), ["--force", "--connect-timeout", "1s"])
+        #expect(unreached.status == 3, "\(unreached.stderr)")
+        #expect(try Self.messages(directory).map(\.text) == ["kept"])
+        let replay = directory.appendingPathComponent("replay.yaml").path
+        #expect(FileManager.default.fileExists(atPath: replay))
+        let forced = try record(port: broker.port, ["--force", "--duration", "100ms"])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(forced.stderr.contains("no message arrived on rec/#"), "\(forced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: replay), "the old recording's scenario goes with it")
     }
 
     @Test func recordsOverTLSWithTheCAGivenAndNamesABadFile() throws {

@@ -24,8 +24,9 @@ package struct RecordOutput: Sendable {
     }
 
     /// The directory, made with its parents if missing. One that holds a recording already is
-    /// refused unless `force`, which replaces it and the scenarios beside it. Throws what is in
-    /// the way, in words that go after the flag.
+    /// refused unless `force`: the recording, and the scenarios beside it, are then replaced
+    /// once the new one begins (`RecordSettings.replacing`). Throws what is in the way, in words
+    /// that go after the flag.
     package static func prepare(_ directory: String, force: Bool) throws(RecordOutputError) -> RecordOutput {
         guard !directory.isEmpty else { throw RecordOutputError("expected a directory, found an empty name") }
         var trimmed = directory
@@ -42,13 +43,15 @@ package struct RecordOutput: Sendable {
                     "'\(trimmed)' already holds a recording (\(output.recordingPath)): name another directory, or add --force to replace it"
                 )
             }
-            guard info.st_mode & S_IFMT == S_IFREG else { throw RecordOutputError("'\(output.recordingPath)' is not a file") }
-            // What was made from the recording replaced goes with it.
-            unlink(output.replayPath)
-            unlink(output.inferredPath)
+            guard info.st_mode & S_IFMT == S_IFREG, access(output.recordingPath, W_OK) == 0 else {
+                throw RecordOutputError("'\(output.recordingPath)' cannot be replaced: it is not a file that can be written")
+            }
         }
         return output
     }
+
+    /// The scenarios made from a recording here, which a new one replaces.
+    package var scenarioPaths: [String] { [replayPath, inferredPath] }
 
     /// `path` and its parents, as `mkdir -p`.
     private static func makeDirectory(_ path: String, made: inout [String]) throws(RecordOutputError) {

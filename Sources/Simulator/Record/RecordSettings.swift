@@ -24,8 +24,10 @@ package struct RecordSettings: Sendable {
     package var duration: Duration?
     /// Stop after this many messages recorded.
     package var messages: Int?
-    /// The recording's file, made (or emptied) when the recorder starts.
+    /// The recording's file, made (or emptied) when the subscriptions are first granted.
     package var path: String
+    /// Files made from a recording this one replaces (`--force`): removed when it begins.
+    package var replacing: [String] = []
     package var connectTimeout = Defaults.connectTimeout
     package var connackTimeout = Defaults.connackTimeout
     /// Between status lines; `nil` for none.

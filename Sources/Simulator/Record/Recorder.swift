@@ -22,7 +22,9 @@ package final class Recorder: @unchecked Sendable, TimerTarget {
     let logger: Logger
     private let loop: EventLoop
     private let connection: RecorderConnection
-    private let writer: RecordingWriter
+    /// Made when the recording begins (the first grant): a recording replaced (`--force`) is
+    /// kept until then, and a recorder that never subscribes leaves no file.
+    private var writer: RecordingWriter?
     private let speaksMQTT5: Bool
     private let done = DispatchSemaphore(value: 0)
 
@@ -46,7 +48,7 @@ package final class Recorder: @unchecked Sendable, TimerTarget {
     private let finishTimer: Timer
     private var status: RecordStatus
 
-    /// Makes the loop, the client and the file (`settings.path`, emptied if it exists).
+    /// Makes the loop and the client; the file comes with the first grant.
     package init(settings: RecordSettings, logger: Logger) throws {
         self.settings = settings
         self.logger = logger
@@ -56,7 +58,6 @@ package final class Recorder: @unchecked Sendable, TimerTarget {
         connection = try RecorderConnection(
             options: options, filters: settings.filters.map(\.text), qos: settings.qos, connackTimeout: settings.connackTimeout,
             loop: loop)
-        writer = try RecordingWriter(path: settings.path)
         connectTimer = Timer(on: loop)
         durationTimer = Timer(on: loop)
         flushTimer = Timer(on: loop)
@@ -96,12 +97,10 @@ package final class Recorder: @unchecked Sendable, TimerTarget {
         if origin != nil {
             status.finish()
             do {
-                try writer.close()
+                try writer?.close()
             } catch {
                 if reason.isClean { end = .writeFailed(error.description) }
             }
-        } else {
-            writer.discard()
         }
         finishTimer.schedule(at: endedAt! &+ ConnectionDriver.quietLimit &* 2)
         // Not from inside a libmosquitto callback (a CONNACK, a message), where the DISCONNECT
@@ -141,7 +140,7 @@ package final class Recorder: @unchecked Sendable, TimerTarget {
 
     private func flush() {
         do {
-            try writer.flush()
+            try writer?.flush()
         } catch {
             finish(.writeFailed(error.description))
         }
@@ -165,6 +164,10 @@ extension Recorder {
         connectTimer.cancel()
         let filters = settings.filters.map(\.text)
         do {
+            // What was made from a recording this one replaces goes with it.
+            for path in settings.replacing { unlink(path) }
+            let writer = try RecordingWriter(path: settings.path)
+            self.writer = writer
             try writer.append(text: Recording.header(source: settings.source, topics: filters, started: WallTime.now().iso8601))
         } catch {
             finish(.writeFailed(error.description))
@@ -202,7 +205,7 @@ extension Recorder {
         if origin == nil { subscribed(again: false) }
         guard end == nil else { return }
         do {
-            try writer.append(recorded)
+            try writer?.append(recorded)
         } catch {
             finish(.writeFailed(error.description))
             return

@@ -68,12 +68,6 @@ final class RecordingWriter {
         if let failure { throw RecordingWriteError("cannot write '\(path)': \(failure)") }
     }
 
-    /// Closes and removes the file: nothing was recorded into it.
-    func discard() {
-        if descriptor >= 0 { Glibc.close(descriptor) }
-        descriptor = -1
-        unlink(path)
-    }
 }
 
 /// Why the recording could not be written, as a sentence naming the file.

@@ -37,6 +37,7 @@ struct RecordCommand {
             throw UsageError("--output: \(error)")
         }
         settings.path = output.recordingPath
+        settings.replacing = output.scenarioPaths
         let recorder = try Recorder(settings: settings, logger: logger)
         let signals = SignalHandling.install(onFirst: { recorder.requestStop() }, onHangUp: {})
         let result = try recorder.run()
