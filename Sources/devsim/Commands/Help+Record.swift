@@ -41,7 +41,7 @@ extension Help {
             subscription ends it at once; one that cannot be reached, after --connect-timeout:
             exit 3 if nothing was subscribed yet (no file is left), else 1 (what was recorded is
             kept, and replayed). A DIR that holds a recording already is refused (exit 2) unless
-            --force.
+            --force, which replaces it once the new one begins.
 
             """
         return text
