@@ -87,7 +87,8 @@ extension Recording {
             LineProblem(column: column(of: key), message: message)
         }
         for key in fields.keys.sorted() where !keys.contains(key) {
-            throw problem(key, "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)) (a message has \(keys.joined(separator: ", ")))")
+            throw problem(
+                key, "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)) (a message has \(keys.joined(separator: ", ")))")
         }
         guard let timeValue = fields["t"] else { throw LineProblem(column: 1, message: "'t' is required: the seconds from the start") }
         guard let time = number(timeValue), time.isFinite, time >= 0 else {
