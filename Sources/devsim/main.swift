@@ -53,6 +53,15 @@ do {
         }
         let logger = Logger(format: options.logFormat, minimumLevel: level, sink: sink)
         code = RunCommand(options: options, environment: environment, logger: logger).execute()
+    case .record(let options):
+        let common = options.common
+        let level: Logger.Level = common.quiet ? .warning : common.verbose ? .debug : .info
+        let clearsLine = RecordCommand.redrawsStatus(options)
+        let sink: @Sendable (String) -> Void = { line in
+            Logger.standardError(clearsLine ? "\r\u{1B}[K" + line : line)
+        }
+        let logger = Logger(format: common.logFormat, minimumLevel: level, sink: sink)
+        code = RecordCommand(options: options, environment: environment, logger: logger).execute()
     }
 } catch {
     write("devsim: \(error.message)\n\(error.hint)\n", to: .standardError)

@@ -407,10 +407,14 @@ public final class Client: @unchecked Sendable {
 
     /// Subscribes to every filter of `topics`: `mosquitto_subscribe_multiple`, as few SUBSCRIBEs
     /// as the broker's Maximum Packet Size allows, at most `perPacket` filters in each. Returns
-    /// every SUBSCRIBE, sent or not: one that fails leaves the others be.
-    package func subscribe(_ topics: [String], qos: QoS, perPacket: Int = 100) -> [Subscribe] {
+    /// every SUBSCRIBE, sent or not: one that fails leaves the others be. MQTT 5 sends `options`
+    /// with each filter; MQTT 3 has none to send.
+    package func subscribe(
+        _ topics: [String], qos: QoS, options subscriptionOptions: SubscriptionOptions = SubscriptionOptions(), perPacket: Int = 100
+    ) -> [Subscribe] {
         assertInEventLoop()
         defer { registrationMayChange() }
+        let optionBits = self.options.protocolVersion == .v5 ? subscriptionOptions.bits : 0
         return packets(of: topics, perPacket: perPacket).map { batch in
             guard brokerLimits.admits(packetOf: PacketSize.subscribe(batch, version: options.protocolVersion)) else {
                 return Subscribe(filters: batch, sent: .failure(.oversizePacket))
@@ -420,7 +424,8 @@ public final class Client: @unchecked Sendable {
             var messageID: Int32 = 0
             let rc = copies.withUnsafeBufferPointer { pointers in
                 pointers.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self) { rebound in
-                    mosquitto_subscribe_multiple(handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos.rawValue, 0, nil)
+                    mosquitto_subscribe_multiple(
+                        handle, &messageID, Int32(rebound.count), rebound.baseAddress, qos.rawValue, optionBits, nil)
                 }
             }
             return Subscribe(

@@ -34,13 +34,13 @@ struct Subscriptions {
         }
     }
 
-    /// Subscribes to every filter on `client`, just connected; returns what could not be sent,
-    /// in words.
-    mutating func subscribe(with client: Client) -> [String] {
+    /// Subscribes to every filter on `client`, just connected, with MQTT 5's `options`; returns
+    /// what could not be sent, in words.
+    mutating func subscribe(with client: Client, options: SubscriptionOptions = SubscriptionOptions()) -> [String] {
         pending.removeAll()
         var problems: [String] = []
         for qos in Set(filters.map(\.value)).sorted() {
-            for packet in client.subscribe(filters.filter { $0.value == qos }.map(\.key), qos: qos) {
+            for packet in client.subscribe(filters.filter { $0.value == qos }.map(\.key), qos: qos, options: options) {
                 switch packet.sent {
                 case .success(let messageID):
                     pending[messageID] = packet.filters

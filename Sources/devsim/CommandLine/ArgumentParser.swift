@@ -7,18 +7,19 @@ import Simulator
 /// Turns `devsim`'s arguments and environment into a `Command`. Every `run` option can also come
 /// from a `DEVSIM_*` variable; the flag wins. Errors name the flag or the variable.
 enum ArgumentParser {
-    struct Option: Sendable {
+    /// A flag of a command whose options are a `Target` (`RunOptions`, `RecordOptions`).
+    struct Option<Target>: Sendable {
         let flag: String
         let variable: String
         let valueName: String?
         let help: String
         /// Given several times, every value counts (in order); otherwise the last one wins.
         var repeatable = false
-        let apply: @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void
+        let apply: @Sendable (inout Target, String, String) throws(UsageError) -> Void
 
         init(
             flag: String, variable: String, valueName: String?, help: String, repeatable: Bool = false,
-            apply: @escaping @Sendable (inout RunOptions, String, String) throws(UsageError) -> Void
+            apply: @escaping @Sendable (inout Target, String, String) throws(UsageError) -> Void
         ) {
             self.flag = flag
             self.variable = variable
@@ -47,6 +48,9 @@ enum ArgumentParser {
         case "run":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "run") }
             return .run(try pointing(to: "run") { () throws(UsageError) in try parseRun(rest, environment: environment) })
+        case "record":
+            if rest.contains("--help") || rest.contains("-h") { return .help(topic: "record") }
+            return .record(try pointing(to: "record") { () throws(UsageError) in try parseRecord(rest, environment: environment) })
         case "sample":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "sample") }
             return .sample(try pointing(to: "sample") { () throws(UsageError) in try parseSample(rest) })
@@ -67,11 +71,11 @@ enum ArgumentParser {
             }
         default:
             let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
-            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, sample and validate"))
+            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, record, sample and validate"))
         }
     }
 
-    static let commands = ["run", "sample", "validate", "report", "help", "version"]
+    static let commands = ["run", "record", "sample", "validate", "report", "help", "version"]
 
     /// `report merge [--output FILE] REPORT...`.
     /// `parse()`'s result, its mistakes pointing to `devsim COMMAND --help`.
@@ -222,7 +226,7 @@ enum ArgumentParser {
         return options
     }
 
-    static let runOptions: [Option] = [
+    static let runOptions: [Option<RunOptions>] = [
         Option(
             flag: "--url", variable: "DEVSIM_URL", valueName: "URL",
             help: "the broker as a URL: mqtt://HOST:PORT, mqtts://…, ws://HOST:PORT/PATH, wss://… (overrides the scenario); "

@@ -7,6 +7,7 @@ import Simulator
 /// What the command line asks for.
 enum Command: Equatable {
     case run(RunOptions)
+    case record(RecordOptions)
     case validate([String])
     case sample(SampleOptions)
     case reportMerge(ReportMergeOptions)

@@ -10,6 +10,7 @@ enum Help {
     static func text(topic: String?) -> String {
         switch topic {
         case "run": return run
+        case "record": return record
         case "validate": return validate
         case "sample": return sample
         case "report": return report
@@ -22,6 +23,8 @@ enum Help {
 
         Usage:
           devsim run [options] SCENARIO...   run the scenarios until stopped, --duration or --messages
+          devsim record --topic FILTER... --output DIR [options]
+                                             record a broker's traffic, and a scenario that replays it
           devsim validate SCENARIO...        check scenarios; exit 0, or print every error and exit 2
           devsim sample [--count N] [--for DURATION] [--seed N] SCENARIO...
                                              print the first ticks of every device group
@@ -31,6 +34,7 @@ enum Help {
                                              a report's timeline as CSV, or the report as a page
           devsim --version | --help
           devsim run --help                  the run options
+          devsim record --help               the record options
 
         Exit codes: 0 done as asked, 1 runtime failure, 2 bad usage or invalid scenario,
         3 no connection within the connect timeout, 4 an --expect assertion failed.
@@ -158,7 +162,7 @@ func wrapped(_ text: String, width: Int) -> String {
     return lines.joined(separator: "\n")
 }
 
-private extension String {
+extension String {
     func padding(_ width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
