@@ -2,7 +2,6 @@ import Scenario
 
 extension RecordCommand {
     /// What `--infer` writes as `inferred.yaml`: a scenario of generators fitted to the
-    /// recording, named as given. `nil` in a build without the fitting, where `--infer` is
-    /// refused before anything is recorded.
-    static let infer: (@Sendable (Recording, String) -> String)? = nil
+    /// recording (`RecordingScenario.inferred`), named as given.
+    static let infer: (@Sendable (Recording, String) -> String)? = { RecordingScenario.inferred($0, name: $1) }
 }
