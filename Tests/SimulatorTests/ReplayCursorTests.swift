@@ -113,6 +113,21 @@ import TestSupport
         #expect(asRecorded.topics == ["site/s1/data", "site/s1/status"] && written(asRecorded, 0).contains("\"s1\""))
     }
 
+    /// Found replaying a live recording whose devices were `a`, `b`, `c`: `src/a/data` became
+    /// `src/a-1/da-1ta-1`. Only a whole id is the id, not one inside a longer name.
+    @Test func onlyAWholeRecordedIDIsReplaced() {
+        let messages = [
+            RecordedMessage(time: 0, topic: "src/a/data", payload: Array(#"{"device":"a","label":"a area","data":"abc"}"#.utf8)),
+            RecordedMessage(time: 1, topic: "room-1/room-10", payload: Array("room-1 next to room-10 and room-1_b".utf8)),
+        ]
+        let short = ReplayPlan(source: RecordingSource(file: "r.jsonl", recordedID: "a", messages: [messages[0]]), id: "a-7")
+        #expect(short.topics == ["src/a-7/data"])
+        #expect(written(short, 0) == #"{"device":"a-7","label":"a-7 area","data":"abc"}"#)
+        let prefix = ReplayPlan(source: RecordingSource(file: "r.jsonl", recordedID: "room-1", messages: [messages[1]]), id: "x")
+        #expect(prefix.topics == ["x/room-10"])
+        #expect(written(prefix, 0) == "x next to room-10 and room-1_b")
+    }
+
     @Test func timestampsNowRewritesEveryTimeOfATopicInItsForm() {
         let plan = ReplayPlan(source: RecordingSource(file: "r.jsonl", timestamps: .now, messages: Self.messages), id: nil)
         let now = 1_796_361_578.4567

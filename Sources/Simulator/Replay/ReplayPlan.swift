@@ -52,7 +52,12 @@ package struct ReplayPlan: Sendable {
         var topicIndex: [String: Int] = [:]
         messages.reserveCapacity(source.messages.count)
         for recorded in source.messages {
-            let topic = rewrite.map { recorded.topic.replacing($0.0, with: $0.1) } ?? recorded.topic
+            let topic =
+                rewrite.map {
+                    String(
+                        decoding: Self.replacing(Array($0.0.utf8), with: Array($0.1.utf8), in: Array(recorded.topic.utf8)), as: UTF8.self)
+                }
+                ?? recorded.topic
             let key = (recorded.retain ? "1" : "0") + topic
             let slot =
                 slots[key]
@@ -133,12 +138,24 @@ package struct ReplayPlan: Sendable {
         }
     }
 
-    /// `bytes` with every occurrence of `old` replaced by `new`; `bytes` itself, its storage
-    /// shared, where there is none: copies of a big recording hold only what differs.
+    /// `bytes` with every whole occurrence of `old` replaced by `new`: one not next to a letter,
+    /// digit, `-` or `_`, which would make it part of a longer name (`a` in `data`, `room-1` in
+    /// `room-10`). `bytes` itself, its storage shared, where there is none: copies of a big
+    /// recording hold only what differs.
     static func replacing(_ old: [UInt8], with new: [UInt8], in bytes: [UInt8]) -> [UInt8] {
         guard !old.isEmpty, bytes.count >= old.count else { return bytes }
+        func extendsName(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), 0x80...:
+                true
+            default: false
+            }
+        }
         func occurs(at index: Int) -> Bool {
             bytes[index] == old[0] && index + old.count <= bytes.count && bytes[index..<(index + old.count)].elementsEqual(old)
+                && (index == 0 || !extendsName(bytes[index - 1]))
+                && (index + old.count == bytes.count || !extendsName(bytes[index + old.count]))
         }
         guard let first = bytes.indices.first(where: occurs) else { return bytes }
         var result = Array(bytes[..<first])
