@@ -1,7 +1,8 @@
 /// A recorded payload read as JSON, keeping what inference needs and Foundation's reader loses:
 /// the order of an object's keys (the inferred payload writes its fields in the recorded order)
-/// and each number's digits after the point (its `decimals`).
-indirect enum RecordedJSON: Sendable, Equatable {
+/// and each number's digits after the point (its `decimals`). The one JSON reader of recordings:
+/// the replay finds its timestamps through `scalars(_:)`.
+package indirect enum RecordedJSON: Sendable, Equatable {
     case object([Member])
     case array([RecordedJSON])
     case string(String)
@@ -10,22 +11,29 @@ indirect enum RecordedJSON: Sendable, Equatable {
     case bool(Bool)
     case null
 
-    struct Member: Sendable, Equatable {
-        var key: String
-        var value: RecordedJSON
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var value: RecordedJSON
     }
 
     /// The JSON value `bytes` hold, alone but for white space; `nil` when they hold none.
     static func parse(_ bytes: [UInt8]) -> RecordedJSON? {
+        read(bytes)?.value
+    }
+
+    /// The value with the bytes of each scalar (string, number, true, false, null) in document
+    /// order, a string's with its quotes.
+    static func read(_ bytes: [UInt8]) -> (value: RecordedJSON, scalarRanges: [Range<Int>])? {
         var reader = Reader(bytes: bytes)
         guard let value = reader.value(depth: 0) else { return nil }
         reader.skipSpace()
-        return reader.index == bytes.count ? value : nil
+        return reader.index == bytes.count ? (value, reader.scalarRanges) : nil
     }
 
     private struct Reader {
         let bytes: [UInt8]
         var index = 0
+        var scalarRanges: [Range<Int>] = []
 
         /// Deeper than this is refused rather than recursed into: a recording is untrusted input.
         static let maximumDepth = 64
@@ -37,9 +45,19 @@ indirect enum RecordedJSON: Sendable, Equatable {
         mutating func value(depth: Int) -> RecordedJSON? {
             skipSpace()
             guard index < bytes.count, depth < Self.maximumDepth else { return nil }
+            let start = index
+            let value: RecordedJSON?
             switch bytes[index] {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
+            default: value = scalar()
+            }
+            if value != nil { scalarRanges.append(start..<index) }
+            return value
+        }
+
+        private mutating func scalar() -> RecordedJSON? {
+            switch bytes[index] {
             case UInt8(ascii: "\""): return string().map { .string($0) }
             case UInt8(ascii: "t"): return word("true", .bool(true))
             case UInt8(ascii: "f"): return word("false", .bool(false))

@@ -121,7 +121,7 @@ package struct ReplayPlan: Sendable {
         // Per topic, each path's verdict: a time every time so far, or not.
         var isTime: [Int: [String: Bool]] = [:]
         for (message, topic) in zip(messages, topics) {
-            let scalars = (JSONScalars.scan(message.payload) ?? []).map { scalar in
+            let scalars = (RecordedJSON.scalars(message.payload) ?? []).map { scalar in
                 (scalar.path, scalar.range, TimestampForm.of(message.payload[scalar.range]))
             }
             scanned.append(scalars)
