@@ -152,7 +152,8 @@ struct FieldFit: Sendable {
     }
 
     /// The unit of a timestamp between 2001 and 2286 in it (`s`, `ms`, `us`, `ns`); `nil` for
-    /// numbers that are not one.
+    /// numbers that are not one. Not the replay's `TimestampForm` on purpose: that one must write a
+    /// value back in its exact form, this one only names the generator of a whole series.
     private static func timestampUnit(minimum: Double, maximum: Double, integers: Bool) -> String? {
         guard integers else { return nil }
         for (unit, scale) in [("s", 1e9), ("ms", 1e12), ("us", 1e15), ("ns", 1e18)] where minimum >= scale && maximum < 10 * scale {
