@@ -4,6 +4,9 @@ import Signals
 /// it sends in the same form: ISO 8601 UTC text (`"2026-12-04T05:30:00.123Z"`), or a number of
 /// seconds or milliseconds since 1970, each with its recorded count of fraction digits. Only
 /// times within the years 2001 to 2100 count: a counter or a reading is not taken for one.
+/// Inference (`FieldFit`) has its own, looser rules on purpose: it judges a whole series and only
+/// names a generator (µs and ns too, ISO times with a space or an offset), where this judges one
+/// value and must rewrite it byte for byte, so it knows only the forms it can write back exactly.
 package enum TimestampForm: Sendable, Equatable {
     case iso8601(fractionDigits: Int)
     case seconds(fractionDigits: Int)
