@@ -48,6 +48,9 @@ import Testing
             [1,2]
             {"t":1,"topic":"a","payload":
             {"topic":"a","payload":"x"}
+            {"t":1.5,"topic":"a/x","payload":"x", }
+            {"t":1,"topic":"a","topic":"b","payload":"x"}
+            {"t":1e400,"topic":"a","payload":"x"}
             """
         #expect(
             problems(text) == [
@@ -59,8 +62,12 @@ import Testing
                 "r.jsonl:7:34: a message has 'payload' or 'payloadBase64', not both",
                 "r.jsonl:8:20: 'payloadBase64' is the payload's bytes in base64",
                 "r.jsonl:9:1: each line is one JSON object, {\"t\":…,\"topic\":…,\"payload\":…}",
-                "r.jsonl:10:1: not a JSON object: Unexpected end of file during JSON parse",
+                "r.jsonl:10:30: not valid JSON: the line ends before its object does",
                 "r.jsonl:11:1: 't' is required: the seconds from the start",
+                // Foundation's reader took this trailing comma (found by review).
+                "r.jsonl:12:39: not valid JSON here",
+                "r.jsonl:13:20: 'topic' is given twice",
+                "r.jsonl:14:11: not valid JSON here",
             ])
     }
 

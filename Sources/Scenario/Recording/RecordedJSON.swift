@@ -30,6 +30,15 @@ package indirect enum RecordedJSON: Sendable, Equatable {
         return reader.index == bytes.count ? (value, reader.scalarRanges) : nil
     }
 
+    /// Where `bytes` stop being one JSON value: the offset of the first byte the reader could not
+    /// take (`bytes.count` when they end too soon); `nil` when they are one.
+    static func errorOffset(_ bytes: [UInt8]) -> Int? {
+        var reader = Reader(bytes: bytes)
+        guard reader.value(depth: 0) != nil else { return min(reader.index, bytes.count) }
+        reader.skipSpace()
+        return reader.index == bytes.count ? nil : reader.index
+    }
+
     private struct Reader {
         let bytes: [UInt8]
         var index = 0

@@ -69,32 +69,40 @@ extension Recording {
 
     /// The message on one line.
     private static func message(_ line: [UInt8], line lineNumber: Int) throws(LineProblem) -> RecordedMessage {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(line), options: [])
-        } catch {
-            throw LineProblem(column: errorColumn(error) ?? 1, message: "not a JSON object: \(errorReason(error))")
+        // Devsim's own reader, not Foundation's: JSONSerialization takes a trailing comma.
+        guard let (json, _) = RecordedJSON.read(line) else {
+            let offset = RecordedJSON.errorOffset(line) ?? 0
+            throw LineProblem(
+                column: offset + 1,
+                message: offset >= line.count ? "not valid JSON: the line ends before its object does" : "not valid JSON here")
         }
-        guard let fields = object as? [String: Any] else {
+        guard case .object(let members) = json else {
             throw LineProblem(column: 1, message: "each line is one JSON object, {\"t\":…,\"topic\":…,\"payload\":…}")
         }
         let text = String(decoding: line, as: UTF8.self)
-        func column(of key: String) -> Int {
-            guard let range = text.range(of: "\"\(key)\"") else { return 1 }
+        func column(of key: String, last: Bool = false) -> Int {
+            guard let range = text.range(of: "\"\(key)\"", options: last ? .backwards : []) else { return 1 }
             return text.utf8.distance(from: text.startIndex, to: range.lowerBound) + 1
         }
         func problem(_ key: String, _ message: String) -> LineProblem {
             LineProblem(column: column(of: key), message: message)
         }
-        for key in fields.keys.sorted() where !keys.contains(key) {
-            throw problem(
-                key, "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)) (a message has \(keys.joined(separator: ", ")))")
+        var fields: [String: RecordedJSON] = [:]
+        for member in members {
+            let key = member.key
+            guard keys.contains(key) else {
+                throw problem(
+                    key, "unknown key '\(key)'\(Suggestion.hint(for: key, among: keys)) (a message has \(keys.joined(separator: ", ")))")
+            }
+            guard fields.updateValue(member.value, forKey: key) == nil else {
+                throw LineProblem(column: column(of: key, last: true), message: "'\(key)' is given twice")
+            }
         }
         guard let timeValue = fields["t"] else { throw LineProblem(column: 1, message: "'t' is required: the seconds from the start") }
-        guard let time = number(timeValue), time.isFinite, time >= 0 else {
+        guard case .number(let time, _, _) = timeValue, time.isFinite, time >= 0 else {
             throw problem("t", "'t' is the seconds from the start of the recording, a number 0 or more")
         }
-        guard let topic = fields["topic"] as? String else {
+        guard case .string(let topic) = fields["topic"] else {
             throw fields["topic"] == nil
                 ? LineProblem(column: 1, message: "'topic' is required") : problem("topic", "'topic' is a string")
         }
@@ -103,25 +111,25 @@ extension Recording {
         }
         var qos = QoS.atMostOnce
         if let value = fields["qos"] {
-            guard let level = number(value), let parsed = QoS(rawValue: Int32(exactly: level) ?? -1) else {
+            guard case .number(let level, _, integer: true) = value, let parsed = QoS(rawValue: Int32(exactly: level) ?? -1) else {
                 throw problem("qos", "'qos' is 0, 1 or 2")
             }
             qos = parsed
         }
         var retain = false
         if let value = fields["retain"] {
-            guard let flag = boolean(value) else { throw problem("retain", "'retain' is true or false") }
+            guard case .bool(let flag) = value else { throw problem("retain", "'retain' is true or false") }
             retain = flag
         }
         let payload: [UInt8]
         switch (fields["payload"], fields["payloadBase64"]) {
         case (let text?, nil):
-            guard let text = text as? String else {
+            guard case .string(let text) = text else {
                 throw problem("payload", "'payload' is the payload's text as a JSON string; a binary payload is 'payloadBase64'")
             }
             payload = Array(text.utf8)
         case (nil, let encoded?):
-            guard let encoded = encoded as? String, let data = Data(base64Encoded: encoded) else {
+            guard case .string(let encoded) = encoded, let data = Data(base64Encoded: encoded) else {
                 throw problem("payloadBase64", "'payloadBase64' is the payload's bytes in base64")
             }
             payload = Array(data)
@@ -131,35 +139,5 @@ extension Recording {
             throw problem("payloadBase64", "a message has 'payload' or 'payloadBase64', not both")
         }
         return RecordedMessage(time: time, topic: topic, qos: qos, retain: retain, payload: payload, line: lineNumber)
-    }
-
-    /// A JSON number's value; `nil` for anything else, true and false included.
-    private static func number(_ value: Any) -> Double? {
-        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
-        return number.doubleValue
-    }
-
-    private static func boolean(_ value: Any) -> Bool? {
-        guard let number = value as? NSNumber, isBoolean(number) else { return nil }
-        return number.boolValue
-    }
-
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        // Foundation reads true and false as NSNumbers of C's `char`, and JSON numbers never so.
-        String(cString: number.objCType) == "c"
-    }
-
-    /// Foundation's words for a JSON error, without its own position.
-    private static func errorReason(_ error: Error) -> String {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        return text.replacingOccurrences(of: #" around line \d+, column \d+"#, with: "", options: .regularExpression)
-            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-    }
-
-    /// The column Foundation names in a JSON error, when it names one.
-    private static func errorColumn(_ error: Error) -> Int? {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-        guard let range = text.range(of: #"column \d+"#, options: .regularExpression) else { return nil }
-        return Int(text[range].dropFirst("column ".count)).map { $0 + 1 }
     }
 }
