@@ -134,6 +134,18 @@ import Testing
             "\(replay)")
     }
 
+    /// Found by review: `q/a{id}b/1` was inferred as `q/a{id}b/{id}`, which publishes on `q/a1b/1`.
+    @Test func aTopicThatAScenarioCannotWriteIsLeftOutAndSaidSo() throws {
+        let recording = Recording(
+            messages: Self.recording("q/a{id}b/1", ["{\"v\":1}", "{\"v\":2}"]).messages
+                + Self.recording("q/c${HOME}/2", ["{\"v\":1}", "{\"v\":2}"]).messages
+                + Self.recording("q/plain/3", ["{\"v\":1}", "{\"v\":2}"]).messages)
+        let text = RecordingScenario.inferred(recording, name: "braces")
+        #expect(text.contains(#"# left out: "q/a{id}b/1""#) && text.contains(#"# left out: "q/c${HOME}/2""#), "\(text)")
+        let scenario = try Self.load(text)
+        #expect(scenario.groups.map { $0.topic.render(name: "x", index: 1, id: "3") } == ["q/plain/3"])
+    }
+
     @Test func theReplayScenarioHasAGroupPerRecordedDevice() {
         let messages = ["building/room-1/climate", "building/room-2/climate", "building/room-1/door"].enumerated().map {
             RecordedMessage(time: Double($0.offset), topic: $0.element, qos: $0.offset == 2 ? .exactlyOnce : .atMostOnce, payload: [])

@@ -27,6 +27,11 @@ extension RecordingScenario {
         for fleet in fleets(of: recording.sources()) {
             let first = fleet.sources[0]
             for (index, topic) in first.topics.enumerated() {
+                // A scenario's topic reads `{…}` and `${…}` as placeholders, and has no escape.
+                if topic.contains(where: { $0 == "{" || $0 == "}" || $0 == "$" }) {
+                    text += "  # left out: \(quoted(topic)), whose braces or $ a scenario's topic would read as placeholders\n\n"
+                    continue
+                }
                 let template = first.template(of: topic)
                 let sourceTopics = fleet.sources.map { source in source.topics.first { source.template(of: $0) == template } ?? topic }
                 let series = zip(fleet.sources, sourceTopics).map { source, topic in
