@@ -36,7 +36,8 @@ struct FieldFit: Sendable {
             missing > 0 && !values.isEmpty
             ? ", faults: { dropout: { probability: \(RecordingScenario.estimate(missing, significant: 3))\(nulls > absent ? ", mode: \"null\"" : "") } }"
             : ""
-        let seen = "\(values.count) values" + (missing > 0 ? " (\(absent + nulls) messages without it)" : "")
+        let seen =
+            "\(values.count) \(values.count == 1 ? "value" : "values")" + (missing > 0 ? " (\(absent + nulls) messages without it)" : "")
         guard let first = values.first else {
             return FieldFit(generator: "{ constant: \"\" }", comment: "never had a value: written as an empty text")
         }
