@@ -16,15 +16,8 @@ struct RecordCommand {
     func execute() -> ExitCode {
         do {
             return try record()
-        } catch let error as UsageError {
-            logger.error(error.message)
-            return .usage
-        } catch let error as ClientSetupError {
-            logger.error("the broker settings were refused: \(error)")
-            return .usage
         } catch {
-            logger.error("\(error)")
-            return .failure
+            return .after(error, logger: logger)
         }
     }
 

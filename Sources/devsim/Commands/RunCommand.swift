@@ -22,15 +22,8 @@ struct RunCommand {
         else { return .usage }
         do {
             return try execute(scenarios)
-        } catch let error as UsageError {
-            logger.error(error.message)
-            return .usage
-        } catch let error as ClientSetupError {
-            logger.error("the broker settings were refused: \(error)")
-            return .usage
         } catch {
-            logger.error("\(error)")
-            return .failure
+            return .after(error, logger: logger)
         }
     }
 
