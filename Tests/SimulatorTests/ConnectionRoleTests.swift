@@ -4,7 +4,8 @@ import Testing
 
 @testable import Simulator
 
-/// Issue 26, item 1: a device connection's roles answer its events with actions, without a broker.
+/// Issue 26, item 1: a device connection's roles act on its events through its context, without a broker
+/// (issue 39, item 2: through `RoleContext`).
 @Suite struct ConnectionRoleTests {
     /// The devices of the first connection of a group of two lamps with `group`'s settings:
     /// both on one connection, or with `availability`, which needs its own, the first lamp alone.
@@ -26,110 +27,108 @@ import Testing
         return try #require(plan.connections.first).devices
     }
 
-    private func published(_ actions: [RoleAction]) -> [AsideMessage] {
-        actions.compactMap { if case .publish(let message) = $0 { message } else { nil } }
-    }
-
-    /// Hands `role` a message on `topic` with `payload`, as the client would.
-    private func receive(
-        _ role: any ConnectionRole, topic: String, payload: String, retain: Bool = false, connected: Bool = true
-    ) -> [RoleAction]? {
-        Array(topic.utf8).withUnsafeBytes { topicBytes in
-            Array(payload.utf8).withUnsafeBytes { payloadBytes in
-                role.received(
-                    ReceivedMessage(topicBytes: topicBytes, payload: payloadBytes, qos: .atLeastOnce, retain: retain),
-                    connected: connected, now: 5)
-            }
-        }
-    }
-
     @Test func availabilitySaysOnlineAtEachConnackAndOfflineBeforeACleanDisconnect() throws {
         let role = try #require(AvailabilityRole(devices: try devices("    availability: { topic: \"l/{id}/status\" }", shared: false)))
-        let online = published(role.connected(now: 1))
+        let context = RoleRecorder()
+        role.connected(context)
+        let online = context.published()
         #expect(online.map(\.topic) == ["l/lamp-1/status"])
         #expect(online.allSatisfy { $0.retain && $0.qos == .atLeastOnce && $0.payload == Array("online".utf8) })
-        #expect(published(role.disconnecting(.goingOffline)).map { String(decoding: $0.payload, as: UTF8.self) } == ["offline"])
-        #expect(published(role.disconnecting(.leaving)).count == 1, "without discovery nothing else clears the topic")
+        role.disconnecting(.goingOffline, context)
+        #expect(context.published().map { String(decoding: $0.payload, as: UTF8.self) } == ["offline"])
+        role.disconnecting(.leaving, context)
+        #expect(context.published().count == 1, "without discovery nothing else clears the topic")
         #expect(AvailabilityRole(devices: try devices("")) == nil, "a group without availability has no such role")
     }
 
     @Test func discoveryAnnouncesOnceAndAgainWithStatesWhenHomeAssistantStarts() throws {
         let devices = try devices("    discovery: homeassistant")
-        let role = try #require(DiscoveryRole(devices: devices, qos: .atMostOnce))
-        let first = role.connected(now: 1)
-        guard case .subscribe(let filters, let qos) = try #require(first.first) else {
-            Issue.record("the status topic is subscribed to first")
-            return
+        let role = try #require(DiscoveryRole(devices: devices))
+        let context = RoleRecorder()
+        role.connected(context)
+        let first = context.take()
+        #expect(first.first == .subscribe(["homeassistant/status"], .atMostOnce), "the status topic is subscribed to first")
+        let configs = first.compactMap {
+            if case .publish(let topic, let payload, _, let retain, let what, _) = $0 { (topic, payload, retain, what) } else { nil }
         }
-        #expect(filters == ["homeassistant/status"] && qos == .atMostOnce)
-        let configs = published(first)
-        #expect(!configs.isEmpty && configs.allSatisfy { $0.retain && $0.what == "discovery" })
-        #expect(published(role.connected(now: 2)).isEmpty, "the configs are announced once, not at every CONNACK")
+        #expect(!configs.isEmpty && configs.allSatisfy { $0.2 && $0.3 == "discovery" })
+        role.connected(context)
+        #expect(context.published().isEmpty, "the configs are announced once, not at every CONNACK")
 
-        let restart = try #require(receive(role, topic: "homeassistant/status", payload: "online"))
-        #expect(published(restart) == configs)
-        let states = restart.compactMap { if case .republishLastState(let device) = $0 { device } else { nil } }
+        #expect(role.receive("homeassistant/status", Array("online".utf8), context))
+        let restart = context.take()
+        #expect(restart.compactMap { if case .publish(let topic, _, _, _, _, _) = $0 { topic } else { nil } } == configs.map(\.0))
+        let states = restart.compactMap { if case .state(let device, _) = $0 { device } else { nil } }
         #expect(states.isEmpty, "discovered devices retain their telemetry by default: a state sent again would be a duplicate")
-        let unretained = try #require(
-            DiscoveryRole(devices: try self.devices("    discovery: homeassistant\n    retain: false"), qos: .atMostOnce))
-        let statesAgain = try #require(receive(unretained, topic: "homeassistant/status", payload: "online"))
-        #expect(statesAgain.compactMap { if case .republishLastState(let device) = $0 { device } else { nil } } == [0, 1])
-        #expect(receive(role, topic: "homeassistant/status", payload: "offline")?.isEmpty == true)
-        #expect(receive(role, topic: "homeassistant/status", payload: "online", connected: false)?.isEmpty == true)
-        #expect(receive(role, topic: "l/lamp-1/set", payload: "{}") == nil, "not its message")
+        let unretained = try #require(DiscoveryRole(devices: try self.devices("    discovery: homeassistant\n    retain: false")))
+        #expect(unretained.receive("homeassistant/status", Array("online".utf8), context))
+        #expect(context.take().compactMap { if case .state(let device, _) = $0 { device } else { nil } } == [0, 1])
+        #expect(role.receive("homeassistant/status", Array("offline".utf8), context) && context.take().isEmpty)
+        context.isConnected = false
+        #expect(role.receive("homeassistant/status", Array("online".utf8), context) && context.take().isEmpty)
+        #expect(!role.receive("l/lamp-1/set", Array("{}".utf8), context), "not its message")
     }
 
     @Test func discoveryDeletesTheEntitiesOnlyWhenTheDevicesLeave() throws {
         let devices = try devices("    discovery: homeassistant\n    availability: { topic: \"l/{id}/status\" }", shared: false)
-        let role = try #require(DiscoveryRole(devices: devices, qos: .atMostOnce))
+        let role = try #require(DiscoveryRole(devices: devices))
         let availability = try #require(AvailabilityRole(devices: devices))
-        #expect(role.retiring(.disconnected).isEmpty, "nothing announced, nothing to delete")
-        _ = role.connected(now: 1)
-        #expect(role.disconnecting(.goingOffline).isEmpty)
-        let removals = published(role.disconnecting(.leaving))
+        let context = RoleRecorder()
+        role.retiring(.disconnected, context)
+        #expect(context.take().isEmpty, "nothing announced, nothing to delete")
+        role.connected(context)
+        _ = context.take()
+        role.disconnecting(.goingOffline, context)
+        #expect(context.take().isEmpty)
+        role.disconnecting(.leaving, context)
+        let removals = context.published()
         #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain })
         #expect(removals.contains { $0.topic == "l/lamp-1" }, "the retained telemetry is cleared")
         #expect(removals.contains { $0.topic == "l/lamp-1/status" }, "and the availability")
-        #expect(published(availability.disconnecting(.leaving)).isEmpty, "discovery's removals clear availability's topics")
+        availability.disconnecting(.leaving, context)
+        #expect(context.published().isEmpty, "discovery's removals clear availability's topics")
 
-        _ = role.connected(now: 2)
-        #expect(role.retiring(.connected).isEmpty, "the DISCONNECT's last words delete them")
-        guard case .warnOnce(let warning, _) = try #require(role.retiring(.disconnected).first) else {
+        role.connected(context)
+        _ = context.take()
+        role.retiring(.connected, context)
+        #expect(context.take().isEmpty, "the DISCONNECT's last words delete them")
+        role.retiring(.disconnected, context)
+        guard case .warn(let warning, _) = try #require(context.take().first) else {
             Issue.record("retired while disconnected, the entities stay, and that is said")
             return
         }
         #expect(warning.contains("their Home Assistant entities stay"))
-        #expect(published(role.retiring(.pausing)).count == removals.count, "the socket is open still: deleted now")
+        role.retiring(.pausing, context)
+        #expect(context.published().count == removals.count, "the socket is open still: deleted now")
     }
 
-    @Test func commandsSubscribeAtEachConnackAndHandOverWhatArrives() throws {
+    @Test func commandsSubscribeAtEachConnackAndCarryOutWhatArrives() throws {
         let role = try #require(CommandRole(devices: try devices("    commands: { topic: \"l/{id}/set\" }")))
-        guard case .subscribe(let filters, let qos) = try #require(role.connected(now: 100).first) else {
-            Issue.record("the command topics are subscribed to")
-            return
-        }
-        #expect(filters == ["l/lamp-1/set", "l/lamp-2/set"])
-        #expect(qos == .atLeastOnce)
+        let context = RoleRecorder()
+        context.now = 100
+        role.connected(context)
+        #expect(context.take() == [.subscribe(["l/lamp-1/set", "l/lamp-2/set"], .atLeastOnce)], "the command topics are subscribed to")
         var suback = Subscriptions.Suback()
-        #expect(role.subscribed(suback, now: 150).isEmpty, "not the last SUBACK: no latency yet")
+        context.now = 150
+        role.subscribed(suback, context)
+        #expect(context.take().isEmpty, "not the last SUBACK: no latency yet")
         suback.isLast = true
-        guard case .subscribeLatency(let latency) = try #require(role.subscribed(suback, now: 180).first) else {
-            Issue.record("the last SUBACK gives the subscribe latency")
-            return
-        }
-        #expect(latency == 80)
+        context.now = 180
+        role.subscribed(suback, context)
+        #expect(context.take() == [.subscribeLatency(80)], "the last SUBACK gives the subscribe latency")
 
-        guard case .carryOut(let command) = try #require(receive(role, topic: "l/lamp-2/set", payload: #"{"light":1}"#)?.first) else {
-            Issue.record("a command is handed to its device")
-            return
-        }
-        #expect(command.device == 1 && command.payload == Array(#"{"light":1}"#.utf8) && command.arrivedAt == 5)
-        guard case .warnOnce(let warning, _) = try #require(receive(role, topic: "l/lamp-1/set", payload: "{}", retain: true)?.first) else {
+        #expect(role.receive("l/lamp-2/set", Array(#"{"light":1}"#.utf8), context))
+        let done = context.take()
+        #expect(done.first == .take(device: 1, fields: ["light"], values: [.number(1)]), "a command is carried out on its device")
+        #expect(done.contains(.state(device: 1, what: "commands")), "and answered with its state")
+        #expect(context.counters.commands.received == 1 && context.counters.commands.applied == 1)
+        #expect(role.receive("l/lamp-1/set", Array("{}".utf8), retain: true, context))
+        guard case .warn(let warning, _) = try #require(context.take().first) else {
             Issue.record("a retained command is refused, with a word")
             return
         }
         #expect(warning.contains("retained"))
-        #expect(receive(role, topic: "elsewhere", payload: "{}") == nil)
+        #expect(!role.receive("elsewhere", Array("{}".utf8), context))
     }
 }
 

@@ -75,7 +75,7 @@ import TestSupport
         let scenario = try scenario(yaml: Self.yaml)
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: 1234))
         for device in plan.connections.flatMap(\.devices) {
-            let expected = Sample.ticks(of: device, seed: 1234, count: 20).map(\.payload)
+            let expected = Sample.ticks(of: device, in: plan, seed: 1234, count: 20).map(\.payload)
             #expect(Array((first[device.topic] ?? []).prefix(20)) == expected, "\(device.id)")
         }
     }

@@ -15,7 +15,8 @@ import Testing
         let plan = FleetPlan(scenarios: [scenario], settings: RunSettings(seed: seed))
         var messages: [RecordedMessage] = []
         for device in plan.connections.flatMap(\.devices) {
-            Sample.forEachTick(of: device, seed: seed, count: nil, span: span, wallStart: 1_764_800_000) { tick in
+            Sample.forEachTick(of: device, in: plan, seed: seed, count: nil, span: span, wallStart: 1_764_800_000) { tick in
+                guard !tick.isBeside else { return }
                 messages.append(
                     RecordedMessage(
                         time: tick.seconds, topic: device.topic, qos: device.qos, retain: device.retain, payload: Array(tick.payload.utf8)))

@@ -59,7 +59,8 @@ import TestSupport
             if let arrow = line.range(of: " → ") {
                 topic = String(line[arrow.upperBound...])
             } else if line.hasPrefix("    +"),
-                let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: 4)..<line.endIndex)
+                let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: 4)..<line.endIndex),
+                !line[gap.upperBound...].hasPrefix("[")  // what a role says beside the ticks, on its own topic
             {
                 sampled[topic, default: []].append(String(line[gap.upperBound...]))
             }

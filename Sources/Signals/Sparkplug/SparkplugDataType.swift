@@ -63,3 +63,13 @@ package enum SparkplugDataType: UInt32, Sendable, CaseIterable {
         }
     }
 }
+
+extension SparkplugDataType {
+    /// Its name in the specification (6.4.16, `DataType`): `Int16`, `UInt32`, `DateTime`.
+    package var name: String {
+        let word = String(describing: self)
+        if word.hasPrefix("uint") { return "UInt" + word.dropFirst(4) }
+        if self == .uuid { return "UUID" }
+        return word.prefix(1).uppercased() + word.dropFirst()
+    }
+}

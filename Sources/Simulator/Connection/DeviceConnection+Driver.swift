@@ -4,25 +4,24 @@ import Reactor
 import Report
 
 /// What the driver and the client report: the connection up, lost, paused or finished; SUBACKs,
-/// acknowledgements, messages and room to write.
+/// acknowledgements, messages and room to write. The roles hear each in their order.
 extension DeviceConnection {
     func driverWillConnect() throws(ClientSetupError) {
         if telemetry.mustDiscardLibraryQueue {
             try client.discardQueuedMessages()
             telemetry.mustDiscardLibraryQueue = false
         }
-        try makeToken()
-        try setSparkplugWill()
+        for role in roles.all { try role.willConnect(self) }
     }
 
     func driverDidConnect(firstTime: Bool) {
-        sparkplug?.connectReachedBroker()
+        for role in roles.all { role.reachedBroker(self) }
         warnOfNoRetain()
         noteALPN()
         counters.connections(up: 1)
         hostLink?.connected()
-        isCountedUp = true
-        context.control.noteConnected(firstTime: firstTime && isInitial, of: context.connectionCount)
+        tally.isCountedUp = true
+        context.control.noteConnected(firstTime: firstTime && settings.isInitial, of: context.connectionCount)
         // A resume is not a connection coming back after a loss, nor is a planned reconnect (a
         // token's renewal, a primary host gone offline), whose CONNACK goes on with the
         // lifecycle's stay rather than starting one.
@@ -34,61 +33,60 @@ extension DeviceConnection {
         }
         standing.connected()
         follow(.stay)
-        let connackAt = MonotonicClock.now()
-        if planned == nil { lifecycleConnected(now: connackAt) }
-        scheduleRenewal(connectedAt: connackAt)
         if let dropped = droppedBy {
             droppedBy = nil
-            context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].back.append(Double(connackAt &- dropped.at) / 1e9) }
+            let back = Double(MonotonicClock.now() &- dropped.at) / 1e9
+            context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].back.append(back) }
         }
-        if logsEvents { context.control.logger.info(firstTime ? "connected" : "reconnected", metadata) }
+        logEvent(firstTime ? "connected" : "reconnected")
         // Before any telemetry: the device is there, and what it has; after every CONNACK the
         // subscriptions, which a clean session forgets.
-        for (index, role) in roles.enumerated() { perform(role.connected(now: MonotonicClock.now()), of: index) }
+        tally.connackEndsPlannedReconnect = planned
+        for role in roles.all { role.connected(self) }
+        tally.connackEndsPlannedReconnect = nil
         let now = MonotonicClock.now()
         telemetry.connected(now: now)
-        for device in devices {
-            device.connectionCameUp()
-            if !device.hasStarted { device.start(now: now) }
-        }
+        for device in devices { device.connectionCameUp(now: now) }
         telemetry.flush()
-        publishStatesAtConnect(now: now)
+        // After what the queue held, so that it is the last word.
+        if context.control.isDue(now) {
+            for device in devices { device.sayStateAtConnect(now: now) }
+        }
         telemetry.wakeSleepers()
     }
 
     func driverWillDisconnect() {
-        for (index, role) in roles.enumerated() { perform(role.disconnecting(farewell), of: index) }
+        for role in roles.all { role.disconnecting(farewell, self) }
     }
 
     func driverAwaitsAcknowledgements() -> Bool {
-        !telemetry.inFlight.isEmpty || !asideAwaitingAcknowledgement.isEmpty
+        telemetry.awaitsAcknowledgements
     }
 
     func driverDidLoseConnection(reason: String) {
         // libmosquitto resends them on the next connection, whose close waits for what it has.
-        asideAwaitingAcknowledgement.removeAll()
-        // Down by a fault, not waiting for a primary host: the ticks follow the offline policy
-        // until the next CONNACK, whose node waits for the host again.
-        holdsDataUntilBirths = false
-        sparkplugNodeDied()
+        telemetry.lostConnection()
+        for role in roles.all { role.lost(self) }
         counters.connections(up: -1)
         // A stage's `disconnect: all` drops it on purpose: counted apart from the errors, and
         // from its host's losses.
         hostLink?.down(lost: droppedBy == nil)
-        isCountedUp = false
-        context.control.connectionLost(reason, logged: logsEvents, onPurpose: droppedBy != nil)
-        if logsEvents { context.control.logger.log(droppedBy != nil ? .info : .warning, reason, metadata) }
+        tally.isCountedUp = false
+        context.control.connectionLost(reason, logged: settings.logsEvents, onPurpose: droppedBy != nil)
+        if settings.logsEvents { context.control.logger.log(droppedBy != nil ? .info : .warning, reason, metadata) }
     }
 
     func driverAttemptFailed(_ failure: AttemptFailure) {
-        if failure.refusal != nil || failure.unansweredByBroker { sparkplug?.connectReachedBroker() }
+        if failure.refusal != nil || failure.unansweredByBroker {
+            for role in roles.all { role.reachedBroker(self) }
+        }
         standing.attemptFailed()
         let speaksMQTT5 = client.options.protocolVersion == .v5
         context.control.connectionFailed(
             failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""),
             host: client.options.host, port: client.options.port)
-        if let refusal = failure.refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
-            credentialsRefused = true
+        if let refusal = failure.refusal, refusal.refusesCredentials, !tally.credentialsRefused, settings.isInitial {
+            tally.credentialsRefused = true
             context.control.noteCredentialsRefused(failure.reason, of: context.connectionCount)
         }
     }
@@ -96,24 +94,21 @@ extension DeviceConnection {
     /// A cluster's next host: its messages count there from now on.
     func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {
         if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters) }
-        if logsEvents { context.control.logger.info("the next attempt goes to \(to), the cluster's next host", metadata) }
+        logEvent("the next attempt goes to \(to), the cluster's next host")
     }
 
     func driverWillRetry(after delay: Double) {
-        if logsEvents { context.control.logger.info("reconnecting in \(formatSeconds(delay))", metadata) }
+        logEvent("reconnecting in \(formatSeconds(delay))")
     }
 
     func driverDidFinish() {
         telemetry.finish()
-        lifecycleTimer.cancel()
-        presenceTimer.cancel()
-        renewalTimer.cancel()
-        rejoinTimer?.cancel()
+        for role in roles.all { role.finished(self) }
         // A clean DISCONNECT loses nothing: counted down here (the run's end has read its
         // figure by then; a retired connection's group has one fewer up now).
-        if isCountedUp { counters.connections(up: -1) }
+        if tally.isCountedUp { counters.connections(up: -1) }
         hostLink?.down(lost: false)
-        isCountedUp = false
+        tally.isCountedUp = false
         context.control.connectionFinished()
         let successor = whenFinished
         whenFinished = nil
@@ -121,10 +116,15 @@ extension DeviceConnection {
     }
 
     func driverDidPause(wasConnected: Bool) {
-        if wasConnected, isCountedUp { counters.connections(up: -1) }
+        if wasConnected, tally.isCountedUp { counters.connections(up: -1) }
         hostLink?.down(lost: false)
-        isCountedUp = false
-        if logsEvents, !standing.isReconnecting { context.control.logger.info("paused", metadata) }
+        tally.isCountedUp = false
+        if !standing.isReconnecting { logEvent("paused") }
+    }
+
+    /// Each connection the broker accepted counts once in the loop's connection timings.
+    func driverConnected(after attempt: ConnectAttempt) {
+        context.connectTimings.record(attempt)
     }
 }
 
@@ -133,16 +133,11 @@ extension DeviceConnection {
         driver.closed(error, stable: !telemetry.lossSuspectsQoS2(error))
     }
 
-    /// A PUBACK, PUBCOMP or PUBREC with a refusal or not; for QoS 0, a write. A message beside
-    /// the telemetry's is warned about once per refusal. A DISCONNECT waiting for the last goes out.
+    /// A PUBACK, PUBCOMP or PUBREC with a refusal or not; for QoS 0, a write. A DISCONNECT
+    /// waiting for the last goes out.
     func client(_ client: Client, didPublish messageID: Int32, reasonCode: ReasonCode) {
-        if !asideAwaitingAcknowledgement.isEmpty, let aside = asideAwaitingAcknowledgement.removeValue(forKey: messageID) {
-            if reasonCode.isFailure { warnOnce("\(aside.what): the broker refused the message on '\(aside.topic)': \(reasonCode)") }
-            if !driverAwaitsAcknowledgements() { driver.quiet() }
-            return
-        }
         guard telemetry.acknowledged(messageID, reasonCode: reasonCode) else { return }
-        if !driverAwaitsAcknowledgements() { driver.quiet() }
+        if !telemetry.awaitsAcknowledgements { driver.quiet() }
         telemetry.flush()
         telemetry.wakeSleepers()
     }
@@ -168,7 +163,7 @@ extension DeviceConnection {
     private func noteALPN() {
         guard let asked = client.options.libraryTLS?.alpn, !asked.isEmpty else { return }
         if let chosen = client.negotiatedALPN {
-            if logsEvents { context.control.logger.debug("ALPN: the broker chose \(chosen)", metadata) }
+            if settings.logsEvents { context.control.logger.debug("ALPN: the broker chose \(chosen)", metadata) }
         } else {
             warnOnce(
                 "the broker chose none of the ALPN protocols offered (tls.alpn: \(asked.joined(separator: ", "))): "
@@ -177,21 +172,13 @@ extension DeviceConnection {
     }
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
-        for (index, var subscription) in subscriptions {
-            guard let suback = subscription.acknowledged(messageID, grantedQoS: grantedQoS) else { continue }
-            subscriptions[index] = subscription
-            perform(roles[index].subscribed(suback, now: MonotonicClock.now()), of: index)
-            return
-        }
+        guard let (role, suback) = roles.acknowledged(messageID, grantedQoS: grantedQoS) else { return }
+        role.subscribed(suback, self)
     }
 
     /// A command for one of the devices, or Home Assistant's birth message: the first role whose
     /// message it is takes it.
     func client(_ client: Client, didReceive message: ReceivedMessage) {
-        for (index, role) in roles.enumerated() {
-            guard let actions = role.received(message, connected: isConnected, now: MonotonicClock.now()) else { continue }
-            perform(actions, of: index)
-            return
-        }
+        for role in roles.all where role.received(message, self) { return }
     }
 }

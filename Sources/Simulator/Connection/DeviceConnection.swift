@@ -7,88 +7,67 @@ import Signals
 
 /// One MQTT connection of the fleet and the devices that publish through it: a session whose
 /// `ConnectionDriver` brings it up and down as its standing (`ConnectionStanding`) says, whose
-/// first job is its devices' telemetry (`Telemetry`), and whose other jobs (availability,
-/// discovery, commands) its roles say (`ConnectionRole`). Confined to one event loop.
+/// one outbound path is its `Telemetry`, and whose jobs beside its devices' ticks are its roles'
+/// (`ConnectionRole`), which act through it (`RoleContext`). It keeps the session's own state;
+/// the roles keep theirs. Confined to one event loop.
 final class DeviceConnection: Session, @unchecked Sendable {
     let plan: ConnectionPlan
     let client: Client
     let driver: ConnectionDriver
-    private(set) var devices: [Device] = []
     /// Held strongly, as `counters` is: the cycle it makes through the context's connections is
     /// broken by `dismantle()`.
     let context: LoopContext
     /// The figures of this connection's device group on this loop.
     let counters: Counters
-    /// Its place in a cluster (`broker.hosts`), for the figures per host; `nil` for one broker.
-    let hostLink: HostLink?
-    /// Its devices' ticks as PUBLISHes.
+    /// Every message it sends: its devices' ticks, and what its roles and devices say beside them.
     let telemetry: Telemetry
-    var qos: QoS { telemetry.qos }
-    /// Whether the broker has refused this connection's credentials once (RunControl counts it).
-    var credentialsRefused = false
-    /// Whether each connection's comings and goings are logged; big fleets rely on the status
-    /// line and on failures logged once per reason.
-    let logsEvents: Bool
+    private(set) var devices: [Device] = []
+    /// What it does beside the telemetry, in the order they hear each event, and the
+    /// subscriptions each asked for.
+    var roles: ConnectionRoles
     /// Opened or not, paused or away, in or out by its stages, ended.
     var standing = ConnectionStanding.unopened(paused: false) {
-        didSet { telemetry.parksTicks = parksTicks }
+        didSet { telemetry.park(standing.parksTicks) }
     }
-    /// A Sparkplug edge node with a primary host: from its CONNACK, or from the host's going
-    /// offline, until its births, its devices' data waits (no DDATA before the births). Their
-    /// ticks count as `paused`: the node is connected, so they are not `skippedOffline`, and it
-    /// holds them back by design, as a connection away by its lifecycle does, rather than lose
-    /// them to a fault; nor are they `buffered`, since the host, back, wants the births and the
-    /// values from then on, not a burst of what it missed. What the queue held from an outage
-    /// before waits with them, and goes after the births.
-    var holdsDataUntilBirths = false {
-        didSet { telemetry.parksTicks = parksTicks }
-    }
-    private var parksTicks: Bool { standing.parksTicks || holdsDataUntilBirths }
-    /// Counted among the connections paused (`Counters.connections(paused:)`), as `standing`
-    /// said when it last changed.
-    private var isCountedAway = false
-    /// Counted among the connections up (`Counters.connections(up:)`).
-    var isCountedUp = false
-    /// One of the connections the fleet started with, not one a reload or a scale added: only
-    /// those count towards every connection having been up once (`RunControl.noteConnected`).
-    let isInitial: Bool
-
-    /// With a `lifecycle`: when the connection next leaves (while up) or comes back (while
-    /// away), and the draws of its stays.
-    let lifecycleTimer: Timer
-    var lifecycleRandom: Xoshiro256StarStar
+    /// How it is counted, and what its CONNACK under way ends.
+    var tally = Tally()
+    /// Set when it is made: whether its comings and goings are logged, whether it is one of the
+    /// connections the fleet started with, and whether its devices' entities go at the run's end.
+    let settings: Settings
+    /// Its place in a cluster (`broker.hosts`), for the figures per host; `nil` for one broker.
+    let hostLink: HostLink?
     /// Dropped by a stage (`disconnect: all`), and when: its next CONNACK says how long it took.
     var droppedBy: (stage: Int, at: UInt64)?
-    /// Under `devices` stages (`plan.presence`): when the connection next joins the fleet or
-    /// leaves it.
-    let presenceTimer: Timer
-    /// With a SAS token (Azure IoT Hub): when it is renewed, and the draws of its jitter.
-    let renewalTimer: Timer
-    var renewalRandom: Xoshiro256StarStar
-    /// A Sparkplug edge node with a primary host: when it connects again after leaving for the
-    /// host's going offline.
-    let rejoinTimer: Timer?
-
-    /// What it does beside the telemetry, in the order they hear each event; and the
-    /// subscriptions each asked for, by the role's index.
-    let roles: [any ConnectionRole]
-    var subscriptions: [Int: Subscriptions] = [:]
-    /// The edge node's numbers, for a Sparkplug group's connection.
-    let sparkplug: SparkplugSequencer?
-    /// Which of the edge node's devices are born, as `devices` stages bring them in and out.
-    var sparkplugDevices: SparkplugDeviceRoster
-    /// Home Assistant discovery's role, which keeps each device's last payload for its restarts.
-    let discovery: DiscoveryRole?
-    /// QoS 1 messages beside the telemetry not yet acknowledged, by id: what they were for, in
-    /// the words of a refusal.
-    var asideAwaitingAcknowledgement: [Int32: (topic: String, what: String)] = [:]
     /// The clean DISCONNECT deletes the devices' entities: the connection leaves the fleet, or
-    /// the run ends under `--discovery-cleanup` (`discoveryCleanup`); never a pause's.
+    /// the run ends under `--discovery-cleanup`; never a pause's.
     var farewell = Farewell.goingOffline
-    private let discoveryCleanup: Bool
     /// Called once nothing more will happen on this connection: a successor with its client id
     /// opens then (see `FleetChange.Opening`).
     var whenFinished: (() -> Void)?
+
+    struct Settings {
+        /// Whether each connection's comings and goings are logged; big fleets rely on the status
+        /// line and on failures logged once per reason.
+        var logsEvents: Bool
+        /// One of the connections the fleet started with, not one a reload or a scale added: only
+        /// those count towards every connection having been up once (`RunControl.noteConnected`).
+        var isInitial: Bool
+        var discoveryCleanup: Bool
+    }
+
+    /// How the connection is counted, as it last changed.
+    struct Tally {
+        /// Counted among the connections paused (`Counters.connections(paused:)`) and up
+        /// (`Counters.connections(up:)`).
+        var isCountedAway = false
+        var isCountedUp = false
+        /// Whether the broker has refused this connection's credentials once (RunControl counts it).
+        var credentialsRefused = false
+        /// Whether the loop's selector watches its client.
+        var hasJoined = false
+        /// The planned reconnect the CONNACK under way ends, while the roles hear it.
+        var connackEndsPlannedReconnect: ConnectionStanding.PlannedReconnect?
+    }
 
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
@@ -99,58 +78,35 @@ final class DeviceConnection: Session, @unchecked Sendable {
     ) throws(ClientSetupError) {
         self.hostLink = hostLink
         self.plan = plan
-        self.isInitial = isInitial
-        self.discoveryCleanup = discoveryCleanup
-        let qos = plan.devices.first?.qos ?? .atMostOnce
-        discovery = DiscoveryRole(devices: plan.devices, qos: qos)
-        let roles: [(any ConnectionRole)?] = [
-            AvailabilityRole(devices: plan.devices), discovery, CommandRole(devices: plan.devices),
-            SparkplugRole(plan: plan.sparkplug, devices: plan.devices),
-        ]
-        self.roles = roles.compactMap { $0 }
+        settings = Settings(logsEvents: logsEvents, isInitial: isInitial, discoveryCleanup: discoveryCleanup)
+        let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
+        let behaviours = plan.devices.enumerated().map { index, device in
+            DeviceBehaviour(plan: device, seed: seed, firstAlias: firstAliases?[index])
+        }
+        roles = ConnectionRoles(plan: plan, seed: seed, sources: behaviours.map(\.source))
         var options = plan.options
-        // QoS 1 messages beside the telemetry (availability, discovery) are acknowledged too,
+        // Messages beside the telemetry at QoS 1 (availability, discovery) are acknowledged too,
         // and a DISCONNECT waits for them (`driverAwaitsAcknowledgements`).
         options.reportsPublishes =
             plan.devices.first.map { $0.qos.isAcknowledged || $0.availability != nil || $0.discovery != nil } ?? true
         client = try Client(options: options)
         self.context = context
         self.counters = counters
-        lifecycleTimer = Timer(on: context.loop)
-        presenceTimer = Timer(on: context.loop)
-        renewalTimer = Timer(on: context.loop)
-        rejoinTimer = plan.sparkplug?.primaryHost == nil ? nil : Timer(on: context.loop)
-        // The jitter follows from the seed and the client id alone, whichever shard runs it.
-        renewalRandom = Seed(seed).derive("devsim.tokenRenewal").derive(plan.options.clientID ?? "").generator()
-        lifecycleRandom = Seed(plan.lifecycle?.seed ?? 0).generator()
-        self.logsEvents = logsEvents
         driver = ConnectionDriver(
             client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
             loop: context.loop)
-        sparkplug = plan.sparkplug.map { SparkplugSequencer(topic: $0.topic) }
-        sparkplugDevices = SparkplugDeviceRoster(devices: plan.sparkplug == nil ? 0 : plan.devices.count)
         telemetry = Telemetry(
             plan: plan, client: client, driver: driver, counters: hostLink?.currentCounters ?? counters, context: context,
-            sparkplug: sparkplug)
+            stamp: roles.stamp)
         wire()
-        lifecycleTimer.target = self
-        presenceTimer.target = self
-        renewalTimer.target = self
-        rejoinTimer?.target = self
-        let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
         var made: [Device] = []
         for (index, device) in plan.devices.enumerated() {
             made.append(
                 Device(
-                    plan: device, seed: seed, connection: self, counters: counters, context: context,
-                    sparkplugAliases: firstAliases?[index], properties: try Self.propertyList(of: device)))
+                    plan: device, index: index, behaviour: behaviours[index], telemetry: telemetry, group: plan.group, counters: counters,
+                    context: context, properties: try Self.propertyList(of: device)))
         }
         devices = made
-        for case let role as SparkplugRole in roles {
-            role.birthType = { [unowned self] index, metric in
-                devices.indices.contains(index) ? devices[index].sparkplugBirthType(of: metric) : nil
-            }
-        }
     }
 
     var isConnected: Bool { driver.isConnected }
@@ -174,6 +130,19 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// Ticks in the queue while connected (see `Telemetry.queuedWhileUp`).
     var queuedWhileUp: Int { telemetry.queuedWhileUp }
 
+    /// Its role of type `Role`, if it has one.
+    func role<Role: ConnectionRole>(_ type: Role.Type) -> Role? {
+        roles.all.lazy.compactMap { $0 as? Role }.first
+    }
+
+    /// Goes on from `previous`, the connection with its client id that a reload replaced by this
+    /// one: each role from its own kind there.
+    func carryOn(from previous: DeviceConnection) {
+        for role in roles.all {
+            if let before = previous.roles.all.first(where: { type(of: $0) == type(of: role) }) { role.carryOn(from: before) }
+        }
+    }
+
     /// Joins the loop and opens the connection at `deadline` (the group's ramp-up). Once only,
     /// and not once the connection has ended (`stop`, `retire`): a successor waiting for its
     /// predecessor may be retired or stopped before that one is gone.
@@ -183,6 +152,11 @@ final class DeviceConnection: Session, @unchecked Sendable {
         // Out now, it opens when its stages bring it in (a fleet that grows from none has its
         // place there), not at a deadline: a resume before that must not open it early.
         follow(standing.open(isIn: isIn(at: MonotonicClock.now())), openingAt: deadline)
+    }
+
+    /// Whether its roles have it in the fleet at `time` (its stages).
+    private func isIn(at time: UInt64) -> Bool {
+        roles.all.allSatisfy { $0.keepsIn(at: time, self) }
     }
 
     /// Counts the connection as `standing` now says, then has the driver make the move its change
@@ -206,25 +180,23 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// once it is none of them.
     private func countAway() {
         let away = standing.countsAsPaused
-        guard away != isCountedAway else { return }
-        isCountedAway = away
+        guard away != tally.isCountedAway else { return }
+        tally.isCountedAway = away
         counters.connections(paused: away ? 1 : -1)
     }
 
     /// Joins the loop, whose selector watches the client from now on: before any command can
     /// reach the connection (a paused group's new connection is resumed, not opened).
     func join() {
-        guard !hasJoined else { return }
-        hasJoined = true
+        guard !tally.hasJoined else { return }
+        tally.hasJoined = true
         client.attach(to: context.loop)
     }
-
-    private var hasJoined = false
 
     /// The run is ending: DISCONNECT if connected, otherwise stop trying.
     func stop() {
         standing.end()
-        if discoveryCleanup { farewell = .leaving }
+        if settings.discoveryCleanup { farewell = .leaving }
         driver.stop()
     }
 
@@ -239,9 +211,11 @@ final class DeviceConnection: Session, @unchecked Sendable {
             case .pausing: .pausing
             default: .disconnected
             }
-        for (index, role) in roles.enumerated() { perform(role.retiring(driverStanding), of: index) }
+        for role in roles.all { role.retiring(driverStanding, self) }
         // It will never be up: the fleet it started with no longer waits for it.
-        if isInitial, !driver.hasConnected { context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false) }
+        if settings.isInitial, !driver.hasConnected {
+            context.control.noteConnected(firstTime: true, of: context.connectionCount, counted: false)
+        }
         for device in devices { device.stop() }
         telemetry.retire()
         droppedBy = nil
@@ -255,7 +229,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
     func pause() {
         // A pause by request holds until the resume: the lifecycle waits for it, and a storm's
         // clock stops.
-        lifecycleTimer.cancel()
+        for role in roles.all { role.paused(self) }
         droppedBy = nil
         // `publish: max` devices waiting for room stay asleep (`Telemetry.wake`): the resume's
         // CONNACK wakes them, and nothing else would.
@@ -280,6 +254,20 @@ final class DeviceConnection: Session, @unchecked Sendable {
         follow(standing.resume(isIn: asksStages && isIn(at: MonotonicClock.now())))
     }
 
+    /// The stages bring the connection in (it connects, or opens the first time) or take it out
+    /// (it leaves cleanly, as a pause does; its devices have no ticks until they are in again).
+    /// A pause by request holds through a join.
+    func stagesTurned(in isIn: Bool) {
+        guard let move = standing.stagesTurned(in: isIn, connected: isConnected) else { return }
+        logEvent(isIn ? "joining (stages)" : "leaving (stages)")
+        if !isIn, let dropped = droppedBy {
+            // Out, it is not one of the storm's to come back.
+            droppedBy = nil
+            context.control.recoveries.withLock { $0[dropped.stage, default: (0, [])].dropped -= 1 }
+        }
+        follow(move)
+    }
+
     /// The devices tick `perSecond` times a second from now on.
     func setRate(_ perSecond: Double) {
         let now = MonotonicClock.now()
@@ -291,12 +279,14 @@ final class DeviceConnection: Session, @unchecked Sendable {
         for device in devices { device.setRate(device.plan.perSecond * multiplier, now: now) }
     }
 
-    /// Logs `message` once for the whole run, whichever connection says it.
-    func warnOnce(_ message: String, key: String? = nil) {
-        telemetry.warnOnce(message, key: key)
-    }
-
     var metadata: KeyValuePairs<String, Logger.Value> {
         ["client": .string(plan.options.clientID ?? "-"), "broker": "\(client.options.host):\(client.options.port)"]
+    }
+
+    /// `device`'s MQTT 5 properties as libmosquitto's list, made once for all its messages;
+    /// `nil` for a device without. A value libmosquitto refuses fails the connection's set-up.
+    static func propertyList(of device: DevicePlan) throws(ClientSetupError) -> PropertyList? {
+        guard let properties = device.properties else { return nil }
+        return try PropertyList(properties)
     }
 }

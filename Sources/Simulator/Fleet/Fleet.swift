@@ -137,7 +137,7 @@ public final class Fleet: Sendable {
             let countsLoss = settings.capacity?.countsLoss == true
             for connection in contexts.flatMap(\.connections) {
                 // A Sparkplug edge node's messages are verified by the node, its devices' with them.
-                if let sparkplug = connection.sparkplug, let node = connection.plan.sparkplug {
+                if let sparkplug = connection.role(SparkplugEdgeNodeRole.self)?.sequencer, let node = connection.plan.sparkplug {
                     sparkplug.verifierPresence = verifier.presence(of: connection.plan, topic: node.topic.nodeFilter)
                     sparkplug.verifier = verifier
                     continue
@@ -386,7 +386,7 @@ public final class Fleet: Sendable {
         if let verifier {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
-                    if let sparkplug = connection.sparkplug, let node = connection.plan.sparkplug {
+                    if let sparkplug = connection.role(SparkplugEdgeNodeRole.self)?.sequencer, let node = connection.plan.sparkplug {
                         // QoS 0: the broker refuses none.
                         return [(connection.plan, node.topic.nodeFilter, sparkplug.published, sparkplug.publishedWhileVerifierAway)]
                     }

@@ -8,8 +8,9 @@ import Signals
 final class LoopContext: @unchecked Sendable {
     let loop: EventLoop
     let control: RunControl
-    /// Holds each payload between encoding and `mosquitto_publish`, which copies it.
-    var payload = PayloadBuffer(capacity: 4096)
+    /// Holds each tick's messages between their source and `mosquitto_publish`, which copies
+    /// them: reused by every tick of the loop.
+    var outgoing = Outgoing()
     var connections: [DeviceConnection] = []
     /// Connections a reload or a scale took away: gone from the fleet, kept until the loops end
     /// for the references their parts hold to one another (`DeviceConnection.dismantle()`).
@@ -99,7 +100,7 @@ final class LoopContext: @unchecked Sendable {
         for (key, connection) in leaving {
             let successor = successors[key]
             connection.whenFinished = { [unowned self, unowned connection] in
-                if let previous = connection.sparkplug { successor?.sparkplug?.carryOn(from: previous) }
+                successor?.carryOn(from: connection)
                 successor?.open(at: MonotonicClock.now())
                 // Later, outside the client's own callback that finished it.
                 self.loop.execute { self.letGo(connection) }
@@ -125,14 +126,18 @@ final class LoopContext: @unchecked Sendable {
         }
     }
 
-    /// The payload of a tick of group `group`, if one is wanted: as text, or as `describe`
-    /// tells it (a Sparkplug payload's metrics by name).
+    /// Whether the service wants the payload of group `group`'s next tick (the live page's
+    /// latest payloads): one comparison a tick, when none is wanted, which is nearly always.
     @inline(__always)
-    func offerSample(group: Int, describe: (([UInt8]) -> String)? = nil) {
+    func wantsSample(group: Int) -> Bool {
+        samplesWanted > 0 && sampleWanted[group]
+    }
+
+    /// Keeps `text` as group `group`'s latest payload.
+    func keepSample(group: Int, _ text: String) {
         assertInEventLoop()
-        guard samplesWanted > 0, sampleWanted[group] else { return }
         sampleWanted[group] = false
         samplesWanted -= 1
-        samples[group] = describe.map { $0(payload.bytes) } ?? payload.text
+        samples[group] = text
     }
 }

@@ -94,10 +94,9 @@ package struct ReplayPlan: Sendable {
         ReplayCursor(times: times, period: period, speed: speed, loops: loops, start: start)
     }
 
-    /// Message `index`'s payload into `buffer` (emptied first), its timestamps, if any, those of
+    /// Message `index`'s payload appended to `buffer`, its timestamps, if any, those of
     /// `wallClock` (seconds since 1970).
     package func write(_ index: Int, wallClock: Double, into buffer: inout PayloadBuffer) {
-        buffer.removeAll()
         let message = messages[index]
         guard !message.stamps.isEmpty else {
             buffer.append(contentsOf: message.payload)

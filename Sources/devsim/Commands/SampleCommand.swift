@@ -58,9 +58,10 @@ enum SampleCommand {
                 let numbered = !device.perSecond.isFinite
                 let width = numbered ? "#\(options.count ?? Sample.defaultCount)".count : VirtualTime.text(0).count
                 var number = 0
-                Sample.forEachTick(of: device, seed: seed, count: options.count, span: options.span, wallStart: wallStart) { tick in
-                    number += 1
-                    let time = numbered ? "#\(number)" : VirtualTime.text(tick.seconds)
+                Sample.forEachTick(of: device, in: plan, seed: seed, count: options.count, span: options.span, wallStart: wallStart) {
+                    tick in
+                    if !tick.isBeside { number += 1 }
+                    let time = numbered && !tick.isBeside ? "#\(number)" : VirtualTime.text(tick.seconds)
                     text += "    " + time + String(repeating: " ", count: max(0, width - time.count) + 2) + tick.payload + "\n"
                     flush(over: 64 * 1024)
                 }

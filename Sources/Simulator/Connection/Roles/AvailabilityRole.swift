@@ -4,6 +4,7 @@ import MQTT
 /// `online` at every CONNACK, before any telemetry, and `offline` before a clean DISCONNECT, which
 /// suppresses the will. Not ticks: counted nowhere, and their acknowledgements are not waited for.
 final class AvailabilityRole: ConnectionRole {
+    let name = "availability"
     private let announcements: [DevicePlan.Announcement]
     /// Home Assistant discovery clears the availability topics itself when the devices leave.
     private let clearedByDiscovery: Bool
@@ -14,15 +15,17 @@ final class AvailabilityRole: ConnectionRole {
         clearedByDiscovery = devices.contains { $0.discovery != nil }
     }
 
-    func connected(now: UInt64) -> [RoleAction] { say(online: true) }
+    func connected(_ context: any RoleContext) { say(online: true, context) }
 
-    func disconnecting(_ farewell: Farewell) -> [RoleAction] {
-        farewell == .leaving && clearedByDiscovery ? [] : say(online: false)
+    func disconnecting(_ farewell: Farewell, _ context: any RoleContext) {
+        if farewell != .leaving || !clearedByDiscovery { say(online: false, context) }
     }
 
-    private func say(online: Bool) -> [RoleAction] {
-        announcements.map {
-            .publish(AsideMessage(topic: $0.topic, payload: online ? $0.online : $0.offline, retain: true, what: "availability"))
+    private func say(online: Bool, _ context: any RoleContext) {
+        for announcement in announcements {
+            context.publish(
+                OutboundMessage(topic: announcement.topic, retain: true, what: name),
+                payload: online ? announcement.online : announcement.offline)
         }
     }
 }

@@ -1,29 +1,68 @@
 import MQTT
-import Signals
+import Mosquitto
 
 /// One job of a device connection beside its telemetry (availability, Home Assistant discovery,
-/// commands): it hears the connection's events and answers with actions the connection carries
-/// out, so that it is tested without a broker. Each event has a default that does nothing.
+/// commands, a Sparkplug edge node, a lifecycle, stages, token renewal): it hears the
+/// connection's events and acts through the context the connection gives it (`RoleContext`),
+/// as swift-nio's handlers act through theirs, so that a new role changes nothing else and a
+/// dry run's connection runs the same roles. Each event has a default that does nothing.
 /// Confined to the connection's loop.
 protocol ConnectionRole: AnyObject {
+    /// Its words' prefix: what a subscription problem or a warning is for.
+    var name: String { get }
+    /// What every message of the connection carries, written as it goes out (a Sparkplug edge
+    /// node's seq); `nil` for none. Asked once, when the connection is made.
+    var stamp: (any MessageStamp)? { get }
+
+    /// Before every CONNECT: what the attempt carries (a will, a password).
+    func willConnect(_ context: any RoleContext) throws(ClientSetupError)
+    /// The attempt's CONNECT reached the broker: accepted, refused or left unanswered.
+    func reachedBroker(_ context: any RoleContext)
     /// After every CONNACK, before any telemetry.
-    func connected(now: UInt64) -> [RoleAction]
+    func connected(_ context: any RoleContext)
     /// A clean DISCONNECT is about to go out (its will is suppressed): the role's last words.
-    func disconnecting(_ farewell: Farewell) -> [RoleAction]
+    func disconnecting(_ farewell: Farewell, _ context: any RoleContext)
+    /// The connection was lost: no clean DISCONNECT, the will is out.
+    func lost(_ context: any RoleContext)
+    /// A pause by request (the seed's phone in the background): it holds until the resume.
+    func paused(_ context: any RoleContext)
     /// The connection leaves the fleet for good (`retire`), while its driver is as `driver` says.
-    func retiring(_ driver: DriverStanding) -> [RoleAction]
-    /// A message the broker delivered; nil when it is not this role's.
-    func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]?
-    /// A SUBACK for one of the SUBSCRIBEs its `.subscribe` asked for.
-    func subscribed(_ suback: Subscriptions.Suback, now: UInt64) -> [RoleAction]
+    func retiring(_ driver: DriverStanding, _ context: any RoleContext)
+    /// Nothing more will happen on the connection: its timers stop.
+    func finished(_ context: any RoleContext)
+    /// A message the broker delivered; false when it is not this role's.
+    func received(_ message: ReceivedMessage, _ context: any RoleContext) -> Bool
+    /// A SUBACK for one of the SUBSCRIBEs it asked for (`RoleContext.subscribe`).
+    func subscribed(_ suback: Subscriptions.Suback, _ context: any RoleContext)
+    /// Whether the connection is in the fleet at `now` as far as this role goes (its stages);
+    /// asked when it opens and when a pause before that ends.
+    func keepsIn(at now: UInt64, _ context: any RoleContext) -> Bool
+    /// One of its timers (`RoleContext.makeTimer`) is due.
+    func timerFired(_ timer: RoleTimer, now: UInt64, _ context: any RoleContext)
+    /// One of its messages (on `topic`) as a person reads it, where its payload is not text (a
+    /// Sparkplug birth): the dry run's line. `nil` for a topic not its own.
+    func describe(_ payload: [UInt8], on topic: String) -> String?
+    /// Goes on from `previous`, the same role of the connection with the same client id that a
+    /// reload replaced by this one.
+    func carryOn(from previous: any ConnectionRole)
 }
 
 extension ConnectionRole {
-    func connected(now: UInt64) -> [RoleAction] { [] }
-    func disconnecting(_ farewell: Farewell) -> [RoleAction] { [] }
-    func retiring(_ driver: DriverStanding) -> [RoleAction] { [] }
-    func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]? { nil }
-    func subscribed(_ suback: Subscriptions.Suback, now: UInt64) -> [RoleAction] { [] }
+    var stamp: (any MessageStamp)? { nil }
+    func willConnect(_ context: any RoleContext) throws(ClientSetupError) {}
+    func reachedBroker(_ context: any RoleContext) {}
+    func connected(_ context: any RoleContext) {}
+    func disconnecting(_ farewell: Farewell, _ context: any RoleContext) {}
+    func lost(_ context: any RoleContext) {}
+    func paused(_ context: any RoleContext) {}
+    func retiring(_ driver: DriverStanding, _ context: any RoleContext) {}
+    func finished(_ context: any RoleContext) {}
+    func received(_ message: ReceivedMessage, _ context: any RoleContext) -> Bool { false }
+    func subscribed(_ suback: Subscriptions.Suback, _ context: any RoleContext) {}
+    func keepsIn(at now: UInt64, _ context: any RoleContext) -> Bool { true }
+    func timerFired(_ timer: RoleTimer, now: UInt64, _ context: any RoleContext) {}
+    func carryOn(from previous: any ConnectionRole) {}
+    func describe(_ payload: [UInt8], on topic: String) -> String? { nil }
 }
 
 /// Why a clean DISCONNECT goes out.
@@ -45,57 +84,13 @@ enum DriverStanding: Equatable {
     case disconnected
 }
 
-/// What a role asks of its connection.
-enum RoleAction {
-    /// A message beside the telemetry.
-    case publish(AsideMessage)
-    /// Device `device`'s last payload again (Home Assistant asks for the states when it starts),
-    /// counted as a state message; nothing when there is none yet.
-    case republishLastState(device: Int)
-    /// Subscribe to `filters` (after every CONNACK: a clean session forgets them); the SUBACKs
-    /// come back to the role.
-    case subscribe([String], QoS)
-    /// A command for device `device`, to be checked, carried out and answered.
-    case carryOut(Command)
-    /// Log once for the whole run, whichever connection says it.
-    case warnOnce(String, key: String? = nil)
-    /// The time from the command topics' SUBSCRIBEs to their last SUBACK.
-    case subscribeLatency(UInt64)
-    /// What a Sparkplug edge node says, in its payloads and with its numbers.
-    case sparkplug(Sparkplug)
-
-    enum Sparkplug {
-        /// The NBIRTH, then every device's DBIRTH; the devices' data goes out from then on.
-        case births
-        /// The devices' data waits for the births: the node waits for its primary host to say it
-        /// is online.
-        case awaitHost
-        /// The primary host went offline: the NDEATH, a clean DISCONNECT and a new connection at
-        /// once, whose births wait for the host again (3.0, "Edge Node Session Termination").
-        case leave
-        /// The NDEATH, before a clean DISCONNECT.
-        case death
-        /// A DCMD's writes to device `device`, or why it has none, to be carried out and answered
-        /// with a DDATA.
-        case write(device: Int, Result<[(field: String, value: CommandValue)], CommandRejection>, arrivedAt: UInt64)
-    }
-
-    struct Command {
-        let device: Int
-        let topic: String
-        let payload: [UInt8]
-        let arrivedAt: UInt64
-        /// An MQTT 5 request's response topic and correlation data.
-        let replyTo: (topic: String, correlation: [UInt8]?)?
-    }
-}
-
-/// A message beside the telemetry, and what it is for ("availability", "discovery",
-/// "commands"), in the words of a refusal.
-struct AsideMessage: Equatable {
-    let topic: String
-    let payload: [UInt8]
-    var qos: QoS = .atLeastOnce
-    let retain: Bool
-    let what: String
+/// What every message of a connection carries beside its payload, written as libmosquitto takes
+/// the message, so that it runs on in the order the broker receives them whichever path made
+/// them (a Sparkplug edge node's seq: `SparkplugSequencer`).
+protocol MessageStamp: AnyObject {
+    /// `payload` stamped, handed to `publish`; `beside`: a message beside the ticks (a birth, a
+    /// command's answer). The stamp is taken when libmosquitto took the message.
+    func publish(
+        _ payload: UnsafeRawBufferPointer, beside: Bool, _ publish: (UnsafeRawBufferPointer) -> (messageID: Int32, error: MosquittoError?)
+    ) -> (messageID: Int32, error: MosquittoError?)
 }

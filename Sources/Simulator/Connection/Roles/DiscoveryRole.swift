@@ -5,77 +5,72 @@ import MQTT
 /// birth message on `<prefix>/status`), and the empty retained messages that delete the entities
 /// when the devices leave for good.
 final class DiscoveryRole: ConnectionRole {
+    let name = "discovery"
     private let devices: [DevicePlan]
-    /// The telemetry's QoS, which a state sent again keeps.
-    private let qos: QoS
     /// Where Home Assistant announces itself.
     let statusTopic: String
     /// Whether the devices' entities were announced (after the first CONNACK), and not deleted.
     private(set) var hasAnnounced = false
 
-    init?(devices: [DevicePlan], qos: QoS) {
+    init?(devices: [DevicePlan]) {
         guard let statusTopic = devices.lazy.compactMap(\.discovery).first?.statusTopic else { return nil }
         self.devices = devices
-        self.qos = qos
         self.statusTopic = statusTopic
     }
 
-    func connected(now: UInt64) -> [RoleAction] {
-        [.subscribe([statusTopic], .atMostOnce)] + (hasAnnounced ? [] : announce(withStates: false))
+    func connected(_ context: any RoleContext) {
+        context.subscribe([statusTopic], qos: .atMostOnce, for: self)
+        if !hasAnnounced { announce(withStates: false, context) }
     }
 
-    func subscribed(_ suback: Subscriptions.Suback, now: UInt64) -> [RoleAction] {
-        suback.refusal.map { [.warnOnce("discovery: \($0): Home Assistant's restarts go unnoticed")] } ?? []
+    func subscribed(_ suback: Subscriptions.Suback, _ context: any RoleContext) {
+        if let refusal = suback.refusal { context.warnOnce("discovery: \(refusal): Home Assistant's restarts go unnoticed") }
     }
 
     /// Home Assistant's birth message: it has started again, and asks for the configs and the
     /// current states.
-    func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]? {
-        guard message.topicBytes.elementsEqual(statusTopic.utf8) else { return nil }
-        guard connected, message.payload.elementsEqual("online".utf8) else { return [] }
-        return announce(withStates: true)
+    func received(_ message: ReceivedMessage, _ context: any RoleContext) -> Bool {
+        guard message.topicBytes.elementsEqual(statusTopic.utf8) else { return false }
+        if context.isConnected, message.payload.elementsEqual("online".utf8) { announce(withStates: true, context) }
+        return true
     }
 
-    func disconnecting(_ farewell: Farewell) -> [RoleAction] {
-        farewell == .leaving ? delete() : []
+    func disconnecting(_ farewell: Farewell, _ context: any RoleContext) {
+        if farewell == .leaving { delete(context) }
     }
 
-    func retiring(_ driver: DriverStanding) -> [RoleAction] {
-        guard hasAnnounced else { return [] }
+    func retiring(_ driver: DriverStanding, _ context: any RoleContext) {
+        guard hasAnnounced else { return }
         switch driver {
         case .connected:
-            return []  // the DISCONNECT's last words delete them
+            break  // the DISCONNECT's last words delete them
         case .pausing:
             // The pause's `offline` is out, its DISCONNECT waits for the acknowledgements: the
             // socket is open still.
-            return delete()
+            delete(context)
         case .disconnected:
-            return [
-                .warnOnce(
-                    "discovery: devices left the fleet while disconnected: their Home Assistant entities stay, unavailable",
-                    key: "discovery: retired offline")
-            ]
+            context.warnOnce(
+                "discovery: devices left the fleet while disconnected: their Home Assistant entities stay, unavailable",
+                key: "discovery: retired offline")
         }
     }
 
-    /// The configs, and with `withStates` each device's last payload again. A retained state is
-    /// on the broker already; sent again, it would be a duplicate.
-    private func announce(withStates: Bool) -> [RoleAction] {
+    /// The configs, and with `withStates` each device's state now. A retained state is on the
+    /// broker already; sent again, it would be a duplicate.
+    private func announce(withStates: Bool, _ context: any RoleContext) {
         hasAnnounced = true
-        var actions: [RoleAction] = []
         for (index, device) in devices.enumerated() {
             guard let discovery = device.discovery else { continue }
             for config in discovery.configs {
-                actions.append(.publish(AsideMessage(topic: config.topic, payload: config.payload, retain: true, what: "discovery")))
+                context.publish(OutboundMessage(topic: config.topic, retain: true, what: name), payload: config.payload)
             }
-            if withStates, !device.retain { actions.append(.republishLastState(device: index)) }
+            if withStates, !device.retain { context.counters.add(.stateMessages, context.sayState(of: index, what: name)) }
         }
-        return actions
     }
 
     /// The devices leave Home Assistant for good: the empty retained configs that delete their
     /// entities, and empty retained messages that clear what their topics kept.
-    private func delete() -> [RoleAction] {
+    private func delete(_ context: any RoleContext) {
         hasAnnounced = false
         var topics: [String] = []
         for device in devices {
@@ -85,6 +80,6 @@ final class DiscoveryRole: ConnectionRole {
             if device.retain { topics += device.fieldTopics.isEmpty ? [device.topic] : device.fieldTopics }
             if let availability = device.availability { topics.append(availability.topic) }
         }
-        return topics.map { .publish(AsideMessage(topic: $0, payload: [], retain: true, what: "discovery")) }
+        for topic in topics { context.publish(OutboundMessage(topic: topic, retain: true, what: name), payload: []) }
     }
 }

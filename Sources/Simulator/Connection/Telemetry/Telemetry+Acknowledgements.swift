@@ -46,9 +46,13 @@ extension Telemetry {
         error == .connectionLost || error == .errno || error == .noConnection
     }
 
-    /// A PUBACK, PUBCOMP or PUBREC, with a refusal or not, for one of the ticks; for QoS 0, a
-    /// write. Whether it was one of the ticks'.
+    /// A PUBACK, PUBCOMP or PUBREC, with a refusal or not, for one of the ticks or a message
+    /// beside them; for QoS 0, a write. Whether it was one of theirs.
     func acknowledged(_ messageID: Int32, reasonCode: ReasonCode) -> Bool {
+        if !besideAwaitingAcknowledgement.isEmpty, let beside = besideAwaitingAcknowledgement.removeValue(forKey: messageID) {
+            if reasonCode.isFailure { warnOnce("\(beside.what): the broker refused the message on '\(beside.topic)': \(reasonCode)") }
+            return true
+        }
         // QoS 0 reports writes, not acknowledgements; an id not in flight is not ours to count.
         guard qos.isAcknowledged, let message = inFlight.remove(messageID) else { return false }
         qos2Guard.acknowledged()

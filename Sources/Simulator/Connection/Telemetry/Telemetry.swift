@@ -33,12 +33,15 @@ final class Telemetry: TimerTarget {
     /// `inFlight` can time out.
     let ackWatch: AckWatch?
     let ackTimer: Timer
-    /// Keeps each device's last payload, for Home Assistant's next start (`DiscoveryRole`).
-    private let keepsLastPayloads: Bool
-    /// Ticks due now count as `paused`, and what the queue holds waits, as the session last said:
-    /// its standing parks them (`ConnectionStanding.parksTicks`), or it is a Sparkplug edge node
-    /// whose data waits for its births (`DeviceConnection.holdsDataUntilBirths`).
-    var parksTicks = false
+    /// Ticks due now count as `paused`, and what the queue holds waits: the session's standing
+    /// parks them (`ConnectionStanding.parksTicks`), or a role holds them (`RoleContext.holdTelemetry`:
+    /// data that waits for the births of an edge node).
+    private(set) var parksTicks = false
+    private var parkedByStanding = false
+    private var heldByRole = false
+    /// Messages beside the ticks at QoS 1 not yet acknowledged, by id: what they were for, in
+    /// the words of a refusal. A DISCONNECT waits for them too.
+    var besideAwaitingAcknowledgement: [Int32: (topic: String, what: String)] = [:]
     /// `publish: max` devices waiting for room, woken when there is some.
     private var sleepers: [Device] = []
 
@@ -47,22 +50,22 @@ final class Telemetry: TimerTarget {
         let payload: [UInt8]
         /// The tick's deadline; nil for `publish: max`, which has none.
         let due: UInt64?
-        /// Which of the device's field topics it goes to (`PayloadStyle.perField`); -1 for the
-        /// device's own topic.
-        var field = -1
+        /// Its topic, by the device's slot (`Device.topic(slot:)`); -1 for the device's own.
+        var slot = -1
     }
 
     /// Lateness beyond which a message counts as late, in nanoseconds.
     static let lateThreshold: UInt64 = 2_000_000
 
-    /// A Sparkplug edge node's numbers: each tick takes its seq as it goes out.
-    private let sparkplug: SparkplugSequencer?
+    /// What every message carries, written as libmosquitto takes it (`MessageStamp`): each tick,
+    /// and each message beside them that asks for it.
+    let stamp: (any MessageStamp)?
 
     init(
         plan: ConnectionPlan, client: Client, driver: ConnectionDriver, counters: Counters, context: LoopContext,
-        sparkplug: SparkplugSequencer? = nil
+        stamp: (any MessageStamp)? = nil
     ) {
-        self.sparkplug = sparkplug
+        self.stamp = stamp
         self.plan = plan
         self.client = client
         self.driver = driver
@@ -73,7 +76,6 @@ final class Telemetry: TimerTarget {
         qos2Guard = QoS2Guard(watching: qos == .exactlyOnce)
         ackWatch = plan.ackTimeout.map { AckWatch(limit: MonotonicClock.nanoseconds($0.limit), reconnects: $0.action == .reconnect) }
         ackTimer = Timer(on: context.loop)
-        keepsLastPayloads = plan.devices.contains { $0.discovery != nil }
         switch plan.offline {
         case .drop:
             keepsOfflineTicks = false
@@ -106,6 +108,18 @@ final class Telemetry: TimerTarget {
         ackTimer.cancel()
     }
 
+    /// The session's standing parks the ticks, or no longer.
+    func park(_ parked: Bool) {
+        parkedByStanding = parked
+        parksTicks = parkedByStanding || heldByRole
+    }
+
+    /// A role holds the ticks, or no longer.
+    func hold(_ held: Bool) {
+        heldByRole = held
+        parksTicks = parkedByStanding || heldByRole
+    }
+
     /// Connected, with messages unacknowledged or queued: what the drain at a run's end waits for.
     var hasDrainableMessages: Bool { driver.isConnected && (!inFlight.isEmpty || !queue.isEmpty) }
 
@@ -113,18 +127,27 @@ final class Telemetry: TimerTarget {
     /// kept (`offline: buffer`). What a capacity search's cool-down waits for.
     var queuedWhileUp: Int { driver.isConnected ? queue.count : 0 }
 
+    /// Whether a DISCONNECT still waits for acknowledgements: of ticks, or of messages beside them.
+    var awaitsAcknowledgements: Bool { !inFlight.isEmpty || !besideAwaitingAcknowledgement.isEmpty }
+
+    /// The connection was lost: libmosquitto resends the messages beside the ticks on the next
+    /// connection, whose close waits for what it has.
+    func lostConnection() {
+        besideAwaitingAcknowledgement.removeAll()
+    }
+
     /// A device's tick, due at `due`: send now if connected and the window allows, otherwise
     /// keep or skip it as the offline policy says. Every call ends in exactly one counter.
     /// Returns whether the message was taken: published, or queued to be.
     @discardableResult
-    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
+    func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, slot: Int = -1) -> Bool {
         if parksTicks {
             counters.add(.paused)
             return false
         } else if driver.isConnected, queue.isEmpty, hasRoom {
-            return send(device: device, payload: payload, due: due, now: now, field: field)
+            return send(device: device, payload: payload, due: due, now: now, slot: slot)
         } else if driver.isConnected || keepsOfflineTicks {
-            enqueue(Queued(device: device, payload: Array(payload), due: due, field: field))
+            enqueue(Queued(device: device, payload: Array(payload), due: due, slot: slot))
             return true
         } else {
             counters.add(.skippedOffline)
@@ -170,7 +193,7 @@ final class Telemetry: TimerTarget {
 
     private func enqueue(_ message: Queued) {
         counters.add(.buffered)
-        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic(field: message.field).cString.count)
+        let evicted = queue.push(message, bytes: message.payload.count + message.device.topic(slot: message.slot).cString.count)
         if evicted > 0 {
             counters.add(.buffered, -evicted)
             counters.add(.droppedBuffer, evicted)
@@ -178,36 +201,38 @@ final class Telemetry: TimerTarget {
     }
 
     /// Sends what the queue holds while there is room: after a CONNACK, an acknowledgement, a
-    /// drained socket; not while ticks are parked (a Sparkplug node's data before its births).
+    /// drained socket; not while ticks are parked or held.
     func flush() {
         guard !queue.isEmpty, !parksTicks else { return }
         let now = MonotonicClock.now()
         while driver.isConnected, hasRoom, let message = queue.popFirst() {
             counters.add(.buffered, -1)
             message.payload.withUnsafeBytes {
-                _ = send(device: message.device, payload: $0, due: message.due, now: now, field: message.field)
+                _ = send(device: message.device, payload: $0, due: message.due, now: now, slot: message.slot)
             }
         }
     }
 
     @discardableResult
-    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
+    private func send(device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, slot: Int = -1) -> Bool {
         if qos2Guard.brokerBreaksQoS2 {
             counters.add(.failed)
             context.control.count(Telemetry.qos2Failure)
             return false
         }
         // Claimed before the hand-over: the message may be received before `publish` returns.
-        let inWindow = field < 0 && device.claimsWindow(payload)
+        let inWindow = slot < 0 && device.claimsWindow(payload)
         let (messageID, error) =
-            if let sparkplug {
-                sparkplug.publish(payload) { client.publish(topic: device.topic, payload: $0, qos: qos, retain: false) }
+            if let stamp {
+                stamp.publish(payload, beside: false) {
+                    client.publish(topic: device.topic, payload: $0, qos: qos, retain: device.plan.retain)
+                }
             } else if let properties = device.properties {
-                publish(topic: device.topic(field: field), payload: payload, retain: device.plan.retain, properties: properties)
-            } else if field < 0 {
+                publish(topic: device.topic(slot: slot), payload: payload, retain: device.retains(slot: slot), properties: properties)
+            } else if slot < 0 {
                 client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
             } else {
-                client.publish(topic: device.fieldTopics[field], payload: payload, qos: qos, retain: device.fieldRetains[field])
+                client.publish(topic: device.fieldTopics[slot], payload: payload, qos: qos, retain: device.fieldRetains[slot])
             }
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and
@@ -221,8 +246,6 @@ final class Telemetry: TimerTarget {
         }
         counters.add(.published)
         device.notePublished(inWindow: inWindow)
-        // For Home Assistant's next start (`DiscoveryRole`); discovered devices only.
-        if keepsLastPayloads, field < 0 { device.keepLastPayload(payload) }
         if let due { recordLateness(due: due, now: now) }
         if qos.isAcknowledged { markInFlight(messageID, device: device) }
         return true

@@ -7,7 +7,7 @@ import Signals
 /// receives the node's messages, whichever path made them (the ticks and their queue, the
 /// births, a command's answer). Shared by the connection and its telemetry; confined to their
 /// loop.
-final class SparkplugSequencer {
+final class SparkplugSequencer: MessageStamp {
     private(set) var node: SparkplugEdgeNode
     /// A message and its seq, handed to libmosquitto, which copies it.
     private var scratch = PayloadBuffer()
@@ -39,7 +39,7 @@ final class SparkplugSequencer {
     /// libmosquitto took the message. `beside`: a message the run's `published` leaves out (a
     /// DBIRTH, a DCMD's answer), not a tick.
     func publish(
-        _ payload: UnsafeRawBufferPointer, beside: Bool = false,
+        _ payload: UnsafeRawBufferPointer, beside: Bool,
         _ publish: (UnsafeRawBufferPointer) -> (messageID: Int32, error: MosquittoError?)
     ) -> (messageID: Int32, error: MosquittoError?) {
         scratch.removeAll()

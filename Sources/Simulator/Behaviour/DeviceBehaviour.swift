@@ -1,0 +1,28 @@
+import Signals
+
+/// What a device sends and when, chosen once from its plan: its pacing (a rate, as fast as
+/// allowed, a recording's times) and its source (the messages of each tick). The run's `Device`,
+/// the dry run and `sample` each hold one and move it on alike, so they agree byte for byte.
+struct DeviceBehaviour {
+    var pacing = Pacing.unstarted
+    let source: any MessageSource
+
+    /// `firstAlias`: for a device of a Sparkplug edge node, the first alias of its metrics in
+    /// the node (`SparkplugNodePlan.firstAliases`).
+    init(plan: DevicePlan, seed: UInt64, firstAlias: UInt64? = nil) {
+        source = Self.source(of: plan, seed: seed, firstAlias: firstAlias)
+    }
+
+    private static func source(of plan: DevicePlan, seed: UInt64, firstAlias: UInt64?) -> any MessageSource {
+        if let replay = plan.replay { return RecordedSource(replay) }
+        let signals = DeviceSignals(
+            payload: plan.payload, deviceID: plan.id, index: plan.index, seed: seed, sampleInterval: plan.sampleInterval)
+        if let node = plan.sparkplug {
+            return SparkplugDataSource(signals: signals, firstAlias: firstAlias ?? 1, reporting: node.reporting)
+        }
+        let source: any MessageSource =
+            signals.isPerField ? PerFieldSource(signals: signals, topic: plan.topic, retain: plan.retain) : PayloadSource(signals: signals)
+        guard let onChange = plan.onChange else { return source }
+        return OnChangeSource(source, signals: signals, onChange: onChange)
+    }
+}

@@ -1,0 +1,55 @@
+import Signals
+
+/// What a device sends: each tick's messages, written into the loop's buffer (`Outgoing`), and
+/// its state beside its schedule (a command's answer, a state said at a CONNACK). Chosen once,
+/// when the device is planned (`DeviceBehaviour`): the run's `Device`, the dry run and `sample`
+/// call the same one, so what they show is what a run publishes. Confined to its device's loop.
+protocol MessageSource: AnyObject {
+    /// Each topic it may send to, by slot (`Outgoing.Message.slot`), and whether a message
+    /// there is retained; its own topic, slot -1, is the device's.
+    var topics: [String] { get }
+    var retains: [Bool] { get }
+    /// Whether its messages on the device's own topic are telemetry a dashboard can be handed
+    /// again (Home Assistant's restart): whole payloads, not a Sparkplug DDATA or a field's bare
+    /// value.
+    var keepsState: Bool { get }
+
+    /// The messages of the tick `time`, or the messages it keeps back (`Outgoing.keptBack`).
+    func writeTick(_ time: TickTime, into out: inout Outgoing)
+    /// The device's state at `time`, beside its schedule: what a tick would send now, never kept
+    /// back. A recording has none.
+    func writeState(_ time: TickTime, into out: inout Outgoing)
+    /// A command's values for its fields, all or none.
+    func take(_ assignments: [(field: String, value: CommandValue)]) throws(CommandRejection)
+    /// Its tick's messages went out (published or queued) at `elapsed`: what `onChange`
+    /// compares with next.
+    func sent(at elapsed: Double)
+    /// The connection came up again: the next tick goes out whatever it says, since what was
+    /// sent before may not have arrived.
+    func connectionCameUp()
+    /// What the last tick tallied beside its messages (faults that fired, payloads over their
+    /// size), added to `counters`.
+    func tally(into counters: Counters)
+    /// One of its payloads as a person reads it: the live page's sample, the dry run's line.
+    func describe(_ bytes: [UInt8]) -> String
+    /// A state of several messages (the per-field style) as the one JSON object a request's
+    /// reply is; `nil` for a source whose state is one message.
+    func stateAsObject(_ out: borrowing Outgoing) -> [UInt8]?
+}
+
+extension MessageSource {
+    var keepsState: Bool { true }
+    func sent(at elapsed: Double) {}
+    func connectionCameUp() {}
+    func tally(into counters: Counters) {}
+    func describe(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+    func stateAsObject(_ out: borrowing Outgoing) -> [UInt8]? { nil }
+}
+
+/// A tick's place in time: seconds into the device's life (from its first tick), the wall clock
+/// then, and its number in the recording it replays.
+struct TickTime {
+    var elapsed: Double
+    var wallClock: Double
+    var index = 0
+}
