@@ -13,6 +13,15 @@ struct DeviceBehaviour {
         source = Self.source(of: plan, seed: seed, firstAlias: firstAlias)
     }
 
+    /// The behaviours of `connection`'s devices, in its order: a Sparkplug edge node's devices
+    /// each with their metrics' first alias in the node.
+    static func of(_ connection: ConnectionPlan, seed: UInt64) -> [DeviceBehaviour] {
+        let firstAliases = connection.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: connection.devices) }
+        return connection.devices.enumerated().map { index, device in
+            DeviceBehaviour(plan: device, seed: seed, firstAlias: firstAliases?[index])
+        }
+    }
+
     private static func source(of plan: DevicePlan, seed: UInt64, firstAlias: UInt64?) -> any MessageSource {
         if let replay = plan.replay { return RecordedSource(replay) }
         let signals = DeviceSignals(

@@ -79,10 +79,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         self.hostLink = hostLink
         self.plan = plan
         settings = Settings(logsEvents: logsEvents, isInitial: isInitial, discoveryCleanup: discoveryCleanup)
-        let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
-        let behaviours = plan.devices.enumerated().map { index, device in
-            DeviceBehaviour(plan: device, seed: seed, firstAlias: firstAliases?[index])
-        }
+        let behaviours = DeviceBehaviour.of(plan, seed: seed)
         roles = ConnectionRoles(plan: plan, seed: seed, sources: behaviours.map(\.source))
         var options = plan.options
         // Messages beside the telemetry at QoS 1 (availability, discovery) are acknowledged too,

@@ -37,8 +37,8 @@ final class Device: TimerTarget {
     private var wallStart = 0.0
     /// Its next tick.
     private let timer: Timer
-    /// Its ticks wait, counted as `paused`, while its connection's roles say so: a Sparkplug
-    /// device before its DBIRTH. What is not sent is not made.
+    /// Its ticks wait, counted as `paused`, while its connection's roles say so: a device of an
+    /// edge node before its birth. What is not sent is not made.
     var isHeld = false
 
     /// Messages handed to libmosquitto, and of those the broker refused, for `run --verify`'s

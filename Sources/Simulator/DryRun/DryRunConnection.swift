@@ -27,10 +27,7 @@ final class DryRunConnection: RoleContext {
         self.clock = clock
         self.wallStart = wallStart
         self.printer = printer
-        let firstAliases = plan.sparkplug.map { _ in SparkplugNodePlan.firstAliases(of: plan.devices) }
-        let behaviours = plan.devices.enumerated().map { index, device in
-            DeviceBehaviour(plan: device, seed: seed, firstAlias: firstAliases?[index])
-        }
+        let behaviours = DeviceBehaviour.of(plan, seed: seed)
         roles = ConnectionRoles(plan: plan, seed: seed, sources: behaviours.map(\.source))
         stamp = roles.stamp
         will = plan.options.will
