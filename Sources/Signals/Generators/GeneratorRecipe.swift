@@ -44,6 +44,7 @@ package enum Generators {
         AccelerometerRecipe.self,
         LocationRecipe.self,
         BytesRecipe.self,
+        FormulaRecipe.self,
     ]
 
     package static var keys: [String] { all.map { $0.key } }

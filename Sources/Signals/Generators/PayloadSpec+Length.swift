@@ -69,6 +69,13 @@ extension PayloadSpec {
         case let timestamp as TimestampRecipe:
             value = timestamp.unit == .iso8601 ? 24 + quotes : longestNumber(field)
         case is BytesRecipe: return nil
+        case let formula as FormulaRecipe:
+            // A formula writes null when a field it reads drops out; its text may be a field's.
+            switch formula.valueKind {
+            case .bool: value = 5
+            case .text, .timestamp: return nil
+            case .number: value = Swift.max(longestNumber(field), 4)
+            }
         default: value = longestNumber(field)
         }
         return value.map { Swift.max($0, null) }
