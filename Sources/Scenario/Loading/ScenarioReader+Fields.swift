@@ -67,6 +67,13 @@ extension ScenarioReader {
 
     /// `command: set`, or `command: { setpoint: 1/min }` for a generator with a centre to move.
     private func fieldCommand(_ node: Node, of field: String, recipe: (any GeneratorRecipe)?) -> FieldCommand? {
+        if recipe is FormulaRecipe {
+            report(
+                node.mark,
+                "field '\(field)' is a formula, whose value follows the fields it reads: no command sets it; "
+                    + "give 'command' to a field it reads")
+            return nil
+        }
         if let text = node.scalarText {
             guard text == "set" else {
                 report(node.mark, "expected set or { setpoint: RATE } for 'command' of field '\(field)', found \(node.summary)")
@@ -233,7 +240,9 @@ extension ScenarioReader {
         do {
             recipe = try generators.recipe(key, parameters)
         } catch {
-            if !isList(value, of: key) { report(parameters.mark(for: error.key), error.message) }
+            if !isList(value, of: key) {
+                report(error.offset.map { mark(of: $0, in: value) } ?? parameters.mark(for: error.key), error.message)
+            }
             return .invalid
         }
         guard let recipe else { return .unknown }
