@@ -24,6 +24,7 @@ struct FormulaCompiler {
     let unknown: (_ word: String, _ function: Bool) -> String
 
     private var instructions: [FormulaProgram.Instruction] = []
+    private var constants: [SignalValue] = []
     private var fields: [String] = []
     private var numbers = 0
     private var texts = 0
@@ -39,7 +40,7 @@ struct FormulaCompiler {
     mutating func compile(_ syntax: FormulaSyntax) throws(FormulaError) -> FormulaProgram {
         let kind = try emit(syntax)
         return FormulaProgram(
-            instructions: instructions, fields: fields, kind: kind, numberDepth: Swift.max(numberDepth, 1),
+            instructions: instructions, texts: constants, fields: fields, kind: kind, numberDepth: Swift.max(numberDepth, 1),
             textDepth: Swift.max(textDepth, 1), randomSites: randomSites)
     }
 
@@ -87,7 +88,8 @@ struct FormulaCompiler {
             push(.number(value ? 1 : 0), .bool)
             return .bool
         case .text(let text):
-            push(.text(.string(text)), .text)
+            push(.text(index: constants.count), .text)
+            constants.append(.string(text))
             return .text
         case .name(let name):
             return try emitName(name, at: syntax.offset)

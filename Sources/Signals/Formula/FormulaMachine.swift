@@ -51,8 +51,8 @@ final class FormulaMachine: FieldGenerator {
                 case .number(let value):
                     numbers[top] = value
                     top += 1
-                case .text(let value):
-                    texts[textTop] = value
+                case .text(let constant):
+                    texts[textTop] = program.texts[constant]
                     textTop += 1
                 case .readNumber(let slot):
                     switch sources[slot]._withUnsafeGuaranteedRef({ $0.publishedValue(at: instant) }) {
