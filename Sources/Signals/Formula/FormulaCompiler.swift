@@ -26,6 +26,7 @@ struct FormulaCompiler {
     private var instructions: [FormulaProgram.Instruction] = []
     private var constants: [SignalValue] = []
     private var fields: [String] = []
+    /// The values each stack holds at this point of the code, and the most so far.
     private var numbers = 0
     private var texts = 0
     private var numberDepth = 0

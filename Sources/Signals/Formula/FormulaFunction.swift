@@ -32,7 +32,7 @@ package enum FormulaFunction: String, Sendable, CaseIterable {
         }
     }
 
-    /// The function of the numbers on top of `stack`, the last argument on top; how many it read.
+    /// The function of the `arguments` numbers from `stack` on, the last argument last.
     /// `random` and `gaussian` are the machine's, which keeps their seeds.
     @inline(__always)
     func apply(_ stack: UnsafeMutablePointer<Double>, arguments: Int) -> Double {

@@ -9,8 +9,9 @@ final class FormulaMachine: FieldGenerator {
     /// draws do not depend on the others, nor on which branch of a `?:` ran before it.
     private let seeds: [Seed]
     /// The fields in the program's slots, once linked; unlinked, the formula gives `null`.
+    /// Unretained, as `FieldList` holds them: the device's fields own them, this one among them.
     private(set) var sources: [Unmanaged<FieldEncoder>] = []
-    /// Kept alive by `sources`' owners (the device's field list), which outlive this machine.
+    /// Its two stacks, as deep as the program needs, made with it.
     private let numbers: UnsafeMutablePointer<Double>
     private let texts: UnsafeMutablePointer<SignalValue>
 
