@@ -83,6 +83,12 @@ import Signals
             Self.problems([#"a: { expr: "b + 1" }"#, #"b: { expr: "c * 2" }"#, #"c: { expr: "t + a" }"#, #"d: { expr: "a" }"#]) == [
                 "f.yaml:9:25: formulas read each other in a circle: a → b → c → a; one of them must be made otherwise"
             ])
+        // Each circle once, the shortest through its first formula, however they are linked.
+        #expect(
+            Self.problems([#"a: { expr: "c + b" }"#, #"b: { expr: "a" }"#, #"c: { expr: "d" }"#, #"d: { expr: "c" }"#]) == [
+                "f.yaml:8:21: formulas read each other in a circle: a → b → a; one of them must be made otherwise",
+                "f.yaml:10:21: formulas read each other in a circle: c → d → c; one of them must be made otherwise",
+            ])
         #expect(
             Self.problems([#"a: { expr: "a + 1" }"#]) == [
                 "f.yaml:7:21: field 'a' reads itself: a formula does not take its own value (integral adds a field up over time)"
