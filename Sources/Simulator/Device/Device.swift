@@ -116,7 +116,7 @@ final class Device: TimerTarget {
         guard plan.perSecond.isFinite, plan.replay == nil, perSecond.isFinite, perSecond > 0 else { return }
         self.perSecond = perSecond
         pacing.setRate(perSecond, now: now)
-        if let deadline = pacing.deadline(now: now), timer.isScheduled { timer.schedule(at: deadline) }
+        if pacing.hasStarted, let deadline = pacing.deadline(now: now) { timer.schedule(at: deadline) }
     }
 
     /// Ticks no more: its connection left the fleet.
@@ -195,7 +195,11 @@ final class Device: TimerTarget {
             counters.add(.unchanged, keptBack)
         }
         var taken = false
-        for message in context.outgoing.messages {
+        // By index: iterating the array itself would retain and release it every tick.
+        var index = 0
+        while index < context.outgoing.count {
+            let message = context.outgoing[index]
+            index += 1
             guard control.takeTick() else { return false }
             counters.add(.scheduled)
             if context.outgoing.withBytes(
