@@ -59,7 +59,8 @@ import TestSupport
             try text.write(to: folder.appendingPathComponent("aws-one-certificate.yaml"), atomically: true, encoding: .utf8)
             command = command.replacingOccurrences(of: "scenarios/aws-iot-core.yaml", with: "aws-one-certificate.yaml")
         }
-        let result = try DevsimProcess.runToCompletion(executable: "/bin/bash", args: ["-c", "cd '\(folder.path)'\n" + command], timeout: 60)
+        let result = try DevsimProcess.runToCompletion(
+            executable: "/bin/bash", args: ["-c", "cd '\(folder.path)'\n" + command], timeout: 60)
         let report = folder.appendingPathComponent("report.json")
         let json = (try? JSONSerialization.jsonObject(with: Data(contentsOf: report))) as? [String: Any] ?? [:]
         return (result.status, json, result.stderr + "\nbroker log:\n" + brokerLog())
