@@ -141,6 +141,7 @@ public enum ReportMerge {
         byName(groups, name: \.name) { sum, group in
             if let commands = group.commands { sum.commands = (sum.commands ?? CommandCounts()) + commands }
             if let stages = group.stages { sum.stages = GroupStageFigures.merged((sum.stages ?? []) + stages) }
+            if let refusals = group.refusals { sum.refusals = (sum.refusals ?? Refusals()) + refusals }
             sum.figures += group.figures
         }
     }
