@@ -9,6 +9,23 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
+# Installs those of the Debian packages named that are missing (apt-get, as root); as another
+# user, names them and exits 1.
+install_missing() {
+  local missing=() package
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "$(basename "$0"): missing Debian packages: ${missing[*]} (apt-get install them as root)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update
+  apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
 # Writes $1/mosquitto.conf for port $2 (anonymous, loopback only, plus any further lines given),
 # starts /usr/sbin/mosquitto with its log appended to $1/broker.log, sets $broker to its pid, and
 # returns once it listens on every listener; exits 1 naming the log if it does not within 5 s.
