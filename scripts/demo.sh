@@ -7,7 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 bash scripts/install-deps.sh
-bin=$(release_devsim)
+# A debug build: a third of a release build's time, and the demo's one device needs no speed
+# (scripts/test.sh builds on it).
+swift build --product devsim
+bin="$(swift build --show-bin-path)/devsim"
 
 dir=$(mktemp -d)
 out=${TMPDIR:-/tmp}/devsim-demo
