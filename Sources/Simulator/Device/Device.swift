@@ -263,10 +263,23 @@ final class Device: TimerTarget {
     @inline(__always)
     private func tick(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
         guard ticksWhole else { return tickInParts(elapsed: elapsed, due: due, now: now) }
+        if let counted = tickUnmade() { return counted }
         guard control.takeTick() else { return false }
         encode(elapsed: elapsed)
         counters.add(.scheduled)
         context.payload.withBytes { _ = telemetry.submit(from: self, payload: $0, due: due, now: now) }
+        return true
+    }
+
+    /// A tick its connection cannot take now (parked, or down under `offline: drop`) is counted
+    /// where it ends without being made: made, it would use up a number of its counter, which
+    /// counts publishes, and a subscriber would read the hole as a message the broker lost.
+    /// `nil` when the connection takes it; else whether the `--messages` budget allowed it.
+    private func tickUnmade() -> Bool? {
+        guard let untaken = telemetry.untakenTick else { return nil }
+        guard control.takeTick() else { return false }
+        counters.add(.scheduled)
+        counters.add(untaken)
         return true
     }
 
@@ -324,6 +337,8 @@ final class Device: TimerTarget {
     /// as sent only once the connection took it (published or queued).
     private func tickInParts(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
         if speaksSparkplug { return tickSparkplug(elapsed: elapsed, due: due, now: now) }
+        // A field alone on its topic carries no counter to read (`VerifyPlan`): made all the same.
+        if !signals.isPerField, let counted = tickUnmade() { return counted }
         encode(elapsed: elapsed)
         let parts = signals.isPerField ? signals.pieces.count : 1
         if heartbeat > 0, let sentAt, !signals.hasChanged, elapsed - sentAt < heartbeat {

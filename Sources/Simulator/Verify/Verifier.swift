@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// It subscribes before the publishers connect and settles after they have disconnected; its
 /// figures are read once its loops have stopped. Lost is then counted against what each device
-/// actually published: `lost = published − distinct received`, so ticks skipped while offline
-/// (which also use up sequence numbers) are not counted lost.
+/// actually published: `lost = published − distinct received`, so what a device dropped from
+/// a full offline buffer (which keeps its sequence number) is not counted lost.
 ///
 /// A Sparkplug B edge node numbers every message of its own and of its devices with one seq
 /// (0–255, wrapping, 0 again at each NBIRTH) and has no counter field to read: its messages are
@@ -69,7 +69,8 @@ package final class Verifier: @unchecked Sendable {
         /// What the broker lost: what went missing but for what the verifier was away for.
         package var lost: Int { max(0, published - received - missedWhileAway) }
         /// Numbers missing between the lowest and the highest received, where they can be
-        /// judged (one device, a sequence field): ticks skipped while offline included. For a
+        /// judged (one device, a sequence field): what a device dropped from a full offline
+        /// buffer included, as it keeps its number. For a
         /// node, what its seq shows missing (`SparkplugSeqTracker.missing`).
         package var gaps: Int { judged ? node?.missing ?? Int(clamping: tracker.gaps) : 0 }
     }

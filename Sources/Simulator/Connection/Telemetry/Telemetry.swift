@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 import Scenario
 
 /// A device connection's first job: its devices' ticks as PUBLISHes. Sends a tick at once where
@@ -118,18 +119,22 @@ final class Telemetry: TimerTarget {
     /// Returns whether the message was taken: published, or queued to be.
     @discardableResult
     func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, field: Int = -1) -> Bool {
-        if parksTicks {
-            counters.add(.paused)
+        if let untaken = untakenTick {
+            counters.add(untaken)
             return false
         } else if driver.isConnected, queue.isEmpty, hasRoom {
             return send(device: device, payload: payload, due: due, now: now, field: field)
-        } else if driver.isConnected || keepsOfflineTicks {
+        } else {
             enqueue(Queued(device: device, payload: Array(payload), due: due, field: field))
             return true
-        } else {
-            counters.add(.skippedOffline)
-            return false
         }
+    }
+
+    /// Where a tick due now ends without being taken: `paused` while ticks are parked,
+    /// `skippedOffline` while down under `offline: drop`; `nil` when it is published or queued.
+    var untakenTick: Figure? {
+        if parksTicks { return .paused }
+        return driver.isConnected || keepsOfflineTicks ? nil : .skippedOffline
     }
 
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
