@@ -111,6 +111,15 @@ extension ScriptedMQTTServer {
                     $0.connectReceivedAt = now
                 }
                 if mqtt5, script.closesMQTT5Connect { return .scripted }
+                if connect.protocolLevel == 3, !(1...23).contains(connect.clientID.utf8.count) {
+                    // MQTT 3.1 allows 1 to 23 characters: identifier rejected, as aedes answers.
+                    core.update(attempt: attempt) {
+                        $0.connackSentAt = now
+                        $0.connackCode = 2
+                    }
+                    _ = send(MQTTWire.encode(header: 0x20, body: [0, 2]))
+                    return .refused
+                }
                 if script.sendConnack { connackDueAt = now + script.connackDelay }
             case 3:  // PUBLISH
                 let qos = (packet.flags >> 1) & 0x03

@@ -3,7 +3,8 @@ import Reactor
 
 /// A tiny MQTT 3.1.1 server on a free 127.0.0.1 port whose behaviour is scripted per connection
 /// attempt, for protocol edge cases a real broker cannot stage (CONNACK held back or refused,
-/// connection dropped, broker gone silent). It records what arrives and when.
+/// connection dropped, broker gone silent). It records what arrives and when. An MQTT 3.1
+/// CONNECT whose client id is not 1 to 23 characters long gets CONNACK 2, as MQTT 3.1 has it.
 ///
 /// ```swift
 /// let server = try ScriptedMQTTServer(scripts: [.init(connackCode: 5), .init()])  // refuse once

@@ -199,11 +199,13 @@ package final class Verifier: @unchecked Sendable {
         var connections: [VerifierConnection] = []
         for (number, setup) in setups.enumerated() {
             var options = Verifier.subscriberOptions(setup.options, as: setup.identity.settings)
+            // Within the limit of the fleet's protocol, which it may fall back to.
+            let fleetProtocol = options.protocolVersion
             options.clientID =
                 setup.identity.settings?.clientID.map { template in
                     let id = template.render(name: setup.identity.scenario, index: number + 1, id: nil)
                     return template.placeholders.contains("index") || number == 0 ? id : "\(id)-\(number + 1)"
-                } ?? "devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))"
+                } ?? fleetProtocol.clientID("devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))")
             options.cleanSession = true
             options.will = nil
             // The fleet's CONNECT properties (`broker.properties`) test the broker: a Maximum
@@ -213,7 +215,6 @@ package final class Verifier: @unchecked Sendable {
             // MQTT 5 lets a subscriber widen the broker's window of messages unacknowledged
             // towards it (mosquitto's is 20 otherwise), which alone bounds what one subscriber
             // connection receives: tried first, whatever the fleet speaks.
-            let fleetProtocol = options.protocolVersion
             options.protocolVersion = .v5
             options.receiveMaximum = 65535
             connections.append(
