@@ -91,7 +91,7 @@ package final class Verifier: @unchecked Sendable {
     /// Messages received past a gap in their device's sequence so far: what a broker dropping
     /// for a subscriber behind leaves, second after second (`VerifyPace`).
     let gapsSeen = Atomic<Int>(0)
-    /// Subscriber connections the broker has answered for good: subscribed, or refused.
+    /// Subscriber connections the devices need not wait for: subscribed, refused, or failed.
     let settledConnections = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
     /// Why the broker kept a subscriber connection from its job (its CONNACK or a SUBACK
@@ -378,9 +378,8 @@ package final class Verifier: @unchecked Sendable {
 
     /// Starts the loops and the subscriptions, and waits until `deadline` (monotonic
     /// nanoseconds) for the broker to answer every connection: its subscriptions acknowledged,
-    /// or refused. Returns whether every connection subscribed.
-    @discardableResult
-    package func start(until deadline: UInt64) throws -> Bool {
+    /// or refused, or an attempt failed (`VerifierConnection.driverAttemptFailed`).
+    package func start(until deadline: UInt64) throws {
         for loop in loops { try loop.start() }
         for connection in connections {
             connection.loop.execute { connection.open() }
@@ -390,11 +389,10 @@ package final class Verifier: @unchecked Sendable {
             guard MonotonicClock.now() < deadline else {
                 logger.warning(
                     "verify: subscriptions not acknowledged within \(formatSeconds(Double(deadline &- started) / 1e9)); starting anyway")
-                return false
+                return
             }
             usleep(5_000)
         }
-        return problem.withLock { $0 } == nil
     }
 
     /// Waits for the last messages: until nothing has arrived for `quiet` seconds, or every
