@@ -71,7 +71,7 @@ import TestSupport
         #expect(verify.lost == 0, "\(verify)")
         #expect(verify.received == result.totals[.published])
         #expect(!verify.fellBehind && verify.missingWhileConnected == 0)
-        #expect(verify.receivedPerSecond > 0 && verify.publishedPerSecond > 0)
+        #expect(verify.receivedPerSecond > 0 && verify.acceptedPerSecond > 0)
     }
 
     @Test func withoutVerifyTheReportHasNoVerifyObject() throws {

@@ -12,8 +12,8 @@ extension VerifySummary {
                 + "broker's ACL may keep the verifier from reading them; give it an identity of its own ('verify:' in the scenario)"
         }
         guard fellBehind else { return nil }
-        return "verify: the subscribers fell behind: they received \(Int(receivedPerSecond)) msg/s while the devices published "
-            + "\(Int(publishedPerSecond)) msg/s, and \(missingWhileConnected) of the \(lost) lost went missing while every "
+        return "verify: the subscribers fell behind: they received \(Int(receivedPerSecond)) msg/s while the broker accepted "
+            + "\(Int(acceptedPerSecond)) msg/s, and \(missingWhileConnected) of the \(lost) lost went missing while every "
             + "connection was up, as a broker drops what it queues beyond its bound for a subscriber that does not keep up "
             + "(mosquitto's max_queued_messages, behind max_inflight_messages): those say more of the subscribers, or of the "
             + "broker's limits for one, than of the broker losing messages"

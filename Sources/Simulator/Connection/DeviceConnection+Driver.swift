@@ -95,7 +95,7 @@ extension DeviceConnection {
 
     /// A cluster's next host: its messages count there from now on.
     func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {
-        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters) }
+        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters, host: plan.options.hosts.firstIndex(of: to) ?? 0) }
         if logsEvents { context.control.logger.info("the next attempt goes to \(to), the cluster's next host", metadata) }
     }
 

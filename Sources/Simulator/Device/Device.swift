@@ -43,6 +43,8 @@ final class Device: TimerTarget {
     /// published while that was not so, which could not be received. Set before the loops run.
     var verifierPresence: VerifierPresence?
     var publishedWhileVerifierAway = 0
+    /// What it published to a host of `broker.hosts` other than the one the verifier was on.
+    var publishedUnwatched = 0
     /// Its part in a capacity step's `lost`, in a search with that SLO; set before the loops run.
     var stepWindow: StepWindow?
 
@@ -57,7 +59,13 @@ final class Device: TimerTarget {
     func notePublished(inWindow: Bool) {
         published += 1
         if inWindow { stepWindow?.countPublished() }
-        if let verifierPresence, !verifierPresence.isListening { publishedWhileVerifierAway += 1 }
+        if let verifierPresence {
+            switch verifierPresence.hears(host: telemetry.host) {
+            case nil: publishedWhileVerifierAway += 1
+            case false?: publishedUnwatched += 1
+            case true?: break
+            }
+        }
     }
     /// The broker refused one of its messages: not the broker's to deliver.
     func noteRefused() {

@@ -182,7 +182,7 @@ extension VerifierConnection {
 
 extension VerifierConnection {
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        presence.set(listening: false)
+        presence.set(listeningOn: nil)
         if isSubscribed {
             isSubscribed = false
             verifier.subscribedNow.subtract(1, ordering: .relaxed)
@@ -199,7 +199,7 @@ extension VerifierConnection {
         }
         guard suback.isLast, !hasRefusal else { return }
         isSubscribed = true
-        presence.set(listening: true)
+        presence.set(listeningOn: VerifierPresence.host(of: client.options))
         verifier.subscribedNow.add(1, ordering: .relaxed)
         verifier.disturbances.add(1, ordering: .relaxed)
         guard !everSubscribed else { return }
