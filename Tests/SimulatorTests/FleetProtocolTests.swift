@@ -48,6 +48,31 @@ import TestSupport
         #expect(server.connections.filter { $0.connect?.protocolLevel == 3 }.allSatisfy { $0.connackCode == 0 })
     }
 
+    /// Issue 38, item 20: an edge node ignored an NCMD on a topic the broker rewrote (RabbitMQ
+    /// 3.10: `spBv1.0/…` as `spBv1/0/…`) without a line; it is counted as `unmatched` and said,
+    /// naming the filter it was meant for.
+    @Test func aCommandOnATopicTheBrokerRewroteIsCountedAndNamed() throws {
+        let server = try ScriptedMQTTServer(
+            script: .init(publishAfterSubscribe: { filter in
+                filter == "spBv1.0/plant/NCMD/line-1" ? [("spBv1/0/plant/NCMD/line-1", [0x08, 0x01])] : []
+            }))
+        let yaml = """
+            devices:
+              - name: filler
+                publish: 5/s
+                sparkplug: { groupId: plant, edgeNodeId: "line-{index}", nodes: 1 }
+                payload: { fields: { speed: { constant: 5 } } }
+            """
+        let harness = try FleetHarness(yaml, port: server.port, settings: RunSettings(duration: .seconds(1), statsInterval: nil))
+        harness.start()
+        let result = try #require(try harness.result(timeout: 30))
+        #expect(result.totals[.unmatched] == 1, "\(result.totals)")
+        let said = harness.log.all.filter {
+            $0.contains("the broker rewrote the topic: got 'spBv1/0/plant/NCMD/line-1' for filter 'spBv1.0/plant/NCMD/line-1'")
+        }
+        #expect(said.count == 1 && said[0].contains("counted as unmatched"), "\(harness.log.all)")
+    }
+
     @Test func nothingIsPublishedBeforeAConnackHeldBackForTwoSeconds() throws {
         let server = try ScriptedMQTTServer(script: .init(connackDelay: 2))
         let result = try #require(

@@ -53,4 +53,32 @@ import TestSupport
         #expect(verify.unconfirmed == totals[.published] - 40 && verify.lost == 0 && !verify.fellBehind, "\(verify)")
         #expect(verify.line.contains("unconfirmed \(verify.unconfirmed) (never acknowledged, not proven lost)"), "\(verify.line)")
     }
+
+    /// Issue 38, item 20: RabbitMQ 3.10 delivers `spBv1.0/…` as `spBv1/0/…`, which matches none
+    /// of the verifier's subscriptions: it dropped every message in silence (`lost 186` of 186,
+    /// with an ACL's hint). They are counted as `unmatched`, the first named with the filter it
+    /// was meant for, and the last word says the broker rewrote them.
+    @Test func messagesOnRewrittenTopicsAreCountedAndNamed() throws {
+        let server = try ScriptedMQTTServer(
+            script: .init(relay: .init(topic: { $0.replacingOccurrences(of: ".", with: "/") })))
+        let yaml = """
+            devices:
+              - name: filler
+                count: 2
+                publish: 10/s
+                sparkplug: { groupId: plant, edgeNodeId: "line-{index}", nodes: 1 }
+                payload: { fields: { speed: { constant: 5 } } }
+            """
+        var settings = RunSettings(duration: .seconds(1), statsInterval: nil)
+        settings.verify = true
+        let harness = try FleetHarness(yaml, port: server.port, settings: settings)
+        harness.start()
+        let result = try #require(try harness.result(timeout: 30))
+        let verify = try #require(result.verify)
+        #expect(verify.received == 0 && (verify.unmatched ?? 0) > 0, "\(verify)")
+        let said = harness.log.all.filter { $0.contains("verify: the broker rewrote the topic: got 'spBv1/0/plant/") }
+        #expect(said.count == 1 && said[0].contains("for filter 'spBv1.0/plant/+/line-1/#'"), "\(harness.log.all)")
+        #expect(verify.warning?.hasPrefix("verify: \(verify.unmatched ?? 0) messages came on topics that match none") == true)
+        #expect(result.totals[.unmatched] == 0, "the edge node's subscriptions saw nothing")
+    }
 }

@@ -30,6 +30,10 @@ public struct VerifySummary: Codable, Sendable, Equatable {
     /// one the verifier was subscribed on: brokers that share nothing do not deliver them to it,
     /// so they are not proven lost either; apart from `lost`.
     public var unwatched = 0
+    /// Messages the broker delivered on topics none of the verifier's subscriptions match (a
+    /// broker that rewrites topics, RabbitMQ 3.10: `spBv1.0/…` as `spBv1/0/…`), which it cannot
+    /// count as the devices'; absent when there are none.
+    public var unmatched: Int?
     /// Topics on which the devices published five messages or more, none of which arrived: what
     /// a broker's ACL hides from a verifier that connects as a device (give it `verify:` of its
     /// own), as a subscriber behind loses some of every topic; absent when there are none.

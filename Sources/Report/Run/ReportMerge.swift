@@ -188,6 +188,8 @@ public enum ReportMerge {
         merged.missedWhileAway = summaries.reduce(0) { $0 + $1.missedWhileAway }
         merged.unconfirmed = summaries.reduce(0) { $0 + $1.unconfirmed }
         merged.unwatched = summaries.reduce(0) { $0 + $1.unwatched }
+        let unmatched = summaries.compactMap(\.unmatched)
+        merged.unmatched = unmatched.isEmpty ? nil : unmatched.reduce(0, +)
         let silent = summaries.compactMap(\.silentTopics)
         merged.silentTopics = silent.isEmpty ? nil : silent.reduce(0, +)
         // A shard's check that judged nothing leaves the whole unjudged.

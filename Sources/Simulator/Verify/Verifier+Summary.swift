@@ -50,6 +50,8 @@ extension Verifier {
         summary.missedWhileAway = streams.reduce(0) { $0 + $1.missedWhileAway }
         summary.unconfirmed = streams.reduce(0) { $0 + $1.unconfirmed }
         summary.unwatched = streams.reduce(0) { $0 + $1.unwatched }
+        let unmatched = unmatched.load(ordering: .relaxed)
+        if unmatched > 0 { summary.unmatched = unmatched }
         summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
         // A subscriber behind loses some of every topic; one that never sees a thing of a topic
         // of five messages or more is not let read it.

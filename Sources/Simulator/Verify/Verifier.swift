@@ -65,6 +65,8 @@ package final class Verifier: @unchecked Sendable {
     private let hasConnected = Atomic<Bool>(false)
     /// Subscriber connections whose subscriptions are acknowledged now.
     let subscribedNow = Atomic<Int>(0)
+    /// Messages on topics none of its subscriptions match (`UnmatchedTopic`): a broker's rewrite.
+    let unmatched = Atomic<Int>(0)
     /// Subscriber connections lost, and subscribed again, so far: a second with either is no
     /// judge of what the broker dropped.
     let disturbances = Atomic<Int>(0)
@@ -316,6 +318,13 @@ package final class Verifier: @unchecked Sendable {
     /// An attempt to connect failed, for `reason`.
     func noteFailure(_ reason: String) {
         lastFailure.withLock { $0 = reason }
+    }
+
+    /// A message came on a topic none of its subscriptions match: counted, the first said.
+    func noteUnmatched(_ warning: String) {
+        guard unmatched.add(1, ordering: .relaxed).newValue == 1 else { return }
+        logger.warning(
+            "verify: \(warning); such messages are counted as verify.unmatched, and what the devices published as lost")
     }
 
     /// Logs `verify: reason`, unless it has been said.

@@ -214,7 +214,14 @@ extension VerifierConnection {
         case .newPastAGap:
             verifier.receivedCount.add(1, ordering: .relaxed)
             verifier.gapsSeen.add(1, ordering: .relaxed)
-        case .copy, .notOurs:
+        case .notOurs:
+            // Retained, or of a topic a filter of its matches that no device of the fleet's
+            // publishes on; else a topic the broker rewrote.
+            guard !message.retain, let warning = UnmatchedTopic.warning(topic: message.topic, filters: filters.map(\.key)) else {
+                break
+            }
+            verifier.noteUnmatched(warning)
+        case .copy:
             break
         }
     }
