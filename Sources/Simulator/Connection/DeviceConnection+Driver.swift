@@ -95,7 +95,7 @@ extension DeviceConnection {
 
     /// A cluster's next host: its messages count there from now on.
     func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {
-        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters) }
+        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters, host: plan.options.hosts.firstIndex(of: to) ?? 0) }
         if logsEvents { context.control.logger.info("the next attempt goes to \(to), the cluster's next host", metadata) }
     }
 
@@ -186,12 +186,17 @@ extension DeviceConnection {
     }
 
     /// A command for one of the devices, or Home Assistant's birth message: the first role whose
-    /// message it is takes it.
+    /// message it is takes it. One no role takes, on a topic none of the subscriptions match, a
+    /// broker rewrote (an NCMD of RabbitMQ 3.10): counted and said.
     func client(_ client: Client, didReceive message: ReceivedMessage) {
         for (index, role) in roles.enumerated() {
             guard let actions = role.received(message, connected: isConnected, now: MonotonicClock.now()) else { continue }
             perform(actions, of: index)
             return
         }
+        let filters = subscriptions.sorted { $0.key < $1.key }.flatMap { $0.value.filters.map(\.key) }
+        guard let warning = UnmatchedTopic.warning(topic: message.topic, filters: filters) else { return }
+        telemetry.counters.add(.unmatched)
+        warnOnce(warning + "; it is ignored, and counted as unmatched", key: "unmatched topic")
     }
 }

@@ -43,6 +43,8 @@ final class Device: TimerTarget {
     /// published while that was not so, which could not be received. Set before the loops run.
     var verifierPresence: VerifierPresence?
     var publishedWhileVerifierAway = 0
+    /// What it published to a host of `broker.hosts` other than the one the verifier was on.
+    var publishedUnwatched = 0
     /// Its part in a capacity step's `lost`, in a search with that SLO; set before the loops run.
     var stepWindow: StepWindow?
 
@@ -57,7 +59,13 @@ final class Device: TimerTarget {
     func notePublished(inWindow: Bool) {
         published += 1
         if inWindow { stepWindow?.countPublished() }
-        if let verifierPresence, !verifierPresence.isListening { publishedWhileVerifierAway += 1 }
+        if let verifierPresence {
+            switch verifierPresence.hears(host: telemetry.host) {
+            case nil: publishedWhileVerifierAway += 1
+            case false?: publishedUnwatched += 1
+            case true?: break
+            }
+        }
     }
     /// The broker refused one of its messages: not the broker's to deliver.
     func noteRefused() {
@@ -263,10 +271,23 @@ final class Device: TimerTarget {
     @inline(__always)
     private func tick(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
         guard ticksWhole else { return tickInParts(elapsed: elapsed, due: due, now: now) }
+        if let counted = tickUnmade() { return counted }
         guard control.takeTick() else { return false }
         encode(elapsed: elapsed)
         counters.add(.scheduled)
         context.payload.withBytes { _ = telemetry.submit(from: self, payload: $0, due: due, now: now) }
+        return true
+    }
+
+    /// A tick its connection cannot take now (parked, or down under `offline: drop`) is counted
+    /// where it ends without being made: made, it would use up a number of its counter, which
+    /// counts publishes, and a subscriber would read the hole as a message the broker lost.
+    /// `nil` when the connection takes it; else whether the `--messages` budget allowed it.
+    private func tickUnmade() -> Bool? {
+        guard let untaken = telemetry.untakenTick else { return nil }
+        guard control.takeTick() else { return false }
+        counters.add(.scheduled)
+        counters.add(untaken)
         return true
     }
 
@@ -324,6 +345,8 @@ final class Device: TimerTarget {
     /// as sent only once the connection took it (published or queued).
     private func tickInParts(elapsed: Double, due: UInt64?, now: UInt64) -> Bool {
         if speaksSparkplug { return tickSparkplug(elapsed: elapsed, due: due, now: now) }
+        // A field alone on its topic carries no counter to read (`VerifyPlan`): made all the same.
+        if !signals.isPerField, let counted = tickUnmade() { return counted }
         encode(elapsed: elapsed)
         let parts = signals.isPerField ? signals.pieces.count : 1
         if heartbeat > 0, let sentAt, !signals.hasChanged, elapsed - sentAt < heartbeat {
