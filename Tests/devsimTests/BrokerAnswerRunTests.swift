@@ -60,6 +60,23 @@ import TestSupport
             "\(result.stderr)")
     }
 
+    /// Issue 38, item 18: with `--verify` too. The verifier, of a fleet of MQTT 5, has nothing to
+    /// fall back to: its failure tells the devices at once (not after 5 s, the whole connect
+    /// timeout here, in which no device tried), and both say what to try.
+    @Test func aVerifierThatTheBrokerClosesHoldsNoFleetAndIsToldToTryMQTT311() throws {
+        let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
+        let file = try scenario("protocol: mqtt5")
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(file, port: server.port, ["--connect-timeout", "5s", "--verify"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(!result.stderr.contains("subscriptions not acknowledged"), "the fleet did not wait for the verifier: \(result.stderr)")
+        let hint =
+            "cannot connect: the broker closed the connection without a CONNACK; the broker may not speak MQTT 5: try --protocol mqtt311"
+        #expect(result.stderr.contains("verify: " + hint), "\(result.stderr)")
+        #expect(result.stderr.contains("no connection within 5.0s: " + hint), "the devices tried: \(result.stderr)")
+        #expect(server.connections.contains { $0.connect?.clientID == "d-1" })
+    }
+
     /// Item 2: the Paho test broker says 256 bytes; the verifier's SUBSCRIBE for 50 topics is
     /// larger, and is split into SUBSCRIBEs that fit.
     @Test func theVerifiersSubscriptionsFitTheMaximumPacketSize() throws {

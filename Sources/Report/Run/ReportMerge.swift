@@ -141,6 +141,7 @@ public enum ReportMerge {
         byName(groups, name: \.name) { sum, group in
             if let commands = group.commands { sum.commands = (sum.commands ?? CommandCounts()) + commands }
             if let stages = group.stages { sum.stages = GroupStageFigures.merged((sum.stages ?? []) + stages) }
+            if let refusals = group.refusals { sum.refusals = (sum.refusals ?? Refusals()) + refusals }
             sum.figures += group.figures
         }
     }
@@ -181,11 +182,15 @@ public enum ReportMerge {
             duplicated: summaries.reduce(0) { $0 + $1.duplicated },
             outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
         // The shards ran side by side: their rates add up.
-        merged.publishedPerSecond = summaries.reduce(0) { $0 + $1.publishedPerSecond }
+        merged.acceptedPerSecond = summaries.reduce(0) { $0 + $1.acceptedPerSecond }
         merged.receivedPerSecond = summaries.reduce(0) { $0 + $1.receivedPerSecond }
         merged.missingWhileConnected = summaries.reduce(0) { $0 + $1.missingWhileConnected }
         merged.fellBehind = summaries.contains(where: \.fellBehind)
         merged.missedWhileAway = summaries.reduce(0) { $0 + $1.missedWhileAway }
+        merged.unconfirmed = summaries.reduce(0) { $0 + $1.unconfirmed }
+        merged.unwatched = summaries.reduce(0) { $0 + $1.unwatched }
+        let unmatched = summaries.compactMap(\.unmatched)
+        merged.unmatched = unmatched.isEmpty ? nil : unmatched.reduce(0, +)
         let silent = summaries.compactMap(\.silentTopics)
         merged.silentTopics = silent.isEmpty ? nil : silent.reduce(0, +)
         // A shard's check that judged nothing leaves the whole unjudged.

@@ -89,7 +89,8 @@ extension RunReport {
                 GroupFigures(
                     name: group.name, figures: group.totals.figures,
                     commands: result.commandGroups.contains(group.name) ? group.totals.commands : nil,
-                    stages: result.groupStages[index]?.map(GroupStageFigures.init))
+                    stages: result.groupStages[index]?.map(GroupStageFigures.init),
+                    refusals: group.totals.refusals.isEmpty ? nil : group.totals.refusals)
             },
             connectionErrors: result.connectionErrors,
             refusals: t.refusals.isEmpty ? nil : t.refusals,

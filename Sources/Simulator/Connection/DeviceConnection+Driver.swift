@@ -93,7 +93,7 @@ extension DeviceConnection {
 
     /// A cluster's next host: its messages count there from now on.
     func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {
-        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters) }
+        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters, host: plan.options.hosts.firstIndex(of: to) ?? 0) }
         logEvent("the next attempt goes to \(to), the cluster's next host")
     }
 
@@ -177,8 +177,12 @@ extension DeviceConnection {
     }
 
     /// A command for one of the devices, or Home Assistant's birth message: the first role whose
-    /// message it is takes it.
+    /// message it is takes it. One no role takes, on a topic none of the subscriptions match, a
+    /// broker rewrote (an NCMD of RabbitMQ 3.10): counted and said.
     func client(_ client: Client, didReceive message: ReceivedMessage) {
         for role in roles.all where role.received(message, self) { return }
+        guard let warning = UnmatchedTopic.warning(topic: message.topic, filters: roles.filters) else { return }
+        telemetry.counters.add(.unmatched)
+        warnOnce(warning + "; it is ignored, and counted as unmatched", key: "unmatched topic")
     }
 }

@@ -281,7 +281,7 @@ public final class Fleet: Sendable {
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         // The closed-loop check's first second begins before any device can publish, so that
         // what the broker drops of the very first messages is judged too.
-        verifier?.notePace(published: 0, publisherChanges: 0)
+        verifier?.notePace(Totals(), publisherChanges: 0)
         roster.begin()
         for context in contexts {
             try context.loop.start()
@@ -328,7 +328,7 @@ public final class Fleet: Sendable {
         subscribers?.settle()
         // The run's last part second, judged once what was in flight has arrived.
         let settled = totals
-        verifier?.notePace(published: settled[.published], publisherChanges: control.losses.load(ordering: .relaxed) + settled[.reconnects])
+        verifier?.notePace(settled, publisherChanges: control.losses.load(ordering: .relaxed) + settled[.reconnects])
         verifier?.stop()
         subscribers?.stop()
         for context in contexts { context.loop.stop() }
@@ -387,11 +387,19 @@ public final class Fleet: Sendable {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
                     if let sparkplug = connection.role(SparkplugEdgeNodeRole.self)?.sequencer, let node = connection.plan.sparkplug {
-                        // QoS 0: the broker refuses none.
-                        return [(connection.plan, node.topic.nodeFilter, sparkplug.published, sparkplug.publishedWhileVerifierAway)]
+                        // QoS 0: the broker refuses none, and acknowledges none.
+                        return [
+                            Verifier.Publication(
+                                connection: connection.plan, topic: node.topic.nodeFilter, count: sparkplug.published,
+                                whileAway: sparkplug.publishedWhileVerifierAway)
+                        ]
                     }
+                    let unacknowledged = connection.telemetry.unacknowledgedBySender
                     return connection.devices.map {
-                        (connection.plan, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
+                        Verifier.Publication(
+                            connection: connection.plan, topic: $0.plan.topic, count: $0.published - $0.refused,
+                            whileAway: $0.publishedWhileVerifierAway, unwatched: $0.publishedUnwatched,
+                            unacknowledged: unacknowledged[ObjectIdentifier($0)] ?? 0)
                     }
                 })
         }

@@ -110,7 +110,8 @@ extension FleetPlan {
                 let count = min(max(1, count), devices.count)
                 groups = (0..<count).map { slot in stride(from: slot, to: devices.count, by: count).map { devices[$0] } }
                 let shardPart = shard.map { $0.count > 1 ? "-shard\($0.index)of\($0.count)" : "" } ?? ""
-                clientIDs = (1...count).map { "\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)" }
+                let version = protocolVersion(of: scenario, settings: settings)
+                clientIDs = (1...count).map { version.clientID("\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)") }
                 positions = Array(0..<count)
             }
         }
@@ -176,7 +177,7 @@ extension FleetPlan {
             clientID: clientID,
             cleanSession: broker.cleanSession ?? Defaults.cleanSession,
             keepalive: broker.keepalive ?? Defaults.keepalive,
-            protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
+            protocolVersion: protocolVersion(of: scenario, settings: settings),
             username: settings.anonymous ? nil : fill(settings.username ?? url?.username) ?? row?[.username] ?? fill(broker.username),
             password: settings.anonymous ? nil : settings.password ?? row?[.password] ?? fill(broker.password),
             will: will,
@@ -190,6 +191,12 @@ extension FleetPlan {
             azureIoTHub(azure, into: &options, scenario: scenario, settings: settings, id: id, deviceKey: row?[.deviceKey])
         }
         return options
+    }
+
+    /// The MQTT version the connections to `scenario`'s broker speak: `--protocol`, the file's, or
+    /// the default.
+    static func protocolVersion(of scenario: Scenario, settings: RunSettings) -> ProtocolVersion {
+        settings.mqttProtocol ?? scenario.broker.protocol ?? Defaults.mqttProtocol
     }
 
     /// The TLS of the connections to `scenario`'s broker, `nil` for none. A URL's scheme says
