@@ -1,3 +1,4 @@
+import MQTT
 import Report
 
 /// What the command line asks of a run that its plan must allow, checked before anything
@@ -74,11 +75,16 @@ public struct RunChecks: Sendable {
         }
     }
 
-    /// `broker.azureIoTHub` sets each device's user name and password (its SAS token): the
-    /// command line's would be thrown away, unsaid. And the hub lets a device subscribe to no
-    /// other's telemetry, which `--verify` would.
+    /// `broker.azureIoTHub` sets each device's user name and password (its SAS token), and MQTT
+    /// 3.1.1: the command line's would be thrown away, unsaid, as `protocol:` in the file is
+    /// refused. And the hub lets a device subscribe to no other's telemetry, which `--verify` would.
     static func checkAzureIoTHub(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
         guard let scenario = plan.scenarios.first(where: { $0.broker.azureIoTHub != nil }) else { return }
+        if let version = settings.mqttProtocol, version != .v311 {
+            throw RunCheckError(
+                "\(scenario.file): broker.azureIoTHub speaks MQTT 3.1.1, Azure IoT Hub's (its MQTT 5 is a preview with other "
+                    + "topics): leave out --protocol \(version.name) (DEVSIM_PROTOCOL)")
+        }
         if settings.username != nil || settings.password != nil || settings.anonymous {
             throw RunCheckError(
                 "\(scenario.file): broker.azureIoTHub sets each device's user name and SAS token: leave out --username, "
