@@ -33,28 +33,32 @@ enum ArgumentParser {
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Command {
         guard let first = arguments.first else { return .missingCommand }
         let rest = Array(arguments.dropFirst())
-        switch first {
-        case "--help", "-h", "help":
+        guard let command = CommandName(word: first) else {
+            let hint = Suggestion.closest(to: first, among: CommandName.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" }
+            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are \(CommandName.listed)"))
+        }
+        switch command {
+        case .help:
             return .help(topic: rest.first)
-        case "--version", "-V", "version":
+        case .version:
             return .version
-        case "validate":
+        case .validate:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "validate") }
             if let flag = rest.first(where: { $0.hasPrefix("-") }) {
                 throw UsageError("validate: unknown option '\(flag)'")
             }
             guard !rest.isEmpty else { throw UsageError("validate: name at least one scenario file") }
             return .validate(rest)
-        case "run":
+        case .run:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "run") }
             return .run(try pointing(to: "run") { () throws(UsageError) in try parseRun(rest, environment: environment) })
-        case "record":
+        case .record:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "record") }
             return .record(try pointing(to: "record") { () throws(UsageError) in try parseRecord(rest, environment: environment) })
-        case "sample":
+        case .sample:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "sample") }
             return .sample(try pointing(to: "sample") { () throws(UsageError) in try parseSample(rest) })
-        case "report":
+        case .report:
             if rest.isEmpty || rest.contains("--help") || rest.contains("-h") { return .help(topic: "report") }
             let arguments = Array(rest.dropFirst())
             switch rest[0] {
@@ -69,13 +73,8 @@ enum ArgumentParser {
                 throw UsageError(
                     "report: unknown subcommand '\(rest[0])'; \(hint)the subcommands are 'merge REPORT...', 'csv REPORT' and 'html REPORT'")
             }
-        default:
-            let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
-            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, record, sample and validate"))
         }
     }
-
-    static let commands = ["run", "record", "sample", "validate", "report", "help", "version"]
 
     /// `report merge [--output FILE] REPORT...`.
     /// `parse()`'s result, its mistakes pointing to `devsim COMMAND --help`.
