@@ -100,6 +100,7 @@ struct RunCommand {
         if let line = result.connectTimings.line { logger.info("connect times: " + line) }
         for group in result.subscribers { logger.info(group.logLine) }
         for host in result.hosts { logger.info(host.logLine) }
+        if let warning = result.neverConnectedWarning { logger.warning(warning) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
         service?.noteFinished(result, outcome: report.outcome)
