@@ -133,11 +133,14 @@ import Testing
     }
 
     @Test func aCSVReportNeedsTheTimeline() throws {
-        let csv = RunChecks(report: "out.csv", reportFormat: .csv)
+        let csv = RunChecks(reports: [ReportOutput(path: "out.json", format: .json), ReportOutput(path: "out.csv", format: .csv)])
         #expect(
             try problem(Self.meter, csv, settings: settings(timeline: false))
                 == "--report out.csv is the timeline as CSV, which --timeline-interval 0 turns off")
         #expect(try problem(Self.meter, csv) == nil)
-        #expect(try problem(Self.meter, RunChecks(report: "out.json"), settings: settings(timeline: false)) == nil)
+        #expect(
+            try problem(
+                Self.meter, RunChecks(reports: [ReportOutput(path: "out.json", format: .json)]), settings: settings(timeline: false))
+                == nil)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Testing
 @testable import devsim
 
@@ -21,7 +22,7 @@ import Testing
         #expect(options.duration == .seconds(30))
         #expect(options.messages == 5)
         #expect(options.seed == 42)
-        #expect(options.report == "r.json")
+        #expect(options.reports == [ReportOutput(path: "r.json", format: .json)])
         #expect(options.dryRun)
         #expect(options.logFormat == .json)
         #expect(options.scenarios == ["a.yaml", "b.yaml"])

@@ -10,15 +10,13 @@ public struct RunChecks: Sendable {
     public var dryRun = false
     /// `--expect`.
     public var expectations: [Assertion] = []
-    /// `--report`, and the format it is written in.
-    public var report: String? = nil
-    public var reportFormat: ReportFormat = .json
+    /// `--report`: each file, and the format it is written in.
+    public var reports: [ReportOutput] = []
 
-    public init(dryRun: Bool = false, expectations: [Assertion] = [], report: String? = nil, reportFormat: ReportFormat = .json) {
+    public init(dryRun: Bool = false, expectations: [Assertion] = [], reports: [ReportOutput] = []) {
         self.dryRun = dryRun
         self.expectations = expectations
-        self.report = report
-        self.reportFormat = reportFormat
+        self.reports = reports
     }
 
     /// The first problem of a run of `plan` with `settings`, thrown as the sentence the command
@@ -70,8 +68,8 @@ public struct RunChecks: Sendable {
         guard unjudgeable.isEmpty else {
             throw RunCheckError("--expect: " + unjudgeable.joined(separator: "; "))
         }
-        if let report, reportFormat == .csv, settings.timelineInterval == nil {
-            throw RunCheckError("--report \(report) is the timeline as CSV, which --timeline-interval 0 turns off")
+        if let csv = reports.first(where: { $0.format == .csv }), settings.timelineInterval == nil {
+            throw RunCheckError("--report \(csv.path) is the timeline as CSV, which --timeline-interval 0 turns off")
         }
     }
 
