@@ -189,7 +189,7 @@ final class FieldEncoder {
                 buffer.append(contentsOf: value.utf8)
             }
         case .utcTimestamp(let milliseconds):
-            UTCTimestamp.writeISO8601(milliseconds: milliseconds, quoted: quoted, into: &buffer)
+            UTCTimestamp.writeISO8601(milliseconds: milliseconds, fractionDigits: decimals ?? 3, quoted: quoted, into: &buffer)
         case .null:
             JSONWriter.writeNull(into: &buffer)
         }

@@ -151,9 +151,10 @@ final class ConnectionDriver: TimerTarget {
     func connackArrived(_ code: ConnackCode) {
         if !code.isAccepted {
             refusedThisAttempt = true
-            let hint = code.refusesCredentials ? "; check the user name and password: --username, --password-file or DEVSIM_PASSWORD" : ""
             attemptFailed(
-                AttemptFailure(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))\(hint)", refusal: code))
+                AttemptFailure(
+                    reason: "connection refused: \(code) (CONNACK code \(code.rawValue))",
+                    hint: code.refusesCredentials ? AttemptFailure.credentialsHint : "", refusal: code))
         } else if watchesSilence {
             let keepalive = client.brokerLimits.keepalive(asked: client.options.keepalive)
             silenceLimit = keepalive > .zero ? MonotonicClock.nanoseconds(keepalive * 1.5) : 0

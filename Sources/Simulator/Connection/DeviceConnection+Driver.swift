@@ -83,9 +83,19 @@ extension DeviceConnection {
     func driverAttemptFailed(_ failure: AttemptFailure) {
         if failure.refusal != nil || failure.unansweredByBroker { sparkplug?.connectReachedBroker() }
         standing.attemptFailed()
+        attemptHasFailed = true
         let speaksMQTT5 = client.options.protocolVersion == .v5
+        var failure = failure
+        // A refusal is of this connection's identity: named, with the row of the credentials
+        // file its secrets come from, which is then what to check.
+        var named: String?
+        if failure.refusal != nil {
+            let row = plan.credentialsRow
+            named = "client id \(plan.options.clientID ?? "-")" + (row.map { ", \($0.file):\($0.line)" } ?? "")
+            if let row, failure.refusal?.refusesCredentials == true { failure.hint = "; check the device's row of \(row.file)" }
+        }
         context.control.connectionFailed(
-            failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""),
+            failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""), connection: named,
             host: client.options.host, port: client.options.port)
         if let refusal = failure.refusal, refusal.refusesCredentials, !credentialsRefused, isInitial {
             credentialsRefused = true
@@ -99,8 +109,11 @@ extension DeviceConnection {
         if logsEvents { context.control.logger.info("the next attempt goes to \(to), the cluster's next host", metadata) }
     }
 
+    /// Not after credentials refused, before any were accepted: a run they all were ends with
+    /// exit 3, and the retries of one refused among many would repeat its warning in other words.
     func driverWillRetry(after delay: Double) {
-        if logsEvents { context.control.logger.info("reconnecting in \(formatSeconds(delay))", metadata) }
+        guard logsEvents, !credentialsRefused || driver.hasConnected else { return }
+        context.control.logger.info("reconnecting in \(formatSeconds(delay))", metadata)
     }
 
     func driverDidFinish() {

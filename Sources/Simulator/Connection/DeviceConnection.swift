@@ -26,6 +26,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
     var qos: QoS { telemetry.qos }
     /// Whether the broker has refused this connection's credentials once (RunControl counts it).
     var credentialsRefused = false
+    /// Whether an attempt to connect has failed: one never up by the run's end, with this, is
+    /// among the report's `neverConnected`.
+    var attemptHasFailed = false
     /// Whether each connection's comings and goings are logged; big fleets rely on the status
     /// line and on failures logged once per reason.
     let logsEvents: Bool
