@@ -52,12 +52,12 @@ import Testing
                 == Dictionary(uniqueKeysWithValues: whole.connections.map { ($0.options.clientID ?? "", $0.devices.map(\.id)) }))
     }
 
-    private func role(primaryHost: String? = nil) throws -> SparkplugRole {
+    private func role(primaryHost: String? = nil, protocol version: ProtocolVersion = .v311) throws -> SparkplugRole {
         let yaml =
             primaryHost.map { Self.yaml.replacingOccurrences(of: "nodes: 2 }", with: "nodes: 2, primaryHost: \($0) }") } ?? Self.yaml
         let connection = try #require(try plan(yaml: yaml).connections.first)
         #expect(connection.sparkplug?.primaryHost == primaryHost)
-        return try #require(SparkplugRole(plan: connection.sparkplug, devices: connection.devices))
+        return try #require(SparkplugRole(plan: connection.sparkplug, devices: connection.devices, protocolVersion: version))
     }
 
     private func receive(_ role: SparkplugRole, topic: String, _ payload: SparkplugPayload) -> [RoleAction]? {
@@ -87,10 +87,14 @@ import Testing
             return
         }
         #expect(filters == ["spBv1.0/plant/NCMD/line-1", "spBv1.0/plant/DCMD/line-1/+"] && qos == .atLeastOnce)
-        guard case .sparkplug(.death)? = role.disconnecting(.goingOffline).first else {
-            Issue.record("no death before a disconnect")
-            return
-        }
+        #expect(names(role.disconnecting(.goingOffline)) == ["death"], "its own NDEATH, before a DISCONNECT that discards the will")
+    }
+
+    /// Issue 38, item 3: under MQTT 5 the DISCONNECT carries 0x04 and the will is the NDEATH
+    /// (Sparkplug 3.0, tck-id-payloads-ndeath-will-message-publisher-disconnect-mqtt50).
+    @Test func underMQTT5TheNodesDeathIsItsWill() throws {
+        #expect(names(try role(protocol: .v5).disconnecting(.goingOffline)) == ["death by will"])
+        #expect(names(try role(primaryHost: "scada", protocol: .v5).disconnecting(.leaving)) == ["death by will"])
     }
 
     @Test func aRebirthIsAskedByATrueRebirthMetricOnly() throws {
@@ -141,7 +145,7 @@ import Testing
             case .sparkplug(.births): "births"
             case .sparkplug(.leave): "leave"
             case .sparkplug(.awaitHost): "awaitHost"
-            case .sparkplug(.death): "death"
+            case .sparkplug(.death(let byWill)): byWill ? "death by will" : "death"
             case .subscribe(let filters, let qos): "subscribe \(filters.joined(separator: " ")) qos \(qos.rawValue)"
             case .warnOnce(let message, _): "warn: \(message)"
             default: "\(action)"

@@ -91,6 +91,33 @@ import TestSupport
         #expect(host.births["packaging/line-1/filler-5"] == 2 && host.births["packaging/line-2/filler-4"] == 1, "\(host.births)")
     }
 
+    /// Issue 38, item 3: under MQTT 5 a clean end's DISCONNECT carries 0x04, Disconnect with
+    /// Will Message (Sparkplug 3.0, tck-id-payloads-ndeath-will-message-publisher-disconnect-
+    /// mqtt50), so the broker publishes the will: the host hears one NDEATH, the will at its
+    /// QoS 1, with the NBIRTH's bdSeq. Before, 0x00 had the broker drop the will and the host
+    /// heard only devsim's own NDEATH, at QoS 0.
+    @Test func underMQTT5ACleanEndsNDEATHIsTheWillAlone() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#", qos: 1)
+        let file = try RunFiles.scenario("line.yaml", Self.scenario.replacingOccurrences(of: "nodes: 2", with: "nodes: 1"))
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try run(file, broker, ["--protocol", "mqtt5", "--duration", "2s"])
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        let deaths = { subscriber.messages.filter { $0.topic == "spBv1.0/packaging/NDEATH/line-1" } }
+        // The will comes once the broker has read the DISCONNECT, after whatever devsim sent
+        // before it on the connection: an NDEATH of its own would be there first.
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { deaths().contains { $0.qos == 1 } }, "the will: \(deaths().map(\.qos))")
+        subscriber.stop()
+        #expect(deaths().map(\.qos) == [1], "one NDEATH, the will")
+        let bdSeq = { (message: Subscriber.Message?) in
+            try message.map { try SparkplugPython.decode($0.payload).metrics.first { $0.name == "bdSeq" }?.value }
+        }
+        let birth = subscriber.messages.first { $0.topic == "spBv1.0/packaging/NBIRTH/line-1" }
+        #expect(try bdSeq(deaths().first) == "0" && bdSeq(birth) == "0")
+        let host = try SparkplugPython.checkAsHost(subscriber.messages.map { ($0.topic, $0.payload) })
+        #expect(host.errors.isEmpty && host.deaths["packaging/line-1"] == [0], "\(host.errors.prefix(5)) \(host.deaths)")
+    }
+
     @Test func theWillIsTheNDEATHOfTheConnectionAndEachConnectionHasTheNextBdSeq() throws {
         let broker = try MosquittoBroker()
         let scenario =

@@ -333,12 +333,14 @@ public final class Client: @unchecked Sendable {
         try apply(options)
     }
 
-    /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
-    package func disconnect() throws(MosquittoError) {
+    /// Sends DISCONNECT: `mosquitto_disconnect_v5`, whose `reason` only MQTT 5 carries (0x04,
+    /// Disconnect with Will Message, has the broker publish the will all the same; 3.1.1's
+    /// DISCONNECT always discards it). `didDisconnect(nil)` follows once it is written.
+    package func disconnect(reason: ReasonCode = .success) throws(MosquittoError) {
         assertInEventLoop()
         defer { registrationMayChange() }
         disconnectRequested = true
-        try check(mosquitto_disconnect(handle))
+        try check(mosquitto_disconnect_v5(handle, Int32(options.protocolVersion == .v5 ? reason.rawValue : 0), nil))
     }
 
     /// Hands a message to libmosquitto: `mosquitto_publish`.

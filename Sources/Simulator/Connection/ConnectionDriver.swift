@@ -13,8 +13,8 @@ protocol ConnectionDriverDelegate: AnyObject {
     /// The broker accepted the connection; `firstTime` if it had never been up before.
     func driverDidConnect(firstTime: Bool)
     /// The connection is about to leave cleanly (the run's end, a pause): the last word before
-    /// the DISCONNECT.
-    func driverWillDisconnect()
+    /// the DISCONNECT, and the reason code the DISCONNECT carries (MQTT 5).
+    func driverWillDisconnect() -> ReasonCode
     /// Whether messages the broker has yet to acknowledge are out: the DISCONNECT then waits for
     /// them (`quiet()`), up to `ConnectionDriver.quietLimit`.
     func driverAwaitsAcknowledgements() -> Bool
@@ -41,7 +41,7 @@ protocol ConnectionDriverDelegate: AnyObject {
 }
 
 extension ConnectionDriverDelegate {
-    func driverWillDisconnect() {}
+    func driverWillDisconnect() -> ReasonCode { .success }
     func driverAwaitsAcknowledgements() -> Bool { false }
     func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
@@ -84,6 +84,9 @@ final class ConnectionDriver: TimerTarget {
     private var bridgeFailure: String?
     /// The run's DISCONNECT was handed to libmosquitto, which then closed its connection.
     private var disconnectedCleanly = false
+    /// The reason code of the DISCONNECT under way (`driverWillDisconnect`), which may wait for
+    /// acknowledgements before it goes.
+    private var disconnectReason = ReasonCode.success
     /// The last attempt failed with the host down: the next goes to the cluster's next node.
     private var failsOver = false
     /// The DISCONNECT under way is a pause's, of a connection that was up.
@@ -303,7 +306,7 @@ final class ConnectionDriver: TimerTarget {
             silenceTimer.cancel()
             disconnectedCleanly = true
             pausesConnected = machine.state == .pausing
-            delegate.driverWillDisconnect()
+            disconnectReason = delegate.driverWillDisconnect()
             if delegate.driverAwaitsAcknowledgements() {
                 quietTimer.schedule(at: MonotonicClock.now() &+ Self.quietLimit)
             } else {
@@ -373,7 +376,7 @@ final class ConnectionDriver: TimerTarget {
 
     private func sendDisconnect() {
         do {
-            try client.disconnect()
+            try client.disconnect(reason: disconnectReason)
         } catch {
             perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
         }

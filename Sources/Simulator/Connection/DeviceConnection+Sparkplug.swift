@@ -50,12 +50,16 @@ extension DeviceConnection {
             }
             follow(move)
             rejoinTimer?.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay))
-        case .death:
-            // QoS 0: the DISCONNECT right behind it need wait for no acknowledgement.
-            publishAside(
-                AsideMessage(
-                    topic: sparkplug.topic.topic(.nodeDeath), payload: sparkplug.death(), qos: .atMostOnce, retain: false, what: "sparkplug"
-                ))
+        case .death(let byWill):
+            if byWill {
+                disconnectReason = .disconnectWithWill
+            } else {
+                // QoS 0: the DISCONNECT right behind it need wait for no acknowledgement.
+                publishAside(
+                    AsideMessage(
+                        topic: sparkplug.topic.topic(.nodeDeath), payload: sparkplug.death(), qos: .atMostOnce, retain: false,
+                        what: "sparkplug"))
+            }
             sparkplugNodeDied()
         case .write(let index, let writes, let arrivedAt):
             write(writes, to: index, arrivedAt: arrivedAt)
