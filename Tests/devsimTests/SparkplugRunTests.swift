@@ -118,6 +118,35 @@ import TestSupport
         #expect(host.errors.isEmpty && host.deaths["packaging/line-1"] == [0], "\(host.errors.prefix(5)) \(host.deaths)")
     }
 
+    /// Issue 38, item 4: the shipped scenario's setpoint takes a DCMD, as its comment promises
+    /// ("set a filler's target speed (DCMD)"): `target_bpm` reports `speed_bpm`'s setpoint, and a
+    /// host that writes it moves that setpoint; the DDATA that answers says the new target.
+    @Test func aHostWritesTheShippedScenariosSetpoint() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/packaging/DDATA/line1-filling/filler-1")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = repository.appendingPathComponent("scenarios/sparkplug-packaging-line.yaml").path
+        let report = try RunFiles.scenario("report.json", "")
+        defer { RunFiles.removeFolder(of: report) }
+        let devsim = try run(file, broker, ["--report", report])
+        #expect(subscriber.waitFor(count: 1, timeout: 15), "\(devsim.stderr)")
+        try command(
+            broker, "spBv1.0/packaging/DCMD/line1-filling/filler-1",
+            #"{"metrics": [{"name": "target_bpm", "datatype": 10, "double_value": 96}]}"#)
+        // filler-1 is line1-filling's first device: target_bpm, its third field, has alias 3.
+        let answered = TestClock.wait(timeout: 10, interval: 0.05) {
+            subscriber.messages.contains { message in
+                (try? SparkplugPython.decode(message.payload))?.metrics.contains { $0.alias == "3" && $0.value == "96.0" } == true
+            }
+        }
+        #expect(answered, "a DDATA with target_bpm 96: \(devsim.stderr)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        #expect(
+            try RunFiles.report(report)["commands"] as? [String: Int] == ["received": 1, "applied": 1, "rejected": 0, "answered": 1],
+            "\(devsim.stderr)")
+    }
+
     @Test func theWillIsTheNDEATHOfTheConnectionAndEachConnectionHasTheNextBdSeq() throws {
         let broker = try MosquittoBroker()
         let scenario =
