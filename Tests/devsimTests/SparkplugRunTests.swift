@@ -83,11 +83,13 @@ import TestSupport
         let host = try SparkplugPython.checkAsHost(subscriber.messages.map { ($0.topic, $0.payload) })
         #expect(host.errors.count == 0, "\(host.errors.prefix(5))")
         #expect(host.counts["NBIRTH"] == 3 && host.counts["DBIRTH"] == 9 && host.counts["NDEATH"] == 2, "\(host.counts)")
-        // The DCMDs in the report: the write applied and answered (found by review: none shown).
+        // The DCMDs in the report: the write applied and answered (found by review: none shown);
+        // the NCMD's rebirth too, and said in a line (issue 38, item 4).
         #expect(
             try RunFiles.report(file + ".json")["commands"] as? [String: Int] == [
-                "received": 2, "applied": 2, "rejected": 0, "answered": 2,
+                "received": 3, "applied": 3, "rejected": 0, "answered": 3,
             ])
+        #expect(devsim.stderr.components(separatedBy: "sparkplug: an NCMD asked for a rebirth: births published again").count == 2)
         #expect(host.births["packaging/line-1/filler-5"] == 2 && host.births["packaging/line-2/filler-4"] == 1, "\(host.births)")
     }
 

@@ -79,6 +79,11 @@ enum RoleAction {
         /// A DCMD's writes to device `device`, or why it has none, to be carried out and answered
         /// with a DDATA.
         case write(device: Int, Result<[(field: String, value: CommandValue)], CommandRejection>, arrivedAt: UInt64)
+        /// An NCMD `Node Control/Rebirth`, a command answered by the births: at once (`now`),
+        /// or, while the node waits for its primary host, by those its online STATE brings.
+        case rebirth(now: Bool, arrivedAt: UInt64)
+        /// An NCMD or DCMD that does nothing, and why: a command rejected.
+        case rejected(CommandRejection)
     }
 
     struct Command {

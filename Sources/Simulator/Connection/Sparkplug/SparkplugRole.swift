@@ -4,7 +4,8 @@ import Signals
 /// A Sparkplug B edge node's lifecycle around its devices' data (Sparkplug 3.0, 5): after each
 /// CONNACK its command topics subscribed to and its births asked for (NBIRTH, then a DBIRTH a
 /// device); an NCMD `Node Control/Rebirth` asks for them again; a DCMD's metrics become writes
-/// to a device's fields; its NDEATH at a clean DISCONNECT. With a primary host, the births
+/// to a device's fields; every NCMD and DCMD is a command the report counts, the ones that do
+/// nothing rejected with why; its NDEATH at a clean DISCONNECT. With a primary host, the births
 /// wait for the host's STATE to say it is online, and its going offline has the node leave and
 /// come back (`PrimaryHostWatch`). The numbers (bdSeq, seq) and the payloads are the
 /// connection's to make (`SparkplugSequencer`, the devices' signals).
@@ -86,16 +87,35 @@ final class SparkplugRole: ConnectionRole {
             payload = try SparkplugDecoder.decode(Array(message.payload)) { metric in index.flatMap { self.birthType?($0, metric) } }
         } catch {
             return [
-                .warnOnce("sparkplug: a command on '\(message.topic)' is no Sparkplug B payload: \(error)", key: "sparkplug: undecodable")
+                .sparkplug(
+                    .rejected(
+                        CommandRejection(
+                            "a command on '\(message.topic)' is no Sparkplug B payload: \(error)",
+                            kind: "a command is no Sparkplug B payload")))
             ]
         }
         guard let device = command.device else {
-            // Node Control/Rebirth is the one node command devsim's nodes have; not while the
-            // node waits for its primary host, whose online STATE brings the births.
-            return SparkplugEdgeNode.asksForRebirth(payload) && (host?.isBorn ?? true) ? [.sparkplug(.births)] : []
+            // Node Control/Rebirth is the one node command devsim's nodes have.
+            guard SparkplugEdgeNode.asksForRebirth(payload) else {
+                return [
+                    .sparkplug(
+                        .rejected(
+                            CommandRejection(
+                                "an NCMD without 'Node Control/Rebirth' true asks nothing of the node, whose one node command that is",
+                                kind: "an NCMD asks for no rebirth")))
+                ]
+            }
+            // Not while the node waits for its primary host, whose online STATE brings them.
+            return [.sparkplug(.rebirth(now: host?.isBorn ?? true, arrivedAt: now))]
         }
         guard let index else {
-            return [.warnOnce("sparkplug: a DCMD for device '\(device)', which this node does not have", key: "sparkplug: unknown device")]
+            return [
+                .sparkplug(
+                    .rejected(
+                        CommandRejection(
+                            "a DCMD for device '\(device)', which this node does not have",
+                            kind: "a DCMD for a device the node does not have")))
+            ]
         }
         return [.sparkplug(.write(device: index, writes(payload, of: index), arrivedAt: now))]
     }
