@@ -80,8 +80,9 @@ public final class Client: @unchecked Sendable {
     /// The socket had a peer at an event of the current attempt: the event of a close comes
     /// while the socket is still open (`noteWhetherReachedBroker`), and it is gone after.
     private var hadPeer = false
-    /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
-    /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
+    /// Why the attempt's TLS handshake refused the broker's certificate, or the broker ours (its
+    /// alert), in words with the way out (`CertificateVerification`): what its `MOSQ_ERR_TLS`
+    /// ("A TLS error occurred.") and "Protocol error" leave out.
     package internal(set) var certificateRefusal: String?
     /// This connection's Topic Aliases (`Client+Properties`), anew at each CONNACK.
     var topicAliases = TopicAliases()
@@ -221,8 +222,10 @@ public final class Client: @unchecked Sendable {
     /// the refusal of the broker's certificate it met (`CertificateVerification`).
     func handshakeStep<Result>(_ step: () -> Result) -> Result {
         guard awaitsConnack, options.libraryTLS != nil else { return step() }
-        let (result, refusal) = CertificateVerification.watching(step)
+        let (result, refusal, finished) = CertificateVerification.watching(certificate: options.libraryTLS?.certificate, step)
         if let refusal { certificateRefusal = refusal }
+        // A handshake that finished in a step that then failed: libmosquitto has freed its `SSL`.
+        if finished, tlsFinishedAt == nil { tlsFinishedAt = MonotonicClock.now() }
         // A step may make the TCP connection and finish the handshake both (a connect call the
         // thread was descheduled in): seen in the order they happened. The `errno` the step
         // left is its caller's (`connectErrno`), whatever the looking sets.
