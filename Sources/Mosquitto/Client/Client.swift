@@ -218,24 +218,6 @@ public final class Client: @unchecked Sendable {
         try check(rc)
     }
 
-    /// Runs `step`, a call in which libmosquitto may take the TLS handshake a step on, and keeps
-    /// the refusal of the broker's certificate it met (`CertificateVerification`).
-    func handshakeStep<Result>(_ step: () -> Result) -> Result {
-        guard awaitsConnack, options.libraryTLS != nil else { return step() }
-        let (result, refusal, finished) = CertificateVerification.watching(certificate: options.libraryTLS?.certificate, step)
-        if let refusal { certificateRefusal = refusal }
-        // A handshake that finished in a step that then failed: libmosquitto has freed its `SSL`.
-        if finished, tlsFinishedAt == nil { tlsFinishedAt = MonotonicClock.now() }
-        // A step may make the TCP connection and finish the handshake both (a connect call the
-        // thread was descheduled in): seen in the order they happened. The `errno` the step
-        // left is its caller's (`connectErrno`), whatever the looking sets.
-        let stepErrno = errno
-        noteWhetherReachedBroker()
-        noteWhetherHandshakeFinished()
-        errno = stepErrno
-        return result
-    }
-
     /// Each attempt closes the socket of the one before, detached or not.
     private func startAttempt() {
         socketClosed()
