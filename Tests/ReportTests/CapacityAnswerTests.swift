@@ -74,6 +74,8 @@ import Testing
             sureness
                 == "unsure, the run ended before 4000/s and 8000/s were held again: 4000/s passed 1 of 1 holds, "
                 + "8000/s broke in 1 of 1 holds")
+        let page = HTMLReport.page(report(search))
+        #expect(page.contains(" Unsure, the run ended before 4000/s and 8000/s were held again: ") && !page.contains("Held again"))
         let once = figures([step(1, 2000), step(2, 4000), step(3, 8000, broke: .broker), step(4, 4000)])
         #expect(once.sureness?.hasPrefix("unsure, the run ended before 8000/s was held again: ") == true, "\(once.sureness ?? "")")
     }

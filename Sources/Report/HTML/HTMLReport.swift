@@ -258,7 +258,12 @@ public enum HTMLReport {
         if let limitedBy = capacity.limitedBy, capacity.limiterCounts.map(\.steps).reduce(0, +) > 1 {
             answer += " The steps that broke were limited by \(limitedBy)."
         }
-        if let sureness = capacity.sureness { answer += " Held again, " + sureness + "." }
+        // "Held again, sure: …", or "Unsure, the run ended before … was held again: …".
+        if let sureness = capacity.sureness {
+            answer +=
+                capacity.boundary.allSatisfy { $0.holds > 1 }
+                ? " Held again, \(sureness)." : " " + sureness.prefix(1).uppercased() + sureness.dropFirst() + "."
+        }
         // With a `lost` SLO each step counted what it lost.
         let countsLoss = capacity.steps.contains { $0.loss != nil }
         let rows = capacity.steps.map { step in
