@@ -25,6 +25,8 @@ final class BrokerLink {
     private var ssl: OpaquePointer?
     /// The client certificate's file it shows the broker, for the words of its refusal.
     private let certificate: String?
+    /// Bytes came from the broker: past the point where a refusal of the certificate comes.
+    private var hasRead = false
     /// The TLS handshake waits for room to write, not for bytes to read.
     private(set) var handshakeWantsWrite = false
     /// A TLS read waits for room to write: read again when writable.
@@ -89,10 +91,14 @@ final class BrokerLink {
         errno = 0
         readWaitsForWrite = false
         // Under TLS 1.3 a broker that refuses the client certificate says so in the first read.
-        let (count, refusal, _) = CertificateVerification.watching(certificate: certificate) {
-            SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
+        let (count, refusal, _) =
+            hasRead
+            ? (SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)), nil, false)
+            : CertificateVerification.watching(certificate: certificate) { SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)) }
+        if count > 0 {
+            hasRead = true
+            return .bytes(Int(count))
         }
-        if count > 0 { return .bytes(Int(count)) }
         if let refusal { return .failed(refusal) }
         return tlsResult(count, wantWrite: { readWaitsForWrite = true }, wantRead: {})
     }
