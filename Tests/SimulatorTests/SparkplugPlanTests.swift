@@ -52,12 +52,12 @@ import Testing
                 == Dictionary(uniqueKeysWithValues: whole.connections.map { ($0.options.clientID ?? "", $0.devices.map(\.id)) }))
     }
 
-    private func role(primaryHost: String? = nil) throws -> SparkplugRole {
+    private func role(primaryHost: String? = nil, protocol version: ProtocolVersion = .v311) throws -> SparkplugRole {
         let yaml =
             primaryHost.map { Self.yaml.replacingOccurrences(of: "nodes: 2 }", with: "nodes: 2, primaryHost: \($0) }") } ?? Self.yaml
         let connection = try #require(try plan(yaml: yaml).connections.first)
         #expect(connection.sparkplug?.primaryHost == primaryHost)
-        return try #require(SparkplugRole(plan: connection.sparkplug, devices: connection.devices))
+        return try #require(SparkplugRole(plan: connection.sparkplug, devices: connection.devices, protocolVersion: version))
     }
 
     private func receive(_ role: SparkplugRole, topic: String, _ payload: SparkplugPayload) -> [RoleAction]? {
@@ -87,22 +87,30 @@ import Testing
             return
         }
         #expect(filters == ["spBv1.0/plant/NCMD/line-1", "spBv1.0/plant/DCMD/line-1/+"] && qos == .atLeastOnce)
-        guard case .sparkplug(.death)? = role.disconnecting(.goingOffline).first else {
-            Issue.record("no death before a disconnect")
-            return
-        }
+        #expect(names(role.disconnecting(.goingOffline)) == ["death"], "its own NDEATH, before a DISCONNECT that discards the will")
     }
 
+    /// Issue 38, item 3: under MQTT 5 the DISCONNECT carries 0x04 and the will is the NDEATH
+    /// (Sparkplug 3.0, tck-id-payloads-ndeath-will-message-publisher-disconnect-mqtt50).
+    @Test func underMQTT5TheNodesDeathIsItsWill() throws {
+        #expect(names(try role(protocol: .v5).disconnecting(.goingOffline)) == ["death by will"])
+        #expect(names(try role(primaryHost: "scada", protocol: .v5).disconnecting(.leaving)) == ["death by will"])
+    }
+
+    /// Issue 38, item 4: every NCMD is a command: a rebirth asked for, or one rejected with why.
     @Test func aRebirthIsAskedByATrueRebirthMetricOnly() throws {
         let role = try role()
         let rebirth = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(true))])
-        guard case .sparkplug(.births)? = receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth)?.first else {
-            Issue.record("no births after a rebirth")
-            return
-        }
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == ["rebirth now"])
         let no = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(false))])
-        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", no)?.isEmpty == true)
+        #expect(
+            receive(role, topic: "spBv1.0/plant/NCMD/line-1", no).map(names) == [
+                "rejected: an NCMD without 'Node Control/Rebirth' true asks nothing of the node, whose one node command that is"
+            ])
         #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-2", rebirth) == nil, "another node's")
+        #expect(
+            receive(role, topic: "spBv1.0/plant/NCMD/line-1", bytes: [0xFF]).map(names)?.first?.hasPrefix(
+                "rejected: a command on 'spBv1.0/plant/NCMD/line-1' is no Sparkplug B payload") == true)
     }
 
     @Test func aDCMDWritesFieldsByNameOrByTheAliasOfItsBirth() throws {
@@ -122,9 +130,9 @@ import Testing
         let refused = try #require(writes(receive(role, topic: "spBv1.0/plant/DCMD/line-1/filler-3", foreign)))
         #expect(throws: CommandRejection.self) { try refused.1.get() }
         #expect(
-            receive(role, topic: "spBv1.0/plant/DCMD/line-1/filler-2", byAlias).map { actions in
-                actions.contains { if case .warnOnce = $0 { true } else { false } }
-            } == true, "filler-2 is line-2's")
+            receive(role, topic: "spBv1.0/plant/DCMD/line-1/filler-2", byAlias).map(names) == [
+                "rejected: a DCMD for device 'filler-2', which this node does not have"
+            ], "filler-2 is line-2's")
     }
 
     // MARK: A primary host (Sparkplug 3.0, 5.x: the births wait for its online STATE)
@@ -141,7 +149,9 @@ import Testing
             case .sparkplug(.births): "births"
             case .sparkplug(.leave): "leave"
             case .sparkplug(.awaitHost): "awaitHost"
-            case .sparkplug(.death): "death"
+            case .sparkplug(.death(let byWill)): byWill ? "death by will" : "death"
+            case .sparkplug(.rebirth(let now, _)): now ? "rebirth now" : "rebirth after the host"
+            case .sparkplug(.rejected(let rejection)): "rejected: \(rejection.reason)"
             case .subscribe(let filters, let qos): "subscribe \(filters.joined(separator: " ")) qos \(qos.rawValue)"
             case .warnOnce(let message, _): "warn: \(message)"
             default: "\(action)"
@@ -218,11 +228,11 @@ import Testing
         let role = try role(primaryHost: "scada")
         _ = role.connected(now: 1)
         let rebirth = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(true))])
-        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == [])
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == ["rebirth after the host"])
         // A STATE that comes while the connection is going is not taken.
         #expect(state(role, Self.online(true, 10), connected: false) == [] && role.host?.isBorn == false)
         #expect(state(role, Self.online(true, 10)) == ["births"])
-        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == ["births"])
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth).map(names) == ["rebirth now"])
     }
 
     @Test func aRefusedStateSubscriptionIsSaidForWhatItCosts() throws {

@@ -56,8 +56,10 @@ extension DeviceConnection {
         telemetry.wakeSleepers()
     }
 
-    func driverWillDisconnect() {
+    func driverWillDisconnect() -> ReasonCode {
+        disconnectReason = .success
         for (index, role) in roles.enumerated() { perform(role.disconnecting(farewell), of: index) }
+        return disconnectReason
     }
 
     func driverAwaitsAcknowledgements() -> Bool {

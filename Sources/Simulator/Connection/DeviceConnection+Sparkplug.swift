@@ -5,31 +5,13 @@ import Report
 import Signals
 
 /// What a Sparkplug edge node's role asks for, carried out with the node's numbers and its
-/// devices' payloads: births, its death, a DCMD's writes and their DDATA.
+/// devices' payloads: births, its death, a DCMD's writes and their DDATA, an NCMD's rebirth.
 extension DeviceConnection {
     func perform(_ action: RoleAction.Sparkplug) {
         guard let sparkplug else { return }
         switch action {
         case .births:
-            guard isConnected else { return }
-            let now = MonotonicClock.now()
-            let wallClock = WallTime.now().secondsSinceEpoch
-            let born = publishAside(
-                AsideMessage(
-                    topic: sparkplug.topic.topic(.nodeBirth), payload: sparkplug.birth(timestamp: DeviceSignals.milliseconds(wallClock)),
-                    qos: .atMostOnce, retain: false, what: "sparkplug"))
-            if born { sparkplug.notePublished(beside: true) }
-            // The devices in: under `devices` stages, the others' come as the stages bring them.
-            for index in sparkplugDevices.births(in: sparkplugDevicesIn(at: now)) {
-                publishBirth(of: devices[index], now: now, wallClock: wallClock)
-            }
-            noteSparkplugHolds()
-            if holdsDataUntilBirths {
-                if logsEvents { context.control.logger.info("sparkplug: the primary host is online: births published", metadata) }
-                holdsDataUntilBirths = false
-                telemetry.flush()
-                telemetry.wakeSleepers()
-            }
+            publishBirths()
         case .awaitHost:
             if logsEvents, let host = plan.sparkplug?.primaryHost {
                 context.control.logger.info("sparkplug: waiting for primary host '\(host)' to be online", metadata)
@@ -50,16 +32,68 @@ extension DeviceConnection {
             }
             follow(move)
             rejoinTimer?.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(delay))
-        case .death:
-            // QoS 0: the DISCONNECT right behind it need wait for no acknowledgement.
-            publishAside(
-                AsideMessage(
-                    topic: sparkplug.topic.topic(.nodeDeath), payload: sparkplug.death(), qos: .atMostOnce, retain: false, what: "sparkplug"
-                ))
+        case .death(let byWill):
+            if byWill {
+                disconnectReason = .disconnectWithWill
+            } else {
+                // QoS 0: the DISCONNECT right behind it need wait for no acknowledgement.
+                publishAside(
+                    AsideMessage(
+                        topic: sparkplug.topic.topic(.nodeDeath), payload: sparkplug.death(), qos: .atMostOnce, retain: false,
+                        what: "sparkplug"))
+            }
             sparkplugNodeDied()
         case .write(let index, let writes, let arrivedAt):
             write(writes, to: index, arrivedAt: arrivedAt)
+        case .rebirth(let now, let arrivedAt):
+            rebirth(now: now, arrivedAt: arrivedAt)
+        case .rejected(let rejection):
+            counters.commandReceived()
+            counters.commandDone(applied: false)
+            warnOnce("sparkplug: \(rejection.reason)", key: "sparkplug rejected: \(rejection.kind)")
         }
+    }
+
+    /// The NBIRTH, then the DBIRTH of each device in; the devices' data goes out from then on.
+    /// Whether libmosquitto took the NBIRTH.
+    @discardableResult
+    private func publishBirths() -> Bool {
+        guard let sparkplug, isConnected else { return false }
+        let now = MonotonicClock.now()
+        let wallClock = WallTime.now().secondsSinceEpoch
+        let born = publishAside(
+            AsideMessage(
+                topic: sparkplug.topic.topic(.nodeBirth), payload: sparkplug.birth(timestamp: DeviceSignals.milliseconds(wallClock)),
+                qos: .atMostOnce, retain: false, what: "sparkplug"))
+        if born { sparkplug.notePublished(beside: true) }
+        // The devices in: under `devices` stages, the others' come as the stages bring them.
+        for index in sparkplugDevices.births(in: sparkplugDevicesIn(at: now)) {
+            publishBirth(of: devices[index], now: now, wallClock: wallClock)
+        }
+        noteSparkplugHolds()
+        if holdsDataUntilBirths {
+            if logsEvents { context.control.logger.info("sparkplug: the primary host is online: births published", metadata) }
+            holdsDataUntilBirths = false
+            telemetry.flush()
+            telemetry.wakeSleepers()
+        }
+        return born
+    }
+
+    /// An NCMD `Node Control/Rebirth`: a command as a DCMD is, counted once as received and as
+    /// applied, and as answered when the NBIRTH went out; said in a line, at info level where
+    /// the connections' events are (`logsEvents`), at debug level in a fleet too big for that.
+    private func rebirth(now: Bool, arrivedAt: UInt64) {
+        counters.commandReceived()
+        counters.commandDone(applied: true)
+        let host = plan.sparkplug?.primaryHost.map { "'\($0)'" } ?? "its primary host"
+        context.control.logger.log(
+            logsEvents ? .info : .debug,
+            "sparkplug: an NCMD asked for a rebirth: " + (now ? "births published again" : "the births wait for \(host) to be online"),
+            metadata)
+        guard now, publishBirths() else { return }
+        counters.commandAnswered()
+        context.commandLatency.record(MonotonicClock.now() &- arrivedAt)
     }
 
     /// `devices` stages brought devices of the node in or took them out while it stays: the

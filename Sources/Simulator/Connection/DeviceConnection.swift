@@ -88,6 +88,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// The clean DISCONNECT deletes the devices' entities: the connection leaves the fleet, or
     /// the run ends under `--discovery-cleanup` (`discoveryCleanup`); never a pause's.
     var farewell = Farewell.goingOffline
+    /// The reason code of the clean DISCONNECT under way, as its roles' last words ask: 0x04
+    /// for a Sparkplug node under MQTT 5, whose NDEATH is then its will.
+    var disconnectReason = ReasonCode.success
     private let discoveryCleanup: Bool
     /// Called once nothing more will happen on this connection: a successor with its client id
     /// opens then (see `FleetChange.Opening`).
@@ -108,7 +111,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         discovery = DiscoveryRole(devices: plan.devices, qos: qos)
         let roles: [(any ConnectionRole)?] = [
             AvailabilityRole(devices: plan.devices), discovery, CommandRole(devices: plan.devices),
-            SparkplugRole(plan: plan.sparkplug, devices: plan.devices),
+            SparkplugRole(plan: plan.sparkplug, devices: plan.devices, protocolVersion: plan.options.protocolVersion),
         ]
         self.roles = roles.compactMap { $0 }
         var options = plan.options

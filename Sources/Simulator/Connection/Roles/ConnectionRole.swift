@@ -73,11 +73,17 @@ enum RoleAction {
         /// The primary host went offline: the NDEATH, a clean DISCONNECT and a new connection at
         /// once, whose births wait for the host again (3.0, "Edge Node Session Termination").
         case leave
-        /// The NDEATH, before a clean DISCONNECT.
-        case death
+        /// The NDEATH, before a clean DISCONNECT: published by the node, or `byWill`, the node's
+        /// will, which the DISCONNECT then asks the broker to publish (MQTT 5's 0x04).
+        case death(byWill: Bool)
         /// A DCMD's writes to device `device`, or why it has none, to be carried out and answered
         /// with a DDATA.
         case write(device: Int, Result<[(field: String, value: CommandValue)], CommandRejection>, arrivedAt: UInt64)
+        /// An NCMD `Node Control/Rebirth`, a command answered by the births: at once (`now`),
+        /// or, while the node waits for its primary host, by those its online STATE brings.
+        case rebirth(now: Bool, arrivedAt: UInt64)
+        /// An NCMD or DCMD that does nothing, and why: a command rejected.
+        case rejected(CommandRejection)
     }
 
     struct Command {

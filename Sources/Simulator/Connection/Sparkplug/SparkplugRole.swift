@@ -4,7 +4,8 @@ import Signals
 /// A Sparkplug B edge node's lifecycle around its devices' data (Sparkplug 3.0, 5): after each
 /// CONNACK its command topics subscribed to and its births asked for (NBIRTH, then a DBIRTH a
 /// device); an NCMD `Node Control/Rebirth` asks for them again; a DCMD's metrics become writes
-/// to a device's fields; its NDEATH before a clean DISCONNECT. With a primary host, the births
+/// to a device's fields; every NCMD and DCMD is a command the report counts, the ones that do
+/// nothing rejected with why; its NDEATH at a clean DISCONNECT. With a primary host, the births
 /// wait for the host's STATE to say it is online, and its going offline has the node leave and
 /// come back (`PrimaryHostWatch`). The numbers (bdSeq, seq) and the payloads are the
 /// connection's to make (`SparkplugSequencer`, the devices' signals).
@@ -22,9 +23,13 @@ final class SparkplugRole: ConnectionRole {
     /// which holds the devices.
     var birthType: ((Int, SparkplugMetric) -> SparkplugDataType?)?
     private let firstAliases: [UInt64]
+    /// Under MQTT 5 the NDEATH at a clean end is the will, which the DISCONNECT asks the broker
+    /// to publish.
+    private let diesByWill: Bool
 
-    init?(plan: SparkplugNodePlan?, devices: [DevicePlan]) {
+    init?(plan: SparkplugNodePlan?, devices: [DevicePlan], protocolVersion: ProtocolVersion) {
         guard let plan else { return nil }
+        diesByWill = protocolVersion == .v5
         topic = plan.topic
         self.devices = Dictionary(devices.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         metricNames = devices.map(\.payload.sparkplugMetricNames)
@@ -56,8 +61,13 @@ final class SparkplugRole: ConnectionRole {
         return [.warnOnce("sparkplug: \(refusal): no NCMD or DCMD reaches the edge node")]
     }
 
+    /// Sparkplug 3.0, "NDEATH": under MQTT 3.1.1 the node publishes its NDEATH before the
+    /// DISCONNECT, which discards the will; under MQTT 5 the DISCONNECT MUST carry 0x04,
+    /// Disconnect with Will Message (tck-id-payloads-ndeath-will-message-publisher-disconnect-
+    /// mqtt50), and the will is then the NDEATH: the host hears one, at the will's QoS 1, not
+    /// a copy of its own at QoS 0 beside it.
     func disconnecting(_ farewell: Farewell) -> [RoleAction] {
-        [.sparkplug(.death)]
+        [.sparkplug(.death(byWill: diesByWill))]
     }
 
     func received(_ message: ReceivedMessage, connected: Bool, now: UInt64) -> [RoleAction]? {
@@ -77,16 +87,35 @@ final class SparkplugRole: ConnectionRole {
             payload = try SparkplugDecoder.decode(Array(message.payload)) { metric in index.flatMap { self.birthType?($0, metric) } }
         } catch {
             return [
-                .warnOnce("sparkplug: a command on '\(message.topic)' is no Sparkplug B payload: \(error)", key: "sparkplug: undecodable")
+                .sparkplug(
+                    .rejected(
+                        CommandRejection(
+                            "a command on '\(message.topic)' is no Sparkplug B payload: \(error)",
+                            kind: "a command is no Sparkplug B payload")))
             ]
         }
         guard let device = command.device else {
-            // Node Control/Rebirth is the one node command devsim's nodes have; not while the
-            // node waits for its primary host, whose online STATE brings the births.
-            return SparkplugEdgeNode.asksForRebirth(payload) && (host?.isBorn ?? true) ? [.sparkplug(.births)] : []
+            // Node Control/Rebirth is the one node command devsim's nodes have.
+            guard SparkplugEdgeNode.asksForRebirth(payload) else {
+                return [
+                    .sparkplug(
+                        .rejected(
+                            CommandRejection(
+                                "an NCMD without 'Node Control/Rebirth' true asks nothing of the node, whose one node command that is",
+                                kind: "an NCMD asks for no rebirth")))
+                ]
+            }
+            // Not while the node waits for its primary host, whose online STATE brings them.
+            return [.sparkplug(.rebirth(now: host?.isBorn ?? true, arrivedAt: now))]
         }
         guard let index else {
-            return [.warnOnce("sparkplug: a DCMD for device '\(device)', which this node does not have", key: "sparkplug: unknown device")]
+            return [
+                .sparkplug(
+                    .rejected(
+                        CommandRejection(
+                            "a DCMD for device '\(device)', which this node does not have",
+                            kind: "a DCMD for a device the node does not have")))
+            ]
         }
         return [.sparkplug(.write(device: index, writes(payload, of: index), arrivedAt: now))]
     }
