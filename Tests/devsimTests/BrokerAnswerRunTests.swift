@@ -46,6 +46,24 @@ import TestSupport
         #expect(verifier.last?.subscriptions == ["verify/+"], "the fallback connection subscribed")
     }
 
+    /// Issue 38, item 21: each of the verifier's connections fell back and said so, naming
+    /// mosquitto's window against brokers that are not mosquitto. Said once, in words.
+    @Test func theVerifiersFallbackIsSaidOnceInWords() throws {
+        let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
+        let file = try scenario(count: 2)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(file, port: server.port, ["--duration", "2s", "--verify", "--loops", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let verifiers = Set(server.connections.compactMap(\.connect?.clientID).filter { $0.hasPrefix("devsim-verify") })
+        #expect(verifiers.count == 2, "a connection per loop, each falling back: \(verifiers)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("the subscriber speaks the fleet's MQTT 3.1.1") }
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(
+            lines.first?.hasSuffix(
+                "with which the broker alone sets how many messages it sends unacknowledged, which may keep it from keeping up at high rates"
+            ) == true, "\(result.stderr)")
+    }
+
     /// Item 7: a fleet of MQTT 5 that such a broker closes is told what to try.
     @Test func aFleetOfMQTT5ThatTheBrokerClosesIsToldToTryMQTT311() throws {
         let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))

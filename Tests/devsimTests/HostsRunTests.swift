@@ -80,6 +80,31 @@ import TestSupport
         #expect(variable.stderr.contains("DEVSIM_BIND: 'nope' is not an IP address"), "\(variable.stderr)")
     }
 
+    /// Issue 38, item 1: where the kernel binds any address (`net.ipv4.ip_nonlocal_bind`, set on
+    /// machines with a floating address), bind(2) takes 10.9.9.9 and every connect from it failed
+    /// after, half the fleet never up and exit 0. The machine's interfaces say it is none of its.
+    @Test(.tags(.root)) func anAddressNoInterfaceHasIsRefusedWhereTheKernelBindsAnyAddress() throws {
+        let namespace = try NetworkNamespace()
+        try namespace.run("sysctl", "-q", "-w", "net.ipv4.ip_nonlocal_bind=1")
+        let file = try Self.scenario("nonlocal.yaml", broker: "host: 127.0.0.1, port: 1, bind: [127.0.0.2, 10.9.9.9]")
+        defer { RunFiles.removeFolder(of: file) }
+        func run(_ arguments: [String]) throws -> (status: Int32?, stderr: String) {
+            let command = namespace.command(try DevsimProcess.locateDevsim(), ["run", file, "--duration", "1s"] + arguments)
+            let result = try DevsimProcess.runToCompletion(executable: command.executable, args: command.arguments, timeout: 60)
+            return (result.status, result.stderr)
+        }
+        let because =
+            "10.9.9.9 is not an address of this machine: no interface has it, and the kernel binds it all the same "
+            + "(net.ipv4.ip_nonlocal_bind is on), so every connection from it would fail"
+        let fromFile = try run([])
+        #expect(fromFile.status == 2)
+        #expect(fromFile.stderr.contains("\(file):2:55: broker.bind: " + because), "\(fromFile.stderr)")
+        let fromFlag = try run(["--bind", "127.0.0.2,10.9.9.9"])
+        #expect(fromFlag.status == 2)
+        #expect(fromFlag.stderr.contains("--bind: " + because), "\(fromFlag.stderr)")
+        #expect(try run(["--bind", "127.0.0.2", "--connect-timeout", "1s"]).status == 3, "a loopback address is this machine's")
+    }
+
     /// One more connection than the machine's ephemeral ports to one broker address: refused at
     /// once, with the arithmetic, and nothing connects (nobody listens on port 1 anyway).
     @Test func aFleetBeyondItsPortsIsRefusedWithTheArithmetic() throws {

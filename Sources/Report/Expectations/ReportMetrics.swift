@@ -68,7 +68,7 @@ public enum ReportMetrics {
 
     static let counts: [Metric] = {
         let others: [(String, @Sendable (RunReport) -> Int)] = [
-            ("connectionsUp", { $0.connectionsUp }), ("connections", { $0.connections }),
+            ("connectionsUp", { $0.connectionsUp }), ("connections", { $0.connections }), ("neverConnected", { $0.neverConnected ?? 0 }),
             ("faults.spike", { $0.faults.spike }), ("faults.stuck", { $0.faults.stuck }),
             ("faults.dropout", { $0.faults.dropout }), ("faults.drift", { $0.faults.drift }),
         ]

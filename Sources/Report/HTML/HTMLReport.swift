@@ -108,7 +108,8 @@ public enum HTMLReport {
         if let broke = capacity.brokeAt {
             tiles.append(("broke-at", "broke at", "\(format(broke.targetPerSecond))/s"))
             if let first = capacity.brokenFirst { tiles.append(("broken-first", "broke first", "\(first.assertion): \(first.message)")) }
-            if let limiter = broke.limiter { tiles.append(("limited-by", "limited by", limiter.rawValue)) }
+            // Every step that broke, counted: one step's limiter is not the search's.
+            if let limitedBy = capacity.limitedBy { tiles.append(("limited-by", "limited by", limitedBy)) }
         }
         if capacity.sureness != nil { tiles.append(("sure", "held again", capacity.isSure ? "sure" : "unsure")) }
         if let step = capacity.capacity ?? capacity.brokeAt {
@@ -250,12 +251,21 @@ public enum HTMLReport {
         guard let capacity = report.capacity else { return "" }
         var answer =
             capacity.capacity.map { "Capacity: \(format($0.targetPerSecond)) messages/s met every SLO (step \($0.step))." }
-            ?? "No step met every SLO."
+            ?? (capacity.steps.contains(where: \.passed)
+                ? "No rate met every SLO each time it was held: \(capacity.disagreementsInWords())." : "No step met every SLO.")
         if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
             answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)"
             answer += broke.limitedBy.map { ", limited by \($0)." } ?? "."
         }
-        if let sureness = capacity.sureness { answer += " Held again, " + sureness + "." }
+        if let limitedBy = capacity.limitedBy, capacity.limiterCounts.map(\.steps).reduce(0, +) > 1 {
+            answer += " The steps that broke were limited by \(limitedBy)."
+        }
+        // "Held again, sure: …", or "Unsure, the run ended before … was held again: …".
+        if let sureness = capacity.sureness {
+            answer +=
+                capacity.boundary.allSatisfy { $0.holds > 1 }
+                ? " Held again, \(sureness)." : " " + sureness.prefix(1).uppercased() + sureness.dropFirst() + "."
+        }
         // With a `lost` SLO each step counted what it lost.
         let countsLoss = capacity.steps.contains { $0.loss != nil }
         let rows = capacity.steps.map { step in

@@ -20,7 +20,7 @@ public enum ReportMerge {
         public var warnings: [String]
     }
 
-    /// Adds up `inputs`: every count summed (groups and subscriber groups by name, connection errors by reason,
+    /// Adds up `inputs`: every count summed (groups and subscriber groups by name, connection errors by reason, `neverConnected`,
     /// faults, `--verify` counts), `durationSeconds` the longest, `ratePerSecond` the summed
     /// `published` over it, `allConnectedSeconds` the latest (absent if one shard never had all
     /// its connections), `latency`/`lateness` and `connectTimings` made from the sum of the raw
@@ -88,10 +88,16 @@ public enum ReportMerge {
         merged.connectionErrors = reports.reduce(into: [:]) { total, report in
             total.merge(report.connectionErrors, uniquingKeysWith: +)
         }
+        let named = reports.reduce(into: [String: String]()) { named, report in
+            named.merge(report.connectionErrorsFirst ?? [:]) { earlier, _ in earlier }
+        }
+        merged.connectionErrorsFirst = named.isEmpty ? nil : named
         let refusals = reports.compactMap(\.refusals).reduce(Refusals(), +)
         merged.refusals = refusals.isEmpty ? nil : refusals
         let connected = reports.map(\.allConnectedSeconds)
         merged.allConnectedSeconds = connected.contains(where: { $0 == nil }) ? nil : connected.compactMap { $0 }.max()
+        let neverConnected = reports.reduce(0) { $0 + ($1.neverConnected ?? 0) }
+        merged.neverConnected = neverConnected > 0 ? neverConnected : nil
         merged.verify = mergeVerify(reports.compactMap(\.verify), warnings: &warnings)
         if merged.verify != nil, reports.contains(where: { $0.verify == nil }) {
             warnings.append("only some reports ran --verify; the verify figures are theirs alone")

@@ -93,8 +93,10 @@ extension RunReport {
                     refusals: group.totals.refusals.isEmpty ? nil : group.totals.refusals)
             },
             connectionErrors: result.connectionErrors,
+            connectionErrorsFirst: result.connectionErrorsFirst.isEmpty ? nil : result.connectionErrorsFirst,
             refusals: t.refusals.isEmpty ? nil : t.refusals,
             allConnectedSeconds: result.allConnectedSeconds.map { $0.thousandths },
+            neverConnected: result.neverConnected > 0 ? result.neverConnected : nil,
             verify: result.verify,
             histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),
             reloads: result.reloads.isEmpty ? nil : result.reloads,

@@ -66,7 +66,16 @@ extension ScenarioReader {
     }
 
     /// `command: set`, or `command: { setpoint: 1/min }` for a generator with a centre to move.
+    /// None for a field that reports a setpoint, which takes what is written to it as that
+    /// setpoint: `set` would make the reported target a value of its own.
     private func fieldCommand(_ node: Node, of field: String, recipe: (any GeneratorRecipe)?) -> FieldCommand? {
+        if let setpoint = recipe as? SetpointRecipe {
+            report(
+                node.mark,
+                "field '\(field)' reports the setpoint of '\(setpoint.source)' and takes a command as that setpoint already: "
+                    + "remove its 'command'")
+            return nil
+        }
         if let text = node.scalarText {
             guard text == "set" else {
                 report(node.mark, "expected set or { setpoint: RATE } for 'command' of field '\(field)', found \(node.summary)")

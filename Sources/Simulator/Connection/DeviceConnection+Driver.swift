@@ -55,8 +55,10 @@ extension DeviceConnection {
         telemetry.wakeSleepers()
     }
 
-    func driverWillDisconnect() {
+    func driverWillDisconnect() -> ReasonCode {
         for role in roles.all { role.disconnecting(farewell, self) }
+        let farewell = farewell
+        return roles.all.lazy.compactMap { $0.disconnectReason(farewell) }.first ?? .success
     }
 
     func driverAwaitsAcknowledgements() -> Bool {
@@ -81,9 +83,19 @@ extension DeviceConnection {
             for role in roles.all { role.reachedBroker(self) }
         }
         standing.attemptFailed()
+        tally.attemptHasFailed = true
         let speaksMQTT5 = client.options.protocolVersion == .v5
+        var failure = failure
+        // A refusal is of this connection's identity: named, with the row of the credentials
+        // file its secrets come from, which is then what to check.
+        var named: String?
+        if failure.refusal != nil {
+            let row = plan.credentialsRow
+            named = "client id \(plan.options.clientID ?? "-")" + (row.map { ", \($0.file):\($0.line)" } ?? "")
+            if let row, failure.refusal?.refusesCredentials == true { failure.hint = "; check the device's row of \(row.file)" }
+        }
         context.control.connectionFailed(
-            failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""),
+            failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""), connection: named,
             host: client.options.host, port: client.options.port)
         if let refusal = failure.refusal, refusal.refusesCredentials, !tally.credentialsRefused, settings.isInitial {
             tally.credentialsRefused = true
@@ -97,7 +109,10 @@ extension DeviceConnection {
         logEvent("the next attempt goes to \(to), the cluster's next host")
     }
 
+    /// Not after credentials refused, before any were accepted: a run they all were ends with
+    /// exit 3, and the retries of one refused among many would repeat its warning in other words.
     func driverWillRetry(after delay: Double) {
+        guard !tally.credentialsRefused || driver.hasConnected else { return }
         logEvent("reconnecting in \(formatSeconds(delay))")
     }
 

@@ -320,6 +320,7 @@ public final class Fleet: Sendable {
         waitForTicksUnderWay()
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
+        let neverConnected = sumOverConnections { $0.tally.attemptHasFailed && !$0.driver.hasConnected ? 1 : 0 }.sum
         let groupsUpAtEnd = roster.groupTotals.map(\.totals.connectionsUp)
         let hostsUpAtEnd = roster.hosts.figures.map(\.connectionsUp)
         disconnectAll()
@@ -351,6 +352,7 @@ public final class Fleet: Sendable {
         var result = self.result(
             totals: totals, connectionsUp: connectionsUpAtEnd, seconds: duration, reason: reason, latency: latency,
             lateness: lateness, start: start)
+        result.neverConnected = neverConnected
         for (index, up) in hostsUpAtEnd.enumerated() where result.hosts.indices.contains(index) { result.hosts[index].connectionsUp = up }
         // The last point holds the run's last part interval and what the drain settled, so
         // the points add up to the totals; it ends where the ticking did, as the run's length

@@ -129,6 +129,8 @@ extension FleetPlan {
                 &options, scenario: scenario, settings: settings, slot: scenarioSlot + positions[slot],
                 key: node.map { $0.edgeNodeID($1, group: group.name) }
                     ?? (pair.0.count == 1 && group.connection == .perDevice ? pair.0[0].id : pair.1))
+            // The id its options were made for, whose row of the credentials file they read.
+            let identity = node.map { $0.edgeNodeID($1, group: group.name) } ?? (pair.0.count == 1 ? pair.0[0].id : pair.1)
             var connection = ConnectionPlan(
                 options: options, devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
@@ -136,6 +138,7 @@ extension FleetPlan {
                 startOffset: rampPerSecond.isFinite ? Double(rampStart + positions[slot]) / rampPerSecond : 0)
             // The stays follow from the seed and the client id alone, whichever shard runs it.
             connection.sparkplug = node.map { SparkplugNodePlan(nodes: $0, index: $1, group: group.name) }
+            connection.credentialsRow = credentialsRow(of: identity, scenario: scenario, settings: settings)
             connection.lifecycle = group.lifecycle.map { ($0, Seed(settings.seed).derive("devsim.lifecycle").derive(pair.1).value) }
             if let presence = pair.0[0].profile?.presence {
                 connection.presence = presence
@@ -197,6 +200,17 @@ extension FleetPlan {
     /// the default.
     static func protocolVersion(of scenario: Scenario, settings: RunSettings) -> ProtocolVersion {
         settings.mqttProtocol ?? scenario.broker.protocol ?? Defaults.mqttProtocol
+    }
+
+    /// Where the secrets of the connection made for `id` come from when its row of the
+    /// credentials file gives one the command line does not override: that row.
+    static func credentialsRow(of id: String, scenario: Scenario, settings: RunSettings) -> SourceLocation? {
+        guard let file = scenario.broker.credentials, let row = file.rows[id], !settings.anonymous else { return nil }
+        var overridden: Set<CredentialsFile.Column> = []
+        if settings.username ?? settings.url?.username != nil { overridden.insert(.username) }
+        if settings.password != nil { overridden.insert(.password) }
+        guard row.cells.keys.contains(where: { !overridden.contains($0) }) else { return nil }
+        return SourceLocation(file: file.path, line: row.line, column: 1)
     }
 
     /// The TLS of the connections to `scenario`'s broker, `nil` for none. A URL's scheme says

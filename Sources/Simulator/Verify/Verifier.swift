@@ -332,6 +332,11 @@ package final class Verifier: @unchecked Sendable {
         if said.withLock({ $0.insert(reason).inserted }) { logger.warning("verify: " + reason) }
     }
 
+    /// Logs `verify: line` as information, unless it has been said.
+    func tellOnce(_ line: String) {
+        if said.withLock({ $0.insert(line).inserted }) { logger.info("verify: " + line) }
+    }
+
     /// A CONNACK accepted one of its connections.
     func noteConnack() {
         hasConnected.store(true, ordering: .relaxed)

@@ -81,10 +81,10 @@ final class VerifierConnection: Session, @unchecked Sendable {
             verifier.logger.warning("verify: \(error)")
             return false
         }
-        verifier.logger.info(
-            "verify: \(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), "
-                + "with which the broker alone sets how many messages it sends unacknowledged (mosquitto: 20), "
-                + "which may keep it from keeping up at high rates")
+        // Once for all the verifier's connections, each of which falls back on its own.
+        verifier.tellOnce(
+            "\(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), with which the broker "
+                + "alone sets how many messages it sends unacknowledged, which may keep it from keeping up at high rates")
         return true
     }
 }
