@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(name: "ScenarioFuzzer", dependencies: ["Scenario"], path: "Fuzz/ScenarioFuzzer"),
 
         // Shared by the integration tests: a real mosquitto on a free port, a scripted MQTT server.
-        .target(name: "TestSupport", dependencies: ["Reactor", "Transport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MQTT", "Reactor", "Transport"], path: "Tests/TestSupport"),
         .testTarget(name: "ReactorTests", dependencies: ["Logging", "Reactor"]),
         .testTarget(name: "TransportTests", dependencies: ["Logging", "Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),

@@ -3,6 +3,7 @@
 # prints figures; not part of the tests. Each figure is measured in the same run as its peer.
 #
 #   scripts/bench.sh              all benchmarks
+#   scripts/bench.sh side-by-side devsim beside mosquitto_pub -l: throughput, then sizes
 #   scripts/bench.sh throughput   one connection, QoS 0, publish: max: devsim beside mosquitto_pub -l
 #   scripts/bench.sh rate         1,000 devices x 10 Hz for 60 s, with the defaults and in lock-step:
 #                                 achieved vs scheduled, lateness
@@ -40,17 +41,25 @@
 #   scripts/bench.sh websockets   ws:// beside tcp: QoS 0 and QoS 1 on one connection, 1,000 connections
 #                                 (scripts/bench-websockets.sh, as root, in a network namespace)
 #
-# MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them. DEVSIM_BIN runs another
-# devsim binary instead of building this tree's (an old one, to compare in the same session).
+# MESSAGES (default 200000) and RATE_SECONDS (default 60) scale them. The devsim measured is
+# DEVSIM_BIN (an old one, to compare in the same session; an installed one, /usr/bin/devsim), or
+# this tree's release build where Swift is installed, or else the devsim on PATH: the benchmarks
+# of the binary need neither Swift nor the tests' packages (payload and tls-contexts build
+# benchmarks of this tree, so they need Swift). Only what a benchmark needs is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-bash scripts/install-deps.sh >/dev/null
-command -v /usr/bin/time >/dev/null || apt-get install -y time >/dev/null
+install_missing mosquitto mosquitto-clients python3 time >/dev/null
 if [ -n "${DEVSIM_BIN:-}" ]; then
   bin=$DEVSIM_BIN
-else
+elif command -v swift >/dev/null; then
+  bash scripts/install-deps.sh >/dev/null
   bin=$(release_devsim)
+else
+  bin=$(command -v devsim) || {
+    echo "bench.sh: no devsim: install one (README, Install) or give DEVSIM_BIN, or install Swift to build this tree" >&2
+    exit 1
+  }
 fi
 which=${1:-all}
 messages=${MESSAGES:-200000}
@@ -428,7 +437,14 @@ print(f"CONNACK to SUBACK of the command topics: p50 {s.get('p50')} ms, p99 {s.g
 PY
 }
 
+# The benchmarks built from this tree's Benchmarks/, which an installed devsim has not.
+needs_swift() {
+  command -v swift >/dev/null || { echo "bench.sh $which: builds a benchmark of this tree, so it needs Swift" >&2; exit 1; }
+  bash scripts/install-deps.sh >/dev/null
+}
+
 payload() {
+  needs_swift
   echo "== payload"
   swift build -c release --product PayloadBenchmark >/dev/null
   "$(swift build -c release --show-bin-path)/PayloadBenchmark"
@@ -437,6 +453,8 @@ payload() {
 # A TLS context per device identity (issue 27): each mode in a process of its own, so that each
 # starts from the same resident memory.
 tls_contexts() {
+  needs_swift
+  install_missing openssl >/dev/null
   echo "== tls-contexts"
   local count=${TLS_CONTEXTS:-1000}
   bash scripts/make-device-certs.sh --out "$dir/certs" --prefix thing- --count "$count" >/dev/null
@@ -451,6 +469,7 @@ tls_contexts() {
 # Each device its own certificate (issue 27), as AWS IoT Core wants, against one for the fleet:
 # the same ramp to a mosquitto that takes the certificate's CN as the user name.
 identities() {
+  install_missing openssl >/dev/null
   local count=${IDENTITIES:-1000} certs=$dir/identities tport
   bash scripts/make-device-certs.sh --out "$certs" --prefix thing- --count "$count" --host 127.0.0.1 >/dev/null
   tport=$(free_port)
@@ -501,7 +520,7 @@ PY
 # shared VM an absolute target means little, so devsim is held to cyclictest's p99 plus the 0.5 ms
 # timer slack of its loops (issue 26).
 punctuality() {
-  command -v cyclictest >/dev/null || apt-get install -y rt-tests >/dev/null
+  install_missing rt-tests >/dev/null
   local seconds=${PUNCTUALITY_SECONDS:-20}
   cat > "$dir/punctuality.yaml" <<'YAML'
 name: punctuality
@@ -549,7 +568,7 @@ PY
 # Instructions per message as valgrind's callgrind counts them: steadier than CPU time on a
 # shared VM, so the figure to compare an old and a new binary by (their runs alternated).
 instructions() {
-  command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
+  install_missing valgrind >/dev/null
   for qos in 0 1; do
     publishing_at_max "$qos" > "$dir/instructions.yaml"
     local counts=()
@@ -583,7 +602,7 @@ YAML
 }
 
 sparkplug() {
-  command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
+  install_missing valgrind >/dev/null
   echo "== sparkplug: 1,000 devices at 1 Hz, six fields, 10 connections ($(basename "$bin"))"
   printf '%-22s%12s%12s%12s%14s%12s\n' format instr/msg payload-B topic-B 'CPU s/30s' 'RSS MB'
   for format in json all exception; do
@@ -608,6 +627,7 @@ sparkplug() {
 }
 
 case "$which" in
+  side-by-side) throughput; sizes ;;
   throughput) throughput ;;
   punctuality) punctuality ;;
   rate) rate ;;
@@ -622,7 +642,10 @@ case "$which" in
   tls-contexts) tls_contexts ;;
   identities) identities ;;
   sparkplug) sparkplug ;;
-  websockets) DEVSIM_BIN=$bin bash scripts/bench-websockets.sh ;;
+  websockets)
+    install_missing iproute2 util-linux >/dev/null
+    DEVSIM_BIN=$bin bash scripts/bench-websockets.sh
+    ;;
   all) payload; throughput; qos1; rate; scale ;;
-  *) echo "unknown benchmark '$which': throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, sparkplug, websockets, payload, sizes, instructions or all" >&2; exit 2 ;;
+  *) echo "unknown benchmark '$which': side-by-side, throughput, punctuality, qos1, rate, scale, reload, commands, tls-contexts, identities, sparkplug, websockets, payload, sizes, instructions or all" >&2; exit 2 ;;
 esac

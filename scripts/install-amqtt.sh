@@ -14,9 +14,9 @@ installed() {
 }
 installed && exit 0
 
-# Debian's python3 (python3-venv, which `-m venv` needs there, comes from install-deps.sh), so the
-# venv does not depend on whichever python3 a developer has first on PATH (pyenv); that one when
-# there is no Debian python. DEVSIM_PYTHON chooses another.
+# Debian's python3 (python3-venv, which `-m venv` needs there, comes from install-deps.sh
+# --tests), so the venv does not depend on whichever python3 a developer has first on PATH
+# (pyenv); that one when there is no Debian python. DEVSIM_PYTHON chooses another.
 python=${DEVSIM_PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=$(command -v python3) || { echo "install-amqtt: no python3 (install-deps.sh installs it)" >&2; exit 1; }
 echo "install-amqtt: amqtt $version into $venv with $python"

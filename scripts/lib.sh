@@ -9,27 +9,42 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# Whether something accepts TCP connections on 127.0.0.1:$1 right now.
-accepts_connections() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+# Installs those of the Debian packages named that are missing (apt-get, as root); as another
+# user, names them and exits 1.
+install_missing() {
+  local missing=() package
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "$(basename "$0"): missing Debian packages: ${missing[*]} (apt-get install them as root)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update
+  apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
 # Writes $1/mosquitto.conf for port $2 (anonymous, loopback only, plus any further lines given),
 # starts /usr/sbin/mosquitto with its log appended to $1/broker.log, sets $broker to its pid, and
-# returns once it accepts connections; exits 1 naming the log if it does not within 5 s. Called
-# again with the same folder, it restarts on the same port with the same configuration.
+# returns once it listens on every listener; exits 1 naming the log if it does not within 5 s.
+# Called again with the same folder, it restarts on the same port with the same configuration.
 start_mosquitto() {
-  local dir=$1 port=$2
+  local dir=$1 port=$2 before
   shift 2
   if [ ! -f "$dir/mosquitto.conf" ]; then
     { printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port"; printf '%s\n' "$@"; } > "$dir/mosquitto.conf"
     # As root, mosquitto would switch to user "mosquitto", who may not read $dir.
     [ "$(id -u)" = 0 ] && echo "user root" >> "$dir/mosquitto.conf"
   fi
+  # mosquitto says "running" once every listener listens: the first port accepting says nothing
+  # of another `listener` line's (a WebSocket one).
+  before=$(grep -c ' running$' "$dir/broker.log" 2>/dev/null || true)
   /usr/sbin/mosquitto -c "$dir/mosquitto.conf" >> "$dir/broker.log" 2>&1 &
   broker=$!
   for _ in $(seq 100); do
-    accepts_connections "$port" && return 0
+    [ "$(grep -c ' running$' "$dir/broker.log" 2>/dev/null || true)" -gt "${before:-0}" ] && return 0
     kill -0 "$broker" 2>/dev/null || break
     sleep 0.05
   done

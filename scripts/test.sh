@@ -7,7 +7,7 @@
 # multi-threaded code (scripts/tsan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --tests
 bash scripts/install-amqtt.sh
 bash scripts/install-sparkplug.sh
 bash scripts/lint.sh

@@ -4,7 +4,8 @@ import Simulator
 
 /// `/api/events`: Server-Sent Events for a live page or a script. A new stream opens with
 /// `history` (the charts' points since the run began, `LiveHistory`) and a `status`; then one
-/// `status` event a second (the figures, the connections up, the rates of the last second, the
+/// `status` event a second (the figures, each device group's with what the broker refused it by
+/// reason, the subscriber groups', the connections up, the rates of the last second, the
 /// stage or capacity step under way, and the chart's next point when one is complete), and one
 /// event per state change: `group` for a command carried out on a device group, `reload` for a
 /// reload of the scenario files, `lost` for the connections lost since the last second, by
@@ -99,8 +100,7 @@ package final class EventHub: @unchecked Sendable {
 
     /// The scenario files were read again (SIGHUP): what the reload did, as the report lists it.
     package func reloaded(_ reload: Reload) {
-        guard let data = try? JSONEncoder().encode(reload) else { return }
-        send(Self.event("reload", String(decoding: data, as: UTF8.self)))
+        send(Self.event("reload", Self.json(reload)))
     }
 
     private func send(_ text: String) {
@@ -150,10 +150,25 @@ package final class EventHub: @unchecked Sendable {
         let groups = result.groups.map { group in
             "{\"name\":\(JSONText.quoted(group.name)),\"connectionsUp\":\(group.totals.connectionsUp),"
                 + Figure.allCases.map { "\"\($0.stringValue)\":\(group.totals[$0])" }.joined(separator: ",")
+                + (group.totals.refusals.isEmpty ? "" : ",\"refusals\":" + Self.json(group.totals.refusals))
                 + (payloads[group.name].map { ",\"latestPayload\":\(JSONText.quoted($0))" } ?? "") + "}"
         }
         fields.append("\"groups\":[\(groups.joined(separator: ","))]")
+        if !result.subscribers.isEmpty {
+            // As the report has them, less the raw histogram behind their latency.
+            let subscribers = result.subscribers.map { group in
+                var group = group
+                group.histogram = nil
+                return Self.json(group)
+            }
+            fields.append("\"subscribers\":[\(subscribers.joined(separator: ","))]")
+        }
         return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// `value` as the report writes it, on one line.
+    private static func json(_ value: some Encodable) -> String {
+        (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     /// `{"stages":[{"group":…,"stage":2,"count":4,"target":"x2","seconds":…,"plannedSeconds":…}],

@@ -5,7 +5,8 @@ import Report
 /// whether the run is live, reconnecting or finished; the stage or capacity step under way and
 /// its target; connections up and the rates as tiles; the published rate against the schedule,
 /// acknowledgement latency and lateness (p50, p99) since the run began as charts with axes,
-/// units and legends; and the device groups with their figures and pause/resume buttons, all
+/// units and legends; the device groups with their figures, what the broker refused them by
+/// reason, and pause/resume buttons; and the subscriber groups with what they received, all
 /// from `/api/events`. The charts are SVG, so what they say is in the page's text.
 enum LivePage {
     /// The page for devsim `version`; with `testHand`, the browser test's hand, left out
@@ -66,6 +67,8 @@ enum LivePage {
           th, td { border: 1px solid #ddd; padding: .3em .6em; text-align: right; font-variant-numeric: tabular-nums; }
           th:first-child, td:first-child { text-align: left; }
           td.payload { font-family: monospace; text-align: left; max-width: 40em; overflow-wrap: anywhere; }
+          td.refused small { display: block; color: #8a1c1c; white-space: nowrap; }
+          table[hidden] { display: none; }
         </style>
         </head>
         <body>
@@ -81,6 +84,7 @@ enum LivePage {
           <div class="figure" id="targetFigure" hidden>target now<b id="target">–</b></div>
           <div class="figure">published<b id="published">–</b></div>
           <div class="figure">acknowledged<b id="acknowledged">–</b></div>
+          <div class="figure" id="refusedFigure" hidden>refused by the broker<b id="refused">–</b></div>
           <div class="figure">since the run began<b id="elapsed">–</b></div>
         </div>
         <div class="charts">
@@ -88,8 +92,12 @@ enum LivePage {
           <figure id="latencyChart"><figcaption>Acknowledgement latency (QoS 1 and 2)</figcaption><ul class="legend"></ul><svg viewBox="0 0 460 240" role="img"></svg></figure>
           <figure id="latenessChart"><figcaption>Lateness: how late ticks were published</figcaption><ul class="legend"></ul><svg viewBox="0 0 460 240" role="img"></svg></figure>
         </div>
-        <table id="groups"><thead><tr><th>group</th><th>connections up</th><th>published</th><th>acknowledged</th>
-          <th>paused</th><th>skipped offline</th><th>failed</th><th></th><th>latest payload</th></tr></thead><tbody></tbody></table>
+        <table id="groups"><thead><tr><th>device group</th><th>connections up</th><th>published</th><th>acknowledged</th>
+          <th>refused</th><th>paused</th><th>skipped offline</th><th>failed</th><th></th><th>latest payload</th></tr></thead>
+          <tbody></tbody></table>
+        <table id="subscribers" hidden><thead><tr><th>subscriber group</th><th>subscribed</th><th>received</th>
+          <th>received / s, on average</th><th>latency p50</th><th>latency p99</th><th>duplicates</th><th>out of order</th>
+          <th>gaps</th></tr></thead><tbody></tbody></table>
         <script>
         "use strict";
         // A point is [seconds since the run began, published/s, scheduled/s, ack p50, p99,
@@ -236,18 +244,39 @@ enum LivePage {
           fetch("api/groups/" + encodeURIComponent(group) + "/" + verb, { method: "POST" })
             .then(response => { if (!response.ok) throw new Error(verb + " " + group + ": " + response.status); });
         }
+        function cells(row, values) {
+          for (const value of values) {
+            const cell = document.createElement("td");
+            cell.textContent = value;
+            row.append(cell);
+          }
+        }
+        // "Not authorized (0x87)", as the report and the log say a reason.
+        function reason(refusal) {
+          return refusal.reason + " (0x" + refusal.code.toString(16).toUpperCase().padStart(2, "0") + ")";
+        }
+        // The count, and under it what the broker refused for: each reason, with its count when
+        // there are several.
+        function refusedCell(group) {
+          const cell = document.createElement("td");
+          cell.className = "refused";
+          cell.textContent = whole.format(group.refused);
+          const refusals = group.refusals ?? [];
+          for (const refusal of refusals) {
+            const line = document.createElement("small");
+            line.textContent = reason(refusal) + (refusals.length > 1 ? ": " + whole.format(refusal.count) : "");
+            cell.append(line);
+          }
+          return cell;
+        }
         function groupsTable(groups) {
           const body = document.querySelector("#groups tbody");
           body.replaceChildren(...groups.map(group => {
             const row = document.createElement("tr");
             row.dataset.group = group.name;
-            const cells = [group.name, ...[group.connectionsUp, group.published, group.acknowledged, group.paused, group.skippedOffline,
-              group.failed].map(value => whole.format(value))];
-            for (const value of cells) {
-              const cell = document.createElement("td");
-              cell.textContent = value;
-              row.append(cell);
-            }
+            cells(row, [group.name, ...[group.connectionsUp, group.published, group.acknowledged].map(value => whole.format(value))]);
+            row.append(refusedCell(group));
+            cells(row, [group.paused, group.skippedOffline, group.failed].map(value => whole.format(value)));
             const cell = document.createElement("td");
             for (const verb of ["pause", "resume"]) {
               const button = document.createElement("button");
@@ -263,6 +292,21 @@ enum LivePage {
             payload.className = "payload";
             payload.textContent = group.latestPayload ?? "";
             row.append(payload);
+            return row;
+          }));
+        }
+        function subscribersTable(groups) {
+          const table = document.getElementById("subscribers");
+          table.hidden = groups.length === 0;
+          table.querySelector("tbody").replaceChildren(...groups.map(group => {
+            const row = document.createElement("tr");
+            row.dataset.subscriberGroup = group.name;
+            cells(row, [
+              group.name + (group.shared ? " (shared)" : ""), whole.format(group.subscribed) + " / " + whole.format(group.connections),
+              whole.format(group.received), perSecond(group.ratePerSecond), group.latency ? duration(group.latency.p50) : "–",
+              group.latency ? duration(group.latency.p99) : "–", whole.format(group.duplicates),
+              // A shared group's members read in the order their loop finds them: no order to judge.
+              Number.isFinite(group.outOfOrder) ? whole.format(group.outOfOrder) : "–", whole.format(group.gaps)]);
             return row;
           }));
         }
@@ -298,10 +342,13 @@ enum LivePage {
           document.getElementById("scheduled").textContent = Number.isFinite(scheduled) ? perSecond(scheduled) : "–";
           document.getElementById("published").textContent = whole.format(status.published);
           document.getElementById("acknowledged").textContent = whole.format(status.acknowledged);
+          document.getElementById("refusedFigure").hidden = !(status.refused > 0);
+          document.getElementById("refused").textContent = whole.format(status.refused);
           document.getElementById("elapsed").textContent = clock(status.durationSeconds);
           position(status.position);
           drawCharts();
           groupsTable(status.groups);
+          subscribersTable(status.subscribers ?? []);
           /*TEST HAND*/
         });
         source.addEventListener("finished", message => {

@@ -265,7 +265,7 @@ package final class DeviceSignals: @unchecked Sendable {
             list = found.members
         }
         guard let field, !field.isGroup else {
-            throw CommandRejection("no field '\(path)'", kind: "a command names a field the device does not have")
+            throw CommandRejection("no field '\(path)'", kind: CommandRejection.noSuchField)
         }
         return field
     }

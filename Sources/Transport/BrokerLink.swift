@@ -23,6 +23,10 @@ final class BrokerLink {
     private let tcp: TCPConnection
     /// `SSL *`, for wss://.
     private var ssl: OpaquePointer?
+    /// The client certificate's file it shows the broker, for the words of its refusal.
+    private let certificate: String?
+    /// Bytes came from the broker: past the point where a refusal of the certificate comes.
+    private var hasRead = false
     /// The TLS handshake waits for room to write, not for bytes to read.
     private(set) var handshakeWantsWrite = false
     /// A TLS read waits for room to write: read again when writable.
@@ -34,6 +38,7 @@ final class BrokerLink {
 
     init(host: String, port: Int32, tls: TLSSettings?, bindAddress: String? = nil) throws(TransportError) {
         tcp = try TCPConnection(host: host, port: port, bindAddress: bindAddress)
+        certificate = tls?.certificate
         guard let tls else { return }
         do throws(TransportError) {
             let context: TLSContext
@@ -59,7 +64,7 @@ final class BrokerLink {
     func handshake(serverName: String) -> Handshake {
         guard let ssl else { return .done }
         ERR_clear_error()
-        let (rc, refusal) = CertificateVerification.watching { SSL_connect(ssl) }
+        let (rc, refusal, _) = CertificateVerification.watching(certificate: certificate) { SSL_connect(ssl) }
         if rc == 1 { return .done }
         switch SSL_get_error(ssl, rc) {
         case SSL_ERROR_WANT_READ:
@@ -85,8 +90,16 @@ final class BrokerLink {
         ERR_clear_error()
         errno = 0
         readWaitsForWrite = false
-        let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
-        if count > 0 { return .bytes(Int(count)) }
+        // Under TLS 1.3 a broker that refuses the client certificate says so in the first read.
+        let (count, refusal, _) =
+            hasRead
+            ? (SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)), nil, false)
+            : CertificateVerification.watching(certificate: certificate) { SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)) }
+        if count > 0 {
+            hasRead = true
+            return .bytes(Int(count))
+        }
+        if let refusal { return .failed(refusal) }
         return tlsResult(count, wantWrite: { readWaitsForWrite = true }, wantRead: {})
     }
 

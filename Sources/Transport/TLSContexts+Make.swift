@@ -46,6 +46,9 @@ extension TLSContexts {
             guard named == 1 else { return failure("cannot verify certificates for '\(key.host)'") }
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER) { passed, store in CertificateVerification.verified(passed, store) }
         }
+        // The broker's alerts, whether it verifies devsim's certificate or not: a refusal of
+        // it comes as one, after devsim's side of a TLS 1.3 handshake is done.
+        SSL_CTX_set_info_callback(context) { _, event, value in CertificateVerification.alerted(event, value) }
         if !settings.alpn.isEmpty {
             guard let wire = ALPN.wire(settings.alpn), setProtocols(wire, of: context) else {
                 return failure("cannot offer the ALPN protocols \(settings.alpn)")

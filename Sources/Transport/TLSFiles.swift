@@ -57,12 +57,18 @@ package enum TLSFiles {
     /// The subject of the certificate at `path` as RFC 2253 writes it (`CN=thing-7`), or nil
     /// for a file that holds none: what `sample` shows of a device's certificate.
     package static func subject(ofCertificateAt path: String) -> String? {
+        names(ofCertificateAt: path).subject
+    }
+
+    /// The subject and issuer of the certificate at `path`, as RFC 2253 writes them; nil for
+    /// a file that holds none.
+    static func names(ofCertificateAt path: String) -> (subject: String?, issuer: String?) {
         defer { ERR_clear_error() }
-        guard case .success(let bio) = open(path) else { return nil }
+        guard case .success(let bio) = open(path) else { return (nil, nil) }
         defer { BIO_free(bio) }
-        guard let certificate = PEM_read_bio_X509_AUX(bio, nil, nil, nil) else { return nil }
+        guard let certificate = PEM_read_bio_X509_AUX(bio, nil, nil, nil) else { return (nil, nil) }
         defer { X509_free(certificate) }
-        return CertificateVerification.subject(of: certificate)
+        return (CertificateVerification.subject(of: certificate), CertificateVerification.issuer(of: certificate))
     }
 
     private struct Unreadable: Error {

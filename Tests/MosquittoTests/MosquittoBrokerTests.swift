@@ -27,6 +27,18 @@ import TestSupport
         #expect(subscriber.malformedLines.isEmpty)
     }
 
+    /// Issue 38, item 22: a broker is returned once every listener it was given listens, not its
+    /// own port alone (a test's subscriber on a second listener was refused under load). Twenty
+    /// TLS listeners after the plain one, each loading its certificate, make the wait a long one.
+    @Test func everyListenerListensOnceTheBrokerIsReturned() throws {
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let ports = try (0..<20).map { _ in try Loopback.freePort() }
+        let broker = try MosquittoBroker(extraConfig: ports.flatMap { ["listener \($0) 127.0.0.1"] + certificates.listenerConfig })
+        let closed = ([broker.port] + ports).filter { !Loopback.acceptsConnections(port: $0) }
+        #expect(closed.isEmpty, "not listening yet: \(closed)\n\(broker.log)")
+    }
+
     @Test func multiLinePayloadsAndSpacedTopicsSurviveIntact() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(broker: broker, topic: "#")

@@ -219,6 +219,10 @@ func makeReport(_ changes: [String: Any] = [:]) throws -> RunReport {
         #expect(try verdict("lost==0", report).message == "2 (2 over)")
         #expect(try verdict("verify.received>=9700", report).passed)
         #expect(try verdict("outOfOrder<=1", report).passed)
+        // Issue 38, item 16: what the broker never acknowledged, judged apart from `lost`.
+        report.verify?.unconfirmed = 3
+        #expect(try verdict("unconfirmed==0", report).message == "3 (3 over)")
+        #expect(try verdict("verify.unconfirmed<=3", report).passed)
         #expect(try verdict("e2e.p99<5ms", report).message == "not available: nothing was received")
         let latency = report.latency
         report.verify?.e2eLatency = latency

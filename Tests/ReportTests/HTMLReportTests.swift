@@ -52,6 +52,31 @@ import Testing
         #expect(withStages.contains(">stage 2: x2</text>"))
     }
 
+    /// Issue 38, item 11: what the broker refused, group by group and reason by reason, or the
+    /// run's for a report written before groups had their own.
+    @Test func refusalsAreShownByGroupAndReason() throws {
+        var report = Self.report(timeline: nil)
+        #expect(!HTMLReport.page(report).contains("Refused by the broker"), "nothing refused, no table")
+        var refusals = Refusals()
+        refusals.add(0x87, 5, reason: "Not authorized")
+        refusals.add(0x97, 2, reason: "Quota exceeded")
+        report[.refused] = 7
+        report.groups[0].figures[.refused] = 7
+        report.groups[0].refusals = refusals
+        report.refusals = refusals
+        let page = HTMLReport.page(report)
+        #expect(page.contains("<div class=\"figure\" data-figure=\"refused\">refused by the broker<b>7</b></div>"))
+        #expect(
+            page.contains(
+                "<tr data-group=\"&lt;b&gt;room&lt;/b&gt;\" data-code=\"0x87\"><td>&lt;b&gt;room&lt;/b&gt;</td><td>0x87</td>"
+                    + "<td>Not authorized</td><td>5</td></tr><tr data-group=\"&lt;b&gt;room&lt;/b&gt;\" data-code=\"0x97\">"
+                    + "<td>&lt;b&gt;room&lt;/b&gt;</td><td>0x97</td><td>Quota exceeded</td><td>2</td></tr>"), "\(page)")
+        // An older report: the run's refusals, the groups without theirs.
+        report.groups[0].refusals = nil
+        let older = try HTMLReport.page(JSONDecoder().decode(RunReport.self, from: report.json()))
+        #expect(older.contains("<tr data-group=\"every group\" data-code=\"0x87\"><td>every group</td><td>0x87</td>"), "\(older)")
+    }
+
     @Test func aReportWithoutATimelineSaysSo() {
         let page = HTMLReport.page(Self.report(timeline: nil))
         #expect(page.contains("No timeline: the run was made with --timeline-interval 0."))

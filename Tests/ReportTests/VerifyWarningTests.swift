@@ -14,11 +14,11 @@ import Testing
         var summary = VerifySummary(received: 900, lost: 100, duplicated: 0, outOfOrder: 0)
         summary.fellBehind = true
         summary.receivedPerSecond = 90.4
-        summary.publishedPerSecond = 100
+        summary.acceptedPerSecond = 100
         summary.missingWhileConnected = 80
         #expect(
             summary.warning
-                == "verify: the subscribers fell behind: they received 90 msg/s while the devices published 100 msg/s, and 80 of "
+                == "verify: the subscribers fell behind: they received 90 msg/s while the broker accepted 100 msg/s, and 80 of "
                 + "the 100 lost went missing while every connection was up, as a broker drops what it queues beyond its bound for "
                 + "a subscriber that does not keep up (mosquitto's max_queued_messages, behind max_inflight_messages): those say "
                 + "more of the subscribers, or of the broker's limits for one, than of the broker losing messages")

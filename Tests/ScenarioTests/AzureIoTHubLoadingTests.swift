@@ -30,6 +30,20 @@ import Testing
         #expect(group.key == .group("ZGV2c2ltIQ") && group.tokenLifetime == .seconds(10) && group.apiVersion == "v2")
     }
 
+    /// Issue 38, item 10: telemetry goes to the hub's device-to-cloud topic by default, as the
+    /// issue that built the block said; a group without `topic` was refused as missing it.
+    @Test func aGroupWithoutATopicSendsToTheHubsTelemetryTopic() throws {
+        let yaml = Self.scenario().replacingOccurrences(of: "    topic: \"devices/{id}/messages/events/\"\n", with: "")
+        #expect(!yaml.contains("topic"))
+        let group = try #require(try load(yaml).groups.first)
+        #expect(group.topic.render(name: "d", index: 1, id: "d-1") == "devices/d-1/messages/events/")
+        let own = try #require(try load(Self.scenario()).groups.first)
+        #expect(own.topic == group.topic, "as a group that writes it")
+        #expect(
+            problems(yaml.replacingOccurrences(of: "  azureIoTHub: { hub: contoso.azure-devices.net, deviceKey: ZGV2c2lt }\n", with: ""))
+                == ["test.yaml:4:5: missing 'topic' in device group 'd'"], "without the block, a topic is needed")
+    }
+
     @Test func aKeyThatIsNotBase64IsNamedAtItsPlaceWithoutTheKey() {
         let found = problems(Self.scenario(block: "deviceKey: \"secret key!\""))
         #expect(

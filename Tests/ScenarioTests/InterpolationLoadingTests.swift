@@ -1,3 +1,4 @@
+import Signals
 import Testing
 @testable import Scenario
 
@@ -28,6 +29,41 @@ import Testing
             problems(text, environment: [:]) == [
                 "test.yaml:2:9: environment variable 'HOST' is not set; set it or write ${HOST:-default}"
             ])
+    }
+
+    /// Issue 38, item 8: a value of the environment is data: `PW='Tr0ub{id}'` was sent as
+    /// `Tr0ubd-1`, and `PW='p{w}d'` refused as an unknown placeholder. Its braces stay as they
+    /// are in every template (the password, the user name, a topic, a payload's template, a
+    /// constant), while the file's own placeholders beside them are filled.
+    @Test func valuesOfTheEnvironmentAreDataNotTemplates() throws {
+        let yaml = """
+            broker:
+              username: "${USER_PREFIX}-{id}"
+              password: ${PW}
+            devices:
+              - name: d
+                topic: "${APP}/{id}/push"
+                publish: 1/s
+                payload:
+                  style: template
+                  template: "${BODY} {{v}} {{id}}"
+                  fields: { v: { constant: "${LABEL}-{index}" } }
+            """
+        let environment = ["USER_PREFIX": "u{name}", "PW": "Tr0ub{id}", "APP": "a{index}", "BODY": "{{v}}", "LABEL": "l{id}{{x}"]
+        func load(_ yaml: String, environment: [String: String]) throws -> Scenario {
+            try ScenarioLoader.load(bytes: Array(yaml.utf8), file: "test.yaml", environment: environment, generators: .standard)
+        }
+        let scenario = try load(yaml, environment: environment)
+        func render(_ text: String?) -> String { Template(text ?? "").render(name: "d", index: 1, id: "d-1") }
+        #expect(render(scenario.broker.password) == "Tr0ub{id}")
+        #expect(render(scenario.broker.username) == "u{name}-d-1")
+        let group = try #require(scenario.groups.first)
+        #expect(group.topic.render(name: "d", index: 1, id: "d-1") == "a{index}/d-1/push")
+        let signals = DeviceSignals(payload: group.payload, deviceID: "d-1", index: 1, seed: 1, sampleInterval: nil)
+        var buffer = PayloadBuffer()
+        signals.encode(elapsed: 0, wallClock: 0, into: &buffer)
+        #expect(buffer.text == "{{v}} l{id}{{x}-1 d-1")
+        #expect(render(try load(yaml, environment: environment.merging(["PW": "p{w}d"]) { $1 }).broker.password) == "p{w}d")
     }
 
     @Test func whatTheCommandLineGivesIsLeftOutUnread() throws {

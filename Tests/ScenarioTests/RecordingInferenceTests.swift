@@ -55,6 +55,21 @@ import Testing
         _ = try Self.load(text)
     }
 
+    /// Issue 38, item 21: ISO times were modelled with the generator's milliseconds whatever
+    /// the recording wrote; its digits after the seconds are kept.
+    @Test func isoTimesKeepTheirRecordedFractionDigits() throws {
+        func fitted(_ fraction: String) throws -> String {
+            let payloads = (10..<40).map { "{\"t\":\"2026-12-04T05:30:\($0)\(fraction)Z\"}" }
+            let text = RecordingScenario.inferred(Self.recording("clocks/c-1", payloads), name: "t")
+            _ = try Self.load(text)
+            return Self.line("t", in: text)
+        }
+        #expect(try fitted("").contains("{ timestamp: iso8601, decimals: 0 }"))
+        #expect(try fitted(".5").contains("{ timestamp: iso8601, decimals: 1 }"))
+        #expect(try fitted(".123").contains("{ timestamp: iso8601 }"))
+        #expect(try fitted(".123456").contains("{ timestamp: iso8601, decimals: 6 }"))
+    }
+
     @Test func aBooleanThatHoldsIsADwellOfItsStays() throws {
         // Closed for 20 s, open for 4 s, over and over, a message a second.
         let payloads = (0..<240).map { "{\"open\":\($0 % 24 >= 20)}" }

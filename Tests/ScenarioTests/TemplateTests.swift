@@ -17,6 +17,16 @@ import Scenario
         #expect(template.placeholders.isEmpty)
     }
 
+    /// Issue 38, item 8: `{{` is a brace, so that a value of the environment, whose braces the
+    /// loader doubles (`Node.templateText`), renders as it is.
+    @Test func aDoubledBraceIsABrace() {
+        let template = Template("a{{id}/{{{id}/{{/{name}")
+        #expect(template.render(name: "n", index: 1, id: "d-1") == "a{id}/{d-1/{/n")
+        #expect(template.placeholders == ["id", "name"])
+        #expect(template.text == "a{id}/{{id}/{/{name}")
+        #expect(Template(Template.escaped("Tr0ub{id}{{")).render(name: "n", index: 1, id: "d-1") == "Tr0ub{id}{{")
+    }
+
     @Test func listsPlaceholdersKnownOrNot() {
         #expect(Template("{nmae}/{index}/{x_1}").placeholders == ["nmae", "index", "x_1"])
     }

@@ -44,6 +44,7 @@ import Testing
             field("mode", ChoiceRecipe(values: [.string("heat"), .string("cool")]), .set),
             field("level", try recipe("uniform", TestParameters(["min": .number(0), "max": .number(10)])), .set, min: 0, max: 10),
             field("free", try recipe("uniform", TestParameters(["min": .number(0), "max": .number(1)])), nil),
+            field("walk", RandomWalkRecipe(start: 1, step: 0.1), nil),
         ])
         let cases: [([(field: String, value: CommandValue)], String)] = [
             ([("light", .text("maybe"))], "field 'light' is switched with true or false (ON or OFF), not 'maybe'"),
@@ -51,6 +52,11 @@ import Testing
             ([("level", .number(11))], "field 'level' is at most 10"),
             ([("level", .text("high"))], "field 'level' takes a number, not 'high'"),
             ([("free", .number(0.5))], "field 'free' takes no command (give it command: set)"),
+            // Issue 38, item 4: a process value moves to a setpoint; `set` alone would stop its walk.
+            (
+                [("walk", .number(0.5))],
+                "field 'walk' takes no command (give it command: { setpoint: 1/min } to move it there, or command: set)"
+            ),
             ([("missing", .number(1))], "no field 'missing'"),
             // All or none: the light is not switched off for a level out of bounds beside it.
             ([("light", .bool(false)), ("level", .number(-1))], "field 'level' is at least 0"),

@@ -114,6 +114,11 @@ import Testing
         #expect(try target(at: 0) == 21, "the walk's mean, before any command")
         try signals.take([("temperature", .number(25))])
         #expect(try target(at: 30) == 25 && target(at: 60) == 25, "what it was told, at once, while the room drifts")
+        // Issue 38, item 4: written itself (a SCADA host's setpoint tag, a thermostat's
+        // target), it is the temperature's setpoint, checked against its bounds, named as written.
+        try signals.take([("target", .number(19))])
+        #expect(try target(at: 90) == 19)
+        #expect(throws: CommandRejection("field 'target' is at most 28")) { try signals.take([("target", .number(40))]) }
     }
 
     @Test func aSetpointFieldNamesASetpoint() {
@@ -124,6 +129,11 @@ import Testing
             ),
             ("s: { setpoint: { of: nowhere } }", "'of: nowhere', which is no field of the payload"),
             ("s: { setpoint: t }", "setpoint takes a map with of"),
+            // Issue 38, item 4: `set` would make the target a value of its own.
+            (
+                "t: { randomWalk: { mean: 1, step: 0.1 }, command: { setpoint: 1/min } }\n        s: { setpoint: { of: t }, command: set }",
+                "field 's' reports the setpoint of 't' and takes a command as that setpoint already: remove its 'command'"
+            ),
         ] {
             let yaml = "devices:\n  - name: d\n    topic: t\n    publish: 1/s\n    payload:\n      fields:\n        \(fields)\n"
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Simulator
 import Testing
 
@@ -24,17 +25,33 @@ import Testing
 
     @Test func aPasswordFileThatCannotBeReadSaysWhy() throws {
         try inFolder { folder in
-            #expect(throws: RunCheckError("--password-file: cannot read '\(folder)/none': No such file or directory")) {
+            #expect(throws: RunCheckError("--password-file: cannot read '\(folder)/none': no such file or directory")) {
                 try CredentialFiles.password(at: folder + "/none")
             }
             // There, and readable by its permissions, but no file's contents: a directory.
-            #expect(throws: RunCheckError("--password-file: cannot read '\(folder)': it cannot be read")) {
+            #expect(throws: RunCheckError("--password-file: cannot read '\(folder)': is a directory")) {
                 try CredentialFiles.password(at: folder)
             }
             try Data([0x70, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: folder + "/binary"))
             #expect(throws: RunCheckError("--password-file: '\(folder)/binary' is not UTF-8 text")) {
                 try CredentialFiles.password(at: folder + "/binary")
             }
+        }
+    }
+
+    /// Issue 38, item 21: `--password-file <(echo pw)` said "it cannot be read": Foundation's
+    /// reader goes by a file's size, and a pipe has none. Read to its end, as `/dev/stdin` is.
+    @Test func aPipeIsReadToItsEnd() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let written = "pw from a pipe\n".utf8.withContiguousStorageIfAvailable { write(ends[1], $0.baseAddress, $0.count) }
+        #expect(written == 15)
+        close(ends[1])
+        defer { close(ends[0]) }
+        #expect(try CredentialFiles.password(at: "/dev/fd/\(ends[0])") == "pw from a pipe")
+        // A device that never ends is refused at MQTT's longest password.
+        #expect(throws: RunCheckError("--password-file: cannot read '/dev/zero': it holds more than 65535 bytes")) {
+            try CredentialFiles.password(at: "/dev/zero")
         }
     }
 
@@ -46,7 +63,7 @@ import Testing
             #expect(throws: RunCheckError("--http-token-file: '\(folder)/blank' is empty")) {
                 try CredentialFiles.token(at: folder + "/blank")
             }
-            #expect(throws: RunCheckError("--http-token-file: cannot read '\(folder)/none': No such file or directory")) {
+            #expect(throws: RunCheckError("--http-token-file: cannot read '\(folder)/none': no such file or directory")) {
                 try CredentialFiles.token(at: folder + "/none")
             }
         }

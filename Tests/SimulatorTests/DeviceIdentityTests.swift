@@ -132,6 +132,13 @@ import TestSupport
         #expect(
             try folder.problems("  credentials: noid.csv").contains(
                 "\(folder.path)/noid.csv:1:1: expected an 'id' column, which names each row's device"))
+        // Issue 38, item 15: a shortened column name is hinted at too.
+        _ = try folder.write("short.csv", "id,user,pass\nthing-1,a,b\n")
+        #expect(
+            try folder.problems("  credentials: short.csv") == [
+                "\(folder.path)/short.csv:1:1: unknown column 'user': did you mean 'username'?",
+                "\(folder.path)/short.csv:1:1: unknown column 'pass': did you mean 'password'?",
+            ])
         #expect(
             try folder.problems("  credentials: missing.csv") == [
                 "\(folder.path)/scenario.yaml:2:16: cannot read the credentials file '\(folder.path)/missing.csv': no such file or directory"

@@ -17,6 +17,62 @@ import TestSupport
                 x: { accelerometer: x, decimals: 4 }
         """
 
+    /// Issue 38, item 17: MQTT 3.1 allows client ids of 1 to 23 characters (the scripted server
+    /// refuses longer ones with CONNACK 2, as aedes does). Every id devsim makes itself fits,
+    /// still distinct: the verifier's (which falls back from MQTT 5 to the fleet's 3.1), a
+    /// subscriber group's default, the control connection's, the shared connections'.
+    @Test func everyClientIDDevsimMakesFitsMQTT31() throws {
+        let server = try ScriptedMQTTServer(script: .init(refusesMQTT5: true))
+        let yaml = """
+            name: a-scenario-with-a-long-name
+            control: { topic: devsim/control }
+            devices:
+              - name: environmental-sensors
+                count: 4
+                connection: { shared: 2 }
+                topic: "env/{index}"
+                publish: 5/s
+                payload: { fields: { seq: { counter: 0 } } }
+            subscribers:
+              - name: dashboards-of-the-plant-floor
+                count: 2
+                topics: ["env/#"]
+            """
+        var settings = RunSettings(duration: .seconds(1), statsInterval: nil)
+        settings.mqttProtocol = .v31
+        settings.verify = true
+        _ = try #require(try FleetHarness.run(yaml, port: server.port, settings: settings))
+        let ids = server.connections.compactMap(\.connect).filter { $0.protocolLevel == 3 }.map(\.clientID)
+        #expect(Set(ids).count == 6, "2 shared, 2 subscribers, the control's and the verifier's: \(ids)")
+        #expect(ids.allSatisfy { $0.utf8.count <= 23 }, "\(ids)")
+        #expect(server.connections.filter { $0.connect?.protocolLevel == 3 }.allSatisfy { $0.connackCode == 0 })
+    }
+
+    /// Issue 38, item 20: an edge node ignored an NCMD on a topic the broker rewrote (RabbitMQ
+    /// 3.10: `spBv1.0/…` as `spBv1/0/…`) without a line; it is counted as `unmatched` and said,
+    /// naming the filter it was meant for.
+    @Test func aCommandOnATopicTheBrokerRewroteIsCountedAndNamed() throws {
+        let server = try ScriptedMQTTServer(
+            script: .init(publishAfterSubscribe: { filter in
+                filter == "spBv1.0/plant/NCMD/line-1" ? [("spBv1/0/plant/NCMD/line-1", [0x08, 0x01])] : []
+            }))
+        let yaml = """
+            devices:
+              - name: filler
+                publish: 5/s
+                sparkplug: { groupId: plant, edgeNodeId: "line-{index}", nodes: 1 }
+                payload: { fields: { speed: { constant: 5 } } }
+            """
+        let harness = try FleetHarness(yaml, port: server.port, settings: RunSettings(duration: .seconds(1), statsInterval: nil))
+        harness.start()
+        let result = try #require(try harness.result(timeout: 30))
+        #expect(result.totals[.unmatched] == 1, "\(result.totals)")
+        let said = harness.log.all.filter {
+            $0.contains("the broker rewrote the topic: got 'spBv1/0/plant/NCMD/line-1' for filter 'spBv1.0/plant/NCMD/line-1'")
+        }
+        #expect(said.count == 1 && said[0].contains("counted as unmatched"), "\(harness.log.all)")
+    }
+
     @Test func nothingIsPublishedBeforeAConnackHeldBackForTwoSeconds() throws {
         let server = try ScriptedMQTTServer(script: .init(connackDelay: 2))
         let result = try #require(

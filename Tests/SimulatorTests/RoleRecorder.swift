@@ -99,6 +99,7 @@ final class RoleRecorder: RoleContext {
     func recordSubscribeLatency(_ nanoseconds: UInt64) { effects.append(.subscribeLatency(nanoseconds)) }
     func warnOnce(_ message: String, key: String?) { effects.append(.warn(message, key: key)) }
     func logEvent(_ message: String) { effects.append(.log(message)) }
+    func logCommand(_ message: String) { effects.append(.log(message)) }
 }
 
 extension ConnectionRole {

@@ -1,3 +1,4 @@
+import MQTT
 import Report
 import Scenario
 import Simulator
@@ -64,6 +65,20 @@ import Testing
         #expect(try problem(yaml, settings: settings(verify: true))?.contains("leave out --verify") == true)
     }
 
+    /// Issue 38, item 7: `--protocol mqtt5` left the file's `protocol:` unread and connected with
+    /// 3.1.1 all the same, unsaid; refused as `protocol: mqtt5` in the file is.
+    @Test func azureIoTHubTakesNoOtherProtocolFromTheCommandLine() throws {
+        let yaml = "broker: { azureIoTHub: { hub: h.azure-devices.net, deviceKey: ZGV2c2lt } }\n" + Self.meter
+        var settings = RunSettings()
+        settings.mqttProtocol = .v5
+        #expect(
+            try problem(yaml, settings: settings)
+                == "test.yaml: broker.azureIoTHub speaks MQTT 3.1.1, Azure IoT Hub's (its MQTT 5 is a preview with other topics): "
+                + "leave out --protocol mqtt5 (DEVSIM_PROTOCOL)")
+        settings.mqttProtocol = .v311
+        #expect(try problem(yaml, settings: settings) == nil)
+    }
+
     /// Issue 29: an Azure IoT hub is one host, which a `--url` list would not be.
     @Test func azureIoTHubTakesNoListOfURLs() throws {
         let yaml = "broker: { azureIoTHub: { hub: h.azure-devices.net, deviceKey: ZGV2c2lt } }\n" + Self.meter
@@ -118,11 +133,14 @@ import Testing
     }
 
     @Test func aCSVReportNeedsTheTimeline() throws {
-        let csv = RunChecks(report: "out.csv", reportFormat: .csv)
+        let csv = RunChecks(reports: [ReportOutput(path: "out.json", format: .json), ReportOutput(path: "out.csv", format: .csv)])
         #expect(
             try problem(Self.meter, csv, settings: settings(timeline: false))
                 == "--report out.csv is the timeline as CSV, which --timeline-interval 0 turns off")
         #expect(try problem(Self.meter, csv) == nil)
-        #expect(try problem(Self.meter, RunChecks(report: "out.json"), settings: settings(timeline: false)) == nil)
+        #expect(
+            try problem(
+                Self.meter, RunChecks(reports: [ReportOutput(path: "out.json", format: .json)]), settings: settings(timeline: false))
+                == nil)
     }
 }

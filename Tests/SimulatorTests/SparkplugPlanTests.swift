@@ -52,10 +52,11 @@ import Testing
                 == Dictionary(uniqueKeysWithValues: whole.connections.map { ($0.options.clientID ?? "", $0.devices.map(\.id)) }))
     }
 
-    private func role(primaryHost: String? = nil) throws -> SparkplugEdgeNodeRole {
+    private func role(primaryHost: String? = nil, protocol version: ProtocolVersion = .v311) throws -> SparkplugEdgeNodeRole {
         let yaml =
             primaryHost.map { Self.yaml.replacingOccurrences(of: "nodes: 2 }", with: "nodes: 2, primaryHost: \($0) }") } ?? Self.yaml
-        let connection = try #require(try plan(yaml: yaml).connections.first)
+        var connection = try #require(try plan(yaml: yaml).connections.first)
+        connection.options.protocolVersion = version
         #expect(connection.sparkplug?.primaryHost == primaryHost)
         let sources = connection.devices.map { DeviceBehaviour(plan: $0, seed: 1).source }
         return try #require(SparkplugEdgeNodeRole(plan: connection, sources: sources))
@@ -92,15 +93,42 @@ import Testing
         #expect(names(context.take()).first == "death", "its death before a disconnect")
     }
 
+    /// Issue 38, item 4: every NCMD is a command: a rebirth asked for, or one rejected with why.
+    /// Issue 38, item 3: under MQTT 5 the node's NDEATH at a clean end is its will, which the
+    /// DISCONNECT's 0x04 has the broker publish: it publishes none of its own.
+    @Test func underMQTT5TheNodesDeathIsItsWill() throws {
+        for role in [try role(protocol: .v5), try role(primaryHost: "scada", protocol: .v5)] {
+            let context = RoleRecorder()
+            role.disconnecting(.goingOffline, context)
+            #expect(names(context.take()).isEmpty, "no NDEATH of its own")
+            #expect(role.disconnectReason(.goingOffline) == .disconnectWithWill && role.disconnectReason(.leaving) == .disconnectWithWill)
+        }
+        #expect(
+            try role().disconnectReason(.goingOffline) == nil, "under MQTT 3.1.1 its own NDEATH, before a DISCONNECT that discards the will"
+        )
+    }
+
+    /// Issue 38, item 4: every NCMD is a command: a rebirth asked for, or one rejected with why.
     @Test func aRebirthIsAskedByATrueRebirthMetricOnly() throws {
         let role = try role()
         let context = RoleRecorder()
         let rebirth = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(true))])
         #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth, context))
         #expect(names(context.take()) == ["births"], "births after a rebirth")
+        #expect(
+            context.counters.commands.received == 1 && context.counters.commands.applied == 1 && context.counters.commands.answered == 1)
         let no = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(false))])
-        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", no, context) && names(context.take()).isEmpty)
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", no, context))
+        #expect(
+            names(context.take()) == [
+                "warn: sparkplug: an NCMD without 'Node Control/Rebirth' true asks nothing of the node, whose one node command that is"
+            ])
+        #expect(context.counters.commands.rejected == 1)
         #expect(!receive(role, topic: "spBv1.0/plant/NCMD/line-2", rebirth, context), "another node's")
+        #expect(role.receive("spBv1.0/plant/NCMD/line-1", [0xFF], context))
+        #expect(
+            names(context.take()).first?.hasPrefix("warn: sparkplug: a command on 'spBv1.0/plant/NCMD/line-1' is no Sparkplug B payload")
+                == true)
     }
 
     @Test func aDCMDWritesFieldsByNameOrByTheAliasOfItsBirth() throws {
@@ -120,7 +148,9 @@ import Testing
         #expect(!refused.contains { if case .take = $0 { true } else { false } }, "a metric of another device writes nothing")
         #expect(names(refused).contains { $0.contains("a DCMD rejected") })
         #expect(receive(role, topic: "spBv1.0/plant/DCMD/line-1/filler-2", byAlias, context))
-        #expect(names(context.take()).contains { $0.hasPrefix("warn:") }, "filler-2 is line-2's")
+        #expect(
+            names(context.take()) == ["warn: sparkplug: a DCMD for device 'filler-2', which this node does not have"],
+            "filler-2 is line-2's")
     }
 
     // MARK: A primary host (Sparkplug 3.0, 5.x: the births wait for its online STATE)
@@ -218,7 +248,8 @@ import Testing
         let context = RoleRecorder()
         _ = connect(role, context)
         let rebirth = SparkplugPayload(metrics: [SparkplugMetric(name: "Node Control/Rebirth", dataType: .boolean, value: .bool(true))])
-        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth, context) && names(context.take()) == [])
+        #expect(receive(role, topic: "spBv1.0/plant/NCMD/line-1", rebirth, context))
+        #expect(context.take() == [.log("sparkplug: an NCMD asked for a rebirth: the births wait for 'scada' to be online")])
         // A STATE that comes while the connection is going is not taken.
         #expect(state(role, Self.online(true, 10), connected: false, context) == [] && role.host?.isBorn == false)
         #expect(state(role, Self.online(true, 10), context) == ["births"])

@@ -229,10 +229,17 @@ import Testing
         // Nothing arrived: what each node published is lost, the part published while the
         // verifier was away apart; its devices' own counts are not the node's.
         let summary = verifier.summary(
-            published: plan.connections.map { ($0, $0.sparkplug!.topic.nodeFilter, 10, 3) }
-                + plan.connections[0].devices.map { (plan.connections[0], $0.topic, 100, 0) })
+            published: plan.connections.map { .init(connection: $0, topic: $0.sparkplug!.topic.nodeFilter, count: 10, whileAway: 3) }
+                + plan.connections[0].devices.map { .init(connection: plan.connections[0], topic: $0.topic, count: 100) })
         #expect(summary.lost == 14 && summary.missedWhileAway == 6 && summary.received == 0)
         #expect(summary.silentTopics == 2)
+    }
+
+    /// The fleet's figures with `published` messages, every one accepted (QoS 0).
+    private static func totals(published: Int) -> Totals {
+        var totals = Totals()
+        totals[.published] = published
+        return totals
     }
 
     /// A node's births (and a DCMD's answers) are no ticks, so the run's `published` leaves them
@@ -243,15 +250,16 @@ import Testing
         let plan = try plan(yaml: Self.yaml)
         let verifier = try Verifier(plan: plan, logger: Logger(minimumLevel: .error) { _ in })
         verifier.subscribedNow.add(verifier.subscriptionFilters.count, ordering: .relaxed)
-        verifier.notePace(published: 0, publisherChanges: 0)
+        verifier.notePace(Self.totals(published: 0), publisherChanges: 0)
         // A second: 10 ticks and 5 births published, all 15 received.
         verifier.publishedBeside.add(5, ordering: .relaxed)
         verifier.receivedCount.add(15, ordering: .relaxed)
-        verifier.notePace(published: 10, publisherChanges: 0)
+        verifier.notePace(Self.totals(published: 10), publisherChanges: 0)
         // The next: 10 ticks, 8 received.
         verifier.receivedCount.add(8, ordering: .relaxed)
-        verifier.notePace(published: 20, publisherChanges: 0)
-        let summary = verifier.summary(published: plan.connections.map { ($0, $0.sparkplug!.topic.nodeFilter, 20, 0) })
+        verifier.notePace(Self.totals(published: 20), publisherChanges: 0)
+        let summary = verifier.summary(
+            published: plan.connections.map { .init(connection: $0, topic: $0.sparkplug!.topic.nodeFilter, count: 20) })
         #expect(summary.missingWhileConnected == 2, "\(summary)")
     }
 

@@ -23,6 +23,10 @@ extension ScriptedMQTTServer {
         private var closeAt: Double?
         /// Acknowledgements held back by `Script.ackDelay`, due in order.
         private var heldAcks: [(due: Double, packet: [UInt8])] = []
+        /// PUBLISH packets to relay (`Script.relay`) once due, in order.
+        private var heldRelays: [(due: Double, topic: String, payload: [UInt8])] = []
+        /// A pipe's read end that wakes the thread for what other connections relay to it.
+        private var waker: Int32 = -1
 
         init(core: Core, attempt: Int, fd: Int32, script: Script) {
             self.core = core
@@ -32,8 +36,18 @@ extension ScriptedMQTTServer {
         }
 
         mutating func run() {
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+                waker = ends[0]
+                core.setWaker(ends[1], for: attempt)
+            }
             let reason = serve()
             core.finish(attempt: attempt, fd: fd, reason: reason)
+            if waker >= 0 {
+                core.setWaker(nil, for: attempt)
+                close(waker)
+            }
         }
 
         private mutating func serve() -> Connection.CloseReason {
@@ -68,15 +82,27 @@ extension ScriptedMQTTServer {
                     heldAcks.removeFirst()
                     guard send(held.packet) else { return .clientClosed }
                 }
+                while let held = heldRelays.first, now >= held.due, let relay = script.relay {
+                    heldRelays.removeFirst()
+                    core.relay(topic: held.topic, delivered: relay.topic(held.topic), payload: held.payload)
+                }
+                for delivery in core.takeDeliveries(for: attempt) {
+                    let body = MQTTWire.string(delivery.topic) + (mqtt5 ? [0] : []) + delivery.payload
+                    guard send(MQTTWire.encode(header: 0x30, body: body)) else { return .clientClosed }
+                }
 
                 // Wake up for the next scripted event, and at least every 50 ms to notice stop().
                 var timeout = 0.05
-                for deadline in [connackDueAt, closeAt, disconnectAt, heldAcks.first?.due].compactMap({ $0 }) {
+                for deadline in [connackDueAt, closeAt, disconnectAt, heldAcks.first?.due, heldRelays.first?.due].compactMap({ $0 }) {
                     timeout = min(timeout, max(0, deadline - now))
                 }
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32((timeout * 1000).rounded(.up)))
-                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: waker, events: Int16(POLLIN), revents: 0)]
+                let ready = poll(&pollers, waker >= 0 ? 2 : 1, Int32((timeout * 1000).rounded(.up)))
+                if ready > 0, pollers[1].revents != 0 {
+                    var bytes = [UInt8](repeating: 0, count: 64)
+                    _ = read(waker, &bytes, bytes.count)
+                }
+                if ready == 0 || (ready < 0 && errno == EINTR) || pollers[0].revents == 0 { continue }
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 // End of file or a reset: the client went away without DISCONNECT.
@@ -111,6 +137,15 @@ extension ScriptedMQTTServer {
                     $0.connectReceivedAt = now
                 }
                 if mqtt5, script.closesMQTT5Connect { return .scripted }
+                if connect.protocolLevel == 3, !(1...23).contains(connect.clientID.utf8.count) {
+                    // MQTT 3.1 allows 1 to 23 characters: identifier rejected, as aedes answers.
+                    core.update(attempt: attempt) {
+                        $0.connackSentAt = now
+                        $0.connackCode = 2
+                    }
+                    _ = send(MQTTWire.encode(header: 0x20, body: [0, 2]))
+                    return .refused
+                }
                 if script.sendConnack { connackDueAt = now + script.connackDelay }
             case 3:  // PUBLISH
                 let qos = (packet.flags >> 1) & 0x03
@@ -122,6 +157,7 @@ extension ScriptedMQTTServer {
                     Publish(
                         attempt: attempt, receivedAt: now, topic: topic, payload: reader.rest, qos: qos,
                         packetID: packetID, retain: packet.flags & 0x01 != 0, duplicate: packet.flags & 0x08 != 0))
+                if let relay = script.relay { heldRelays.append((now + relay.delay(), topic, Array(reader.rest))) }
                 if let packetID, script.ackPublishes {
                     // QoS 1 is done with PUBACK; QoS 2 continues with PUBREC → PUBREL → PUBCOMP,
                     // unless its PUBREC refuses it.

@@ -16,6 +16,8 @@ extension ScriptedMQTTServer {
     /// Script(publishReasonCode: { $0.hasPrefix("denied/") ? 0x87 : 0 })  // an ACL, to MQTT 5
     /// Script(subscribeReasonCode: { _ in 0x87 })  // every subscription refused
     /// Script(disconnectAfterConnack: (after: 0.5, reason: 0x8B))  // "server shutting down"
+    /// Script(relay: .init())                     // a broker: each PUBLISH to its subscribers
+    /// Script(relay: .init(topic: { $0.replacingOccurrences(of: ".", with: "/") }))  // RabbitMQ 3.10's
     /// ```
     public struct Script: Sendable {
         /// Close the socket as soon as it is accepted, before reading anything.
@@ -61,6 +63,9 @@ extension ScriptedMQTTServer {
         /// After the SUBACK of a SUBSCRIBE to `filter`: these messages to the client, at QoS 0,
         /// as a cloud sends a device its requests (Azure IoT Hub's direct methods).
         public var publishAfterSubscribe: (@Sendable (_ filter: String) -> [(topic: String, payload: [UInt8])])?
+        /// Each PUBLISH on this connection delivered, as a broker does, to the connections whose
+        /// SUBSCRIBEs match its topic; `nil`: to none.
+        public var relay: Relay?
 
         public init(
             closeOnAccept: Bool = false,
@@ -79,7 +84,8 @@ extension ScriptedMQTTServer {
             publishReasonCode: (@Sendable (_ topic: String) -> UInt8)? = nil,
             subscribeReasonCode: (@Sendable (_ filter: String) -> UInt8)? = nil,
             disconnectAfterConnack: (after: Double, reason: UInt8)? = nil,
-            publishAfterSubscribe: (@Sendable (_ filter: String) -> [(topic: String, payload: [UInt8])])? = nil
+            publishAfterSubscribe: (@Sendable (_ filter: String) -> [(topic: String, payload: [UInt8])])? = nil,
+            relay: Relay? = nil
         ) {
             self.closeOnAccept = closeOnAccept
             self.sendConnack = sendConnack
@@ -98,6 +104,25 @@ extension ScriptedMQTTServer {
             self.subscribeReasonCode = subscribeReasonCode
             self.disconnectAfterConnack = disconnectAfterConnack
             self.publishAfterSubscribe = publishAfterSubscribe
+            self.relay = relay
+        }
+    }
+
+    /// How the server delivers a PUBLISH to its subscribers: at QoS 0, the seconds `delay` says
+    /// (asked once a message, in order) after it came, whatever `Script.ackDelay` holds its
+    /// acknowledgement back (a slow broker that delivers what it has not acknowledged, as the
+    /// Paho test broker does); matched by its topic, and delivered on the one `topic` makes of it
+    /// (RabbitMQ 3.10 delivers `spBv1.0/…` as `spBv1/0/…`, against [MQTT-3.3.2-3]). What is still
+    /// held when the publisher's connection ends is never delivered.
+    public struct Relay: Sendable {
+        public var delay: @Sendable () -> Double
+        public var topic: @Sendable (_ published: String) -> String
+
+        public init(
+            delay: @escaping @Sendable () -> Double = { 0 }, topic: @escaping @Sendable (_ published: String) -> String = { $0 }
+        ) {
+            self.delay = delay
+            self.topic = topic
         }
     }
 

@@ -1,9 +1,11 @@
 import Glibc
+import MQTT
 import Reactor
 
 /// A tiny MQTT 3.1.1 server on a free 127.0.0.1 port whose behaviour is scripted per connection
 /// attempt, for protocol edge cases a real broker cannot stage (CONNACK held back or refused,
-/// connection dropped, broker gone silent). It records what arrives and when.
+/// connection dropped, broker gone silent). It records what arrives and when. An MQTT 3.1
+/// CONNECT whose client id is not 1 to 23 characters long gets CONNACK 2, as MQTT 3.1 has it.
 ///
 /// ```swift
 /// let server = try ScriptedMQTTServer(scripts: [.init(connackCode: 5), .init()])  // refuse once
@@ -142,6 +144,10 @@ extension ScriptedMQTTServer {
             /// When the PUBLISH packets of the last `rateWindow` arrived, oldest first.
             var recentReceipts: [Double] = []
             var firstRecent = 0
+            /// Messages relayed to each connection (`Script.relay`), not yet sent by its thread, and
+            /// the write end of the pipe that wakes it for them.
+            var outboxes: [Int: [(topic: String, payload: [UInt8])]] = [:]
+            var wakers: [Int: Int32] = [:]
         }
 
         /// Guards the records, the open-socket table and the thread handles.
@@ -205,6 +211,34 @@ extension ScriptedMQTTServer {
 
         func update(attempt: Int, _ change: (inout Connection) -> Void) {
             state.withLock { change(&$0.connections[attempt - 1]) }
+        }
+
+        /// Hands a message published on `topic` to every open connection whose subscriptions match
+        /// it, on `delivered`, and wakes their threads.
+        func relay(topic: String, delivered: String, payload: [UInt8]) {
+            state.withLock { state in
+                for attempt in state.openSockets.keys
+                where state.connections[attempt - 1].subscriptions.contains(where: { TopicFilter.filter($0, matches: topic) }) {
+                    state.outboxes[attempt, default: []].append((delivered, payload))
+                    // Under the lock: its thread closes the pipe under it too.
+                    var one: UInt8 = 1
+                    if let waker = state.wakers[attempt] { _ = write(waker, &one, 1) }
+                }
+            }
+        }
+
+        /// Connection `attempt`'s thread is woken through the pipe `fd` writes to for what is
+        /// relayed to it; `nil`: it ends, and the write end is closed.
+        func setWaker(_ fd: Int32?, for attempt: Int) {
+            state.withLock { state in
+                if fd == nil, let old = state.wakers[attempt] { close(old) }
+                state.wakers[attempt] = fd
+            }
+        }
+
+        /// What has been relayed to connection `attempt` since the last call.
+        func takeDeliveries(for attempt: Int) -> [(topic: String, payload: [UInt8])] {
+            state.withLock { $0.outboxes.removeValue(forKey: attempt) ?? [] }
         }
 
         /// Records `publish`; returns the PUBLISH packets received a second, the server over,

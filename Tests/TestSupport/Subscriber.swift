@@ -20,6 +20,8 @@ public final class Subscriber: Sendable {
         /// Monotonic time at which the line was read from `mosquitto_sub` (slightly after the
         /// broker delivered it).
         public let receivedAt: Double
+        /// The QoS it was delivered at: the lower of its publisher's and the subscription's.
+        public var qos = 0
 
         /// The payload as UTF-8 text.
         public var payloadText: String { String(decoding: payload, as: UTF8.self) }
@@ -61,12 +63,13 @@ public final class Subscriber: Sendable {
         if let password { credentials += ["-P", password] }
         let session = sessionID.map { ["-c", "-i", $0] } ?? []
 
-        // Topic, a tab, then the payload in hex: hex has no newlines or tabs, so any payload
-        // (binary, multi-line JSON) fits one line and splits unambiguously at the last tab.
+        // Topic, a tab, the QoS, a tab, then the payload in hex: hex has no newlines or tabs, so
+        // any payload (binary, multi-line JSON) fits one line and splits unambiguously at the
+        // last tabs.
         let arguments =
             [
                 "-h", "127.0.0.1", "-p", String(port), "-q", String(qos),
-                "-t", topic, "-t", probeTopic, "-F", "%t\t%x",
+                "-t", topic, "-t", probeTopic, "-F", "%t\t%q\t%x",
             ] + credentials + session
         let probeTopic = probeTopic
         let process = try ChildProcess(
@@ -136,16 +139,18 @@ public final class Subscriber: Sendable {
     }
 
     private func record(line: String, time: Double, probeTopic: String) {
-        guard let tab = line.lastIndex(of: "\t"), let payload = Self.bytes(fromHex: line[line.index(after: tab)...]) else {
+        guard let tab = line.lastIndex(of: "\t"), let payload = Self.bytes(fromHex: line[line.index(after: tab)...]),
+            let qosTab = line[..<tab].lastIndex(of: "\t"), let qos = Int(line[line.index(after: qosTab)..<tab])
+        else {
             state.withLock { $0.malformedLines.append(line) }
             return
         }
-        let topic = String(line[..<tab])
+        let topic = String(line[..<qosTab])
         state.withLock { state in
             if topic == probeTopic {
                 state.probeSeen = true
             } else {
-                state.messages.append(Message(topic: topic, payload: payload, receivedAt: time))
+                state.messages.append(Message(topic: topic, payload: payload, receivedAt: time, qos: qos))
             }
         }
     }

@@ -19,7 +19,8 @@ public struct TestCertificates: Sendable {
     /// certificate: the CA's own, whose subject is `CN=devsim test CA`.
     public var selfSignedListenerConfig: [String] { ["certfile \(ca)", "keyfile \(directory)/ca.key"] }
 
-    public init(host: String) throws(TestSupportError) {
+    /// `authority`: the CA's common name; two CAs of one name are two CAs all the same.
+    public init(host: String, authority: String = "devsim test CA") throws(TestSupportError) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-tls-\(UUID().uuidString)").path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -29,7 +30,7 @@ public struct TestCertificates: Sendable {
             throw TestSupportError("cannot make \(directory): \(error)")
         }
         try openssl([
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=devsim test CA",
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=\(authority)",
             "-keyout", directory + "/ca.key", "-out", ca,
         ])
         try sign("server", subject: host, extensions: directory + "/ext.cnf")

@@ -2,23 +2,23 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The README's rehearsal of AWS IoT Core, as a user would run it: certificates from
-/// `scripts/make-device-certs.sh`, a mosquitto that takes each certificate's name as its user and
-/// lets each thing write only its own topics, and the shipped `scenarios/aws-iot-core.yaml`.
+/// The README's rehearsal of AWS IoT Core, as a user would run it: its own commands (certificates
+/// from `scripts/make-device-certs.sh`, a mosquitto configured as it says, which takes each
+/// certificate's name as its user and lets each thing write only its own topics, and the shipped
+/// `scenarios/aws-iot-core.yaml`), but for the port (a free one for 8883), the run's length and
+/// its report. Issue 38, item 14: as root too, when mosquitto would drop to its own user.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct AWSRehearsalTests {
-    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    private func makeCertificates(in folder: String) throws {
-        for (prefix, count) in [("thing-", 10), ("sensor-", 5)] {
-            let made = try DevsimProcess.runToCompletion(
-                executable: "/bin/bash",
-                args: [
-                    repository.appendingPathComponent("scripts/make-device-certs.sh").path, "--out", folder, "--host", "127.0.0.1",
-                    "--prefix", prefix, "--count", String(count),
-                ], timeout: 60)
-            try #require(made.status == 0, "\(made.stderr)")
-        }
+    /// The README's block, cut where it starts the broker: the commands before, and the run after.
+    private static func rehearsal() throws -> (setup: String, run: String) {
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.firstRange(of: "**Rehearsing AWS IoT Core on this machine.**").map { readme[$0.upperBound...] })
+        let block = try #require(section.firstRange(of: "```sh\n").map { section[$0.upperBound...] })
+        let text = String(try #require(block.firstRange(of: "```\n").map { block[..<$0.lowerBound] }))
+        let start = try #require(text.firstRange(of: "mosquitto -c aws.conf &\n"), "the README starts mosquitto: \(text)")
+        return (String(text[..<start.lowerBound]), String(text[start.upperBound...]))
     }
 
     /// `certificate`: each thing's own (`{id}`), or one for the fleet, which the ACL refuses
@@ -26,30 +26,44 @@ import TestSupport
     private func rehearse(certificate: String?) throws -> (status: Int32?, report: [String: Any], stderr: String) {
         let folder = try RunFiles.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certs = folder.path + "/certs"
-        try makeCertificates(in: certs)
-        let broker = try MosquittoBroker(
-            acl: "pattern write things/%u/#\npattern write $aws/things/%u/shadow/#\n",
-            extraConfig: [
-                "cafile \(certs)/ca.pem", "certfile \(certs)/server.pem", "keyfile \(certs)/server.key", "require_certificate true",
-                "use_identity_as_username true",
-            ])
-        var scenario = repository.appendingPathComponent("scenarios/aws-iot-core.yaml").path
+        // The README's paths are the repository's.
+        for name in ["scripts", "scenarios"] {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: Self.repository.appendingPathComponent(name))
+        }
+        let port = try Loopback.freePort()
+        let (setup, run) = try Self.rehearsal()
+        let made = try DevsimProcess.runToCompletion(
+            executable: "/bin/bash",
+            args: ["-euo", "pipefail", "-c", "cd '\(folder.path)'\n" + setup.replacingOccurrences(of: " 8883 ", with: " \(port) ")],
+            timeout: 60)
+        try #require(made.status == 0, "\(made.stdout)\(made.stderr)")
+
+        // `mosquitto -c aws.conf &`, waited for: it says "running" once it listens.
+        let log = folder.appendingPathComponent("mosquitto.log").path
+        let broker = try ChildProcess(
+            executable: "/usr/sbin/mosquitto", arguments: ["-c", folder.appendingPathComponent("aws.conf").path], stdout: .file(log),
+            stderr: .file(log))
+        defer { _ = broker.terminate(grace: 2) }
+        let brokerLog = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        try #require(TestClock.wait(timeout: 10, interval: 0.02) { !broker.isRunning || brokerLog().contains(" running") })
+        try #require(broker.isRunning, "mosquitto as the README configures it: \(brokerLog())")
+
+        var command = run.replacingOccurrences(of: "devsim run", with: "'\(try DevsimProcess.locateDevsim())' run")
+            .replacingOccurrences(of: "--duration 1m", with: "--duration 6s").trimmingCharacters(in: .whitespacesAndNewlines)
+        command += " --port \(port) --report report.json"
         if let certificate {
             // The shipped scenario with one certificate for every thing.
-            let text = try String(contentsOfFile: scenario, encoding: .utf8).replacingOccurrences(of: "/{id}.", with: "/\(certificate).")
-            scenario = folder.path + "/aws-one-certificate.yaml"
-            try text.write(toFile: scenario, atomically: true, encoding: .utf8)
+            let shipped = Self.repository.appendingPathComponent("scenarios/aws-iot-core.yaml").path
+            let text = try String(contentsOfFile: shipped, encoding: .utf8).replacingOccurrences(of: "/{id}.", with: "/\(certificate).")
+            try text.write(to: folder.appendingPathComponent("aws-one-certificate.yaml"), atomically: true, encoding: .utf8)
+            command = command.replacingOccurrences(of: "scenarios/aws-iot-core.yaml", with: "aws-one-certificate.yaml")
         }
-        let report = folder.path + "/report.json"
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port), "--protocol", "mqtt5", "--duration", "6s",
-                "--expect", "refused==0", "--report", report,
-            ],
-            env: ["AWS_IOT_CERTS": certs, "SSL_CERT_FILE": certs + "/ca.pem"], timeout: 60)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any] ?? [:]
-        return (run.status, json, run.stderr)
+        let result = try DevsimProcess.runToCompletion(
+            executable: "/bin/bash", args: ["-c", "cd '\(folder.path)'\n" + command], timeout: 60)
+        let report = folder.appendingPathComponent("report.json")
+        let json = (try? JSONSerialization.jsonObject(with: Data(contentsOf: report))) as? [String: Any] ?? [:]
+        return (result.status, json, result.stderr + "\nbroker log:\n" + brokerLog())
     }
 
     @Test func eachThingWithItsOwnCertificateIsRefusedNothing() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Testing
 @testable import devsim
 
@@ -21,7 +22,7 @@ import Testing
         #expect(options.duration == .seconds(30))
         #expect(options.messages == 5)
         #expect(options.seed == 42)
-        #expect(options.report == "r.json")
+        #expect(options.reports == [ReportOutput(path: "r.json", format: .json)])
         #expect(options.dryRun)
         #expect(options.logFormat == .json)
         #expect(options.scenarios == ["a.yaml", "b.yaml"])
@@ -202,5 +203,19 @@ import Testing
         #expect(throws: UsageError("DEVSIM_URL: 'mqtt://a' is in the list twice: each broker once")) {
             try run(["s.yaml"], ["DEVSIM_URL": "mqtt://a,mqtt://a"])
         }
+    }
+
+    /// Issue 38, item 15: an unknown command named every command but `report`, from a list
+    /// kept apart from the parser's. Now both are `CommandName`'s, which the help lists too.
+    @Test func anUnknownCommandNamesEveryCommand() throws {
+        #expect(throws: UsageError("unknown command 'infer'; the commands are run, record, validate, sample, report, help and version")) {
+            try ArgumentParser.parse(["infer", "a.jsonl"], environment: [:])
+        }
+        for command in CommandName.allCases {
+            #expect(Help.general.contains("devsim \(command.rawValue)") || Help.general.contains("--\(command.rawValue)"), "\(command)")
+            #expect((try? ArgumentParser.parse([command.rawValue, "--help"], environment: [:])) != nil, "\(command) is parsed")
+        }
+        #expect(try ArgumentParser.parse(["-V"], environment: [:]) == .version)
+        #expect(try ArgumentParser.parse(["--help", "run"], environment: [:]) == .help(topic: "run"))
     }
 }

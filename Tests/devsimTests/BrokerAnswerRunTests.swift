@@ -46,6 +46,24 @@ import TestSupport
         #expect(verifier.last?.subscriptions == ["verify/+"], "the fallback connection subscribed")
     }
 
+    /// Issue 38, item 21: each of the verifier's connections fell back and said so, naming
+    /// mosquitto's window against brokers that are not mosquitto. Said once, in words.
+    @Test func theVerifiersFallbackIsSaidOnceInWords() throws {
+        let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
+        let file = try scenario(count: 2)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(file, port: server.port, ["--duration", "2s", "--verify", "--loops", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let verifiers = Set(server.connections.compactMap(\.connect?.clientID).filter { $0.hasPrefix("devsim-verify") })
+        #expect(verifiers.count == 2, "a connection per loop, each falling back: \(verifiers)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("the subscriber speaks the fleet's MQTT 3.1.1") }
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(
+            lines.first?.hasSuffix(
+                "with which the broker alone sets how many messages it sends unacknowledged, which may keep it from keeping up at high rates"
+            ) == true, "\(result.stderr)")
+    }
+
     /// Item 7: a fleet of MQTT 5 that such a broker closes is told what to try.
     @Test func aFleetOfMQTT5ThatTheBrokerClosesIsToldToTryMQTT311() throws {
         let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
@@ -58,6 +76,23 @@ import TestSupport
                 "cannot connect: the broker closed the connection without a CONNACK; the broker may not speak MQTT 5: try --protocol mqtt311"
             ),
             "\(result.stderr)")
+    }
+
+    /// Issue 38, item 18: with `--verify` too. The verifier, of a fleet of MQTT 5, has nothing to
+    /// fall back to: its failure tells the devices at once (not after 5 s, the whole connect
+    /// timeout here, in which no device tried), and both say what to try.
+    @Test func aVerifierThatTheBrokerClosesHoldsNoFleetAndIsToldToTryMQTT311() throws {
+        let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
+        let file = try scenario("protocol: mqtt5")
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(file, port: server.port, ["--connect-timeout", "5s", "--verify"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(!result.stderr.contains("subscriptions not acknowledged"), "the fleet did not wait for the verifier: \(result.stderr)")
+        let hint =
+            "cannot connect: the broker closed the connection without a CONNACK; the broker may not speak MQTT 5: try --protocol mqtt311"
+        #expect(result.stderr.contains("verify: " + hint), "\(result.stderr)")
+        #expect(result.stderr.contains("no connection within 5.0s: " + hint), "the devices tried: \(result.stderr)")
+        #expect(server.connections.contains { $0.connect?.clientID == "d-1" })
     }
 
     /// Item 2: the Paho test broker says 256 bytes; the verifier's SUBSCRIBE for 50 topics is

@@ -48,7 +48,20 @@ import TestSupport
         let result = try DevsimProcess.runToCompletion(
             args: ["run", file, "--username", "u", "--password-file", "nope.txt"], timeout: 30)
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("--password-file: cannot read 'nope.txt': No such file or directory"), "\(result.stderr)")
+        #expect(result.stderr.contains("--password-file: cannot read 'nope.txt': no such file or directory"), "\(result.stderr)")
+    }
+
+    /// Issue 38, item 21: a password from a pipe, as a shell's process substitution and
+    /// standard input give it, is read: the dry run, which reads it too, goes on.
+    @Test func aPasswordFromAPipeIsRead() throws {
+        let file = try RunFiles.scenario("pipe.yaml", RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try DevsimProcess.locateDevsim()
+        let run = "'\(devsim)' run '\(file)' --dry-run --messages 1 --username u --password-file"
+        for line in ["\(run) <(echo pw)", "echo pw | \(run) /dev/stdin"] {
+            let result = try DevsimProcess.runToCompletion(executable: "/bin/bash", args: ["-c", line], timeout: 30)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+        }
     }
 
     /// A name with an empty label fails in the resolver itself, whatever DNS this machine has.

@@ -79,10 +79,30 @@ import TestSupport
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file], timeout: 30)
         let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "1"], timeout: 30)
         #expect(sample.status == 0 && dry.status == 0, "\(sample.stderr)\(dry.stderr)")
-        #expect(sample.stdout.contains("as client id d-1, a user from the credentials file"), "\(sample.stdout)")
-        #expect(dry.stderr.contains("as client id d-1, a user from the credentials file"), "\(dry.stderr)")
+        let csv = folder.appendingPathComponent("tokens.csv").path
+        #expect(sample.stdout.contains("as client id d-1, a token from \(csv) as its user"), "\(sample.stdout)")
+        #expect(dry.stderr.contains("as client id d-1, a token from \(csv) as its user"), "\(dry.stderr)")
         for text in [sample.stdout, sample.stderr, dry.stdout, dry.stderr] {
             #expect(!text.contains("Tok3n-sentinel"))
+        }
+    }
+
+    /// Issue 38, item 12: a user name is no secret, from a credentials file's `username` column
+    /// too: `sample` and `--dry-run` name it, as the README says, and never the password.
+    @Test func sampleAndDryRunNameAUserOfACredentialsFile() throws {
+        let folder = try RunFiles.folder(with: [
+            "devices.csv": "id,username,password\nd-1,alice,Pa55-sentinel\n",
+            "s.yaml": "broker:\n  credentials: devices.csv\n" + RunFiles.oneDevice,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.yaml").path
+        let sample = try DevsimProcess.runToCompletion(args: ["sample", file], timeout: 30)
+        let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--messages", "1"], timeout: 30)
+        #expect(sample.status == 0 && dry.status == 0, "\(sample.stderr)\(dry.stderr)")
+        #expect(sample.stdout.contains("as client id d-1, user alice with a password"), "\(sample.stdout)")
+        #expect(dry.stderr.contains("as client id d-1, user alice with a password"), "\(dry.stderr)")
+        for text in [sample.stdout, sample.stderr, dry.stdout, dry.stderr] {
+            #expect(!text.contains("Pa55-sentinel"))
         }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Report
+import Simulator
 import Testing
 import TestSupport
 
@@ -79,6 +81,62 @@ import TestSupport
         }
     }
 
+    /// Issue 38, item 11: what the broker refused each device group, with its reason (an ACL's
+    /// PUBACK 0x87 under MQTT 5), and the subscriber groups with what they received, as a person
+    /// reads them on the page: the page's first status, once the run has both to show.
+    @Test func refusalsByGroupAndReasonAndTheSubscriberGroupsShow() throws {
+        let broker = try MosquittoBroker(acl: "topic readwrite allowed/#\n")
+        let file = try RunFiles.scenario(
+            "page-refused.yaml",
+            """
+            broker: { protocol: mqtt5 }
+            defaults: { publish: 10/s, qos: 1, payload: { fields: { seq: { counter: 0 } } } }
+            devices:
+              - { name: sensor, count: 2, topic: "allowed/{index}" }
+              - { name: intruder, count: 2, topic: "denied/{index}" }
+            subscribers:
+              - { name: screens, count: 2, topics: "allowed/#", qos: 1 }
+            """)
+        defer { RunFiles.removeFolder(of: file) }
+        let run = try ServedRun(file: file, brokerPort: broker.port) { _ in
+        } service: {
+            $0.pageTestHand = true
+        }
+        let going = TestClock.wait(timeout: 20, interval: 0.1) {
+            let live = run.fleet.live().result
+            return live.totals[.refused] > 0 && (live.subscribers.first?.received ?? 0) > 0
+        }
+        try #require(going, "\(run.log)")
+        let browser = try DevsimProcess.runToCompletion(
+            executable: "/usr/bin/chromium",
+            args: [
+                "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
+                "--dump-dom", "http://127.0.0.1:\(run.port)/#first",
+            ], timeout: 60)
+        #expect(browser.status == 0, "\(browser.stderr.suffix(2000))")
+        let dom = browser.stdout
+        #expect(dom.contains("data-events=\"1\""), "the first event alone: \(dom.prefix(600))")
+
+        let refused = try #require(LivePageDOM.cells(of: "data-group=\"intruder\"", in: dom), "\(dom)")
+        let columns = try #require(LivePageDOM.headers(of: "groups", in: dom), "\(dom)")
+        let cell = try #require(columns.firstIndex(of: "refused").map { refused[$0] }, "\(columns)")
+        let count = Int(cell.prefix { $0.isNumber || $0 == "," }.replacingOccurrences(of: ",", with: "")) ?? 0
+        #expect(count > 0 && cell.hasSuffix("<small>Not authorized (0x87)</small>"), "the count and its reason: \(cell)")
+        let allowed = try #require(LivePageDOM.cells(of: "data-group=\"sensor\"", in: dom))
+        #expect(allowed[columns.firstIndex(of: "refused")!] == "0", "\(allowed)")
+        #expect(dom.contains("<div class=\"figure\" id=\"refusedFigure\">refused by the broker<b id=\"refused\">"), "the tile shows")
+        #expect(Int(LivePageDOM.text(of: "refused", in: dom)?.replacingOccurrences(of: ",", with: "") ?? "") == count)
+
+        #expect(dom.contains("<table id=\"subscribers\">"), "the subscriber groups' table shows: \(dom)")
+        let subscriberColumns = try #require(LivePageDOM.headers(of: "subscribers", in: dom))
+        let screens = try #require(LivePageDOM.cells(of: "data-subscriber-group=\"screens\"", in: dom), "\(dom)")
+        let figure = { (name: String) in subscriberColumns.firstIndex(of: name).map { screens[$0] } }
+        #expect(screens.first == "screens" && figure("subscribed") == "2 / 2", "\(subscriberColumns) \(screens)")
+        #expect(Int(figure("received")?.replacingOccurrences(of: ",", with: "") ?? "") ?? 0 > 0, "\(screens)")
+        #expect(figure("gaps") == "0" && figure("duplicates") == "0", "\(screens)")
+        #expect(try run.stop(timeout: 10)?.reason == .requested, "\(run.log)")
+    }
+
     /// `/metrics` has the stage under way and its target as gauges, which promtool accepts,
     /// and `devsim_build_info`'s version is the version alone.
     @Test func metricsHaveTheStageAndItsTarget() throws {
@@ -103,6 +161,24 @@ enum LivePageDOM {
         let rest = dom[start.upperBound...]
         guard let open = rest.firstIndex(of: ">"), let close = rest[open...].firstIndex(of: "<") else { return nil }
         return String(rest[rest.index(after: open)..<close])
+    }
+
+    /// The inner HTML of each cell of the table row that has `attribute` (`data-group="meter"`).
+    static func cells(of attribute: String, in dom: String) -> [String]? {
+        guard let start = dom.firstRange(of: "<tr \(attribute)>"), let end = dom[start.upperBound...].firstRange(of: "</tr>") else {
+            return nil
+        }
+        return dom[start.upperBound..<end.lowerBound].split(separator: "</td>").map {
+            String($0.drop { $0 != ">" }.dropFirst())
+        }
+    }
+
+    /// The header texts of the table `id`.
+    static func headers(of id: String, in dom: String) -> [String]? {
+        guard let start = dom.firstRange(of: "<table id=\"\(id)\""), let end = dom[start.upperBound...].firstRange(of: "</thead>") else {
+            return nil
+        }
+        return dom[start.upperBound..<end.lowerBound].matches(of: /<th>([^<]*)<\/th>/).map { String($0.output.1) }
     }
 
     /// A chart's `<figure>`, and its point count (`data-points`).

@@ -32,6 +32,25 @@ import TestSupport
         #expect(result.stderr.contains("--report \(directory): '\(directory)' is a directory"), "\(result.stderr)")
     }
 
+    /// Issue 38, item 9: each `--report` is written, in the format its name says.
+    @Test func everyReportIsWrittenInItsFormat() throws {
+        let broker = try MosquittoBroker()
+        let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
+        defer { RunFiles.removeFolder(of: file) }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let paths = ["a.json", "b.html", "c.xml", "d.csv"].map { folder.appendingPathComponent($0).path }
+        let result = try DevsimProcess.runToCompletion(
+            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3", "--stats-interval", "0"]
+                + paths.flatMap { ["--report", $0] },
+            timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try RunFiles.report(paths[0])["published"] as? Int == 3)
+        let texts = try paths.dropFirst().map { try String(contentsOfFile: $0, encoding: .utf8) }
+        #expect(texts[0].hasPrefix("<!doctype html>"), "\(texts[0].prefix(80))")
+        #expect(texts[1].contains("<testsuite name=\"devsim\""), "\(texts[1].prefix(200))")
+        #expect(texts[2].hasPrefix("at_seconds,seconds,"), "\(texts[2].prefix(80))")
+    }
+
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInASentence() throws {
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)

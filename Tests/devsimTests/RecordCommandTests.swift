@@ -196,4 +196,14 @@ import TestSupport
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("connection refused: Not authorized"), "\(result.stderr)")
     }
+
+    /// Issue 38, item 15: the status line said `145.0s in` but not of how long.
+    @Test func theStatusLineSaysHowFarIntoTheDurationItIs() throws {
+        let broker = try MosquittoBroker()
+        let (devsim, directory) = try Self.record(port: broker.port, ["--duration", "3s", "--stats-interval", "1s"])
+        defer { RunFiles.removeFolder(of: directory.path) }
+        #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
+        let lines = devsim.stderr.split(separator: "\n").filter { $0.contains("recording: ") }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasSuffix("s of 3.0s") }, "\(devsim.stderr)")
+    }
 }

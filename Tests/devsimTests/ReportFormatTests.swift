@@ -10,7 +10,7 @@ import Testing
             Issue.record("not a run command")
             return .json
         }
-        return options.reportFormat
+        return options.reports.first?.format ?? .json
     }
 
     @Test(arguments: [
@@ -40,6 +40,32 @@ import Testing
         ) { try format([], ["DEVSIM_REPORT": "out/r.json", "DEVSIM_REPORT_FORMAT": "csv"]) }
         // The flag wins over its variable, and is the one named.
         #expect(throws: UsageError.self) { try format(["--report", "a.csv", "--report-format", "json"], ["DEVSIM_REPORT_FORMAT": "csv"]) }
+    }
+
+    /// Issue 38, item 9: `--report a.json --report b.html` wrote b.html alone; each is written,
+    /// in its own format, and `--report-format` holds for every one.
+    @Test func severalReportsEachTakeTheirNamesFormat() throws {
+        func reports(_ arguments: [String], _ environment: [String: String] = [:]) throws -> [ReportOutput] {
+            guard case .run(let options) = try ArgumentParser.parse(["run", "s.yaml"] + arguments, environment: environment) else {
+                return []
+            }
+            return options.reports
+        }
+        #expect(
+            try reports(["--report", "a.json", "--report=b.html", "--report", "c"])
+                == [.init(path: "a.json", format: .json), .init(path: "b.html", format: .html), .init(path: "c", format: .json)])
+        #expect(
+            try reports(["--report", "c", "--report", "b.html", "--report-format", "html"])
+                == [.init(path: "c", format: .html), .init(path: "b.html", format: .html)])
+        #expect(try reports(["--report", "b.html"], ["DEVSIM_REPORT": "a.json"]) == [.init(path: "b.html", format: .html)], "flags win")
+        #expect(
+            throws: UsageError(
+                "--report a.json names a JSON report and --report-format html asks for an HTML page: name the file a.html, "
+                    + "or leave out --report-format (the extension chooses)")
+        ) { try reports(["--report", "a.json", "--report", "b.html", "--report-format", "html"]) }
+        #expect(throws: UsageError("--report a.json is given twice: name each report's file once")) {
+            try reports(["--report", "a.json", "--report", "a.json"])
+        }
     }
 
     @Test func reportConvertRefusesAnOutputNamedForAnotherFormat() throws {

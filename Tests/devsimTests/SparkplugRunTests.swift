@@ -83,12 +83,70 @@ import TestSupport
         let host = try SparkplugPython.checkAsHost(subscriber.messages.map { ($0.topic, $0.payload) })
         #expect(host.errors.count == 0, "\(host.errors.prefix(5))")
         #expect(host.counts["NBIRTH"] == 3 && host.counts["DBIRTH"] == 9 && host.counts["NDEATH"] == 2, "\(host.counts)")
-        // The DCMDs in the report: the write applied and answered (found by review: none shown).
+        // The DCMDs in the report: the write applied and answered (found by review: none shown);
+        // the NCMD's rebirth too, and said in a line (issue 38, item 4).
         #expect(
             try RunFiles.report(file + ".json")["commands"] as? [String: Int] == [
-                "received": 2, "applied": 2, "rejected": 0, "answered": 2,
+                "received": 3, "applied": 3, "rejected": 0, "answered": 3,
             ])
+        #expect(devsim.stderr.components(separatedBy: "sparkplug: an NCMD asked for a rebirth: births published again").count == 2)
         #expect(host.births["packaging/line-1/filler-5"] == 2 && host.births["packaging/line-2/filler-4"] == 1, "\(host.births)")
+    }
+
+    /// Issue 38, item 3: under MQTT 5 a clean end's DISCONNECT carries 0x04, Disconnect with
+    /// Will Message (Sparkplug 3.0, tck-id-payloads-ndeath-will-message-publisher-disconnect-
+    /// mqtt50), so the broker publishes the will: the host hears one NDEATH, the will at its
+    /// QoS 1, with the NBIRTH's bdSeq. Before, 0x00 had the broker drop the will and the host
+    /// heard only devsim's own NDEATH, at QoS 0.
+    @Test func underMQTT5ACleanEndsNDEATHIsTheWillAlone() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#", qos: 1)
+        let file = try RunFiles.scenario("line.yaml", Self.scenario.replacingOccurrences(of: "nodes: 2", with: "nodes: 1"))
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try run(file, broker, ["--protocol", "mqtt5", "--duration", "2s"])
+        #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
+        let deaths = { subscriber.messages.filter { $0.topic == "spBv1.0/packaging/NDEATH/line-1" } }
+        // The will comes once the broker has read the DISCONNECT, after whatever devsim sent
+        // before it on the connection: an NDEATH of its own would be there first.
+        #expect(TestClock.wait(timeout: 10, interval: 0.05) { deaths().contains { $0.qos == 1 } }, "the will: \(deaths().map(\.qos))")
+        subscriber.stop()
+        #expect(deaths().map(\.qos) == [1], "one NDEATH, the will")
+        let bdSeq = { (message: Subscriber.Message?) in
+            try message.map { try SparkplugPython.decode($0.payload).metrics.first { $0.name == "bdSeq" }?.value }
+        }
+        let birth = subscriber.messages.first { $0.topic == "spBv1.0/packaging/NBIRTH/line-1" }
+        #expect(try bdSeq(deaths().first) == "0" && bdSeq(birth) == "0")
+        let host = try SparkplugPython.checkAsHost(subscriber.messages.map { ($0.topic, $0.payload) })
+        #expect(host.errors.isEmpty && host.deaths["packaging/line-1"] == [0], "\(host.errors.prefix(5)) \(host.deaths)")
+    }
+
+    /// Issue 38, item 4: the shipped scenario's setpoint takes a DCMD, as its comment promises
+    /// ("set a filler's target speed (DCMD)"): `target_bpm` reports `speed_bpm`'s setpoint, and a
+    /// host that writes it moves that setpoint; the DDATA that answers says the new target.
+    @Test func aHostWritesTheShippedScenariosSetpoint() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/packaging/DDATA/line1-filling/filler-1")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = repository.appendingPathComponent("scenarios/sparkplug-packaging-line.yaml").path
+        let report = try RunFiles.scenario("report.json", "")
+        defer { RunFiles.removeFolder(of: report) }
+        let devsim = try run(file, broker, ["--report", report])
+        #expect(subscriber.waitFor(count: 1, timeout: 15), "\(devsim.stderr)")
+        try command(
+            broker, "spBv1.0/packaging/DCMD/line1-filling/filler-1",
+            #"{"metrics": [{"name": "target_bpm", "datatype": 10, "double_value": 96}]}"#)
+        // filler-1 is line1-filling's first device: target_bpm, its third field, has alias 3.
+        let answered = TestClock.wait(timeout: 10, interval: 0.05) {
+            subscriber.messages.contains { message in
+                (try? SparkplugPython.decode(message.payload))?.metrics.contains { $0.alias == "3" && $0.value == "96.0" } == true
+            }
+        }
+        #expect(answered, "a DDATA with target_bpm 96: \(devsim.stderr)")
+        #expect(devsim.terminate(grace: 10) == 0, "\(devsim.stderr)")
+        #expect(
+            try RunFiles.report(report)["commands"] as? [String: Int] == ["received": 1, "applied": 1, "rejected": 0, "answered": 1],
+            "\(devsim.stderr)")
     }
 
     @Test func theWillIsTheNDEATHOfTheConnectionAndEachConnectionHasTheNextBdSeq() throws {

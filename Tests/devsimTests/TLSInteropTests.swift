@@ -105,6 +105,35 @@ import TestSupport
             "\(devsim.stderr)")
     }
 
+    /// Issue 38, item 6: a client certificate signed by a CA the broker does not know. mosquitto
+    /// logs "certificate verify failed" and closes; devsim said "the broker closed the connection
+    /// without a CONNACK; the broker may not speak MQTT 5", then "Protocol error". Its alert
+    /// (TLS 1.3: after devsim's side of the handshake is done), or a close before the CONNECT
+    /// could reach it, is the certificate's refusal, named by its file and subject, under MQTT 5
+    /// as under 3.1.1; whether the CA that signed it has a name the broker knows (mosquitto then
+    /// alerts "decrypt error") or not ("unknown CA").
+    @Test(arguments: ["mqtt5", "mqtt311"], ["devsim test CA", "another CA"])
+    func aClientCertificateTheBrokerDoesNotTrustIsNamed(protocol version: String, authority: String) throws {
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        // Another CA, which signs the client's certificate.
+        let stranger = try TestCertificates(host: "127.0.0.1", authority: authority)
+        defer { stranger.remove() }
+        try stranger.makeClientCertificate()
+        let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig + ["require_certificate true"])
+        let client = stranger.directory + "/client.pem"
+        let file = try scenario(tls: "{ ca: \(certificates.ca), certificate: \(client), key: \(stranger.directory)/client.key }")
+        defer { RunFiles.removeFolder(of: file) }
+        let devsim = try run(file, port: broker.port, ["--protocol", version, "--connect-timeout", "2s"])
+        #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
+        let named = "client certificate '\(client)' (subject CN=devsim-client"
+        let exitLine = devsim.stderr.split(separator: "\n").last { $0.contains(" error ") } ?? ""
+        #expect(exitLine.contains(named), "\(devsim.stderr)")
+        let errors = try RunFiles.report(file + ".json")["connectionErrors"] as? [String: Int] ?? [:]
+        #expect(!errors.isEmpty && errors.keys.allSatisfy { $0.contains(named) }, "every attempt's reason names it: \(errors)")
+        #expect(!devsim.stderr.contains("Protocol error") && !devsim.stderr.contains("without a CONNACK; "), "\(devsim.stderr)")
+    }
+
     /// Nothing listens: libmosquitto starts its handshake on the refused socket and retries it
     /// for ever, which spun both cores; the refusal must be counted and retried with the backoff.
     @Test func aRefusedTLSConnectIsSeenAtOnceAndCostsNoMoreThanAPlainOne() throws {

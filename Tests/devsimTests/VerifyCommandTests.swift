@@ -35,7 +35,7 @@ import TestSupport
         let lost = verify["lost"] as? Int ?? 0, missing = verify["missingWhileConnected"] as? Int ?? 0
         #expect(lost > 0 && missing == lost, "the broker's bounds made it drop, every connection up: \(verify)")
         #expect(verify["fellBehind"] as? Bool == true, "\(verify)")
-        let published = verify["publishedPerSecond"] as? Double ?? 0, received = verify["receivedPerSecond"] as? Double ?? 0
+        let published = verify["acceptedPerSecond"] as? Double ?? 0, received = verify["receivedPerSecond"] as? Double ?? 0
         #expect(published > received && received > 0, "\(verify)")
         let last = result.stderr.split(separator: "\n").last ?? ""
         #expect(

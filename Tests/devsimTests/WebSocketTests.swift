@@ -136,6 +136,30 @@ import TestSupport
         #expect(result.stderr.contains("the broker's certificate is not trusted: IP address mismatch"), "\(result.stderr)\n\(broker.log)")
     }
 
+    /// Issue 38, item 6, over wss://: a client certificate the broker's CA did not sign is named,
+    /// file and subject, as over mqtts://, by the broker's alert the bridge reads.
+    @Test func wssNamesAClientCertificateTheBrokerDoesNotTrust() throws {
+        let namespace = try NetworkNamespace()
+        let certificates = try TestCertificates(host: "127.0.0.1")
+        defer { certificates.remove() }
+        let stranger = try TestCertificates(host: "127.0.0.1", authority: "another CA")
+        defer { stranger.remove() }
+        try stranger.makeClientCertificate()
+        let broker = try broker(namespace, webSocketConfig: certificates.listenerConfig + ["require_certificate true"])
+        let client = stranger.directory + "/client.pem"
+        let file = try RunFiles.scenario(
+            "wss-client.yaml",
+            "broker:\n  url: \"wss://127.0.0.1:\(Self.webSocketPort)/mqtt\"\n  tls: { ca: \(certificates.ca), certificate: \(client), "
+                + "key: \(stranger.directory)/client.key }\n" + Self.qos1)
+        defer { RunFiles.removeFolder(of: file) }
+        let result = try run(namespace, ["run", file, "--duration", "2s", "--connect-timeout", "2s", "--stats-interval", "0"])
+        #expect(result.status == 3, "\(result.stderr)")
+        let attempts = result.stderr.split(separator: "\n").filter { $0.contains("cannot connect") }
+        #expect(
+            !attempts.isEmpty && attempts.allSatisfy { $0.contains("client certificate '\(client)' (subject CN=devsim-client") },
+            "\(result.stderr)\n\(broker.log)")
+    }
+
     /// QoS 2's four packets cross the bridge both ways.
     @Test func qos2OverWebSocketsCompletes() throws {
         let namespace = try NetworkNamespace()

@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import MQTT
+import Transport
 
 // libmosquitto calls back through C function pointers; the way back to the Swift object is the
 // user-data pointer set in `Client.init`. These closures capture nothing, so they convert to
@@ -21,6 +22,12 @@ extension Client {
             guard let client = Client.from(userData) else { return }
             client.socketClosed()
             client.disconnectsReported += 1
+            // Within a handshake step (`handshakeStep`): what it met is the close's reason.
+            if client.awaitsConnack, let tls = client.options.libraryTLS,
+                let refusal = CertificateVerification.metSoFar(certificate: tls.certificate)
+            {
+                client.certificateRefusal = refusal
+            }
             let error = client.abandonedBecause ?? client.disconnectError(rc)
             client.abandonedBecause = nil
             client.delegate?.client(client, didDisconnect: error)

@@ -80,8 +80,9 @@ public final class Client: @unchecked Sendable {
     /// The socket had a peer at an event of the current attempt: the event of a close comes
     /// while the socket is still open (`noteWhetherReachedBroker`), and it is gone after.
     private var hadPeer = false
-    /// Why the attempt's TLS handshake refused the broker's certificate, in words with the way
-    /// out (`CertificateVerification`): what its `MOSQ_ERR_TLS` ("A TLS error occurred.") leaves out.
+    /// Why the attempt's TLS handshake refused the broker's certificate, or the broker ours (its
+    /// alert), in words with the way out (`CertificateVerification`): what its `MOSQ_ERR_TLS`
+    /// ("A TLS error occurred.") and "Protocol error" leave out.
     package internal(set) var certificateRefusal: String?
     /// This connection's Topic Aliases (`Client+Properties`), anew at each CONNACK.
     var topicAliases = TopicAliases()
@@ -217,22 +218,6 @@ public final class Client: @unchecked Sendable {
         try check(rc)
     }
 
-    /// Runs `step`, a call in which libmosquitto may take the TLS handshake a step on, and keeps
-    /// the refusal of the broker's certificate it met (`CertificateVerification`).
-    func handshakeStep<Result>(_ step: () -> Result) -> Result {
-        guard awaitsConnack, options.libraryTLS != nil else { return step() }
-        let (result, refusal) = CertificateVerification.watching(step)
-        if let refusal { certificateRefusal = refusal }
-        // A step may make the TCP connection and finish the handshake both (a connect call the
-        // thread was descheduled in): seen in the order they happened. The `errno` the step
-        // left is its caller's (`connectErrno`), whatever the looking sets.
-        let stepErrno = errno
-        noteWhetherReachedBroker()
-        noteWhetherHandshakeFinished()
-        errno = stepErrno
-        return result
-    }
-
     /// Each attempt closes the socket of the one before, detached or not.
     private func startAttempt() {
         socketClosed()
@@ -333,12 +318,14 @@ public final class Client: @unchecked Sendable {
         try apply(options)
     }
 
-    /// Sends DISCONNECT: `mosquitto_disconnect`. `didDisconnect(nil)` follows once it is written.
-    package func disconnect() throws(MosquittoError) {
+    /// Sends DISCONNECT: `mosquitto_disconnect_v5`, whose `reason` only MQTT 5 carries (0x04,
+    /// Disconnect with Will Message, has the broker publish the will all the same; 3.1.1's
+    /// DISCONNECT always discards it). `didDisconnect(nil)` follows once it is written.
+    package func disconnect(reason: ReasonCode = .success) throws(MosquittoError) {
         assertInEventLoop()
         defer { registrationMayChange() }
         disconnectRequested = true
-        try check(mosquitto_disconnect(handle))
+        try check(mosquitto_disconnect_v5(handle, Int32(options.protocolVersion == .v5 ? reason.rawValue : 0), nil))
     }
 
     /// Hands a message to libmosquitto: `mosquitto_publish`.

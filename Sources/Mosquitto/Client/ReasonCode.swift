@@ -10,6 +10,8 @@ package struct ReasonCode: Hashable, Sendable, CustomStringConvertible {
     }
 
     package static let success = ReasonCode(rawValue: 0)
+    /// A DISCONNECT's: the broker publishes the will as for a connection lost (MQTT 5, 3.14.2.1).
+    package static let disconnectWithWill = ReasonCode(rawValue: 0x04)
 
     /// Whether it refuses what it answers: 0x80 and up.
     @inline(__always) package var isFailure: Bool { rawValue >= 0x80 }

@@ -53,8 +53,9 @@ public struct CapacityFigures: Codable, Sendable, Equatable {
     }
 
     /// `sure: 16000/s passed 2 of 2 holds, 17000/s broke in 2 of 2 holds`, or unsure, with the
-    /// spread of the broken SLO's figure over the holds of the rate that broke; `nil` without
-    /// an answer's steps.
+    /// spread of the broken SLO's figure over the holds of the rate that broke: because a
+    /// verdict did not repeat, or because the run ended before a rate was held again (a search
+    /// cut short by `--duration`); `nil` without an answer's steps.
     package var sureness: String? {
         let boundary = self.boundary
         guard !boundary.isEmpty else { return nil }
@@ -66,7 +67,14 @@ public struct CapacityFigures: Codable, Sendable, Equatable {
                 }
             }
         }
-        return (isSure ? "sure: " : "unsure, the verdicts did not repeat: ") + tallies + (spread ?? "")
+        let once = boundary.filter { $0.holds < 2 }.map { "\(Assertion.number($0.targetPerSecond))/s" }
+        let why =
+            isSure
+            ? "sure: "
+            : boundary.contains { $0.passed != 0 && $0.passed != $0.holds }
+                ? "unsure, the verdicts did not repeat: "
+                : "unsure, the run ended before \(once.joined(separator: " and ")) \(once.count == 1 ? "was" : "were") held again: "
+        return why + tallies + (spread ?? "")
     }
 
     private enum Key: String, CodingKey {

@@ -1,5 +1,5 @@
 /// What held a capacity step back from its SLOs.
-public enum Limiter: String, Codable, Sendable {
+public enum Limiter: String, Codable, Sendable, CaseIterable {
     /// The broker: devsim and its machine had room to spare.
     case broker
     /// devsim itself: its loops, or its CPU, were saturated.

@@ -41,6 +41,7 @@ public enum ReportMetrics {
             ) { judged($0).map { Double($0.lost) } },
             Metric("duplicated", .number, needs: .verify, unavailable: notVerified) { judged($0).map { Double($0.duplicated) } },
             Metric("outOfOrder", .number, needs: .verify, unavailable: notVerified) { judged($0).map { Double($0.outOfOrder) } },
+            Metric("unconfirmed", .number, needs: .verify, unavailable: notVerified) { judged($0).map { Double($0.unconfirmed) } },
         ]
             + percentiles(
                 "e2e", needs: .verify,
@@ -67,7 +68,7 @@ public enum ReportMetrics {
 
     static let counts: [Metric] = {
         let others: [(String, @Sendable (RunReport) -> Int)] = [
-            ("connectionsUp", { $0.connectionsUp }), ("connections", { $0.connections }),
+            ("connectionsUp", { $0.connectionsUp }), ("connections", { $0.connections }), ("neverConnected", { $0.neverConnected ?? 0 }),
             ("faults.spike", { $0.faults.spike }), ("faults.stuck", { $0.faults.stuck }),
             ("faults.dropout", { $0.faults.dropout }), ("faults.drift", { $0.faults.drift }),
         ]
@@ -100,7 +101,7 @@ public enum ReportMetrics {
     static let aliases: [String: String] = {
         var aliases = [
             "verify.received": "received", "verify.lost": "lost",
-            "verify.duplicated": "duplicated", "verify.outOfOrder": "outOfOrder",
+            "verify.duplicated": "duplicated", "verify.outOfOrder": "outOfOrder", "verify.unconfirmed": "unconfirmed",
             "p99.9": "latency.p999", "e2eLatency.p99.9": "e2e.p999", "verify.e2eLatency.p99.9": "e2e.p999",
         ]
         for field in ["p50", "p90", "p99", "p999"] { aliases[field] = "latency.\(field)" }

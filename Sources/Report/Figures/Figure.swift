@@ -56,6 +56,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Payloads whose fields came out longer than their group's `payload.size` (a text a
     /// command set, an id in a template): sent at their own length, never cut.
     case oversized
+    /// Messages the broker delivered to a device's connection on a topic none of its
+    /// subscriptions match (a broker that rewrites topics, RabbitMQ 3.10): taken by no role.
+    case unmatched
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -83,6 +86,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .tokenRenewals: "token renewals"
         case .aliasBytesSaved: "alias bytes saved"
         case .oversized: "oversized"
+        case .unmatched: "unmatched"
         }
     }
 
@@ -112,20 +116,24 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .tokenRenewals: "Planned reconnects that renewed a connection's SAS token before it expired (Azure IoT Hub)."
         case .aliasBytesSaved: "Bytes MQTT 5 topic aliases saved over sending each topic in full."
         case .oversized: "Payloads longer than their device group's payload.size, sent at their own length."
+        case .unmatched:
+            "Messages the broker delivered on a topic none of the connection's subscriptions match, as a broker that rewrites topics does."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
     var isInEveryReport: Bool {
-        ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized].contains(self)
+        ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized, .unmatched]
+            .contains(self)
     }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
     /// counts `failed` among its errors.
     package var isInStatusLine: Bool {
         switch self {
-        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized:
+        case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized,
+            .unmatched:
             false
         default: true
         }

@@ -7,23 +7,29 @@ public struct GroupFigures: Codable, Sendable, Equatable {
     /// Each stage of the group's own load profile that the run reached; absent for a group
     /// without stages of its own.
     public var stages: [GroupStageFigures]?
+    /// The group's `refused`, by reason; absent when the broker refused it nothing.
+    public var refusals: Refusals?
 
-    public init(name: String, figures: Figures, commands: CommandCounts? = nil, stages: [GroupStageFigures]? = nil) {
+    public init(
+        name: String, figures: Figures, commands: CommandCounts? = nil, stages: [GroupStageFigures]? = nil, refusals: Refusals? = nil
+    ) {
         self.name = name
         self.figures = figures
         self.commands = commands
         self.stages = stages
+        self.refusals = refusals
     }
 
     public subscript(figure: Figure) -> Int { figures[figure] }
 
-    private enum CodingKeys: String, CodingKey { case name, commands, stages }
+    private enum CodingKeys: String, CodingKey { case name, commands, stages, refusals }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         commands = try container.decodeIfPresent(CommandCounts.self, forKey: .commands)
         stages = try container.decodeIfPresent([GroupStageFigures].self, forKey: .stages)
+        refusals = try container.decodeIfPresent(Refusals.self, forKey: .refusals)
         figures = try Figures(from: decoder)
     }
 
@@ -32,6 +38,7 @@ public struct GroupFigures: Codable, Sendable, Equatable {
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(commands, forKey: .commands)
         try container.encodeIfPresent(stages, forKey: .stages)
+        try container.encodeIfPresent(refusals, forKey: .refusals)
         try figures.encode(to: encoder)
     }
 }

@@ -29,8 +29,8 @@ public struct SubscriberFigures: Codable, Sendable, Equatable {
     /// finds their sockets ready: an order that says nothing of the broker's.
     public var outOfOrder: Int?
     /// Sequence numbers missing between the lowest and highest received on each topic (per
-    /// member; per group when shared): what the broker dropped for the group, and ticks its
-    /// devices skipped while offline.
+    /// member; per group when shared): what the broker dropped for the group. A tick skipped
+    /// offline takes no number (`Device.tickUnmade`); one evicted from a full buffer keeps its.
     public var gaps = 0
     /// The raw histogram behind `latency`, for `report merge`.
     public var histogram: HistogramData? = nil

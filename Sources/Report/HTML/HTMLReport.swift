@@ -3,8 +3,9 @@ import FoundationEssentials
 /// `--report-format html` and `devsim report html`: the report as one self-contained page to
 /// look at. The run's figures, its timeline as charts (the published rate against the
 /// schedule, latency and lateness percentiles, connections up, with reloads marked), the
-/// device groups' table, the subscriber groups' when there are any, the `--expect` verdicts
-/// and a capacity search's answer and steps; nothing loaded from elsewhere.
+/// device groups' table and what the broker refused each by reason, the subscriber groups'
+/// when there are any, the `--expect` verdicts and a capacity search's answer and steps;
+/// nothing loaded from elsewhere.
 public enum HTMLReport {
     public static func page(_ report: RunReport) -> String {
         let title = "devsim: " + report.scenarios.joined(separator: ", ")
@@ -88,6 +89,7 @@ public enum HTMLReport {
         if let latency = report.latency { tiles.append(("latency", "ack latency p99", "\(format(latency.p99)) ms")) }
         if let connect = report.connectTimings?[.connect] { tiles.append(("connect", "connect p99", "\(format(connect.p99)) ms")) }
         if let acked = report.ackedPercent { tiles.append(("acked", "acknowledged", "\(format(acked)) %")) }
+        if report[.refused] > 0 { tiles.append(("refused", "refused by the broker", "\(report[.refused])")) }
         if let verify = report.verify { tiles.append(("lost", "lost (verify)", "\(verify.lost)")) }
         tiles.append(("errors", "errors", "\(report.connectionErrors.values.reduce(0, +) + report[.failed])"))
         // A reconnect storm asked for is no error: its drops are told apart.
@@ -106,7 +108,8 @@ public enum HTMLReport {
         if let broke = capacity.brokeAt {
             tiles.append(("broke-at", "broke at", "\(format(broke.targetPerSecond))/s"))
             if let first = capacity.brokenFirst { tiles.append(("broken-first", "broke first", "\(first.assertion): \(first.message)")) }
-            if let limiter = broke.limiter { tiles.append(("limited-by", "limited by", limiter.rawValue)) }
+            // Every step that broke, counted: one step's limiter is not the search's.
+            if let limitedBy = capacity.limitedBy { tiles.append(("limited-by", "limited by", limitedBy)) }
         }
         if capacity.sureness != nil { tiles.append(("sure", "held again", capacity.isSure ? "sure" : "unsure")) }
         if let step = capacity.capacity ?? capacity.brokeAt {
@@ -248,12 +251,21 @@ public enum HTMLReport {
         guard let capacity = report.capacity else { return "" }
         var answer =
             capacity.capacity.map { "Capacity: \(format($0.targetPerSecond)) messages/s met every SLO (step \($0.step))." }
-            ?? "No step met every SLO."
+            ?? (capacity.steps.contains(where: \.passed)
+                ? "No rate met every SLO each time it was held: \(capacity.disagreementsInWords())." : "No step met every SLO.")
         if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
             answer += " \(format(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: \(first.message)"
             answer += broke.limitedBy.map { ", limited by \($0)." } ?? "."
         }
-        if let sureness = capacity.sureness { answer += " Held again, " + sureness + "." }
+        if let limitedBy = capacity.limitedBy, capacity.limiterCounts.map(\.steps).reduce(0, +) > 1 {
+            answer += " The steps that broke were limited by \(limitedBy)."
+        }
+        // "Held again, sure: …", or "Unsure, the run ended before … was held again: …".
+        if let sureness = capacity.sureness {
+            answer +=
+                capacity.boundary.allSatisfy { $0.holds > 1 }
+                ? " Held again, \(sureness)." : " " + sureness.prefix(1).uppercased() + sureness.dropFirst() + "."
+        }
         // With a `lost` SLO each step counted what it lost.
         let countsLoss = capacity.steps.contains { $0.loss != nil }
         let rows = capacity.steps.map { step in
@@ -285,11 +297,30 @@ public enum HTMLReport {
     }
 
     private static func groups(_ report: RunReport) -> String {
-        let columns: [Figure] = [.scheduled, .published, .acknowledged, .inFlight, .skippedOffline, .droppedBuffer, .failed, .paused]
+        let columns: [Figure] = [
+            .scheduled, .published, .acknowledged, .refused, .inFlight, .skippedOffline, .droppedBuffer, .failed, .paused,
+        ]
         let rows = report.groups.map { group in
             Row(" data-group=\"\(HTMLText.escape(group.name))\"", [HTMLText.escape(group.name)] + columns.map { "\(group[$0])" })
         }
-        return "<h2>Device groups</h2>\n" + table("id=\"groups\"", ["group"] + columns.map(\.words), rows)
+        return "<h2>Device groups</h2>\n" + table("id=\"groups\"", ["group"] + columns.map(\.words), rows) + refusals(report)
+    }
+
+    /// What the broker refused each group (an ACL's "Not authorized"), reason by reason: what an
+    /// ACL rehearsal or a comparison of brokers looks for. A report written before groups had
+    /// their own gives the run's.
+    private static func refusals(_ report: RunReport) -> String {
+        let groups = report.groups.compactMap { group in group.refusals.map { (group.name, $0) } }
+        let owners = groups.isEmpty ? report.refusals.map { [("every group", $0)] } ?? [] : groups
+        let rows = owners.flatMap { name, refusals in
+            refusals.byReason.map { refusal in
+                Row(
+                    " data-group=\"\(HTMLText.escape(name))\" data-code=\"\(refusal.code)\"",
+                    [HTMLText.escape(name), refusal.code, HTMLText.escape(refusal.reason), "\(refusal.count)"])
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        return "<h2>Refused by the broker</h2>\n" + table("id=\"refusals\"", ["group", "code", "reason", "refused"], rows)
     }
 
     private static func subscribers(_ report: RunReport) -> String {

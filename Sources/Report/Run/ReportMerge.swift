@@ -20,7 +20,7 @@ public enum ReportMerge {
         public var warnings: [String]
     }
 
-    /// Adds up `inputs`: every count summed (groups and subscriber groups by name, connection errors by reason,
+    /// Adds up `inputs`: every count summed (groups and subscriber groups by name, connection errors by reason, `neverConnected`,
     /// faults, `--verify` counts), `durationSeconds` the longest, `ratePerSecond` the summed
     /// `published` over it, `allConnectedSeconds` the latest (absent if one shard never had all
     /// its connections), `latency`/`lateness` and `connectTimings` made from the sum of the raw
@@ -88,10 +88,16 @@ public enum ReportMerge {
         merged.connectionErrors = reports.reduce(into: [:]) { total, report in
             total.merge(report.connectionErrors, uniquingKeysWith: +)
         }
+        let named = reports.reduce(into: [String: String]()) { named, report in
+            named.merge(report.connectionErrorsFirst ?? [:]) { earlier, _ in earlier }
+        }
+        merged.connectionErrorsFirst = named.isEmpty ? nil : named
         let refusals = reports.compactMap(\.refusals).reduce(Refusals(), +)
         merged.refusals = refusals.isEmpty ? nil : refusals
         let connected = reports.map(\.allConnectedSeconds)
         merged.allConnectedSeconds = connected.contains(where: { $0 == nil }) ? nil : connected.compactMap { $0 }.max()
+        let neverConnected = reports.reduce(0) { $0 + ($1.neverConnected ?? 0) }
+        merged.neverConnected = neverConnected > 0 ? neverConnected : nil
         merged.verify = mergeVerify(reports.compactMap(\.verify), warnings: &warnings)
         if merged.verify != nil, reports.contains(where: { $0.verify == nil }) {
             warnings.append("only some reports ran --verify; the verify figures are theirs alone")
@@ -141,6 +147,7 @@ public enum ReportMerge {
         byName(groups, name: \.name) { sum, group in
             if let commands = group.commands { sum.commands = (sum.commands ?? CommandCounts()) + commands }
             if let stages = group.stages { sum.stages = GroupStageFigures.merged((sum.stages ?? []) + stages) }
+            if let refusals = group.refusals { sum.refusals = (sum.refusals ?? Refusals()) + refusals }
             sum.figures += group.figures
         }
     }
@@ -181,11 +188,15 @@ public enum ReportMerge {
             duplicated: summaries.reduce(0) { $0 + $1.duplicated },
             outOfOrder: summaries.reduce(0) { $0 + $1.outOfOrder })
         // The shards ran side by side: their rates add up.
-        merged.publishedPerSecond = summaries.reduce(0) { $0 + $1.publishedPerSecond }
+        merged.acceptedPerSecond = summaries.reduce(0) { $0 + $1.acceptedPerSecond }
         merged.receivedPerSecond = summaries.reduce(0) { $0 + $1.receivedPerSecond }
         merged.missingWhileConnected = summaries.reduce(0) { $0 + $1.missingWhileConnected }
         merged.fellBehind = summaries.contains(where: \.fellBehind)
         merged.missedWhileAway = summaries.reduce(0) { $0 + $1.missedWhileAway }
+        merged.unconfirmed = summaries.reduce(0) { $0 + $1.unconfirmed }
+        merged.unwatched = summaries.reduce(0) { $0 + $1.unwatched }
+        let unmatched = summaries.compactMap(\.unmatched)
+        merged.unmatched = unmatched.isEmpty ? nil : unmatched.reduce(0, +)
         let silent = summaries.compactMap(\.silentTopics)
         merged.silentTopics = silent.isEmpty ? nil : silent.reduce(0, +)
         // A shard's check that judged nothing leaves the whole unjudged.

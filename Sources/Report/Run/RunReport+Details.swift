@@ -23,10 +23,17 @@ extension RunReport {
         public var groups: [GroupFigures]
         /// Connection problems by reason (refused, unreachable, lost), and how often each happened.
         package var connectionErrors: [String: Int]
+        /// For a refusal among `connectionErrors`, the first connection refused so, by its reason:
+        /// `client id meter-17, devices.csv:18` (the credentials file's row, when its secrets came
+        /// from one); absent when nothing was refused.
+        package var connectionErrorsFirst: [String: String]? = nil
         /// The QoS 1/2 messages the broker refused (`refused`), by reason; absent when none was.
         public var refusals: Refusals? = nil
         /// Seconds from the start until every connection had been accepted once.
         package var allConnectedSeconds: Double?
+        /// Connections that tried and were never accepted by the run's end, so that their
+        /// devices published nothing; absent when every one that tried came up.
+        package var neverConnected: Int? = nil
         /// The closed-loop check's figures with `run --verify`; absent without it.
         public var verify: VerifySummary? = nil
         /// The `--expect` verdicts, in the order given; absent when none were asked for.

@@ -89,11 +89,14 @@ extension RunReport {
                 GroupFigures(
                     name: group.name, figures: group.totals.figures,
                     commands: result.commandGroups.contains(group.name) ? group.totals.commands : nil,
-                    stages: result.groupStages[index]?.map(GroupStageFigures.init))
+                    stages: result.groupStages[index]?.map(GroupStageFigures.init),
+                    refusals: group.totals.refusals.isEmpty ? nil : group.totals.refusals)
             },
             connectionErrors: result.connectionErrors,
+            connectionErrorsFirst: result.connectionErrorsFirst.isEmpty ? nil : result.connectionErrorsFirst,
             refusals: t.refusals.isEmpty ? nil : t.refusals,
             allConnectedSeconds: result.allConnectedSeconds.map { $0.thousandths },
+            neverConnected: result.neverConnected > 0 ? result.neverConnected : nil,
             verify: result.verify,
             histograms: ReportHistograms(latency: result.latency, lateness: result.lateness),
             reloads: result.reloads.isEmpty ? nil : result.reloads,

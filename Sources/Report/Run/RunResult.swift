@@ -15,8 +15,13 @@ public struct RunResult: Sendable {
     public var groups: [(name: String, totals: Totals)]
     /// Connection problems by reason: refusals, failures to connect, lost connections.
     package var connectionErrors: [String: Int]
+    /// The first connection each refusal of `connectionErrors` named (`client id d-7,
+    /// devices.csv:8`), by its reason.
+    package var connectionErrorsFirst: [String: String] = [:]
     /// Seconds from the start until every connection had been accepted once; `nil` if some never were.
     package var allConnectedSeconds: Double?
+    /// Connections that tried to connect and were never accepted by the run's end.
+    package var neverConnected = 0
     /// With `settings.verify`: the closed-loop check.
     public var verify: VerifySummary? = nil
     /// The reloads (SIGHUP) of the run, in order.
@@ -58,5 +63,16 @@ public struct RunResult: Sendable {
         self.connectionErrors = connectionErrors
         self.allConnectedSeconds = allConnectedSeconds
         self.verify = verify
+    }
+
+    /// Said when a run that connected ends with some connections never up: exit 3 is for a run
+    /// in which none came up, so without this line the others' silence would pass unseen.
+    /// Names the most frequent connection error; `nil` when every connection that tried came up.
+    package var neverConnectedWarning: String? {
+        guard neverConnected > 0, reason.endedAConnectedRun else { return nil }
+        let commonest = connectionErrors.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        return "\(neverConnected) of \(Text.counted(connections, "connection")) never came up"
+            + (commonest.map { " (\($0))" } ?? "") + ": their devices published nothing; "
+            + "--expect neverConnected==0 fails a run on it"
     }
 }

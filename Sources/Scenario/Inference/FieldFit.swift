@@ -266,8 +266,10 @@ struct FieldFit: Sendable {
                 comment: "\(seen), always \(RecordingScenario.quoted(texts[0]))")
         }
         if texts.allSatisfy(isISOTime) {
+            // As recorded: whole seconds, milliseconds (the generator's own), or more digits.
+            let digits = texts.map(fractionDigits).max() ?? 3
             return FieldFit(
-                generator: "{ timestamp: iso8601\(faults) }",
+                generator: "{ timestamp: iso8601\(digits == 3 ? "" : ", decimals: \(digits)")\(faults) }",
                 comment: "\(seen), ISO 8601 times such as \(RecordingScenario.quoted(texts[0]))")
         }
         // A device's own id in its payload: each copy writes its own.
@@ -315,6 +317,13 @@ struct FieldFit: Sendable {
         return digits.allSatisfy { utf8[$0] >= UInt8(ascii: "0") && utf8[$0] <= UInt8(ascii: "9") }
             && utf8[4] == UInt8(ascii: "-") && utf8[7] == UInt8(ascii: "-")
             && (utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " ")) && utf8[13] == UInt8(ascii: ":")
+    }
+
+    /// The digits after an ISO time's seconds: 0 for `…T05:30:00Z`, 3 for `…:00.123+01:00`.
+    static func fractionDigits(_ text: String) -> Int {
+        let utf8 = Array(text.utf8)
+        guard utf8.count > 19, utf8[19] == UInt8(ascii: ".") else { return 0 }
+        return utf8[20...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
     }
 
     private static func isUUID(_ text: String) -> Bool {

@@ -15,7 +15,16 @@ package enum Interpolation {
 
     /// `text` with every `${...}` replaced from `environment`.
     package static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
-        guard text.contains("$") else { return text }
+        try expandMarking(text, environment: environment).text
+    }
+
+    /// `expand`'s text, and where in it each value stands (a variable's or a default), as
+    /// offsets of its UTF-8 bytes: data, which no template reads as placeholders.
+    package static func expandMarking(_ text: String, environment: [String: String]) throws(Failure)
+        -> (text: String, values: [Range<Int>])
+    {
+        guard text.contains("$") else { return (text, []) }
+        var values: [Range<Int>] = []
         var result = ""
         var rest = Substring(text)
         // Once no `}` is left, looking for one again after each `$${` would make a long run of
@@ -47,11 +56,13 @@ package enum Interpolation {
             guard let close = rest[bodyStart...].firstIndex(of: "}") else {
                 throw Failure(message: "'${' is not closed by '}'; write $$ for a literal dollar sign")
             }
+            let start = result.utf8.count
             result += try value(of: rest[bodyStart..<close], environment: environment)
+            if result.utf8.count > start { values.append(start..<result.utf8.count) }
             rest = rest[rest.index(after: close)...]
         }
         result += rest
-        return result
+        return (result, values)
     }
 
     private static func value(of body: Substring, environment: [String: String]) throws(Failure) -> String {

@@ -3,6 +3,9 @@ extension Node {
     /// entries, and a key that changed with the environment would change the schema.
     /// A scalar keeps its style, so a plain `${PORT}` can still be read as a number.
     ///
+    /// What a value of the environment brings is data: its place is kept (`verbatim`), and no
+    /// template reads a brace of it as a placeholder (`templateText`).
+    ///
     /// The entries at the dotted paths of `overridden` (`broker.host`) are left out, unread: the
     /// command line gives their values, so a `${BROKER_HOST}` there need not be set. `path` is
     /// this node's.
@@ -13,8 +16,8 @@ extension Node {
         switch kind {
         case .scalar(let text, let style):
             do {
-                let expanded = try Interpolation.expand(text, environment: environment)
-                return Node(kind: .scalar(expanded, style), mark: mark)
+                let expanded = try Interpolation.expandMarking(text, environment: environment)
+                return Node(kind: .scalar(expanded.text, style), mark: mark, verbatim: expanded.values)
             } catch {
                 problems.append((mark, error.message))
                 return self

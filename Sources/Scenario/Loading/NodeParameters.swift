@@ -51,6 +51,10 @@ final class NodeParameters: ParameterSource {
         try read(key, "text") { $0.scalarText }
     }
 
+    func environmentValues(_ key: String?) -> [Range<Int>] {
+        (key.map(value) ?? node)?.verbatim ?? []
+    }
+
     func bool(_ key: String) throws(ParameterError) -> Bool? {
         try read(key, "true or false") { $0.bool }
     }

@@ -24,7 +24,7 @@ extension ScenarioReader {
         settings.tls = entries["tls"].flatMap { tls($0, perDevice: true) }
         settings.credentials = entries["credentials"].flatMap(credentials)
         for key in ["username", "password"] where entries["credentials"] == nil {
-            if let node = entries[key], Template(node.scalarText ?? "").usesToken {
+            if let node = entries[key], Template(node.templateText ?? "").usesToken {
                 report(node.mark, "'{token}' in '\(key)' is each device's token from a credentials file: give 'credentials' too")
             }
         }
@@ -98,8 +98,8 @@ extension ScenarioReader {
     }
 
     /// A user name or password, a template filled per device (`{token}` from a credentials
-    /// file besides a device's placeholders). A password's braces read as a placeholder too:
-    /// one that must keep `{word}` as written goes in a credentials file or `--password-file`.
+    /// file besides a device's placeholders). A password's braces read as a placeholder too,
+    /// unless written `{{` or given by the environment (`${PASSWORD}`), which is data.
     private func credential(_ node: Node?, _ key: String) -> String? {
         template(node, key, also: Template.credentialPlaceholders)?.source
     }
@@ -112,7 +112,7 @@ extension ScenarioReader {
             guard let node = entries[name] else { return nil }
             guard perDevice else {
                 guard let text = string(node, name) else { return nil }
-                if Template(text).placeholders.contains(where: Template.knownPlaceholders.contains) {
+                if Template(node.templateText ?? text).placeholders.contains(where: Template.knownPlaceholders.contains) {
                     report(node.mark, "'\(keys.path).\(name)' is one connection's, which has no device to fill '{…}' with")
                     return nil
                 }

@@ -7,8 +7,8 @@ extension ScenarioReader {
         guard let text = string(node, "credentials") else { return nil }
         let path = resolve(text)
         let bytes: [UInt8]
-        do throws(CSVFile.ReadError) {
-            bytes = try CSVFile.contents(of: path)
+        do throws(WholeFile.ReadError) {
+            bytes = try WholeFile.bytes(at: path)
         } catch {
             report(node.mark, "cannot read the credentials file '\(path)': \(error.reason)")
             return nil

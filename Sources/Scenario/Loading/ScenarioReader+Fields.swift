@@ -66,12 +66,21 @@ extension ScenarioReader {
     }
 
     /// `command: set`, or `command: { setpoint: 1/min }` for a generator with a centre to move.
+    /// None for a field that reports a setpoint, which takes what is written to it as that
+    /// setpoint: `set` would make the reported target a value of its own.
     private func fieldCommand(_ node: Node, of field: String, recipe: (any GeneratorRecipe)?) -> FieldCommand? {
         if recipe is FormulaRecipe {
             report(
                 node.mark,
                 "field '\(field)' is a formula, whose value follows the fields it reads: no command sets it; "
                     + "give 'command' to a field it reads")
+            return nil
+        }
+        if let setpoint = recipe as? SetpointRecipe {
+            report(
+                node.mark,
+                "field '\(field)' reports the setpoint of '\(setpoint.source)' and takes a command as that setpoint already: "
+                    + "remove its 'command'")
             return nil
         }
         if let text = node.scalarText {

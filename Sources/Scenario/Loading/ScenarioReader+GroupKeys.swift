@@ -33,7 +33,7 @@ extension ScenarioReader {
         }
         guard let topic = template(topicNode, "topic", also: Commands.placeholders) else { return nil }
         let levels = topic.source.split(separator: "/", omittingEmptySubsequences: false)
-        for placeholder in Commands.placeholders where topic.source.contains("{\(placeholder)}") {
+        for placeholder in Commands.placeholders where topic.placeholders.contains(placeholder) {
             guard levels.contains(where: { $0 == "{\(placeholder)}" }) else {
                 report(
                     topicNode.mark,
@@ -47,7 +47,7 @@ extension ScenarioReader {
         }
         var response: Template?
         if let responseNode = entries["response"] {
-            guard topic.source.contains("{requestId}") else {
+            guard topic.placeholders.contains("requestId") else {
                 report(responseNode.mark, "'response' answers a request named by '{requestId}' in the commands topic, which has none")
                 return nil
             }
@@ -69,7 +69,7 @@ extension ScenarioReader {
         }
         guard choice(entries["type"], "type", Discovery.types) != nil else { return nil }
         var discovery = Discovery()
-        if let prefix = topic(entries["prefix"], "prefix") { discovery.prefix = prefix.source }
+        if let prefix = topic(entries["prefix"], "prefix") { discovery.prefix = prefix.text }
         discovery.manufacturer = string(entries["manufacturer"], "manufacturer")
         discovery.model = string(entries["model"], "model")
         return discovery
@@ -198,7 +198,7 @@ extension ScenarioReader {
         }
         let template: PayloadTemplate
         do {
-            template = try PayloadTemplate(text)
+            template = try PayloadTemplate(text, verbatim: node.verbatim)
         } catch {
             report(node.mark, "\(error.message) in 'template', at character \(error.offset + 1)")
             return nil

@@ -175,8 +175,9 @@ extension ScenarioReader {
     /// first topic, with the recorded id as `{id}`; the mean rate; a raw payload), which say
     /// nothing of what is sent: the recording does.
     func replayingGroup(_ name: String, _ recording: RecordingSource, _ keys: GroupKeys, at node: Node) -> DeviceGroup {
-        let first = recording.messages[0].topic
-        let topic = recording.recordedID.map { first.replacing($0, with: "{id}") } ?? first
+        // A recorded topic is data: its braces are no placeholders.
+        let first = Template.escaped(recording.messages[0].topic)
+        let topic = recording.recordedID.map { first.replacing(Template.escaped($0), with: "{id}") } ?? first
         let span = (recording.messages.last?.time ?? 0) - recording.messages[0].time
         let perSecond = span > 0 ? Double(recording.messages.count) / span * recording.speed : 1
         var group = DeviceGroup(

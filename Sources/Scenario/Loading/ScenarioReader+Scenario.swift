@@ -10,7 +10,13 @@ extension ScenarioReader {
         let control = top["control"].flatMap(controlTopic)
         let verifier = top["verify"].flatMap(verifierSettings)
         let stages = top["stages"].map { self.stages($0) } ?? []
-        let groups = fleet(top, inherited: GroupKeys())
+        var inherited = GroupKeys()
+        if broker.azureIoTHub != nil {
+            // Every device sends its telemetry to the hub's one device-to-cloud topic.
+            inherited.topic = AzureIoTHub.telemetryTopic
+            inherited.present.insert("topic")
+        }
+        let groups = fleet(top, inherited: inherited)
         let subscribers = top["subscribers"].map(subscribers) ?? []
         if let azure = broker.azureIoTHub { checkAzureIoTHub(azure, groups: groups, top: top) }
         checkSparkplugFleet(groups, broker: broker, offline: offline, top: top)

@@ -246,7 +246,7 @@ final class ScenarioReader {
     /// A template whose placeholders are all known; `{id}` is refused where the id is being made.
     func template(_ node: Node?, _ key: String, allowID: Bool = true, also: [String] = []) -> Template? {
         guard let node, let text = string(node, key) else { return nil }
-        let template = Template(text)
+        let template = Template(node.templateText ?? text)
         var valid = true
         let known = (allowID ? Template.knownPlaceholders : Template.knownPlaceholders.filter { $0 != "id" }) + also
         for name in template.placeholders where !known.contains(name) {

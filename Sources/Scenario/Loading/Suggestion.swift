@@ -1,8 +1,17 @@
 /// "Did you mean" hints: the candidate closest to a misspelt word, when one is close enough.
 public enum Suggestion {
     /// The closest candidate by edit distance (ignoring case, a swap of neighbours counting once),
-    /// or `nil` when none is near enough to be a likely typo.
+    /// or else the one candidate that begins with the word, of three letters or more (`user`
+    /// for `username`, `cert` for `certificate`); `nil` when none is near enough to be a likely
+    /// typo or a shortening.
     public static func closest(to word: String, among candidates: [String]) -> String? {
+        if let typo = closestByEdits(to: word, among: candidates) { return typo }
+        guard word.count >= 3 else { return nil }
+        let longer = candidates.filter { $0.lowercased().hasPrefix(word.lowercased()) }
+        return longer.count == 1 ? longer[0] : nil
+    }
+
+    private static func closestByEdits(to word: String, among candidates: [String]) -> String? {
         // Each edit changes the length by one at most, so a word more than three characters
         // longer than every candidate is near none; saying so at once keeps a megabyte-long word
         // from costing a megabyte of work per candidate.

@@ -42,6 +42,13 @@ public struct SubscriberGroup: Sendable, Equatable {
     /// Whether the broker deals the group's messages out among its members (`$share/…`).
     public var isShared: Bool { topics.contains(where: \.isShared) }
 
+    /// Member `index`'s client id (1-based): the group's `clientId` filled, or the default, which
+    /// devsim makes, within `version`'s limit (`ProtocolVersion.clientID`).
+    package func clientID(index: Int, version: ProtocolVersion) -> String {
+        let id = clientID.render(name: name, index: index, id: nil)
+        return clientID == Self.defaultClientID ? version.clientID(id) : id
+    }
+
     /// `{name}-{index}`, as a device group's ids are made.
     package static let defaultClientID = Template("{name}-{index}")
 }

@@ -1,5 +1,7 @@
 /// A text with `{name}`, `{index}` and `{id}` placeholders, filled per device; credentials
 /// (`broker.username`, `password`) may also take `{token}`, a device's cell of a credentials file.
+/// `{{` is a literal `{`: how a value from the environment (`${PASSWORD}`) keeps its braces as
+/// they are (`Node.templateText`), since it is data, not a template.
 ///
 /// The text is split into parts once, so rendering thousands of devices only appends strings.
 /// A brace pair around anything else (`{nmae}`) is kept as written; the loader reports it, see
@@ -23,7 +25,26 @@ public struct Template: Sendable, Equatable {
 
     /// The names of every `{word}` in the text, known or not, in order: `["name", "nmae"]`.
     package var placeholders: [String] {
-        Self.placeholders(in: source).map(\.name)
+        Self.placeholders(in: source).compactMap(\.name)
+    }
+
+    /// The text with its placeholders as written and `{{` as the brace it stands for: what a
+    /// template that fills no device's says (`discovery.prefix`).
+    package var text: String {
+        parts.map { part in
+            switch part {
+            case .text(let text): text
+            case .name: "{name}"
+            case .index: "{index}"
+            case .id: "{id}"
+            case .token: "{token}"
+            }
+        }.joined()
+    }
+
+    /// `text` as a template's source that renders it as it is: its `{` doubled.
+    package static func escaped(_ text: String) -> String {
+        text.contains("{") ? text.split(separator: "{", omittingEmptySubsequences: false).joined(separator: "{{") : text
     }
 
     /// The placeholders a template may use; `id` is not allowed in the id template itself.
@@ -58,6 +79,7 @@ public struct Template: Sendable, Equatable {
 
     private static func parts(of source: String) -> [Part] {
         var parts: [Part] = []
+        var text = ""
         var textStart = source.startIndex
         for (name, range) in placeholders(in: source) {
             let part: Part
@@ -66,22 +88,36 @@ public struct Template: Sendable, Equatable {
             case "index": part = .index
             case "id": part = .id
             case "token": part = .token
+            case nil: part = .text("{")  // `{{`
             default: continue
             }
-            if textStart < range.lowerBound { parts.append(.text(String(source[textStart..<range.lowerBound]))) }
-            parts.append(part)
+            text += source[textStart..<range.lowerBound]
             textStart = range.upperBound
+            if case .text(let brace) = part {
+                text += brace
+                continue
+            }
+            if !text.isEmpty { parts.append(.text(text)) }
+            text = ""
+            parts.append(part)
         }
-        if textStart < source.endIndex { parts.append(.text(String(source[textStart...]))) }
+        text += source[textStart...]
+        if !text.isEmpty { parts.append(.text(text)) }
         return parts
     }
 
-    /// Every `{word}` (letters, digits, `_`) with where it stands.
-    private static func placeholders(in source: String) -> [(name: String, range: Range<String.Index>)] {
-        var found: [(String, Range<String.Index>)] = []
+    /// Every `{word}` (letters, digits, `_`) with where it stands, and every `{{` (a literal
+    /// `{`, its name `nil`), from the left: `{{id}` is a brace and the text `id}`.
+    private static func placeholders(in source: String) -> [(name: String?, range: Range<String.Index>)] {
+        var found: [(String?, Range<String.Index>)] = []
         var search = source.startIndex
         while let open = source[search...].firstIndex(of: "{") {
             let nameStart = source.index(after: open)
+            if nameStart < source.endIndex, source[nameStart] == "{" {
+                search = source.index(after: nameStart)
+                found.append((nil, open..<search))
+                continue
+            }
             let nameEnd = source[nameStart...].firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) }
             guard let nameEnd, nameEnd > nameStart, source[nameEnd] == "}" else {
                 search = nameStart

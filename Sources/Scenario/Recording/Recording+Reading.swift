@@ -14,7 +14,7 @@ extension Recording {
         }
         let bytes: [UInt8]
         do {
-            bytes = try CSVFile.contents(of: path)
+            bytes = try WholeFile.bytes(at: path)
         } catch {
             throw ScenarioError([Diagnostic(file: path, line: 1, column: 1, message: "cannot read '\(path)': \(error.reason)")])
         }

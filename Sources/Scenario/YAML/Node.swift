@@ -22,11 +22,26 @@ struct Node: Sendable {
 
     var kind: Kind
     var mark: Mark
+    /// Where a scalar's text holds values of the environment (`${VAR}`), as UTF-8 offsets.
+    var verbatim: [Range<Int>] = []
 
     /// The text of a scalar of any style.
     var scalarText: String? {
         if case .scalar(let text, _) = kind { return text }
         return nil
+    }
+
+    /// The text of a scalar as a template's source: a `{` of the environment's values doubled,
+    /// which `Template` reads as a brace, so that `PW='Tr0ub{id}'` is sent as it is.
+    var templateText: String? {
+        guard let text = scalarText else { return nil }
+        guard !verbatim.isEmpty else { return text }
+        var bytes: [UInt8] = []
+        for (offset, byte) in text.utf8.enumerated() {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "{"), verbatim.contains(where: { $0.contains(offset) }) { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// YAML 1.2 core schema null: `~`, `null` or nothing at all, unquoted.

@@ -10,30 +10,6 @@
 /// around fields holding commas, quotes or line breaks, `""` for a quote inside them), LF or CRLF
 /// line ends. Blank lines are skipped. Also a scenario's `broker.credentials`.
 package enum CSVFile {
-    /// Why a file could not be read.
-    package struct ReadError: Error {
-        package var reason: String
-    }
-
-    /// The bytes of the file at `path`.
-    package static func contents(of path: String) throws(ReadError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            throw ReadError(reason: String(cString: strerror(errno)).lowercased())
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
-            if count < chunk.count {
-                // A directory opens but does not read.
-                if ferror(file) != 0 { throw ReadError(reason: String(cString: strerror(errno)).lowercased()) }
-                return bytes
-            }
-        }
-    }
-
     /// The rows of `bytes`, each a list of its fields.
     static func rows(_ bytes: [UInt8]) -> [[String]] {
         parse(bytes).rows.map(\.fields)

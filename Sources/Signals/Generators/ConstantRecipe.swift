@@ -1,8 +1,11 @@
 /// `constant: 5`, `constant: hello`, `constant: { value: true }`: the same value in every publish.
-/// A string's `{id}` and `{index}` are filled per device (`constant: "{id}"`, `"sensor {index}"`).
+/// A string's `{id}` and `{index}` are filled per device (`constant: "{id}"`, `"sensor {index}"`),
+/// but for those in a value of the environment (`constant: ${LABEL}`), which is data.
 package struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
     package static let key = "constant"
     package var value: SignalValue
+    /// Where a string holds values of the environment, as offsets of its UTF-8 bytes.
+    var environmentValues: [Range<Int>] = []
 
     package init(value: SignalValue) {
         self.value = value
@@ -11,6 +14,7 @@ package struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
     package init(parameters: any ParameterSource) throws(ParameterError) {
         if let shorthand = parameters.shorthand {
             value = Self.interpret(shorthand)
+            environmentValues = parameters.environmentValues(nil)
             return
         }
         // The map form keeps the scalar's type, so ask for each type in turn; a type mismatch is
@@ -22,6 +26,7 @@ package struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
             value = .bool(bool)
         } else if let string = try parameters.string("value") {
             value = .string(string)
+            environmentValues = parameters.environmentValues("value")
         } else {
             throw ParameterError(key: "value", "value is required")
         }
@@ -43,8 +48,7 @@ package struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
 
     package func makeGenerator(context: GeneratorContext) -> any FieldGenerator {
         guard case .string(let text) = value, text.contains("{") else { return self }
-        let filled = text.replacingPlaceholder("{id}", with: context.deviceID)
-            .replacingPlaceholder("{index}", with: String(context.index))
+        let filled = text.filling([("{id}", context.deviceID), ("{index}", String(context.index))], outside: environmentValues)
         return ConstantRecipe(value: .string(filled))
     }
 
@@ -54,15 +58,24 @@ package struct ConstantRecipe: GeneratorRecipe, FieldGenerator {
 }
 
 extension String {
-    /// Every occurrence of `placeholder` replaced, without Foundation.
-    fileprivate func replacingPlaceholder(_ placeholder: String, with value: String) -> String {
-        guard !placeholder.isEmpty, contains(placeholder) else { return self }
+    /// Each of `placeholders` replaced by its value, in one pass from the left, but where it
+    /// stands within `data` (UTF-8 offsets); without Foundation.
+    fileprivate func filling(_ placeholders: [(written: String, value: String)], outside data: [Range<Int>]) -> String {
         var result = ""
         var rest = self[...]
-        while let range = rest.firstRange(of: placeholder) {
-            result += rest[..<range.lowerBound]
-            result += value
-            rest = rest[range.upperBound...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            rest = rest[open...]
+            let start = utf8.distance(from: startIndex, to: open)
+            if let placeholder = placeholders.first(where: { rest.hasPrefix($0.written) }),
+                !data.contains(where: { $0.overlaps(start..<start + placeholder.written.utf8.count) })
+            {
+                result += placeholder.value
+                rest = rest.dropFirst(placeholder.written.count)
+            } else {
+                result += "{"
+                rest = rest.dropFirst()
+            }
         }
         return result + rest
     }

@@ -27,6 +27,9 @@ package protocol ParameterSource {
     /// A file path, made relative to the scenario file's directory rather than the directory
     /// devsim runs in; absolute paths are returned unchanged.
     func path(_ key: String) throws(ParameterError) -> String?
+    /// Where the text of `key`, or the shorthand's for `nil`, holds values of the environment
+    /// (`${LABEL}`), as offsets of its UTF-8 bytes: data, in which no placeholder is filled.
+    func environmentValues(_ key: String?) -> [Range<Int>]
 }
 
 extension ParameterSource {
@@ -44,6 +47,9 @@ extension ParameterSource {
     package func size(of text: String) -> Int? {
         Int(text)
     }
+
+    /// For sources without the environment's values: none.
+    package func environmentValues(_ key: String?) -> [Range<Int>] { [] }
 
     /// For sources with no file behind them: the path as given.
     package func path(_ key: String) throws(ParameterError) -> String? {

@@ -67,7 +67,8 @@ extension PayloadSpec {
         case is BoolRecipe: value = 5
         case is UUIDRecipe: value = 36 + quotes
         case let timestamp as TimestampRecipe:
-            value = timestamp.unit == .iso8601 ? 24 + quotes : longestNumber(field)
+            // `2026-11-29T12:00:00Z`, and a point and the fraction's digits.
+            value = timestamp.unit == .iso8601 ? 20 + (field.decimals.map { $0 > 0 ? $0 + 1 : 0 } ?? 4) + quotes : longestNumber(field)
         case is BytesRecipe: return nil
         case let formula as FormulaRecipe:
             // A formula writes null when a field it reads drops out; its text may be a field's.

@@ -30,7 +30,7 @@ package struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
 
         let bytes: [UInt8]
         do {
-            bytes = try CSVFile.contents(of: path)
+            bytes = try WholeFile.bytes(at: path)
         } catch {
             throw ParameterError(key: "file", "cannot read '\(path)': \(error.reason)")
         }

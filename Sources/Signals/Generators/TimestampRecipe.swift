@@ -1,7 +1,8 @@
 /// `timestamp: ms`: the publish's wall-clock time, as integer seconds (`s`, the default), integer
 /// milliseconds (`ms`), integer microseconds (`us`, or `µs`), integer nanoseconds (`ns`, as
 /// InfluxDB's line protocol wants them; the clock's double keeps about a quarter microsecond) or
-/// an ISO 8601 UTC string with milliseconds (`iso8601`).
+/// an ISO 8601 UTC string with milliseconds (`iso8601`; the field's `decimals` sets the digits
+/// after the seconds, 0 for none).
 package struct TimestampRecipe: GeneratorRecipe, FieldGenerator {
     package static let key = "timestamp"
 

@@ -10,10 +10,12 @@ package struct CommandRejection: Error, Sendable, Equatable {
         self.kind = kind ?? reason
     }
 
+    /// The kinds of a command that names no field, or one that takes none.
+    package static let noSuchField = "a command names a field the device does not have"
+    package static let noCommandedField = "a command names a field that takes none"
+
     /// The command names no field that takes one: an unknown method (Azure answers 404).
-    package var namesNoCommandedField: Bool {
-        kind == "a command names a field the device does not have" || reason.hasSuffix("takes no command (give it command: set)")
-    }
+    package var namesNoCommandedField: Bool { kind == Self.noSuchField || kind == Self.noCommandedField }
 
     package static func == (lhs: CommandRejection, rhs: CommandRejection) -> Bool { lhs.reason == rhs.reason }
 }

@@ -228,7 +228,7 @@ final class FieldEncoder {
                 buffer.append(contentsOf: value.utf8)
             }
         case .utcTimestamp(let milliseconds):
-            UTCTimestamp.writeISO8601(milliseconds: milliseconds, quoted: quoted, into: &buffer)
+            UTCTimestamp.writeISO8601(milliseconds: milliseconds, fractionDigits: decimals ?? 3, quoted: quoted, into: &buffer)
         case .null:
             JSONWriter.writeNull(into: &buffer)
         }
@@ -264,9 +264,25 @@ final class FieldEncoder {
     }
 
     /// Takes a command's value, checked against the field: its type, its `min` and `max`, its
-    /// choices. Applied from the next publish on; with `checkOnly`, only checked.
+    /// choices. Applied from the next publish on; with `checkOnly`, only checked. A field that
+    /// reports another's setpoint (`setpoint: { of: … }`) takes a value as that setpoint, as a
+    /// SCADA host writes a setpoint tag and a thermostat's target is set: the field it reports
+    /// moves there, and it reports it.
     func take(_ value: CommandValue, checkOnly: Bool = false) throws(CommandRejection) {
-        guard let command else { throw CommandRejection("field '\(name)' takes no command (give it command: set)") }
+        if let reported = (generator as? SetpointRecipe.Target)?.field {
+            return try reported.take(value, checkOnly: checkOnly, writtenAs: name)
+        }
+        try take(value, checkOnly: checkOnly, writtenAs: name)
+    }
+
+    /// `take`, its rejections naming `written`, the field the command wrote.
+    private func take(_ value: CommandValue, checkOnly: Bool, writtenAs written: String) throws(CommandRejection) {
+        guard let command else {
+            // A field with a centre is a process value: what moves it is a setpoint, which
+            // `set` would not be (it replaces the value, and the walk stops).
+            let hint = centre == nil ? "give it command: set" : "give it command: { setpoint: 1/min } to move it there, or command: set"
+            throw CommandRejection("field '\(written)' takes no command (\(hint))", kind: CommandRejection.noCommandedField)
+        }
         switch command {
         case .set:
             let checked = try checked(value)
@@ -274,10 +290,10 @@ final class FieldEncoder {
         case .setpoint:
             guard case .number(let number) = value else {
                 throw CommandRejection(
-                    "field '\(name)' takes a number as its setpoint, not \(value.words)",
-                    kind: "field '\(name)' takes a number as its setpoint")
+                    "field '\(written)' takes a number as its setpoint, not \(value.words)",
+                    kind: "field '\(written)' takes a number as its setpoint")
             }
-            try checkBounds(number)
+            try checkBounds(number, of: written)
             if !checkOnly { commanded.target = number }
         }
         if !checkOnly { isCommanded = true }
@@ -308,7 +324,7 @@ final class FieldEncoder {
             }
             return chosen
         case (.number, .number(let number)):
-            try checkBounds(number)
+            try checkBounds(number, of: name)
             return .number(number)
         case (.number, _):
             throw CommandRejection("field '\(name)' takes a number, not \(value.words)", kind: "field '\(name)' takes a number")
@@ -321,12 +337,12 @@ final class FieldEncoder {
         }
     }
 
-    private func checkBounds(_ number: Double) throws(CommandRejection) {
+    private func checkBounds(_ number: Double, of written: String) throws(CommandRejection) {
         if let min = commandBounds.min, number < min {
-            throw CommandRejection("field '\(name)' is at least \(CommandValue.number(min).words)")
+            throw CommandRejection("field '\(written)' is at least \(CommandValue.number(min).words)")
         }
         if let max = commandBounds.max, number > max {
-            throw CommandRejection("field '\(name)' is at most \(CommandValue.number(max).words)")
+            throw CommandRejection("field '\(written)' is at most \(CommandValue.number(max).words)")
         }
     }
 

@@ -29,26 +29,40 @@ package struct PayloadTemplate: Sendable, Equatable {
     package let source: String
     package let segments: [Segment]
 
-    package init(_ source: String) throws(SyntaxError) {
+    /// `verbatim`: where `source` holds values of the environment (`${BODY}`), as offsets of
+    /// its UTF-8 bytes: data, whose braces neither open nor close a placeholder.
+    package init(_ source: String, verbatim: [Range<Int>] = []) throws(SyntaxError) {
         self.source = source
         let characters = Array(source)
+        var isData = [Bool](repeating: false, count: characters.count)
+        if !verbatim.isEmpty {
+            var offset = 0
+            for (position, character) in characters.enumerated() {
+                isData[position] = verbatim.contains { $0.contains(offset) }
+                offset += character.utf8.count
+            }
+        }
+        /// Whether a brace of the template's own stands at `position`.
+        func brace(_ brace: Character, at position: Int) -> Bool {
+            position < characters.count && characters[position] == brace && !isData[position]
+        }
         var segments: [Segment] = []
         var text = ""
         var position = 0
         while position < characters.count {
-            guard characters[position] == "{", position + 1 < characters.count, characters[position + 1] == "{" else {
+            guard brace("{", at: position), brace("{", at: position + 1) else {
                 text.append(characters[position])
                 position += 1
                 continue
             }
             // In `{{{`, the last two braces open the placeholder; the first is text.
-            if position + 2 < characters.count, characters[position + 2] == "{" {
+            if brace("{", at: position + 2) {
                 text.append(characters[position])
                 position += 1
                 continue
             }
             var close = position + 2
-            while close + 1 < characters.count, !(characters[close] == "}" && characters[close + 1] == "}") {
+            while close + 1 < characters.count, !(brace("}", at: close) && brace("}", at: close + 1)) {
                 close += 1
             }
             guard close + 1 < characters.count else {

@@ -18,8 +18,11 @@ package enum UTCTimestamp {
 
     /// Writes `"2026-11-29T12:00:00.123Z"` (quotes included unless `quoted` is false) for
     /// `milliseconds` since the epoch; `null` outside years 0…9999, which the four-digit form
-    /// cannot hold.
-    package static func writeISO8601(milliseconds: Int64, quoted: Bool = true, into buffer: inout PayloadBuffer) {
+    /// cannot hold. `fractionDigits` after the seconds (none for 0, `…:00Z`), the milliseconds
+    /// cut rather than rounded, so a time never runs ahead of the clock, and zeros past them.
+    package static func writeISO8601(
+        milliseconds: Int64, fractionDigits: Int = 3, quoted: Bool = true, into buffer: inout PayloadBuffer
+    ) {
         let msPerDay: Int64 = 86_400_000
         let days = milliseconds >= 0 ? milliseconds / msPerDay : (milliseconds + 1) / msPerDay - 1
         let msOfDay = Int(milliseconds - days * msPerDay)
@@ -40,8 +43,12 @@ package enum UTCTimestamp {
         writePadded(msOfDay / 60_000 % 60, width: 2, into: &buffer)
         buffer.append(UInt8(ascii: ":"))
         writePadded(msOfDay / 1000 % 60, width: 2, into: &buffer)
-        buffer.append(UInt8(ascii: "."))
-        writePadded(msOfDay % 1000, width: 3, into: &buffer)
+        if fractionDigits > 0 {
+            buffer.append(UInt8(ascii: "."))
+            let shown = min(fractionDigits, 3)
+            writePadded(msOfDay % 1000 / [100, 10, 1][shown - 1], width: shown, into: &buffer)
+            for _ in shown..<fractionDigits { buffer.append(UInt8(ascii: "0")) }
+        }
         buffer.append(UInt8(ascii: "Z"))
         if quoted { buffer.append(UInt8(ascii: "\"")) }
     }

@@ -13,6 +13,10 @@ protocol MessageSource: AnyObject {
     /// again (Home Assistant's restart): whole payloads, not a Sparkplug DDATA or a field's bare
     /// value.
     var keepsState: Bool { get }
+    /// Whether a tick its connection cannot take is counted without being made: one message a
+    /// tick, kept back or not. Not a message a field, nor a tick that sends only what changed
+    /// since the host last heard (Sparkplug by exception), whose count only making them tells.
+    var countsItsMessages: Bool { get }
 
     /// The messages of the tick `time`, or the messages it keeps back (`Outgoing.keptBack`).
     func writeTick(_ time: TickTime, into out: inout Outgoing)
@@ -39,6 +43,7 @@ protocol MessageSource: AnyObject {
 
 extension MessageSource {
     var keepsState: Bool { true }
+    var countsItsMessages: Bool { true }
     func sent(at elapsed: Double) {}
     func connectionCameUp() {}
     func tally(into counters: Counters) {}

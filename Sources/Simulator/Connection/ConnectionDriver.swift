@@ -13,8 +13,8 @@ protocol ConnectionDriverDelegate: AnyObject {
     /// The broker accepted the connection; `firstTime` if it had never been up before.
     func driverDidConnect(firstTime: Bool)
     /// The connection is about to leave cleanly (the run's end, a pause): the last word before
-    /// the DISCONNECT.
-    func driverWillDisconnect()
+    /// the DISCONNECT, and the reason code the DISCONNECT carries (MQTT 5).
+    func driverWillDisconnect() -> ReasonCode
     /// Whether messages the broker has yet to acknowledge are out: the DISCONNECT then waits for
     /// them (`quiet()`), up to `ConnectionDriver.quietLimit`.
     func driverAwaitsAcknowledgements() -> Bool
@@ -41,7 +41,7 @@ protocol ConnectionDriverDelegate: AnyObject {
 }
 
 extension ConnectionDriverDelegate {
-    func driverWillDisconnect() {}
+    func driverWillDisconnect() -> ReasonCode { .success }
     func driverAwaitsAcknowledgements() -> Bool { false }
     func driverDidPause(wasConnected: Bool) {}
     func driverWillConnect() throws(ClientSetupError) {}
@@ -84,6 +84,9 @@ final class ConnectionDriver: TimerTarget {
     private var bridgeFailure: String?
     /// The run's DISCONNECT was handed to libmosquitto, which then closed its connection.
     private var disconnectedCleanly = false
+    /// The reason code of the DISCONNECT under way (`driverWillDisconnect`), which may wait for
+    /// acknowledgements before it goes.
+    private var disconnectReason = ReasonCode.success
     /// The last attempt failed with the host down: the next goes to the cluster's next node.
     private var failsOver = false
     /// The DISCONNECT under way is a pause's, of a connection that was up.
@@ -151,9 +154,10 @@ final class ConnectionDriver: TimerTarget {
     func connackArrived(_ code: ConnackCode) {
         if !code.isAccepted {
             refusedThisAttempt = true
-            let hint = code.refusesCredentials ? "; check the user name and password: --username, --password-file or DEVSIM_PASSWORD" : ""
             attemptFailed(
-                AttemptFailure(reason: "connection refused: \(code) (CONNACK code \(code.rawValue))\(hint)", refusal: code))
+                AttemptFailure(
+                    reason: "connection refused: \(code) (CONNACK code \(code.rawValue))",
+                    hint: code.refusesCredentials ? AttemptFailure.credentialsHint : "", refusal: code))
         } else if watchesSilence {
             let keepalive = client.brokerLimits.keepalive(asked: client.options.keepalive)
             silenceLimit = keepalive > .zero ? MonotonicClock.nanoseconds(keepalive * 1.5) : 0
@@ -197,11 +201,13 @@ final class ConnectionDriver: TimerTarget {
         } else if let error, machine.state == .connecting, !refusedThisAttempt {
             // A refusal was already reported, with the broker's reason, by the CONNACK handler;
             // the close that follows it (MOSQ_ERR_CONN_REFUSED, or MOSQ_ERR_PROTOCOL for
-            // MQTT 5) says less.
-            let closedByBroker = reachedBroker && (bridge != nil || Self.isClose(error))
+            // MQTT 5) says less. A TLS failure, such as the broker's alert that it refuses the
+            // client certificate, is no answer to the CONNECT, whatever its protocol.
+            let failedInTLS = client.certificateRefusal != nil || transport?.hasPrefix("TLS") == true
+            let closedByBroker = !failedInTLS && ((reachedBroker && (bridge != nil || Self.isClose(error))) || closedAfterHandshake(error))
             let reason =
                 transport.map(Self.attemptFailure)
-                ?? (closedByBroker ? "cannot connect: the broker closed the connection without a CONNACK" : cannotConnect(error))
+                ?? (closedByBroker ? "cannot connect: the broker closed the connection " + withoutConnack : cannotConnect(error))
             attemptFailed(AttemptFailure(reason: reason, unansweredByBroker: closedByBroker))
         }
         perform(machine.disconnected(random: Double.random(in: 0..<1), now: MonotonicClock.seconds(), stable: stable))
@@ -219,12 +225,37 @@ final class ConnectionDriver: TimerTarget {
         error.brokerReason == nil && (error == .connectionLost || (error == .errno && error.systemErrno == ECONNRESET))
     }
 
+    /// A TLS connection the broker reset after the handshake: libmosquitto's read or write
+    /// failed, which it says as `EPROTO` ("Protocol error") whatever the cause; within the
+    /// connect call too, on loopback, where the handshake and the CONNECT may go in one.
+    private func closedAfterHandshake(_ error: MosquittoError) -> Bool {
+        error == .errno && error.systemErrno == EPROTO && client.options.libraryTLS != nil && client.tlsFinishedAt != nil
+    }
+
+    /// The rest of "the broker closed the connection …": after a TLS handshake in which devsim
+    /// showed a client certificate, that the broker may refuse it, when no alert said so (a
+    /// reset can overtake it); a broker that speaks no MQTT 5 closes there too.
+    private var withoutConnack: String {
+        guard client.tlsFinishedAt != nil, let certificate = client.options.libraryTLS?.certificate else { return "without a CONNACK" }
+        return "right after the TLS handshake, without a CONNACK: it may refuse the client certificate "
+            + CertificateVerification.named(certificate)
+    }
+
     /// Why an attempt failed, in words: libmosquitto's, but a name that does not resolve says so
-    /// and which (its own text is "Lookup error."), and a broker's certificate refused says why
-    /// (its own is "A TLS error occurred.").
+    /// and which (its own text is "Lookup error."), and a certificate refused, the broker's or
+    /// devsim's, says why (its own is "A TLS error occurred.", or "Protocol error").
     private func cannotConnect(_ error: MosquittoError) -> String {
         if error == .lookup { return "cannot connect: cannot resolve host '\(client.options.host)'" }
-        if error == .tls, let refusal = client.certificateRefusal { return "cannot connect: " + refusal }
+        if let refusal = client.certificateRefusal { return "cannot connect: " + refusal }
+        // Within the connect call (on loopback the handshake may end there), a failure after
+        // the handshake is the CONNECT's write: the broker hung up before it had read a byte
+        // of MQTT, so no protocol of ours is why.
+        if client.awaitsConnack, closedAfterHandshake(error) {
+            let why =
+                client.options.libraryTLS?.certificate.map { "it did not take the client certificate " + CertificateVerification.named($0) }
+                ?? "it may require a client certificate (tls.certificate and tls.key)"
+            return "cannot connect: the broker closed the connection as the TLS handshake ended, before devsim's CONNECT reached it: " + why
+        }
         return "cannot connect: \(error)"
     }
 
@@ -303,7 +334,7 @@ final class ConnectionDriver: TimerTarget {
             silenceTimer.cancel()
             disconnectedCleanly = true
             pausesConnected = machine.state == .pausing
-            delegate.driverWillDisconnect()
+            disconnectReason = delegate.driverWillDisconnect()
             if delegate.driverAwaitsAcknowledgements() {
                 quietTimer.schedule(at: MonotonicClock.now() &+ Self.quietLimit)
             } else {
@@ -373,7 +404,7 @@ final class ConnectionDriver: TimerTarget {
 
     private func sendDisconnect() {
         do {
-            try client.disconnect()
+            try client.disconnect(reason: disconnectReason)
         } catch {
             perform(machine.disconnected(random: 0, now: MonotonicClock.seconds()))
         }

@@ -55,8 +55,10 @@ extension DeviceConnection {
         telemetry.wakeSleepers()
     }
 
-    func driverWillDisconnect() {
+    func driverWillDisconnect() -> ReasonCode {
         for role in roles.all { role.disconnecting(farewell, self) }
+        let farewell = farewell
+        return roles.all.lazy.compactMap { $0.disconnectReason(farewell) }.first ?? .success
     }
 
     func driverAwaitsAcknowledgements() -> Bool {
@@ -81,9 +83,19 @@ extension DeviceConnection {
             for role in roles.all { role.reachedBroker(self) }
         }
         standing.attemptFailed()
+        tally.attemptHasFailed = true
         let speaksMQTT5 = client.options.protocolVersion == .v5
+        var failure = failure
+        // A refusal is of this connection's identity: named, with the row of the credentials
+        // file its secrets come from, which is then what to check.
+        var named: String?
+        if failure.refusal != nil {
+            let row = plan.credentialsRow
+            named = "client id \(plan.options.clientID ?? "-")" + (row.map { ", \($0.file):\($0.line)" } ?? "")
+            if let row, failure.refusal?.refusesCredentials == true { failure.hint = "; check the device's row of \(row.file)" }
+        }
         context.control.connectionFailed(
-            failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""),
+            failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : ""), connection: named,
             host: client.options.host, port: client.options.port)
         if let refusal = failure.refusal, refusal.refusesCredentials, !tally.credentialsRefused, settings.isInitial {
             tally.credentialsRefused = true
@@ -93,11 +105,14 @@ extension DeviceConnection {
 
     /// A cluster's next host: its messages count there from now on.
     func driverWillFailOver(from: BrokerAddress, to: BrokerAddress) {
-        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters) }
+        if let counters = hostLink?.failOver(to: to) { telemetry.count(on: counters, host: plan.options.hosts.firstIndex(of: to) ?? 0) }
         logEvent("the next attempt goes to \(to), the cluster's next host")
     }
 
+    /// Not after credentials refused, before any were accepted: a run they all were ends with
+    /// exit 3, and the retries of one refused among many would repeat its warning in other words.
     func driverWillRetry(after delay: Double) {
+        guard !tally.credentialsRefused || driver.hasConnected else { return }
         logEvent("reconnecting in \(formatSeconds(delay))")
     }
 
@@ -177,8 +192,12 @@ extension DeviceConnection {
     }
 
     /// A command for one of the devices, or Home Assistant's birth message: the first role whose
-    /// message it is takes it.
+    /// message it is takes it. One no role takes, on a topic none of the subscriptions match, a
+    /// broker rewrote (an NCMD of RabbitMQ 3.10): counted and said.
     func client(_ client: Client, didReceive message: ReceivedMessage) {
         for role in roles.all where role.received(message, self) { return }
+        guard let warning = UnmatchedTopic.warning(topic: message.topic, filters: roles.filters) else { return }
+        telemetry.counters.add(.unmatched)
+        warnOnce(warning + "; it is ignored, and counted as unmatched", key: "unmatched topic")
     }
 }

@@ -95,6 +95,10 @@ extension DeviceConnection: RoleContext {
         telemetry.warnOnce(message, key: key)
     }
 
+    func logCommand(_ message: String) {
+        context.control.logger.log(settings.logsEvents ? .info : .debug, message, metadata)
+    }
+
     func logEvent(_ message: String) {
         if settings.logsEvents { context.control.logger.info(message, metadata) }
     }

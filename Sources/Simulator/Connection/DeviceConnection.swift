@@ -63,6 +63,9 @@ final class DeviceConnection: Session, @unchecked Sendable {
         var isCountedUp = false
         /// Whether the broker has refused this connection's credentials once (RunControl counts it).
         var credentialsRefused = false
+        /// Whether an attempt to connect has failed: one never up by the run's end, with this, is
+        /// among the report's `neverConnected`.
+        var attemptHasFailed = false
         /// Whether the loop's selector watches its client.
         var hasJoined = false
         /// The planned reconnect the CONNACK under way ends, while the roles hear it.

@@ -21,6 +21,9 @@ final class Device: TimerTarget {
     private var pacing = Pacing.unstarted
     /// Its place among its connection's devices.
     let index: Int
+    /// Whether a tick its connection cannot take is made all the same: how many messages it is,
+    /// or whether it is any, only making it tells (`MessageSource.countsItsMessages`).
+    private let makesUntakenTicks: Bool
     // Strong `let`s, the context's parts too: a method of `self` uses them without a reference
     // count changing. Through the context, or held `unowned(unsafe)`, each use before a call
     // retained and released it: nine retains a tick (callgrind, publish: max). The cycles through
@@ -49,6 +52,8 @@ final class Device: TimerTarget {
     /// published while that was not so, which could not be received. Set before the loops run.
     var verifierPresence: VerifierPresence?
     private(set) var publishedWhileVerifierAway = 0
+    /// What it published to a host of `broker.hosts` other than the one the verifier was on.
+    private(set) var publishedUnwatched = 0
     /// Its part in a capacity step's `lost`, in a search with that SLO; set before the loops run.
     var stepWindow: StepWindow?
 
@@ -62,6 +67,7 @@ final class Device: TimerTarget {
         self.group = group
         perSecond = plan.perSecond
         source = behaviour.source
+        makesUntakenTicks = !source.countsItsMessages
         topic = Topic(plan.topic)
         fieldTopics = source.topics.map(Topic.init)
         fieldRetains = source.retains
@@ -84,7 +90,13 @@ final class Device: TimerTarget {
     func notePublished(inWindow: Bool) {
         published += 1
         if inWindow { stepWindow?.countPublished() }
-        if let verifierPresence, !verifierPresence.isListening { publishedWhileVerifierAway += 1 }
+        if let verifierPresence {
+            switch verifierPresence.hears(host: telemetry.host) {
+            case nil: publishedWhileVerifierAway += 1
+            case false?: publishedUnwatched += 1
+            case true?: break
+            }
+        }
     }
 
     /// The broker refused one of its messages: not the broker's to deliver.
@@ -116,7 +128,7 @@ final class Device: TimerTarget {
         guard plan.perSecond.isFinite, plan.replay == nil, perSecond.isFinite, perSecond > 0 else { return }
         self.perSecond = perSecond
         pacing.setRate(perSecond, now: now)
-        if let deadline = pacing.deadline(now: now), timer.isScheduled { timer.schedule(at: deadline) }
+        if pacing.hasStarted, let deadline = pacing.deadline(now: now) { timer.schedule(at: deadline) }
     }
 
     /// Ticks no more: its connection left the fleet.
@@ -182,7 +194,13 @@ final class Device: TimerTarget {
     /// max`, which has none. False once the `--messages` budget is spent: the pacing stops.
     @inline(__always)
     private func tick(_ time: TickTime, due: UInt64?, now: UInt64) -> Bool {
-        guard !isHeld else { return holdTick() }
+        if isHeld { return tickUnmade(as: .paused) }
+        // A tick its connection cannot take now (parked, or down under `offline: drop`) is counted
+        // where it ends without being made: made, it would use up a number of its counter, which
+        // counts publishes, and a subscriber would read the hole as a message the broker lost.
+        // Not one of several messages (the per-field style) or by exception (Sparkplug), whose
+        // count only making them tells.
+        if let untaken = telemetry.untakenTick, !makesUntakenTicks { return tickUnmade(as: untaken) }
         var time = time
         time.wallClock = wallStart + time.elapsed
         context.outgoing.clear()
@@ -195,7 +213,11 @@ final class Device: TimerTarget {
             counters.add(.unchanged, keptBack)
         }
         var taken = false
-        for message in context.outgoing.messages {
+        // By index: iterating the array itself would retain and release it every tick.
+        var index = 0
+        while index < context.outgoing.count {
+            let message = context.outgoing[index]
+            index += 1
             guard control.takeTick() else { return false }
             counters.add(.scheduled)
             if context.outgoing.withBytes(
@@ -208,11 +230,11 @@ final class Device: TimerTarget {
         return true
     }
 
-    /// A tick while the device is held: taken from the budget and counted as `paused`, unmade.
-    private func holdTick() -> Bool {
+    /// A tick not made: taken from the budget and counted as scheduled and as `untaken`.
+    private func tickUnmade(as untaken: Figure) -> Bool {
         guard control.takeTick() else { return false }
         counters.add(.scheduled)
-        counters.add(.paused)
+        counters.add(untaken)
         return true
     }
 

@@ -108,4 +108,5 @@ final class DryRunConnection: RoleContext {
     func recordSubscribeLatency(_ nanoseconds: UInt64) {}
     func warnOnce(_ message: String, key: String?) {}
     func logEvent(_ message: String) {}
+    func logCommand(_ message: String) {}
 }

@@ -6,19 +6,19 @@ import Transport
 /// name and certificate, never a password, token or key.
 package enum ConnectionIdentity {
     /// `client id thing-7, user thing-7 with a password, certificate CN=thing-7 (certs/thing-7.pem)`,
-    /// or nil for an anonymous connection without a certificate. A user name from a credentials
-    /// file or a `{token}` is a secret (ThingsBoard's access token is the user name), shown as
-    /// where it comes from. Reads the certificate.
+    /// or nil for an anonymous connection without a certificate. A user name is named, from a
+    /// credentials file's `username` column too, unless it holds a credentials file's `token`,
+    /// a secret (ThingsBoard's access token is the user name). Reads the certificate.
     package static func text(of connection: ConnectionPlan, in plan: FleetPlan) -> String? {
         let options = connection.options
         guard options.username != nil || options.tls?.certificate != nil else { return nil }
         let broker = plan.scenarios.first { $0.groups.contains { $0.name == plan.groups[connection.group] } }?.broker
-        let userIsSecret =
-            broker?.username.map(Template.init)?.usesToken == true || broker?.credentials?.columns.contains(.username) == true
         var parts = [options.clientID.map { "client id \($0)" } ?? "a client id libmosquitto makes"]
         if let username = options.username {
+            // Any device's token, not only this one's: a user name that might hold a secret is not shown.
+            let holdsToken = broker?.credentials?.rows.values.contains { $0[.token].map(username.contains) == true } == true
             parts.append(
-                (userIsSecret ? "a user from the credentials file" : "user \(username)")
+                (holdsToken ? "a token from \(broker?.credentials?.path ?? "the credentials file") as its user" : "user \(username)")
                     + (options.password == nil ? "" : " with a password"))
         }
         if let certificate = options.tls?.certificate {

@@ -47,6 +47,7 @@ extension Fleet {
             reason: reason, latency: latency, lateness: lateness, groups: roster.groupTotals, connectionErrors: control.connectionErrors,
             allConnectedSeconds: allConnected == 0 ? nil : Double(allConnected &- start) / 1e9)
         result.reloads = roster.reloads
+        result.connectionErrorsFirst = control.connectionErrorsFirst
         result.hosts = roster.hosts.figures
         result.commandGroups = roster.commandGroups
         return result

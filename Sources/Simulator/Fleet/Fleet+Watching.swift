@@ -57,8 +57,7 @@ extension Fleet {
                 logLosses()
             case .pace:
                 let totals = self.totals
-                verifier?.notePace(
-                    published: totals[.published], publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
+                verifier?.notePace(totals, publisherChanges: control.losses.load(ordering: .relaxed) + totals[.reconnects])
             case .end:
                 return .end(.duration)
             case .connectDeadline:

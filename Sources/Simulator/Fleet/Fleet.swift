@@ -281,7 +281,7 @@ public final class Fleet: Sendable {
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         // The closed-loop check's first second begins before any device can publish, so that
         // what the broker drops of the very first messages is judged too.
-        verifier?.notePace(published: 0, publisherChanges: 0)
+        verifier?.notePace(Totals(), publisherChanges: 0)
         roster.begin()
         for context in contexts {
             try context.loop.start()
@@ -320,6 +320,7 @@ public final class Fleet: Sendable {
         waitForTicksUnderWay()
         if case .noConnection = reason {} else { drain() }
         let connectionsUpAtEnd = totals.connectionsUp
+        let neverConnected = sumOverConnections { $0.tally.attemptHasFailed && !$0.driver.hasConnected ? 1 : 0 }.sum
         let groupsUpAtEnd = roster.groupTotals.map(\.totals.connectionsUp)
         let hostsUpAtEnd = roster.hosts.figures.map(\.connectionsUp)
         disconnectAll()
@@ -328,7 +329,7 @@ public final class Fleet: Sendable {
         subscribers?.settle()
         // The run's last part second, judged once what was in flight has arrived.
         let settled = totals
-        verifier?.notePace(published: settled[.published], publisherChanges: control.losses.load(ordering: .relaxed) + settled[.reconnects])
+        verifier?.notePace(settled, publisherChanges: control.losses.load(ordering: .relaxed) + settled[.reconnects])
         verifier?.stop()
         subscribers?.stop()
         for context in contexts { context.loop.stop() }
@@ -351,6 +352,7 @@ public final class Fleet: Sendable {
         var result = self.result(
             totals: totals, connectionsUp: connectionsUpAtEnd, seconds: duration, reason: reason, latency: latency,
             lateness: lateness, start: start)
+        result.neverConnected = neverConnected
         for (index, up) in hostsUpAtEnd.enumerated() where result.hosts.indices.contains(index) { result.hosts[index].connectionsUp = up }
         // The last point holds the run's last part interval and what the drain settled, so
         // the points add up to the totals; it ends where the ticking did, as the run's length
@@ -387,11 +389,19 @@ public final class Fleet: Sendable {
             result.verify = verifier.summary(
                 published: contexts.flatMap(\.connections).flatMap { connection in
                     if let sparkplug = connection.role(SparkplugEdgeNodeRole.self)?.sequencer, let node = connection.plan.sparkplug {
-                        // QoS 0: the broker refuses none.
-                        return [(connection.plan, node.topic.nodeFilter, sparkplug.published, sparkplug.publishedWhileVerifierAway)]
+                        // QoS 0: the broker refuses none, and acknowledges none.
+                        return [
+                            Verifier.Publication(
+                                connection: connection.plan, topic: node.topic.nodeFilter, count: sparkplug.published,
+                                whileAway: sparkplug.publishedWhileVerifierAway)
+                        ]
                     }
+                    let unacknowledged = connection.telemetry.unacknowledgedBySender
                     return connection.devices.map {
-                        (connection.plan, $0.plan.topic, $0.published - $0.refused, $0.publishedWhileVerifierAway)
+                        Verifier.Publication(
+                            connection: connection.plan, topic: $0.plan.topic, count: $0.published - $0.refused,
+                            whileAway: $0.publishedWhileVerifierAway, unwatched: $0.publishedUnwatched,
+                            unacknowledged: unacknowledged[ObjectIdentifier($0)] ?? 0)
                     }
                 })
         }

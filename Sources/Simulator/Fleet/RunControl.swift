@@ -119,10 +119,13 @@ final class RunControl: Sendable {
 
     /// Records why a connection attempt failed, and logs it the first time its `key` (by default
     /// the reason itself) is seen, so a thousand devices failing for one reason make one line.
-    func connectionFailed(_ reason: String, key: String? = nil, host: String, port: Int32) {
+    /// `connection` names the one that failed, where it matters (a refusal of its identity):
+    /// the line names the first, and the report keeps it beside the count.
+    func connectionFailed(_ reason: String, key: String? = nil, connection: String? = nil, host: String, port: Int32) {
         failure.withLock { $0 = reason }
         count(key ?? reason)
-        warnOnce(reason, key: key, host: host, port: port)
+        if let connection { firstFailed.withLock { $0[key ?? reason] = $0[key ?? reason] ?? connection } }
+        warnOnce(reason + (connection.map { " (first: \($0))" } ?? ""), key: key ?? reason, host: host, port: port)
     }
 
     /// Logs `message` unless a line with the same `key` (by default the message) was logged.
@@ -184,4 +187,8 @@ final class RunControl: Sendable {
 
     /// How often each connection problem happened.
     var connectionErrors: [String: Int] { errorCounts.withLock { $0 } }
+
+    /// The first connection each problem named (`connectionFailed`), by the problem.
+    private let firstFailed = Locked<[String: String]>([:])
+    var connectionErrorsFirst: [String: String] { firstFailed.withLock { $0 } }
 }

@@ -22,4 +22,7 @@ public struct ConnectionPlan: Sendable {
     package var sparkplug: SparkplugNodePlan? = nil
     /// The connection's device group: an index into `FleetPlan.groups`.
     public var group = 0
+    /// The row of the credentials file its secrets come from (`broker.credentials`), which a
+    /// refusal of them names; `nil` when the templates or the command line give them.
+    package var credentialsRow: SourceLocation? = nil
 }

@@ -110,7 +110,8 @@ extension FleetPlan {
                 let count = min(max(1, count), devices.count)
                 groups = (0..<count).map { slot in stride(from: slot, to: devices.count, by: count).map { devices[$0] } }
                 let shardPart = shard.map { $0.count > 1 ? "-shard\($0.index)of\($0.count)" : "" } ?? ""
-                clientIDs = (1...count).map { "\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)" }
+                let version = protocolVersion(of: scenario, settings: settings)
+                clientIDs = (1...count).map { version.clientID("\(scenario.name)-\(group.name)\(shardPart)-shared-\($0)") }
                 positions = Array(0..<count)
             }
         }
@@ -128,6 +129,8 @@ extension FleetPlan {
                 &options, scenario: scenario, settings: settings, slot: scenarioSlot + positions[slot],
                 key: node.map { $0.edgeNodeID($1, group: group.name) }
                     ?? (pair.0.count == 1 && group.connection == .perDevice ? pair.0[0].id : pair.1))
+            // The id its options were made for, whose row of the credentials file they read.
+            let identity = node.map { $0.edgeNodeID($1, group: group.name) } ?? (pair.0.count == 1 ? pair.0[0].id : pair.1)
             var connection = ConnectionPlan(
                 options: options, devices: pair.0, offline: scenario.offline,
                 reconnect: broker.reconnect ?? ReconnectSettings(),
@@ -135,6 +138,7 @@ extension FleetPlan {
                 startOffset: rampPerSecond.isFinite ? Double(rampStart + positions[slot]) / rampPerSecond : 0)
             // The stays follow from the seed and the client id alone, whichever shard runs it.
             connection.sparkplug = node.map { SparkplugNodePlan(nodes: $0, index: $1, group: group.name) }
+            connection.credentialsRow = credentialsRow(of: identity, scenario: scenario, settings: settings)
             connection.lifecycle = group.lifecycle.map { ($0, Seed(settings.seed).derive("devsim.lifecycle").derive(pair.1).value) }
             if let presence = pair.0[0].profile?.presence {
                 connection.presence = presence
@@ -176,7 +180,7 @@ extension FleetPlan {
             clientID: clientID,
             cleanSession: broker.cleanSession ?? Defaults.cleanSession,
             keepalive: broker.keepalive ?? Defaults.keepalive,
-            protocolVersion: settings.mqttProtocol ?? broker.protocol ?? Defaults.mqttProtocol,
+            protocolVersion: protocolVersion(of: scenario, settings: settings),
             username: settings.anonymous ? nil : fill(settings.username ?? url?.username) ?? row?[.username] ?? fill(broker.username),
             password: settings.anonymous ? nil : settings.password ?? row?[.password] ?? fill(broker.password),
             will: will,
@@ -190,6 +194,23 @@ extension FleetPlan {
             azureIoTHub(azure, into: &options, scenario: scenario, settings: settings, id: id, deviceKey: row?[.deviceKey])
         }
         return options
+    }
+
+    /// The MQTT version the connections to `scenario`'s broker speak: `--protocol`, the file's, or
+    /// the default.
+    static func protocolVersion(of scenario: Scenario, settings: RunSettings) -> ProtocolVersion {
+        settings.mqttProtocol ?? scenario.broker.protocol ?? Defaults.mqttProtocol
+    }
+
+    /// Where the secrets of the connection made for `id` come from when its row of the
+    /// credentials file gives one the command line does not override: that row.
+    static func credentialsRow(of id: String, scenario: Scenario, settings: RunSettings) -> SourceLocation? {
+        guard let file = scenario.broker.credentials, let row = file.rows[id], !settings.anonymous else { return nil }
+        var overridden: Set<CredentialsFile.Column> = []
+        if settings.username ?? settings.url?.username != nil { overridden.insert(.username) }
+        if settings.password != nil { overridden.insert(.password) }
+        guard row.cells.keys.contains(where: { !overridden.contains($0) }) else { return nil }
+        return SourceLocation(file: file.path, line: row.line, column: 1)
     }
 
     /// The TLS of the connections to `scenario`'s broker, `nil` for none. A URL's scheme says

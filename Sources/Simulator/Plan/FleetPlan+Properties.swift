@@ -22,7 +22,7 @@ extension FleetPlan {
     /// speak MQTT 3.1.1 or 3.1 (the file's, the default, or `--protocol`), or go to Azure IoT
     /// Hub, which takes MQTT 3.1.1 only; `nil` when they can.
     static func mqtt5Problem(with key: String, of scenario: Scenario, settings: RunSettings) -> String? {
-        let version = settings.mqttProtocol ?? scenario.broker.protocol ?? Defaults.mqttProtocol
+        let version = protocolVersion(of: scenario, settings: settings)
         if scenario.broker.azureIoTHub != nil {
             return "Azure IoT Hub takes MQTT 3.1.1 only, which has no properties: remove '\(key)'"
         }

@@ -119,7 +119,8 @@ public struct FleetPlan: Sendable {
                 let owner = Claims.Owner(
                     group: group.name, location: group.location ?? SourceLocation(file: scenario.file, line: 1, column: 1),
                     kind: "subscriber group", member: "connection")
-                let subscriberIDs = (1...max(1, group.count)).map { group.clientID.render(name: group.name, index: $0, id: nil) }
+                let version = Self.protocolVersion(of: scenario, settings: settings)
+                let subscriberIDs = (1...max(1, group.count)).map { group.clientID(index: $0, version: version) }
                 if let conflict = Self.subscriberTokenConflict(of: group, in: scenario, clientIDs: subscriberIDs) {
                     identityConflicts.append(conflict)
                 }
@@ -146,7 +147,8 @@ public struct FleetPlan: Sendable {
                 // devsim's own connection: as the verifier where `verify:` names one, not as a
                 // device, whose identity a broker may let publish its own topics only.
                 var options = Verifier.subscriberOptions(first.options, as: scenario.verify)
-                options.clientID = "devsim-control-\(scenario.name)-\(shard.map { "\($0.index)of\($0.count)" } ?? "all")"
+                options.clientID = options.protocolVersion.clientID(
+                    "devsim-control-\(scenario.name)-\(shard.map { "\($0.index)of\($0.count)" } ?? "all")")
                 options.will = nil
                 options.reportsPublishes = false
                 controls.append((topic, options, first.reconnect))

@@ -59,7 +59,7 @@ package struct RecordSettings: Sendable {
         let defaultPort = transport == .websockets ? (tls == nil ? Defaults.webSocketPort : Defaults.secureWebSocketPort) : Defaults.port
         var options = ClientOptions(
             host: url?.host ?? host ?? Defaults.host, port: Int32(url?.port ?? port ?? defaultPort),
-            clientID: clientID ?? "devsim-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+            clientID: clientID ?? protocolVersion.clientID("devsim-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"),
             cleanSession: true, keepalive: Defaults.keepalive, protocolVersion: protocolVersion,
             username: username ?? url?.username, password: password, tls: tls, maxInFlight: Int32(Defaults.maxInFlight))
         if transport == .websockets { options.webSocketPath = url?.path ?? BrokerURL.defaultPath }

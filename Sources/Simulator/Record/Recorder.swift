@@ -63,7 +63,7 @@ package final class Recorder: @unchecked Sendable, TimerTarget {
         flushTimer = Timer(on: loop)
         statusTimer = Timer(on: loop)
         finishTimer = Timer(on: loop)
-        status = RecordStatus(logger: logger, redraw: settings.liveStatus)
+        status = RecordStatus(logger: logger, redraw: settings.liveStatus, duration: settings.duration)
         for timer in [connectTimer, durationTimer, flushTimer, statusTimer, finishTimer] { timer.target = self }
         connection.recorder = self
     }

@@ -1,3 +1,4 @@
+import MQTT
 import Report
 
 /// What the command line asks of a run that its plan must allow, checked before anything
@@ -9,15 +10,13 @@ public struct RunChecks: Sendable {
     public var dryRun = false
     /// `--expect`.
     public var expectations: [Assertion] = []
-    /// `--report`, and the format it is written in.
-    public var report: String? = nil
-    public var reportFormat: ReportFormat = .json
+    /// `--report`: each file, and the format it is written in.
+    public var reports: [ReportOutput] = []
 
-    public init(dryRun: Bool = false, expectations: [Assertion] = [], report: String? = nil, reportFormat: ReportFormat = .json) {
+    public init(dryRun: Bool = false, expectations: [Assertion] = [], reports: [ReportOutput] = []) {
         self.dryRun = dryRun
         self.expectations = expectations
-        self.report = report
-        self.reportFormat = reportFormat
+        self.reports = reports
     }
 
     /// The first problem of a run of `plan` with `settings`, thrown as the sentence the command
@@ -69,16 +68,21 @@ public struct RunChecks: Sendable {
         guard unjudgeable.isEmpty else {
             throw RunCheckError("--expect: " + unjudgeable.joined(separator: "; "))
         }
-        if let report, reportFormat == .csv, settings.timelineInterval == nil {
-            throw RunCheckError("--report \(report) is the timeline as CSV, which --timeline-interval 0 turns off")
+        if let csv = reports.first(where: { $0.format == .csv }), settings.timelineInterval == nil {
+            throw RunCheckError("--report \(csv.path) is the timeline as CSV, which --timeline-interval 0 turns off")
         }
     }
 
-    /// `broker.azureIoTHub` sets each device's user name and password (its SAS token): the
-    /// command line's would be thrown away, unsaid. And the hub lets a device subscribe to no
-    /// other's telemetry, which `--verify` would.
+    /// `broker.azureIoTHub` sets each device's user name and password (its SAS token), and MQTT
+    /// 3.1.1: the command line's would be thrown away, unsaid, as `protocol:` in the file is
+    /// refused. And the hub lets a device subscribe to no other's telemetry, which `--verify` would.
     static func checkAzureIoTHub(_ plan: FleetPlan, settings: RunSettings) throws(RunCheckError) {
         guard let scenario = plan.scenarios.first(where: { $0.broker.azureIoTHub != nil }) else { return }
+        if let version = settings.mqttProtocol, version != .v311 {
+            throw RunCheckError(
+                "\(scenario.file): broker.azureIoTHub speaks MQTT 3.1.1, Azure IoT Hub's (its MQTT 5 is a preview with other "
+                    + "topics): leave out --protocol \(version.name) (DEVSIM_PROTOCOL)")
+        }
         if settings.username != nil || settings.password != nil || settings.anonymous {
             throw RunCheckError(
                 "\(scenario.file): broker.azureIoTHub sets each device's user name and SAS token: leave out --username, "

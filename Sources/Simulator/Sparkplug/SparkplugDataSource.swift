@@ -9,6 +9,7 @@ final class SparkplugDataSource: MessageSource {
     let topics: [String] = []
     let retains: [Bool] = []
     var keepsState: Bool { false }
+    var countsItsMessages: Bool { false }
 
     init(signals: DeviceSignals, firstAlias: UInt64, reporting: SparkplugReporting) {
         self.signals = signals

@@ -5,9 +5,11 @@ import Signals
 /// What the edge node says with its devices' payloads: births, deaths, a DCMD's writes and their
 /// DDATA; and which of its devices' data waits.
 extension SparkplugEdgeNodeRole {
-    /// The NBIRTH, then every device's DBIRTH: the devices' data goes out from then on.
-    func publishBirths(_ context: any RoleContext) {
-        guard context.isConnected else { return }
+    /// The NBIRTH, then every device's DBIRTH: the devices' data goes out from then on. Whether
+    /// libmosquitto took the NBIRTH.
+    @discardableResult
+    func publishBirths(_ context: any RoleContext) -> Bool {
+        guard context.isConnected else { return false }
         let wallClock = context.wallClock
         // seq 0, which it writes itself: the births that follow it count on from 1.
         let born = context.publish(
@@ -22,6 +24,7 @@ extension SparkplugEdgeNodeRole {
             if let hostID { context.logEvent("sparkplug: primary host '\(hostID)' is online: births published") }
             hold(false, context)
         }
+        return born
     }
 
     /// The devices' data waits for the births, or goes on (what the queue held first).

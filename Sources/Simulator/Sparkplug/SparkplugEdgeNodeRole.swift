@@ -8,7 +8,8 @@ import Signals
 /// next bdSeq as the will of every CONNECT; after each CONNACK its command topics subscribed to
 /// and its births published (NBIRTH, then a DBIRTH a device in), its devices' data held until
 /// then; an NCMD `Node Control/Rebirth` asks for them again; a DCMD's metrics become writes to a
-/// device's fields, answered with its DDATA; its NDEATH before a clean DISCONNECT; `devices`
+/// device's fields, answered with its DDATA; every NCMD and DCMD is a command the report counts,
+/// the ones that do nothing rejected with why; its NDEATH at a clean DISCONNECT; `devices`
 /// stages bring devices in (DBIRTH) and take them out (DDEATH) while the node stays. With a
 /// primary host, the births wait for the host's STATE to say it is online, and its going offline
 /// has the node leave and come back (`PrimaryHostWatch`). Every message of the node takes its
@@ -37,6 +38,9 @@ final class SparkplugEdgeNodeRole: ConnectionRole {
     var holdsData = false
     /// Seconds to wait before connecting again after leaving for the host's going offline.
     private let rejoinDelay: Double
+    /// Under MQTT 5 the NDEATH at a clean end is the will, which the DISCONNECT asks the broker
+    /// to publish.
+    private let diesByWill: Bool
     /// When the node connects again after leaving for its host's going offline, and when its
     /// devices' stages next bring one in or take one out.
     private var rejoinTimer: RoleTimer?
@@ -56,6 +60,7 @@ final class SparkplugEdgeNodeRole: ConnectionRole {
         host = node.primaryHost.map(PrimaryHostWatch.init(host:))
         roster = SparkplugDeviceRoster(devices: plan.devices.count)
         rejoinDelay = plan.reconnect.initial / .seconds(1)
+        diesByWill = plan.options.protocolVersion == .v5
     }
 
     /// Goes on from the node of `previous`, the connection of the same node (its client id) that a
@@ -80,7 +85,8 @@ final class SparkplugEdgeNodeRole: ConnectionRole {
     func connected(_ context: any RoleContext) {
         guard var host else {
             context.subscribe(topic.commandFilters, qos: .atLeastOnce, for: self)
-            return publishBirths(context)
+            publishBirths(context)
+            return
         }
         host.connected()
         self.host = host
@@ -100,12 +106,21 @@ final class SparkplugEdgeNodeRole: ConnectionRole {
         context.warnOnce("sparkplug: \(refusal): no NCMD or DCMD reaches the edge node")
     }
 
-    /// The NDEATH, before a clean DISCONNECT: QoS 0, so the DISCONNECT right behind it need wait
-    /// for no acknowledgement.
+    /// Sparkplug 3.0, "NDEATH": under MQTT 3.1.1 the node publishes its NDEATH before the
+    /// DISCONNECT, which discards the will, at QoS 0, so that the DISCONNECT right behind it
+    /// waits for no acknowledgement; under MQTT 5 the DISCONNECT MUST carry 0x04, Disconnect with
+    /// Will Message (tck-id-payloads-ndeath-will-message-publisher-disconnect-mqtt50), and the
+    /// will is then the NDEATH: the host hears one, at the will's QoS 1, not a copy of its own.
     func disconnecting(_ farewell: Farewell, _ context: any RoleContext) {
-        context.publish(
-            OutboundMessage(topic: topic.topic(.nodeDeath), qos: .atMostOnce, retain: false, what: name), payload: sequencer.death())
+        if !diesByWill {
+            context.publish(
+                OutboundMessage(topic: topic.topic(.nodeDeath), qos: .atMostOnce, retain: false, what: name), payload: sequencer.death())
+        }
         nodeDied(context)
+    }
+
+    func disconnectReason(_ farewell: Farewell) -> ReasonCode? {
+        diesByWill ? .disconnectWithWill : nil
     }
 
     /// Down by a fault, not waiting for a primary host: the ticks follow the offline policy until
@@ -139,22 +154,56 @@ final class SparkplugEdgeNodeRole: ConnectionRole {
                 index.flatMap { self.sources[$0].birthType(of: metric) }
             }
         } catch {
-            context.warnOnce(
-                "sparkplug: a command on '\(message.topic)' is no Sparkplug B payload: \(error)", key: "sparkplug: undecodable")
+            reject(
+                CommandRejection(
+                    "a command on '\(message.topic)' is no Sparkplug B payload: \(error)", kind: "a command is no Sparkplug B payload"),
+                context)
             return true
         }
         guard let device = command.device else {
-            // Node Control/Rebirth is the one node command devsim's nodes have; not while the
-            // node waits for its primary host, whose online STATE brings the births.
-            if SparkplugEdgeNode.asksForRebirth(payload), host?.isBorn ?? true { publishBirths(context) }
+            // Node Control/Rebirth is the one node command devsim's nodes have.
+            guard SparkplugEdgeNode.asksForRebirth(payload) else {
+                reject(
+                    CommandRejection(
+                        "an NCMD without 'Node Control/Rebirth' true asks nothing of the node, whose one node command that is",
+                        kind: "an NCMD asks for no rebirth"), context)
+                return true
+            }
+            rebirth(context)
             return true
         }
         guard let index else {
-            context.warnOnce("sparkplug: a DCMD for device '\(device)', which this node does not have", key: "sparkplug: unknown device")
+            reject(
+                CommandRejection(
+                    "a DCMD for device '\(device)', which this node does not have", kind: "a DCMD for a device the node does not have"),
+                context)
             return true
         }
         write(writes(payload, of: index), to: index, context)
         return true
+    }
+
+    /// An NCMD or DCMD that does nothing: a command received and rejected, and why, said once.
+    private func reject(_ rejection: CommandRejection, _ context: any RoleContext) {
+        context.counters.commandReceived()
+        context.counters.commandDone(applied: false)
+        context.warnOnce("sparkplug: \(rejection.reason)", key: "sparkplug rejected: \(rejection.kind)")
+    }
+
+    /// An NCMD `Node Control/Rebirth`: a command as a DCMD is, counted once as received and as
+    /// applied, and as answered when the NBIRTH went out; said in a line. Not while the node waits
+    /// for its primary host, whose online STATE brings the births.
+    private func rebirth(_ context: any RoleContext) {
+        let arrivedAt = context.now
+        context.counters.commandReceived()
+        context.counters.commandDone(applied: true)
+        let now = host?.isBorn ?? true
+        let waited = hostID.map { "'\($0)'" } ?? "its primary host"
+        context.logCommand(
+            "sparkplug: an NCMD asked for a rebirth: " + (now ? "births published again" : "the births wait for \(waited) to be online"))
+        guard now, publishBirths(context) else { return }
+        context.counters.commandAnswered()
+        context.recordCommandLatency(context.now &- arrivedAt)
     }
 
     /// The primary host's STATE: the births when it came online, leaving when it went offline;

@@ -67,8 +67,9 @@ extension SubscriberConnection {
 
     func driverWillRetry(after delay: Double) {}
 
-    func driverWillDisconnect() {
+    func driverWillDisconnect() -> ReasonCode {
         subscribers.connectionsUp.subtract(1, ordering: .relaxed)
+        return .success
     }
 
     func driverDidFinish() {

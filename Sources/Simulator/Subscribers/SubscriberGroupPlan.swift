@@ -85,7 +85,7 @@ package struct SubscriberGroupPlan: Sendable {
                 if group.rampUp == nil { defaultRampPosition += group.count }
                 let runsNone = group.isShared && shard.map { !$0.runsSharedGroup(named: group.name) } == true
                 let members = (runsNone ? [] : Array(1...max(1, group.count))).compactMap { index -> Member? in
-                    let clientID = group.clientID.render(name: group.name, index: index, id: nil)
+                    let clientID = group.clientID(index: index, version: FleetPlan.protocolVersion(of: scenario, settings: settings))
                     if let shard, !group.isShared, !shard.contains(deviceID: clientID) { return nil }
                     var options = FleetPlan.clientOptions(
                         scenario: scenario, settings: settings, clientID: clientID, group: group.name, index: index, id: clientID,

@@ -27,8 +27,7 @@ package struct SequenceTracker: Sendable {
 
     package init() {}
 
-    /// Numbers between the lowest and the highest received that never arrived (ticks skipped
-    /// while offline included).
+    /// Numbers between the lowest and the highest received that never arrived.
     package var gaps: Int64 { received == 0 ? 0 : highest - lowest + 1 - Int64(received) }
 
     @discardableResult

@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// It subscribes before the publishers connect and settles after they have disconnected; its
 /// figures are read once its loops have stopped. Lost is then counted against what each device
-/// actually published: `lost = published − distinct received`, so ticks skipped while offline
-/// (which also use up sequence numbers) are not counted lost.
+/// actually published: `lost = published − distinct received`, so what a device dropped from
+/// a full offline buffer (which keeps its sequence number) is not counted lost.
 ///
 /// A Sparkplug B edge node numbers every message of its own and of its devices with one seq
 /// (0–255, wrapping, 0 again at each NBIRTH) and has no counter field to read: its messages are
@@ -34,49 +34,9 @@ import Synchronization
 /// as the run has event loops (fewer for fewer topics or publishing connections), each connection
 /// subscribing to its own topics by name; one connection subscribes to the groups' filters.
 package final class Verifier: @unchecked Sendable {
-    /// Figures of one topic: normally one device's; or of a Sparkplug edge node's messages,
-    /// on the topics of the node and its devices, named by the node's filter.
-    package struct Stream: Sendable {
-        package var topic: String
-        /// Devices publishing on the topic (edge nodes on a node's topics); with more than one,
-        /// their sequence numbers mix, so every message counts as distinct and no duplicate or
-        /// order is judged.
-        package var devices = 0
-        package var published = 0
-        /// Of `published`, those published while its subscriber connection was not subscribed
-        /// (`VerifierPresence`), which could not be received.
-        package var publishedWhileAway = 0
-        /// Every message received, copies included.
-        package var deliveries = 0
-        package var tracker = SequenceTracker()
-        /// A Sparkplug edge node's seq, for its stream; `nil` for a topic's.
-        package var node: SparkplugSeqTracker?
-        /// Messages with no readable sequence number.
-        package var unnumbered = 0
-        /// Its device's part in a capacity step's `lost`, in a search with that SLO.
-        var window: StepWindow?
-        let plan: VerifyPlan
-
-        /// Whether its messages' numbers are judged: one device (or node) numbers them.
-        private var judged: Bool { devices <= 1 && (node != nil || plan.readsSequence) }
-        /// Distinct messages received.
-        package var received: Int { judged ? (node?.received ?? tracker.received) + unnumbered : deliveries }
-        package var duplicated: Int { judged ? node?.duplicated ?? tracker.duplicated : 0 }
-        /// None for a node: its seq cannot tell a late message from one past a gap.
-        package var outOfOrder: Int { judged && node == nil ? tracker.outOfOrder : 0 }
-        /// What went missing while the verifier was away: no more than was published then.
-        package var missedWhileAway: Int { min(publishedWhileAway, max(0, published - received)) }
-        /// What the broker lost: what went missing but for what the verifier was away for.
-        package var lost: Int { max(0, published - received - missedWhileAway) }
-        /// Numbers missing between the lowest and the highest received, where they can be
-        /// judged (one device, a sequence field): ticks skipped while offline included. For a
-        /// node, what its seq shows missing (`SparkplugSeqTracker.missing`).
-        package var gaps: Int { judged ? node?.missing ?? Int(clamping: tracker.gaps) : 0 }
-    }
-
     let logger: Logger
     private let loops: [EventLoop]
-    private let connections: [VerifierConnection]
+    let connections: [VerifierConnection]
     /// Endpoint and topic → the connection that watches the topic, and its stream there.
     private let owners: [String: (connection: Int, stream: Int)]
     /// Each device group's scenario's `verify:`, by the group's place in the plan.
@@ -90,14 +50,14 @@ package final class Verifier: @unchecked Sendable {
     /// Messages received past a gap in their device's sequence so far: what a broker dropping
     /// for a subscriber behind leaves, second after second (`VerifyPace`).
     let gapsSeen = Atomic<Int>(0)
-    /// Subscriber connections the broker has answered for good: subscribed, or refused.
+    /// Subscriber connections the devices need not wait for: subscribed, refused, or failed.
     let settledConnections = Atomic<Int>(0)
     let finishedConnections = Atomic<Int>(0)
     /// Why the broker kept a subscriber connection from its job (its CONNACK or a SUBACK
     /// refused it, a SUBSCRIBE could not be sent), the first such reason; and the last
     /// failure to connect, for a connection that never got as far.
-    private let problem = Locked<String?>(nil)
-    private let lastFailure = Locked<String?>(nil)
+    let problem = Locked<String?>(nil)
+    let lastFailure = Locked<String?>(nil)
     /// What has been said once (`warnOnce`): a subscriber connection retries four times a
     /// second while its broker is away.
     private let said = Locked<Set<String>>([])
@@ -105,11 +65,13 @@ package final class Verifier: @unchecked Sendable {
     private let hasConnected = Atomic<Bool>(false)
     /// Subscriber connections whose subscriptions are acknowledged now.
     let subscribedNow = Atomic<Int>(0)
+    /// Messages on topics none of its subscriptions match (`UnmatchedTopic`): a broker's rewrite.
+    let unmatched = Atomic<Int>(0)
     /// Subscriber connections lost, and subscribed again, so far: a second with either is no
     /// judge of what the broker dropped.
     let disturbances = Atomic<Int>(0)
     /// Kept by the thread that watches the run (`notePace`).
-    private var pace = VerifyPace()
+    var pace = VerifyPace()
 
     /// The subscribers of every broker the fleet publishes to, on at most `loops` event loops.
     package init(plan: FleetPlan, loops: Int = 1, logger: Logger) throws {
@@ -198,11 +160,13 @@ package final class Verifier: @unchecked Sendable {
         var connections: [VerifierConnection] = []
         for (number, setup) in setups.enumerated() {
             var options = Verifier.subscriberOptions(setup.options, as: setup.identity.settings)
+            // Within the limit of the fleet's protocol, which it may fall back to.
+            let fleetProtocol = options.protocolVersion
             options.clientID =
                 setup.identity.settings?.clientID.map { template in
                     let id = template.render(name: setup.identity.scenario, index: number + 1, id: nil)
                     return template.placeholders.contains("index") || number == 0 ? id : "\(id)-\(number + 1)"
-                } ?? "devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))"
+                } ?? fleetProtocol.clientID("devsim-verify-\(getpid())-\(number + 1)-\(UInt32.random(in: 0...UInt32.max))")
             options.cleanSession = true
             options.will = nil
             // The fleet's CONNECT properties (`broker.properties`) test the broker: a Maximum
@@ -212,7 +176,6 @@ package final class Verifier: @unchecked Sendable {
             // MQTT 5 lets a subscriber widen the broker's window of messages unacknowledged
             // towards it (mosquitto's is 20 otherwise), which alone bounds what one subscriber
             // connection receives: tried first, whatever the fleet speaks.
-            let fleetProtocol = options.protocolVersion
             options.protocolVersion = .v5
             options.receiveMaximum = 65535
             connections.append(
@@ -229,7 +192,7 @@ package final class Verifier: @unchecked Sendable {
             logger.warning(
                 "verify: the subscriber watches one node of broker.hosts at a time (\(cluster.map(\.description).joined(separator: ", "))): "
                     + "it sees every message only if the nodes are one cluster; over brokers that share nothing, "
-                    + "what went to the others counts as lost")
+                    + "what went to the others is not received, and counts as unwatched, not as lost")
         }
         let all = connections.flatMap(\.streams.streams)
         let shared = all.filter { $0.devices > 1 }
@@ -341,7 +304,7 @@ package final class Verifier: @unchecked Sendable {
 
     /// The subscriber connection that watches `topic` of `connection`'s device, and its stream
     /// there; `nil` for a topic none watches (a group a reload added).
-    private func owner(of connection: ConnectionPlan, topic: String) -> (connection: Int, stream: Int)? {
+    func owner(of connection: ConnectionPlan, topic: String) -> (connection: Int, stream: Int)? {
         let settings = identities.indices.contains(connection.group) ? identities[connection.group] : nil
         return owners[Verifier.endpoint(connection.options, as: settings) + "\u{0}" + topic]
     }
@@ -357,9 +320,21 @@ package final class Verifier: @unchecked Sendable {
         lastFailure.withLock { $0 = reason }
     }
 
+    /// A message came on a topic none of its subscriptions match: counted, the first said.
+    func noteUnmatched(_ warning: String) {
+        guard unmatched.add(1, ordering: .relaxed).newValue == 1 else { return }
+        logger.warning(
+            "verify: \(warning); such messages are counted as verify.unmatched, and what the devices published as lost")
+    }
+
     /// Logs `verify: reason`, unless it has been said.
     func warnOnce(_ reason: String) {
         if said.withLock({ $0.insert(reason).inserted }) { logger.warning("verify: " + reason) }
+    }
+
+    /// Logs `verify: line` as information, unless it has been said.
+    func tellOnce(_ line: String) {
+        if said.withLock({ $0.insert(line).inserted }) { logger.info("verify: " + line) }
     }
 
     /// A CONNACK accepted one of its connections.
@@ -376,9 +351,8 @@ package final class Verifier: @unchecked Sendable {
 
     /// Starts the loops and the subscriptions, and waits until `deadline` (monotonic
     /// nanoseconds) for the broker to answer every connection: its subscriptions acknowledged,
-    /// or refused. Returns whether every connection subscribed.
-    @discardableResult
-    package func start(until deadline: UInt64) throws -> Bool {
+    /// or refused, or an attempt failed (`VerifierConnection.driverAttemptFailed`).
+    package func start(until deadline: UInt64) throws {
         for loop in loops { try loop.start() }
         for connection in connections {
             connection.loop.execute { connection.open() }
@@ -388,11 +362,10 @@ package final class Verifier: @unchecked Sendable {
             guard MonotonicClock.now() < deadline else {
                 logger.warning(
                     "verify: subscriptions not acknowledged within \(formatSeconds(Double(deadline &- started) / 1e9)); starting anyway")
-                return false
+                return
             }
             usleep(5_000)
         }
-        return problem.withLock { $0 } == nil
     }
 
     /// Waits for the last messages: until nothing has arrived for `quiet` seconds, or every
@@ -422,54 +395,18 @@ package final class Verifier: @unchecked Sendable {
             finished: { finishedConnections.load(ordering: .relaxed) }, loops: loops)
     }
 
-    /// Judges the last second: `published` so far, and publishing connections lost or back so
-    /// far. Called about once a second by the thread that watches the run, and by no other.
-    package func notePace(published: Int, publisherChanges: Int) {
+    /// Judges the last second: the fleet's `totals` so far, and publishing connections lost or
+    /// back so far. Called about once a second by the thread that watches the run, and by no
+    /// other. What arrived is weighed against what the broker accepted: a message it has not
+    /// acknowledged may not have reached it, and one a slow broker holds is no subscriber's loss.
+    package func notePace(_ totals: Totals, publisherChanges: Int) {
         let allSubscribed = subscribedNow.load(ordering: .relaxed) == connections.count
+        let accepted = totals[.published] - totals[.inFlight] - totals[.refused]
         pace.record(
             .init(
-                published: published + publishedBeside.load(ordering: .relaxed), received: receivedCount.load(ordering: .relaxed),
+                accepted: accepted + publishedBeside.load(ordering: .relaxed), received: receivedCount.load(ordering: .relaxed),
                 losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
                 time: MonotonicClock.now(), gaps: gapsSeen.load(ordering: .relaxed)))
-    }
-
-    /// The summary, with each device's published count, and how many of those while its
-    /// subscriber was away (by its connection's options and its topic), added to its topic's
-    /// figures. Call after `stop()`.
-    package func summary(published: [(connection: ConnectionPlan, topic: String, count: Int, whileAway: Int)]) -> VerifySummary {
-        for device in published {
-            if let owner = owner(of: device.connection, topic: device.topic) {
-                connections[owner.connection].streams.streams[owner.stream].published += device.count
-                connections[owner.connection].streams.streams[owner.stream].publishedWhileAway += device.whileAway
-            }
-        }
-        let streams = topics
-        var latency = Histogram()
-        for connection in connections { latency.merge(connection.latency) }
-        var summary = VerifySummary(
-            received: streams.reduce(0) { $0 + $1.received },
-            lost: streams.reduce(0) { $0 + $1.lost },
-            duplicated: streams.reduce(0) { $0 + $1.duplicated },
-            outOfOrder: streams.reduce(0) { $0 + $1.outOfOrder },
-            e2eLatency: latency.isEmpty ? nil : Percentiles(latency))
-        summary.missedWhileAway = streams.reduce(0) { $0 + $1.missedWhileAway }
-        summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
-        // A subscriber behind loses some of every topic; one that never sees a thing of a topic
-        // of five messages or more is not let read it.
-        let silent = streams.count { $0.published >= Verifier.silentAfter && $0.deliveries == 0 }
-        if silent > 0 { summary.silentTopics = silent }
-        summary.fellBehind = summary.missingWhileConnected > 0 && pace.fellBehind && summary.silentTopics == nil
-        if connections.contains(where: { !$0.everSubscribed || $0.gaveUp }) {
-            summary.invalid =
-                problem.withLock { $0 } ?? lastFailure.withLock { $0 }.map { "the verifier never connected: " + $0 }
-                ?? "the broker never acknowledged the verifier's subscriptions"
-            summary.fellBehind = false
-        }
-        if pace.seconds > 0 {
-            summary.publishedPerSecond = (Double(pace.published) / pace.seconds).rounded()
-            summary.receivedPerSecond = (Double(pace.received) / pace.seconds).rounded()
-        }
-        return summary
     }
 
     /// Each subscriber connection's topic filters and their QoS.

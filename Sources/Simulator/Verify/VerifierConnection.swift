@@ -27,8 +27,8 @@ final class VerifierConnection: Session, @unchecked Sendable {
     /// The broker refused it for good (`ConnackCode.isLasting`): it tries no more, and what it
     /// watched is not measured from then on.
     private(set) var gaveUp = false
-    /// The broker answered it for good, subscribed or refused (a CONNACK, a SUBACK): what the
-    /// start waits for (`Verifier.start`).
+    /// Subscribed, refused (a CONNACK, a SUBACK) or failed to connect: what the start waits for
+    /// (`Verifier.start`).
     private var isSettled = false
     private var wasFinished = false
     /// The protocol to speak should the broker not take MQTT 5 (the fleet's); `nil` once an
@@ -36,6 +36,8 @@ final class VerifierConnection: Session, @unchecked Sendable {
     private var fallback: ProtocolVersion?
     /// The current attempt waits the MQTT 5 trial's time for its CONNACK before the full time.
     private var onTrial = false
+    /// The trial had no answer and fell back: the attempt's failure only makes way for the next.
+    private var trialFellBack = false
     /// Whether all its subscriptions are acknowledged on the current connection.
     private var isSubscribed = false
     /// A SUBACK of the current connection refused a filter.
@@ -79,10 +81,10 @@ final class VerifierConnection: Session, @unchecked Sendable {
             verifier.logger.warning("verify: \(error)")
             return false
         }
-        verifier.logger.info(
-            "verify: \(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), "
-                + "with which the broker alone sets how many messages it sends unacknowledged (mosquitto: 20), "
-                + "which may keep it from keeping up at high rates")
+        // Once for all the verifier's connections, each of which falls back on its own.
+        verifier.tellOnce(
+            "\(reason); the subscriber speaks the fleet's MQTT \(version == .v31 ? "3.1" : "3.1.1"), with which the broker "
+                + "alone sets how many messages it sends unacknowledged, which may keep it from keeping up at high rates")
         return true
     }
 }
@@ -100,7 +102,7 @@ extension VerifierConnection {
         guard onTrial else { return nil }
         onTrial = false
         guard client.isTCPConnected else { return Self.connackTimeout - Self.mqtt5TrialTimeout }
-        _ = fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))")
+        trialFellBack = fallBack(because: "no answer to an MQTT 5 CONNECT within \(formatSeconds(Self.mqtt5TrialTimeout))")
         return nil
     }
 
@@ -138,6 +140,10 @@ extension VerifierConnection {
     }
 
     func driverAttemptFailed(_ failure: AttemptFailure) {
+        if trialFellBack {
+            trialFellBack = false
+            return  // retried with the fleet's protocol after the backoff
+        }
         // 1: "unacceptable protocol version" from a broker of MQTT 3; 0x84, the same in MQTT 5.
         // A broker of MQTT 3 may also close the connection without a word (RabbitMQ 3.10).
         if let refusal = failure.refusal, refusal.rawValue == 1 || refusal.rawValue == 0x84,
@@ -154,8 +160,13 @@ extension VerifierConnection {
             refused("the broker refused the verifier's connection: \(failure.reason); it does not try again")
             loop.execute { [self] in stop() }
         } else {
-            verifier.warnOnce(failure.reason)
-            verifier.noteFailure(failure.reason)
+            let speaksMQTT5 = client.options.protocolVersion == .v5
+            let reason = failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : "")
+            verifier.warnOnce(reason)
+            verifier.noteFailure(reason)
+            // The devices wait for it no longer: they meet the same broker now, and say what they
+            // find, while it tries on; what they publish before it subscribes is missed while away.
+            settle()
         }
     }
 
@@ -171,7 +182,7 @@ extension VerifierConnection {
 
 extension VerifierConnection {
     func client(_ client: Client, didDisconnect error: MosquittoError?) {
-        presence.set(listening: false)
+        presence.set(listeningOn: nil)
         if isSubscribed {
             isSubscribed = false
             verifier.subscribedNow.subtract(1, ordering: .relaxed)
@@ -188,7 +199,7 @@ extension VerifierConnection {
         }
         guard suback.isLast, !hasRefusal else { return }
         isSubscribed = true
-        presence.set(listening: true)
+        presence.set(listeningOn: VerifierPresence.host(of: client.options))
         verifier.subscribedNow.add(1, ordering: .relaxed)
         verifier.disturbances.add(1, ordering: .relaxed)
         guard !everSubscribed else { return }
@@ -203,7 +214,14 @@ extension VerifierConnection {
         case .newPastAGap:
             verifier.receivedCount.add(1, ordering: .relaxed)
             verifier.gapsSeen.add(1, ordering: .relaxed)
-        case .copy, .notOurs:
+        case .notOurs:
+            // Retained, or of a topic a filter of its matches that no device of the fleet's
+            // publishes on; else a topic the broker rewrote.
+            guard !message.retain, let warning = UnmatchedTopic.warning(topic: message.topic, filters: filters.map(\.key)) else {
+                break
+            }
+            verifier.noteUnmatched(warning)
+        case .copy:
             break
         }
     }

@@ -8,19 +8,26 @@
 /// say so, apart from what went when a connection did (a broker restart loses what it held).
 ///
 /// In a second in which no connection was lost, came back or resubscribed, and every subscriber
-/// was subscribed at both ends, what was published and did not arrive went missing or is still
-/// in flight. Summed over those seconds, the in-flight parts cancel out but for the first and the
+/// was subscribed at both ends, what the broker accepted (published at QoS 0, acknowledged at
+/// QoS 1 and 2: what it has not acknowledged may not be in its hands) and did not arrive went
+/// missing or is still on its way. Summed over those seconds, the in-flight parts cancel out but for the first and the
 /// last, and the last sample is taken once everything in flight has arrived: without a
 /// disturbance the sum is exact; around one it is within what was in flight there.
 package struct VerifyPace: Sendable, Equatable {
     package private(set) var missingWhileConnected = 0
-    /// What was published and received in the seconds that count, for the rates.
-    package private(set) var published = 0
+    /// What the broker accepted and what was received in the seconds that count, for the rates.
+    package private(set) var accepted = 0
     package private(set) var received = 0
     package private(set) var seconds = 0.0
-    /// Messages went missing while everything was up, away from any restart: the subscribers
-    /// fell behind, as opposed to a message lost at a restart's edge (see `record`).
-    package var fellBehind: Bool { behind || gapsPending }
+    /// Messages went missing while everything was up, away from any restart, and the
+    /// subscribers received slower than the broker accepted: they fell behind, as opposed to a
+    /// message lost at a restart's edge (see `record`). At equal rates they kept up, whatever
+    /// went missing (one message whose gap fell in a second that counts, at 97 and 97 msg/s).
+    package var fellBehind: Bool { (behind || gapsPending) && receivedPerSecond < acceptedPerSecond }
+    /// What the broker accepted, and what arrived, a second over the seconds that count; whole,
+    /// as the report gives them.
+    package var acceptedPerSecond: Double { seconds > 0 ? (Double(accepted) / seconds).rounded() : 0 }
+    package var receivedPerSecond: Double { seconds > 0 ? (Double(received) / seconds).rounded() : 0 }
     private var behind = false
     private var last: Sample?
     /// The seconds that count in a row in which less arrived than was sent, and their sums.
@@ -38,7 +45,8 @@ package struct VerifyPace: Sendable, Equatable {
     }
 
     package struct Sample: Sendable, Equatable {
-        package var published: Int
+        /// What the broker accepted so far: published at QoS 0, acknowledged at QoS 1 and 2.
+        package var accepted: Int
         package var received: Int
         /// Connections lost or back so far, publishers' and subscribers'.
         package var losses: Int
@@ -48,8 +56,8 @@ package struct VerifyPace: Sendable, Equatable {
         /// Messages received past a gap in their device's numbers so far (`Verifier.gapsSeen`).
         package var gaps: Int
 
-        package init(published: Int, received: Int, losses: Int, allSubscribed: Bool = true, time: UInt64 = 0, gaps: Int = 0) {
-            self.published = published
+        package init(accepted: Int, received: Int, losses: Int, allSubscribed: Bool = true, time: UInt64 = 0, gaps: Int = 0) {
+            self.accepted = accepted
             self.received = received
             self.losses = losses
             self.allSubscribed = allSubscribed
@@ -81,10 +89,10 @@ package struct VerifyPace: Sendable, Equatable {
         if gapsPending { behind = true }  // and this second is no restart
         gapsPending = sample.gaps > last.gaps && !followsDisturbance
         followsDisturbance = false
-        let sent = sample.published - last.published
+        let sent = sample.accepted - last.accepted
         let arrived = sample.received - last.received
         missingWhileConnected += sent - arrived
-        published += sent
+        accepted += sent
         received += arrived
         seconds += Double(sample.time &- last.time) / 1e9
         guard arrived < sent else {

@@ -33,51 +33,37 @@ enum ArgumentParser {
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Command {
         guard let first = arguments.first else { return .missingCommand }
         let rest = Array(arguments.dropFirst())
-        switch first {
-        case "--help", "-h", "help":
+        guard let command = CommandName(word: first) else {
+            let hint = Suggestion.closest(to: first, among: CommandName.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" }
+            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are \(CommandName.listed)"))
+        }
+        switch command {
+        case .help:
             return .help(topic: rest.first)
-        case "--version", "-V", "version":
+        case .version:
             return .version
-        case "validate":
+        case .validate:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "validate") }
             if let flag = rest.first(where: { $0.hasPrefix("-") }) {
                 throw UsageError("validate: unknown option '\(flag)'")
             }
             guard !rest.isEmpty else { throw UsageError("validate: name at least one scenario file") }
             return .validate(rest)
-        case "run":
+        case .run:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "run") }
             return .run(try pointing(to: "run") { () throws(UsageError) in try parseRun(rest, environment: environment) })
-        case "record":
+        case .record:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "record") }
             return .record(try pointing(to: "record") { () throws(UsageError) in try parseRecord(rest, environment: environment) })
-        case "sample":
+        case .sample:
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "sample") }
             return .sample(try pointing(to: "sample") { () throws(UsageError) in try parseSample(rest) })
-        case "report":
+        case .report:
             if rest.isEmpty || rest.contains("--help") || rest.contains("-h") { return .help(topic: "report") }
-            let arguments = Array(rest.dropFirst())
-            switch rest[0] {
-            case "merge":
-                return .reportMerge(try pointing(to: "report") { () throws(UsageError) in try parseReportMerge(arguments) })
-            case "csv", "html":
-                let format: ReportFormat = rest[0] == "csv" ? .csv : .html
-                return .reportConvert(
-                    try pointing(to: "report") { () throws(UsageError) in try parseReportConvert(arguments, to: format) })
-            default:
-                let hint = Suggestion.closest(to: rest[0], among: ["merge", "csv", "html"]).map { "did you mean '\($0)'? " } ?? ""
-                throw UsageError(
-                    "report: unknown subcommand '\(rest[0])'; \(hint)the subcommands are 'merge REPORT...', 'csv REPORT' and 'html REPORT'")
-            }
-        default:
-            let hint = Suggestion.closest(to: first, among: commands).map { "did you mean '\($0)'?" }
-            throw UsageError("unknown command '\(first)'; " + (hint ?? "the commands are run, record, sample and validate"))
+            return try pointing(to: "report") { () throws(UsageError) in try parseReport(rest) }
         }
     }
 
-    static let commands = ["run", "record", "sample", "validate", "report", "help", "version"]
-
-    /// `report merge [--output FILE] REPORT...`.
     /// `parse()`'s result, its mistakes pointing to `devsim COMMAND --help`.
     private static func pointing<T>(to command: String, _ parse: () throws(UsageError) -> T) throws(UsageError) -> T {
         do {
@@ -87,21 +73,6 @@ enum ArgumentParser {
             error.command = error.command ?? command
             throw error
         }
-    }
-
-    static func parseReportMerge(_ arguments: [String]) throws(UsageError) -> ReportMergeOptions {
-        let (values, reports) = try split(arguments, command: "report merge", flags: [("--output", "FILE"), ("--force", nil)])
-        guard !reports.isEmpty else { throw UsageError("report merge: name at least one report file") }
-        return ReportMergeOptions(reports: reports, output: values["--output"]?.last, force: values["--force"] != nil)
-    }
-
-    /// `report csv|html [--output FILE] REPORT`.
-    static func parseReportConvert(_ arguments: [String], to format: ReportFormat) throws(UsageError) -> ReportConvertOptions {
-        let command = "report \(format.rawValue)"
-        let (values, reports) = try split(arguments, command: command, flags: [("--output", "FILE")])
-        guard reports.count == 1 else { throw UsageError("\(command): name one report file, found \(reports.count)") }
-        if let output = values["--output"]?.last { try ReportFormat.checkOutput(output, of: command, writes: format) }
-        return ReportConvertOptions(format: format, report: reports[0], output: values["--output"]?.last)
     }
 
     /// `sample [--count N] [--for DURATION] [--seed N] SCENARIO...`.
@@ -204,11 +175,12 @@ enum ArgumentParser {
                 throw UsageError("JOB_COMPLETION_INDEX/DEVSIM_SHARDS: \(error.message)")
             }
         }
-        if let report = options.report {
+        if !options.reports.isEmpty {
+            // Each file's format, now that --report-format, wherever it stood, is known.
             let formatFlag = fromFlags["--report-format"] != nil
             let formatGiven = formatFlag || !(environment["DEVSIM_REPORT_FORMAT"] ?? "").isEmpty
-            options.reportFormat = try ReportFormat.forReport(
-                report, pathLabel: fromFlags["--report"] != nil ? "--report" : "DEVSIM_REPORT",
+            options.reports = try ReportFormat.forReports(
+                options.reports.map(\.path), pathLabel: fromFlags["--report"] != nil ? "--report" : "DEVSIM_REPORT",
                 given: formatGiven ? options.reportFormat : nil, givenLabel: formatFlag ? "--report-format" : "DEVSIM_REPORT_FORMAT")
         }
         if options.password != nil, options.passwordFile != nil, fromFlags["--password-file"] == nil {
@@ -319,14 +291,15 @@ enum ArgumentParser {
         },
         Option(
             flag: "--report", variable: "DEVSIM_REPORT", valueName: "FILE",
-            help: "write the report here on exit, in the format its extension names: .json, .xml (JUnit), .csv, .html; else JSON"
+            help: "write the report here on exit, in the format its extension names: .json, .xml (JUnit), .csv, .html; else JSON "
+                + "(repeatable: each file in its format)", repeatable: true
         ) { o, v, _ in
-            o.report = v
+            o.reports.append(ReportOutput(path: v, format: .json))  // its format once all flags are read
         },
         Option(
             flag: "--report-format", variable: "DEVSIM_REPORT_FORMAT", valueName: "json|junit|csv|html",
-            help: "the report as JSON, JUnit XML (one test case per --expect), the timeline as CSV, or a page of charts, "
-                + "whatever the file's name; one the name contradicts is refused"
+            help: "the format of every --report, whatever its name: JSON, JUnit XML (one test case per --expect), the timeline "
+                + "as CSV, or a page of charts; needed only for a name with no known extension, and one a name contradicts is refused"
         ) { o, v, label throws(UsageError) in
             guard let format = ReportFormat(rawValue: v) else {
                 throw UsageError("\(label): expected json, junit, csv or html, found '\(v)'")

@@ -3,9 +3,13 @@ import Report
 /// The report module's choice of a report's format, as the parser needs it: a file name and a
 /// format that disagree are a usage error, with the report module's message.
 extension ReportFormat {
-    /// `ReportFormat.of`, its refusal a usage error.
-    static func forReport(_ path: String, pathLabel: String, given: ReportFormat?, givenLabel: String) throws(UsageError) -> ReportFormat {
-        try UsageError.of { () throws(ReportFormatError) in try of(path, pathLabel: pathLabel, given: given, givenLabel: givenLabel) }
+    /// `ReportOutput.outputs`, its refusal a usage error.
+    static func forReports(_ paths: [String], pathLabel: String, given: ReportFormat?, givenLabel: String) throws(UsageError)
+        -> [ReportOutput]
+    {
+        try UsageError.of { () throws(ReportFormatError) in
+            try ReportOutput.outputs(paths, pathLabel: pathLabel, given: given, givenLabel: givenLabel)
+        }
     }
 
     /// `ReportFormat.check`, its refusal a usage error.

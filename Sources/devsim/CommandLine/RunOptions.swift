@@ -29,7 +29,8 @@ struct RunOptions: Equatable {
     var duration: Duration?
     var messages: Int?
     var seed: UInt64?
-    var report: String?
+    /// `--report`, each file with its format.
+    var reports: [ReportOutput] = []
     var dryRun = false
     var logFormat: Logger.Format = .text
     var connectTimeout = Defaults.connectTimeout
@@ -52,6 +53,7 @@ struct RunOptions: Equatable {
     /// `--step` and `--warmup`; `nil`: not given (the defaults, with `--find-capacity`).
     var capacityStep: Duration?
     var capacityWarmUp: Duration?
+    /// `--report-format`: the format of every `--report` whose name says none.
     var reportFormat: ReportFormat = .json
     /// `--shard K/N`: only this slice of the devices.
     var shard: Shard?

@@ -24,47 +24,19 @@ extension RunCommand {
     }
 
     /// Says the search's answer, last, where a reader looks first: on standard output, which
-    /// `--quiet` leaves alone, with how sure it is and what held the rate above it back. Exit 4
-    /// when even the first step broke an SLO.
+    /// `--quiet` leaves alone, with how sure it is and what held the steps that broke back
+    /// (`CapacityFigures.answer`). Exit 4 when no rate met every SLO each time it was held.
     func tell(_ capacity: CapacityFigures) -> ExitCode {
-        let found = capacity.capacity, broke = capacity.brokeAt
-        if let broke, let first = capacity.brokenFirst {
+        if let broke = capacity.brokeAt, let first = capacity.brokenFirst {
             let others = broke.verdicts.filter { !$0.passed && $0.assertion != first.assertion }.map(\.assertion)
             let also = others.isEmpty ? "" : " (also broken: \(others.joined(separator: ", ")))"
             logger.log(
-                found == nil ? .error : .info,
+                capacity.foundNoRate ? .error : .info,
                 "capacity: \(Assertion.number(broke.targetPerSecond))/s (step \(broke.step)) broke \(first.assertion) first: "
                     + first.message + also + (broke.limitedBy.map { "; limited by \($0)" } ?? ""))
         }
-        guard let found else {
-            if capacity.steps.isEmpty {
-                answer("capacity: the run ended before the first step was measured; no answer")
-                return .success
-            }
-            let limited = broke?.limitedBy.map { ", limited by \($0)" } ?? ""
-            answer(
-                "capacity: even the first step, the scenarios' own \(Assertion.number(capacity.baseRatePerSecond))/s, broke an SLO"
-                    + limited + ": lower the scenarios' rates to search from below" + (capacity.sureness.map { "; " + $0 } ?? ""))
-            return .expectationFailed
-        }
-        let rate =
-            "\(Assertion.number(found.targetPerSecond))/s (x\(Assertion.number(found.multiplier)) the scenarios' rates, step \(found.step))"
-        guard let broke else {
-            let capped = found.multiplier * 2 > CapacitySearch.defaultMaximum
-            answer(
-                "capacity: at least \(rate): no step broke an SLO"
-                    + (capped ? ", up to the search's limit of x\(Int(CapacitySearch.defaultMaximum))" : " before the run ended")
-                    + (capacity.sureness.map { "; " + $0 } ?? ""))
-            return .success
-        }
-        let limiter =
-            switch broke.limiter {
-            case .broker?: "; the rate above was limited by the broker"
-            case .devsim?, .machine?: "; the rate above was limited by \(broke.limitedBy ?? ""), so this is no figure of the broker's"
-            case nil: ""
-            }
-        answer("capacity: \(rate) met every SLO" + limiter + (capacity.sureness.map { "; " + $0 } ?? ""))
-        return .success
+        answer(capacity.answer(searchLimit: CapacitySearch.defaultMaximum))
+        return capacity.foundNoRate ? .expectationFailed : .success
     }
 
     /// The answer, on standard output and in the log.

@@ -29,8 +29,8 @@ struct RunCommand {
 
     private func execute(_ scenarios: [Scenario]) throws -> ExitCode {
         // Found now, not after the run it would have reported.
-        if !options.dryRun, let path = options.report, let problem = OutputFile.problem(path) {
-            throw UsageError("--report \(path): \(problem)")
+        for output in options.dryRun ? [] : options.reports {
+            if let problem = OutputFile.problem(output.path) { throw UsageError("--report \(output.path): \(problem)") }
         }
         let planned = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: planned)
@@ -48,17 +48,16 @@ struct RunCommand {
             if plan.deviceCount == 0, plan.subscriberConnectionCount == 0 {
                 // More shards than devices: this one has nothing to do, which is not a failure.
                 logger.warning("shard \(shard) has none of the fleet's \(plan.fleetDeviceCount) devices; nothing to run")
-                if !options.dryRun, let path = options.report {
+                if !options.dryRun {
                     var report = RunReport.empty(scenarios: scenarios.map(\.name), seed: settings.seed)
                     report.shard = shard
-                    try writeReport(report, exitCode: .success, to: path)
+                    for output in options.reports { try writeReport(report, exitCode: .success, to: output) }
                 }
                 return .success
             }
         }
         // An empty shard has returned: it has no connection a check could refuse.
-        let checks = RunChecks(
-            dryRun: options.dryRun, expectations: options.expectations, report: options.report, reportFormat: options.reportFormat)
+        let checks = RunChecks(dryRun: options.dryRun, expectations: options.expectations, reports: options.reports)
         try UsageError.of { () throws(RunCheckError) in try checks.check(plan, settings: settings) }
         if options.dryRun {
             if !options.expectations.isEmpty {
@@ -68,7 +67,7 @@ struct RunCommand {
             }
             return dryRun(plan, seed: settings.seed, duration: settings.duration)
         }
-        if options.report == nil, options.reportFormat != .json {
+        if options.reports.isEmpty, options.reportFormat != .json {
             logger.warning("--report-format \(options.reportFormat.rawValue) has no effect without --report FILE")
         }
         let serviceSettings = try Self.serviceSettings(options, shard: plan.shard)
@@ -100,6 +99,7 @@ struct RunCommand {
         if let line = result.connectTimings.line { logger.info("connect times: " + line) }
         for group in result.subscribers { logger.info(group.logLine) }
         for host in result.hosts { logger.info(host.logLine) }
+        if let warning = result.neverConnectedWarning { logger.warning(warning) }
         var report = RunReport(result: result, scenarios: scenarios.map(\.name), seed: settings.seed)
         report.shard = plan.shard
         service?.noteFinished(result, outcome: report.outcome)
@@ -114,23 +114,24 @@ struct RunCommand {
             logger.error(why)
             code = .noConnection  // no connection says more than the assertions it broke
         }
-        var unwritten: String?
-        if let path = options.report {
+        // Each file on its own: one that cannot be written keeps none of the others from it.
+        var unwritten: [String] = []
+        for output in options.reports {
             do {
-                try writeReport(report, exitCode: code, to: path)
+                try writeReport(report, exitCode: code, to: output)
             } catch {
-                unwritten = "\(error)"
+                unwritten.append("\(error)")
             }
         }
         if let warning = result.verify?.warning { logger.warning(warning) }
-        if let unwritten {
+        if !unwritten.isEmpty {
             // Last, where a CI log is read first; the run's own verdict, when it failed, says
             // more than the missing file and keeps its exit code.
             let verdict =
                 code == .success
                 ? "the run itself ended as asked; exit 1 says the report is missing"
                 : "the run's verdict is in this log and in the exit code, \(code.rawValue) (\(code.words))"
-            logger.error("the report was not written: \(unwritten); " + verdict)
+            logger.error("the report was not written: \(unwritten.joined(separator: "; ")); " + verdict)
             if code == .success { code = .failure }
         }
         return code
@@ -325,8 +326,8 @@ struct RunCommand {
         return Figure.line(t.figures) + (result.verify.map { "; verify: " + $0.line } ?? "")
     }
 
-    /// `--report`, in `--report-format`.
-    private func writeReport(_ report: RunReport, exitCode: ExitCode, to path: String) throws {
-        try ReportFile.write(report, as: options.reportFormat, exitCode: exitCode.rawValue, to: path)
+    /// One `--report` file, in its format.
+    private func writeReport(_ report: RunReport, exitCode: ExitCode, to output: ReportOutput) throws {
+        try ReportFile.write(report, as: output.format, exitCode: exitCode.rawValue, to: output.path)
     }
 }

@@ -27,6 +27,9 @@ package struct AzureIoTHub: Sendable, Equatable {
     package static let port = 8883
     /// The hub keeps no connection idle longer than 1.5 × keepalive, at most 1767 s.
     package static let maximumKeepalive: Duration = .seconds(1177)
+    /// Where a device sends telemetry: a group's `topic` when it has none (a property bag may
+    /// follow the last `/`).
+    package static let telemetryTopic = Template("devices/{id}/messages/events/")
     /// The largest device-to-cloud message the hub takes.
     package static let maximumMessageBytes = 256 * 1024
 

@@ -55,6 +55,8 @@ extension SparkplugNodes {
     /// The devices' DDATA topics, `spBv1.0/GROUP/DDATA/NODE/{id}`, with the node's id still a
     /// template: a Sparkplug group's `topic`, which its plan fills node by node.
     package var dataTopic: Template {
-        Template("\(SparkplugTopic.namespace)/\(groupID)/\(SparkplugMessageType.deviceData.rawValue)/\(edgeNodeID.source)/{id}")
+        Template(
+            "\(SparkplugTopic.namespace)/\(Template.escaped(groupID))/\(SparkplugMessageType.deviceData.rawValue)/\(edgeNodeID.source)/{id}"
+        )
     }
 }

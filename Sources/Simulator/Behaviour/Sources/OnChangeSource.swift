@@ -23,6 +23,7 @@ final class OnChangeSource: MessageSource {
     var topics: [String] { inner.topics }
     var retains: [Bool] { inner.retains }
     var keepsState: Bool { inner.keepsState }
+    var countsItsMessages: Bool { inner.countsItsMessages }
 
     func writeTick(_ time: TickTime, into out: inout Outgoing) {
         inner.writeTick(time, into: &out)

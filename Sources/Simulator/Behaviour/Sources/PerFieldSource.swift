@@ -7,6 +7,7 @@ final class PerFieldSource: MessageSource {
     let topics: [String]
     let retains: [Bool]
     var keepsState: Bool { false }
+    var countsItsMessages: Bool { false }
 
     init(signals: DeviceSignals, topic: String, retain: Bool) {
         self.signals = signals

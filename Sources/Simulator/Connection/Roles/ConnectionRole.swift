@@ -22,6 +22,9 @@ protocol ConnectionRole: AnyObject {
     func connected(_ context: any RoleContext)
     /// A clean DISCONNECT is about to go out (its will is suppressed): the role's last words.
     func disconnecting(_ farewell: Farewell, _ context: any RoleContext)
+    /// The reason code the clean DISCONNECT about to go out carries, where the role asks for one
+    /// (a Sparkplug node under MQTT 5: 0x04, whose will is then its NDEATH); `nil` for none.
+    func disconnectReason(_ farewell: Farewell) -> ReasonCode?
     /// The connection was lost: no clean DISCONNECT, the will is out.
     func lost(_ context: any RoleContext)
     /// A pause by request (the seed's phone in the background): it holds until the resume.
@@ -53,6 +56,7 @@ extension ConnectionRole {
     func reachedBroker(_ context: any RoleContext) {}
     func connected(_ context: any RoleContext) {}
     func disconnecting(_ farewell: Farewell, _ context: any RoleContext) {}
+    func disconnectReason(_ farewell: Farewell) -> ReasonCode? { nil }
     func lost(_ context: any RoleContext) {}
     func paused(_ context: any RoleContext) {}
     func retiring(_ driver: DriverStanding, _ context: any RoleContext) {}

@@ -31,6 +31,11 @@ struct ConnectionRoles {
         return problems
     }
 
+    /// Every filter the roles subscribed to, in the roles' order.
+    var filters: [String] {
+        subscriptions.sorted { $0.key < $1.key }.flatMap { $0.value.filters.map(\.key) }
+    }
+
     /// The role whose SUBSCRIBE `messageID` was, and what its SUBACK said; `nil` for none of theirs.
     mutating func acknowledged(_ messageID: Int32, grantedQoS: [Int32]) -> (role: any ConnectionRole, suback: Subscriptions.Suback)? {
         for (index, var subscription) in subscriptions {

@@ -73,6 +73,9 @@ protocol RoleContext: AnyObject {
     /// Logs `message` at info level with the connection's client, where the run logs each
     /// connection's comings and goings.
     func logEvent(_ message: String)
+    /// Logs a command's `message` with the connection's client: at info level where the run logs
+    /// each connection's comings and goings, at debug level in a fleet too big for that.
+    func logCommand(_ message: String)
 }
 
 extension RoleContext {

@@ -6,6 +6,12 @@ import Report
 /// The QoS 1/2 window: messages in flight, their acknowledgements, refusals and timeouts, the
 /// broker's Receive Maximum, and a broker that breaks QoS 2.
 extension Telemetry {
+    /// The messages still unacknowledged, by the device that published each: at the run's end,
+    /// what the verifier cannot count as lost (`Verifier.Stream.unconfirmed`).
+    var unacknowledgedBySender: [ObjectIdentifier: Int] {
+        inFlight.messages.values.reduce(into: [:]) { $0[ObjectIdentifier($1.sender), default: 0] += 1 }
+    }
+
     func markInFlight(_ messageID: Int32, device: Device) {
         let now = MonotonicClock.now()
         inFlight.add(messageID, from: device, at: now)

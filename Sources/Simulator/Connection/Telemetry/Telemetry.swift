@@ -1,6 +1,7 @@
 import MQTT
 import Mosquitto
 import Reactor
+import Report
 import Scenario
 
 /// A device connection's first job: its devices' ticks as PUBLISHes. Sends a tick at once where
@@ -17,7 +18,7 @@ final class Telemetry: TimerTarget {
     let client: Client
     let driver: ConnectionDriver
     /// Its group's on this loop, or for a cluster's (`broker.hosts`) those of the host it is on,
-    /// changed at a failover (`count(on:)`): unchecked, as a `let`'s load, on the publish path.
+    /// changed at a failover (`count(on:host:)`): unchecked, as a `let`'s load, on the publish path.
     @exclusivity(unchecked) private(set) var counters: Counters
     let context: LoopContext
     private var queue: BoundedQueue<Queued>
@@ -61,12 +62,17 @@ final class Telemetry: TimerTarget {
     /// and each message beside them that asks for it.
     let stamp: (any MessageStamp)?
 
+    /// The host of `broker.hosts` it is on (its place there; 0 for one broker): which one a
+    /// verifier hears (`VerifierPresence`). Changed at a failover (`count(on:host:)`).
+    private(set) var host: Int
+
     init(
         plan: ConnectionPlan, client: Client, driver: ConnectionDriver, counters: Counters, context: LoopContext,
         stamp: (any MessageStamp)? = nil
     ) {
         self.stamp = stamp
         self.plan = plan
+        host = VerifierPresence.host(of: plan.options)
         self.client = client
         self.driver = driver
         self.counters = counters
@@ -141,18 +147,22 @@ final class Telemetry: TimerTarget {
     /// Returns whether the message was taken: published, or queued to be.
     @discardableResult
     func submit(from device: Device, payload: UnsafeRawBufferPointer, due: UInt64?, now: UInt64, slot: Int = -1) -> Bool {
-        if parksTicks {
-            counters.add(.paused)
+        if let untaken = untakenTick {
+            counters.add(untaken)
             return false
         } else if driver.isConnected, queue.isEmpty, hasRoom {
             return send(device: device, payload: payload, due: due, now: now, slot: slot)
-        } else if driver.isConnected || keepsOfflineTicks {
+        } else {
             enqueue(Queued(device: device, payload: Array(payload), due: due, slot: slot))
             return true
-        } else {
-            counters.add(.skippedOffline)
-            return false
         }
+    }
+
+    /// Where a tick due now ends without being taken: `paused` while ticks are parked,
+    /// `skippedOffline` while down under `offline: drop`; `nil` when it is published or queued.
+    var untakenTick: Figure? {
+        if parksTicks { return .paused }
+        return driver.isConnected || keepsOfflineTicks ? nil : .skippedOffline
     }
 
     /// Whether a message handed over now would go out at once: connected, nothing queued ahead
@@ -180,9 +190,10 @@ final class Telemetry: TimerTarget {
     /// schedule costs evicted, counted messages, never unbounded memory.
     private var hasRoom: Bool { !qos.isAcknowledged ? !client.wantsWrite : inFlight.hasRoom }
 
-    /// Counts on `next` from now on (a failover to another host of a cluster): the messages
+    /// Counts on `next` from now on, on the cluster's host `host` (a failover): the messages
     /// in flight and queued go with it, so each host's gauges hold its own.
-    func count(on next: Counters) {
+    func count(on next: Counters, host: Int) {
+        self.host = host
         guard next !== counters else { return }
         counters.add(.inFlight, -inFlight.count)
         next.add(.inFlight, inFlight.count)
