@@ -82,7 +82,7 @@ final class DeviceConnection: Session, @unchecked Sendable {
         self.hostLink = hostLink
         self.plan = plan
         settings = Settings(logsEvents: logsEvents, isInitial: isInitial, discoveryCleanup: discoveryCleanup)
-        let behaviours = DeviceBehaviour.of(plan, seed: seed)
+        let behaviours = DeviceBehaviour.of(plan, seed: seed, scripts: context.scripts)
         roles = ConnectionRoles(plan: plan, seed: seed, sources: behaviours.map(\.source))
         var options = plan.options
         // Messages beside the telemetry at QoS 1 (availability, discovery) are acknowledged too,

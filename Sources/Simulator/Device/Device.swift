@@ -145,7 +145,7 @@ final class Device: TimerTarget {
         if command.perSecond != nil, plan.replay != nil {
             throw CommandRejection("device group '\(plan.group)' replays a recording: it has no rate to change")
         }
-        try source.take(command.assignments)
+        try source.take(command.assignments, at: pacing.elapsed(at: now))
         if let perSecond = command.perSecond { setRate(perSecond, now: now) }
     }
 

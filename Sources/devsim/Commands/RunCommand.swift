@@ -34,7 +34,8 @@ struct RunCommand {
         }
         let planned = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: planned)
-        guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError) else { return .usage }
+        guard ScenarioFiles.checkIDs(plan, errors: Logger.standardError), ScenarioFiles.checkScripts(plan, errors: Logger.standardError)
+        else { return .usage }
         // A dry run reads no TLS file.
         guard options.dryRun || ScenarioFiles.checkTLSFiles(plan, errors: Logger.standardError) else { return .usage }
         var lasting = lastingTheReplay(lastingTheStages(planned, of: plan), of: plan)
@@ -310,7 +311,7 @@ struct RunCommand {
             logger.info("dry run: device group '\(device.group)' would connect its first \(first) as \(identity)")
         }
         var chunk = ""
-        DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
+        DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages, logger: logger).run { line in
             chunk += line
             if chunk.utf8.count > 64 * 1024 {
                 write(chunk, to: .standardOutput)
