@@ -27,23 +27,23 @@ import Testing
         let messages = ["building/room-1/climate", "building/room-2/climate", "building/room-1/door"].enumerated().map {
             RecordedMessage(time: Double($0.offset), topic: $0.element, payload: [])
         }
-        let sources = Recording(messages: messages).sources()
-        #expect(sources.map(\.id) == ["room-1", "room-2"])
-        #expect(sources.map(\.topics) == [["building/room-1/climate", "building/room-1/door"], ["building/room-2/climate"]])
-        #expect(sources.map(\.idLevel) == [1, 1])
-        #expect(sources[0].template(of: "building/room-1/door") == "building/{id}/door")
+        let devices = Recording(messages: messages).devices()
+        #expect(devices.map(\.id) == ["room-1", "room-2"])
+        #expect(devices.map(\.topics) == [["building/room-1/climate", "building/room-1/door"], ["building/room-2/climate"]])
+        #expect(devices.map(\.idLevel) == [1, 1])
+        #expect(devices[0].template(of: "building/room-1/door") == "building/{id}/door")
     }
 
     @Test func levelsWithoutDigitsNameDevicesAtTheEarliestLevel() {
         let topics = ["home/kitchen/temperature", "home/hall/temperature", "home/kitchen/humidity"]
-        let sources = Recording(messages: topics.map { RecordedMessage(time: 0, topic: $0, payload: []) }).sources()
-        #expect(sources.map(\.id) == ["kitchen", "hall"])
+        let devices = Recording(messages: topics.map { RecordedMessage(time: 0, topic: $0, payload: []) }).devices()
+        #expect(devices.map(\.id) == ["kitchen", "hall"])
     }
 
     @Test func aSingleTopicIsNamedByItsLevelWithADigitElseItsLast() {
         #expect(
-            Recording(messages: [RecordedMessage(time: 0, topic: "factory/line-3/press", payload: [])]).sources().map(\.id) == ["line-3"])
-        #expect(Recording(messages: [RecordedMessage(time: 0, topic: "home/boiler", payload: [])]).sources().map(\.id) == ["boiler"])
+            Recording(messages: [RecordedMessage(time: 0, topic: "factory/line-3/press", payload: [])]).devices().map(\.id) == ["line-3"])
+        #expect(Recording(messages: [RecordedMessage(time: 0, topic: "home/boiler", payload: [])]).devices().map(\.id) == ["boiler"])
     }
 
     @Test func anIntegerRisingByOneStepIsACounter() throws {

@@ -136,11 +136,11 @@ public struct RecordingFit: Sendable {
     private static func topics(of recording: Recording) -> [(template: String, series: [[RecordedMessage]])] {
         var order: [String] = []
         var series: [String: [[RecordedMessage]]] = [:]
-        for source in recording.sources() {
-            for topic in source.topics {
-                let template = source.template(of: topic)
+        for device in recording.devices() {
+            for topic in device.topics {
+                let template = device.template(of: topic)
                 if series[template] == nil { order.append(template) }
-                series[template, default: []].append(source.messages.filter { $0.topic == topic })
+                series[template, default: []].append(device.messages.filter { $0.topic == topic })
             }
         }
         return order.map { ($0, series[$0] ?? []) }
