@@ -44,7 +44,7 @@ public enum RecordingScenario {
     }
 
     /// `name`, or `name-2`, `name-3`… if `names` has it; then in `names`.
-    static func unique(_ name: String, among names: inout Set<String>) -> String {
+    package static func unique(_ name: String, among names: inout Set<String>) -> String {
         var candidate = name.isEmpty ? "device" : name
         var number = 1
         while names.contains(candidate) {

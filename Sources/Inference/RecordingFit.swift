@@ -1,3 +1,5 @@
+import Scenario
+
 /// How close a model's messages are to a recording: per topic (its id level written `{id}`) the
 /// median interval between a device's messages, and per payload field the recorded and the
 /// generated values' range and mean, or their shares (booleans, texts), or, for what only rises

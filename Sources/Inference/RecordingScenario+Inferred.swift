@@ -1,3 +1,5 @@
+import Scenario
+
 extension RecordingScenario {
     /// A scenario of generators fitted to `recording` (`devsim record --infer`): a device group
     /// per recorded topic shape, publishing at the recorded median interval, each JSON field
