@@ -40,7 +40,7 @@ package enum Generators {
         SequenceRecipe.self,
         TimestampRecipe.self,
         UUIDRecipe.self,
-        ReplayRecipe.self,
+        CSVColumnRecipe.self,
         AccelerometerRecipe.self,
         LocationRecipe.self,
         BytesRecipe.self,

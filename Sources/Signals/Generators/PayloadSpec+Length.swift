@@ -62,7 +62,7 @@ extension PayloadSpec {
             value = longest(of: [constant.value], field, quoted: quoted)
         case let choice as ChoiceRecipe: value = longest(of: choice.values, field, quoted: quoted)
         case let sequence as SequenceRecipe: value = longest(of: sequence.values, field, quoted: quoted)
-        case let replay as ReplayRecipe: value = longest(of: replay.values, field, quoted: quoted)
+        case let column as CSVColumnRecipe: value = longest(of: column.values, field, quoted: quoted)
         case let dwell as DwellRecipe: value = longest(of: dwell.values, field, quoted: quoted)
         case is BoolRecipe: value = 5
         case is UUIDRecipe: value = 36 + quotes
