@@ -49,6 +49,10 @@ package final class ScriptEngine {
         limits.deallocate()
     }
 
+    /// What Lua calls every script in its messages (`chunk:12: …`), made the script's path again
+    /// (`ScriptError(lua:)`): a path as Lua names it is cut at 60 characters.
+    static let chunkName = "script"
+
     /// Bytes the interpreter holds now.
     package var memoryInUse: Int { limits.pointee.used }
 
@@ -58,7 +62,7 @@ package final class ScriptEngine {
     package func load(file: String, text: [UInt8]) throws(ScriptError) -> Script {
         let status = text.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                devsim_lua_loadtext(state, chars.baseAddress, chars.count, "@" + file)
+                devsim_lua_loadtext(state, chars.baseAddress, chars.count, "=" + Self.chunkName)
             }
         }
         guard status == LUA_OK else { throw popError(file: file) }

@@ -21,12 +21,12 @@ package struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible 
         self.stop = stop
     }
 
-    /// Lua's message `path:12: text` as an error of `file`; one that names another place (a
-    /// chunk made with `load`) keeps its words whole.
+    /// Lua's message `script:12: text` (`ScriptEngine.chunkName`) as an error of `file`; one that
+    /// names another place (a chunk made with `load`) keeps its words whole.
     init(lua text: String, file: String, stop: Stop? = nil) {
         self.file = file
         self.stop = stop
-        let prefix = file + ":"
+        let prefix = ScriptEngine.chunkName + ":"
         if text.hasPrefix(prefix) {
             let rest = text.dropFirst(prefix.count)
             if let colon = rest.firstIndex(of: ":"), let line = Int(rest[..<colon]) {
