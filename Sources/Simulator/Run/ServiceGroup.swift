@@ -28,7 +28,7 @@ public final class ServiceGroup: Sendable {
         var reload: (@Sendable () -> Reload)?
     }
 
-    public let members: [Member]
+    private let members: [Member]
     private let work = Mutex<Work?>(nil)
 
     public init(_ members: [Member]) {

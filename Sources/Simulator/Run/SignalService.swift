@@ -10,7 +10,7 @@ import Synchronization
 public final class SignalService: RunService {
     private let graceful: [Int32]
     private let reloading: [Int32]
-    /// SIGINT and SIGTERM together: the first stops gracefully, the next exits.
+    /// The graceful signals, counted together: the first stops gracefully, the next exits.
     private let received = Atomic<Int>(0)
     private let sources = Mutex<[DispatchSourceSignal]>([])
 
