@@ -92,7 +92,9 @@ extension ScenarioReader {
         // From `defaults`, a group with nothing to command simply listens for nothing.
         let commandsApply =
             keys.payload.map { Self.hasCommandedField($0.fields) } ?? false || keys.script?.hooks.contains("command") == true
-        if entries["commands"] != nil, !commandsApply {
+        // A script that failed to load was said at its line: its hooks are not known.
+        let scriptFailed = entries["script"] != nil && keys.script == nil
+        if entries["commands"] != nil, !commandsApply, !scriptFailed {
             report(
                 (entries["commands"] ?? node).mark,
                 "\(what) has 'commands' but no field takes one, nor a script's command(): give the fields commands may set 'command: set' "
