@@ -21,7 +21,7 @@ extension ScenarioReader {
         do {
             text = try WholeFile.bytes(at: path)
         } catch {
-            report(node.mark, "cannot read the script '\(path)': \(error)")
+            report(node.mark, "cannot read the script '\(path)': \(error.reason)")
             return nil
         }
         let script: Script
