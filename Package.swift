@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "Signals", swiftSettings: hotPath),
         // Device scripts: one sandboxed Lua interpreter an event loop (or a dry run), its limits,
         // and the hooks a script defines, called with a device's table; knows nothing of MQTT.
-        .target(name: "Scripting", dependencies: ["CLua"]),
+        .target(name: "Scripting", dependencies: ["CLua", "Signals"]),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
         .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Scripting", "Signals"]),
         // A recording's statistics: the scenario of generators fitted to it (`record --infer`),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Logging", "Reactor"]),
         .testTarget(name: "TransportTests", dependencies: ["Logging", "Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
-        .testTarget(name: "ScriptingTests", dependencies: ["Scripting"]),
+        .testTarget(name: "ScriptingTests", dependencies: ["Scripting", "Signals"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals", "TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "Scenario", "MQTT", "Simulator"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),

@@ -1,4 +1,5 @@
 import CLua
+import Signals
 
 /// One Lua 5.4 interpreter, sandboxed (`devsim_lua_newstate`: base, string, table, math and
 /// utf8; no io, os, require, bytecode), for the scripts of the devices of one event loop or one
@@ -127,11 +128,12 @@ package final class ScriptEngine {
     }
 
     /// Calls `hook` of `script` for `device` at `time` (seconds into its life), with its fields
-    /// (`device.fields`) where `fields` gives them and the hook's `arguments` after `device`:
+    /// (`device.fields`, in `shape`) where `fields` gives them and the hook's `arguments` after `device`:
     /// what the hook returned, or why it failed. A hook the script does not define returns
     /// nothing.
     package func call(
-        _ hook: Hook, of script: Script, device: ScriptDevice, time: Double, fields: ScriptValue? = nil, arguments: [ScriptValue] = []
+        _ hook: Hook, of script: Script, device: ScriptDevice, time: Double, fields: (shape: FieldShape, values: [SignalValue])? = nil,
+        arguments: [ScriptValue] = []
     ) -> Result<[ScriptValue], ScriptError> {
         guard script.hooks[hook] != nil else { return .success([]) }
         let base = lua_gettop(state)
@@ -142,10 +144,7 @@ package final class ScriptEngine {
         lua_rawgeti(state, devsim_lua_registryindex(), lua_Integer(device.reference))
         lua_pushnumber(state, time)
         setField("time")
-        if let fields {
-            push(fields)
-            setField("fields")
-        }
+        if let fields { setFields(fields.values, shape: fields.shape) }
         for argument in arguments { push(argument) }
         if let error = protectedCall(
             arguments: Int32(1 + arguments.count), results: LUA_MULTRET, file: script.file, random: device.random, device: device.id)
@@ -160,16 +159,6 @@ package final class ScriptEngine {
             index += 1
         }
         return .success(results)
-    }
-
-    /// `device.fields` as its hook left them.
-    package func fields(of device: ScriptDevice) -> ScriptValue {
-        lua_rawgeti(state, devsim_lua_registryindex(), lua_Integer(device.reference))
-        pushString("fields")
-        lua_rawget(state, -2)
-        let fields = value(at: -1)
-        devsim_lua_pop(state, 2)
-        return fields
     }
 
     /// Lets go of a device's table: a device that left the fleet.

@@ -23,4 +23,16 @@ extension DeviceSignals {
     package func replace(_ index: Int, with value: SignalValue, at instant: PublishInstant) {
         leaves[index].field.replace(with: value, at: instant)
     }
+
+    /// Whether a field is a formula (`expr:`).
+    package var hasFormulas: Bool { leaves.contains { $0.field.generator is FormulaMachine } }
+
+    /// Makes the formulas of the publish at `instant` again, of the values a script left, except
+    /// where it set a formula's own value: a script that changes `temp_c` changes `temp_f` with
+    /// it, as a formula holds in every payload.
+    package func refreshFormulas(at instant: PublishInstant) {
+        for (_, field) in leaves where field.generator is FormulaMachine && field.replacedIndex != instant.index {
+            field.forgetReading()
+        }
+    }
 }

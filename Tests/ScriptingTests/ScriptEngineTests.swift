@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import Scripting
+import Signals
 
 /// Issue 40, item 2: the interpreter a loop's device scripts share: its sandbox, its limits, its
 /// seeded randomness, and the hooks it finds.
@@ -159,19 +160,43 @@ import Testing
         let (engine, script) = try load(
             """
             function tick(device)
-              device.fields.temp = device.fields.temp + 1
-              device.fields.loc.lat = nil
-              device.fields.mode = "heat"
+              local f = device.fields
+              f.temp = f.temp + 1
+              f.loc.lat = nil
+              f.count = f.count * 2.0
+              f.at = f.at + 1000
+              f.extra = "no field of the shape's"
               device.state.ticks = (device.state.ticks or 0) + 1
               return device.state.ticks
             end
             """)
         let device = device(engine)
-        let fields = ScriptValue.table(["temp": .number(20.5), "loc": .table(["lat": .number(1), "lon": .number(2)]), "on": .bool(true)])
-        #expect(try engine.call(.tick, of: script, device: device, time: 0, fields: fields).get() == [.integer(1)])
+        let shape = engine.fieldShape(paths: [["temp"], ["loc", "lat"], ["loc", "lon"], ["on"], ["mode"], ["count"], ["at"]])
+        let values: [SignalValue] = [
+            .number(20.5), .number(1), .number(2), .bool(true), .string("heat"), .integer(3), .utcTimestamp(milliseconds: 1_000),
+        ]
+        #expect(try engine.call(.tick, of: script, device: device, time: 0, fields: (shape, values)).get() == [.integer(1)])
+        var changed: [Int: SignalValue] = [:]
+        #expect(engine.readFields(of: device, shape: shape, over: values) { changed[$0] = $1 } == nil)
+        // A whole number for an integer field stays an integer; a timestamp crosses as its milliseconds.
+        #expect(changed == [0: .number(21.5), 1: .null, 5: .integer(6), 6: .utcTimestamp(milliseconds: 2_000)])
         #expect(
-            engine.fields(of: device)
-                == .table(["temp": .number(21.5), "loc": .table(["lon": .number(2)]), "on": .bool(true), "mode": .text("heat")]))
-        #expect(try engine.call(.tick, of: script, device: device, time: 1, fields: fields).get() == [.integer(2)], "its state stays")
+            try engine.call(.tick, of: script, device: device, time: 1, fields: (shape, values)).get() == [.integer(2)], "its state stays")
+    }
+
+    @Test func whatCannotBeAFieldIsNamed() throws {
+        let (engine, script) = try load(
+            """
+            function tick(device)
+              if device.time == 0 then device.fields.loc = { lat = {} } else device.fields = 3 end
+            end
+            """)
+        let device = device(engine)
+        let shape = engine.fieldShape(paths: [["loc", "lat"], ["on"]])
+        let values: [SignalValue] = [.number(1), .bool(true)]
+        _ = engine.call(.tick, of: script, device: device, time: 0, fields: (shape, values))
+        #expect(engine.readFields(of: device, shape: shape, over: values) { _, _ in } == .notAValue(field: 0, type: "table"))
+        _ = engine.call(.tick, of: script, device: device, time: 1, fields: (shape, values))
+        #expect(engine.readFields(of: device, shape: shape, over: values) { _, _ in } == .notATable("number"))
     }
 }

@@ -126,6 +126,16 @@ final class FieldEncoder {
     func replace(with value: SignalValue, at instant: PublishInstant) {
         kept = value == .null ? Reading(dropout: .omit, value: .null) : Reading(dropout: nil, value: value)
         keptIndex = instant.index
+        replacedIndex = instant.index
+    }
+
+    /// The publish whose value a script set last (`replace`).
+    private(set) var replacedIndex = -1
+
+    /// Forgets the reading kept for this publish, so that the next one asked is made again: a
+    /// formula's, after a script changed a field it reads.
+    func forgetReading() {
+        keptIndex = -1
     }
 
     /// The value a formula reads: as the payload shows it (numbers rounded to the field's

@@ -10,6 +10,8 @@ import Signals
 final class ScriptHost {
     let engine: ScriptEngine
     private var loaded: [String: Script] = [:]
+    /// The fields' shapes its devices' hooks see, by their paths: one a group, not one a device.
+    private var shapes: [[String]: FieldShape] = [:]
     /// Says a failure, once for each `key`.
     let warn: (_ message: String, _ key: String) -> Void
 
@@ -40,6 +42,14 @@ final class ScriptHost {
             warn("script: \(error): its devices run without it", "script load: \(script.path)")
             return nil
         }
+    }
+
+    /// The shape of `device.fields` for fields at `paths` (`location.lat`), made once.
+    func shape(of paths: [String]) -> FieldShape {
+        if let known = shapes[paths] { return known }
+        let made = engine.fieldShape(paths: paths.map { $0.split(separator: ".").map(String.init) })
+        shapes[paths] = made
+        return made
     }
 
     /// A failed call of `device`'s hook, said once for its script's place and reason.

@@ -13,8 +13,14 @@ final class ScriptedSource: MessageSource {
     let host: ScriptHost
     let script: Script
     let device: ScriptDevice
-    /// Each field's path, split at its dots (`location.lat`), in the signals' order.
-    private let paths: [[String]]
+    /// Its fields as the script sees them (`device.fields`), in the signals' order.
+    private let shape: FieldShape
+    private let hasFormulas: Bool
+    /// The values its `tick` hook set last, by field (`nil`: the generator's), which a tick whose
+    /// hook fails sends over the generators': the device goes on with its last good state.
+    private var lastSet: [SignalValue?]
+    /// What the hook being read sets, which becomes `lastSet` once its fields could be read.
+    private var settingNow: [SignalValue?]
     private let perField: Bool
     /// The device's own topic, which a message of the script's may name.
     private let ownTopic: String
@@ -34,7 +40,10 @@ final class ScriptedSource: MessageSource {
         self.host = host
         self.script = script
         signals.keepReadings()
-        paths = signals.fieldPaths.map { $0.split(separator: ".").map(String.init) }
+        shape = host.shape(of: signals.fieldPaths)
+        hasFormulas = signals.hasFormulas
+        lastSet = Array(repeating: nil, count: shape.dotted.count)
+        settingNow = lastSet
         perField = signals.isPerField
         ownTopic = plan.topic
         topics = perField ? signals.fieldNames.map { plan.topic + "/" + $0 } : []
@@ -54,10 +63,13 @@ final class ScriptedSource: MessageSource {
     func writeTick(_ time: TickTime, into out: inout Outgoing) {
         let instant = signals.nextInstant(elapsed: time.elapsed, wallClock: time.wallClock)
         let values = signals.values(at: instant)
-        guard let results = call(.tick, at: time.elapsed, fields: values) else { return writeFields(at: instant, into: &out) }
+        guard let results = call(.tick, at: time.elapsed, fields: values) else {
+            keepLastGood(at: instant)
+            return writeFields(at: instant, into: &out)
+        }
         switch results.first ?? .null {
         case .null, .bool(true):
-            if let problem = apply(host.engine.fields(of: device), over: values, at: instant) { failed(problem, of: .tick) }
+            apply(over: values, at: instant)
             writeFields(at: instant, into: &out)
         case .bool(false):
             out.keptBack += 1
@@ -71,21 +83,24 @@ final class ScriptedSource: MessageSource {
                 shape(
                     "tick() returned a \(other.typeName): it returns nothing (the fields go out), false (none does), or a list of "
                         + "{ topic = …, payload = … }"), of: .tick)
+            keepLastGood(at: instant)
             writeFields(at: instant, into: &out)
         }
     }
 
     /// The device's state beside its schedule (a command's answer, a state at a CONNACK): what
-    /// its `tick` hook makes of its fields now, never kept back, never other messages.
+    /// its `tick` hook makes of its fields now, never kept back; messages of its own the hook
+    /// returns go out after the state, as a call of `tick` is a tick to the script.
     func writeState(_ time: TickTime, into out: inout Outgoing) {
         let instant = signals.nextInstant(elapsed: time.elapsed, wallClock: time.wallClock)
         let values = signals.values(at: instant)
-        if call(.tick, at: time.elapsed, fields: values) != nil,
-            let problem = apply(host.engine.fields(of: device), over: values, at: instant)
-        {
-            failed(problem, of: .tick)
+        guard let results = call(.tick, at: time.elapsed, fields: values) else {
+            keepLastGood(at: instant)
+            return writeFields(at: instant, into: &out)
         }
+        apply(over: values, at: instant)
         writeFields(at: instant, into: &out)
+        if case .list(let messages)? = results.first { send(messages, into: &out) }
     }
 
     /// Each assignment to its `command` hook first, in order: `nil` applies it to its field as
@@ -136,7 +151,7 @@ final class ScriptedSource: MessageSource {
     /// and said) or is suspended.
     func call(_ hook: Hook, at elapsed: Double, fields: [SignalValue]? = nil, arguments: [ScriptValue] = []) -> [ScriptValue]? {
         guard !suspended.contains(hook) else { return nil }
-        switch host.engine.call(hook, of: script, device: device, time: elapsed, fields: fields.map(table), arguments: arguments) {
+        switch host.engine.call(hook, of: script, device: device, time: elapsed, fields: fields.map { (shape, $0) }, arguments: arguments) {
         case .success(let results): return results
         case .failure(let error):
             failed(error, of: hook)
@@ -198,58 +213,38 @@ final class ScriptedSource: MessageSource {
         return topics.count - 1
     }
 
-    /// The fields as `device.fields`, a table a level a group.
-    private func table(_ values: [SignalValue]) -> ScriptValue {
-        var root: [String: ScriptValue] = [:]
-        for (path, value) in zip(paths, values) { Self.insert(Self.scriptValue(value), at: path[...], into: &root) }
-        return .table(root)
+    /// The fields as the `tick` hook left `device.fields`, over the publish at `instant`: each
+    /// field it changed takes its new value, of its kind; one it removed drops out. What cannot
+    /// be a field's value is the hook's error, and leaves the field as it was.
+    private func apply(over values: [SignalValue], at instant: PublishInstant) {
+        var changedAny = false
+        for index in settingNow.indices { settingNow[index] = nil }
+        let problem = host.engine.readFields(of: device, shape: shape, over: values) { index, value in
+            signals.replace(index, with: value, at: instant)
+            settingNow[index] = value
+            changedAny = true
+        }
+        if changedAny, hasFormulas { signals.refreshFormulas(at: instant) }
+        switch problem {
+        case nil: swap(&lastSet, &settingNow)
+        case .notATable(let type)?:
+            keepLastGood(at: instant)
+            failed(shape("device.fields is a \(type) after tick(): a table of the fields is what goes out"), of: .tick)
+        case .notAValue(let field, let type)?:
+            swap(&lastSet, &settingNow)
+            failed(shape("device.fields.\(shape.dotted[field]) is a \(type): a field is a number, text or boolean"), of: .tick)
+        }
     }
 
-    private static func insert(_ value: ScriptValue, at path: ArraySlice<String>, into table: inout [String: ScriptValue]) {
-        guard let first = path.first else { return }
-        guard path.count > 1 else { return table[first] = value }
-        var inner: [String: ScriptValue] = if case .table(let entries)? = table[first] { entries } else { [:] }
-        insert(value, at: path.dropFirst(), into: &inner)
-        table[first] = .table(inner)
-    }
-
-    /// `fields`, as the hook left `device.fields`, over the publish at `instant`: each field it
-    /// changed takes its new value, of its kind; one it removed drops out. What cannot be a
-    /// field's value is the hook's error, and leaves the field as it was.
-    private func apply(_ fields: ScriptValue, over values: [SignalValue], at instant: PublishInstant) -> ScriptError? {
-        guard case .table(let root) = fields else {
-            return shape("device.fields is a \(fields.typeName) after tick(): a table of the fields is what goes out")
+    /// The publish at `instant` after a failed `tick`: the values the last good one set.
+    private func keepLastGood(at instant: PublishInstant) {
+        var changedAny = false
+        for (index, value) in lastSet.enumerated() {
+            guard let value else { continue }
+            signals.replace(index, with: value, at: instant)
+            changedAny = true
         }
-        var problem: ScriptError?
-        for (index, path) in paths.enumerated() {
-            var value: ScriptValue? = .table(root)
-            for name in path {
-                guard case .table(let entries)? = value else {
-                    value = nil
-                    break
-                }
-                value = entries[name]
-            }
-            let given = value ?? .null
-            guard given != Self.scriptValue(values[index]) else { continue }
-            guard let signal = Self.signalValue(given, like: values[index]) else {
-                problem = shape("device.fields.\(path.joined(separator: ".")) is a \(given.typeName): a field is a number, text or boolean")
-                continue
-            }
-            signals.replace(index, with: signal, at: instant)
-        }
-        return problem
-    }
-
-    static func scriptValue(_ value: SignalValue) -> ScriptValue {
-        switch value {
-        case .number(let number): .number(number)
-        case .integer(let integer): .integer(integer)
-        case .bool(let flag): .bool(flag)
-        case .string(let text): .text(text)
-        case .utcTimestamp(let milliseconds): .integer(milliseconds)
-        case .null: .null
-        }
+        if changedAny, hasFormulas { signals.refreshFormulas(at: instant) }
     }
 
     static func scriptValue(_ value: CommandValue) -> ScriptValue {
@@ -257,23 +252,6 @@ final class ScriptedSource: MessageSource {
         case .number(let number): .number(number)
         case .bool(let flag): .bool(flag)
         case .text(let text): .text(text)
-        }
-    }
-
-    /// A script's value for a field that was `original`: numbers keep the field's kind (an
-    /// integer, a number, a timestamp in milliseconds); `nil` for a table.
-    static func signalValue(_ value: ScriptValue, like original: SignalValue) -> SignalValue? {
-        switch (value, original) {
-        case (.null, _): .null
-        case (.bool(let flag), _): .bool(flag)
-        case (.string, _): .string(value.text ?? "")
-        case (.integer(let integer), .number): .number(Double(integer))
-        case (.integer(let integer), .utcTimestamp): .utcTimestamp(milliseconds: integer)
-        case (.integer(let integer), _): .integer(integer)
-        case (.number(let number), .utcTimestamp): .utcTimestamp(milliseconds: Int64(clamping: Int(exactly: number.rounded()) ?? 0))
-        case (.number(let number), .integer) where number == number.rounded() && abs(number) < 9e18: .integer(Int64(number))
-        case (.number(let number), _): .number(number)
-        case (.table, _), (.list, _): nil
         }
     }
 }
