@@ -8,8 +8,9 @@ import Synchronization
 /// an eventfd. It knows nothing of MQTT.
 ///
 /// Everything a loop owns (its sources, their timers, what they drive) is touched on its thread
-/// only, so the hot path takes no locks; the entry points that say "loop thread only" assert it in
-/// debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)` and
+/// only, so the hot path takes no locks; what it owns crosses threads inside a `LoopBound`, which
+/// checks where it is opened, and the loop's own entry points that say "loop thread only" assert
+/// it in debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)` and
 /// `submit(_:)`, until it has stopped: then it refuses their jobs rather than drop them.
 ///
 /// What the loop sees and would otherwise keep to itself (a descriptor epoll refused, a failed
@@ -33,6 +34,9 @@ package final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
     private let loopThread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
+    /// From `start()` until `stop()` has joined the thread: while set, what the loop owns is its
+    /// thread's alone (`callerOwnsState`).
+    private let isRunning = Atomic<Bool>(false)
     /// The loop thread's CPU-time clock (`pthread_getcpuclockid`), once it runs.
     private var cpuClock: clockid_t?
     private let jobs = Locked(Jobs())
@@ -78,7 +82,12 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop's thread, which holds the loop until it stops.
     package func start() throws(SystemError) {
-        let thread = try JoinableThread { [self] in run() }
+        isRunning.store(true, ordering: .relaxed)
+        let thread: JoinableThread
+        do { thread = try JoinableThread { [self] in run() } } catch {
+            isRunning.store(false, ordering: .relaxed)
+            throw error
+        }
         self.thread = thread
         var clock = clockid_t()
         let rc = pthread_getcpuclockid(thread.handle, &clock)
@@ -118,6 +127,7 @@ package final class EventLoop: @unchecked Sendable {
         do { try submit { [self] in stopping.store(true, ordering: .relaxed) } } catch { return }
         thread?.join()
         thread = nil
+        isRunning.store(false, ordering: .relaxed)
     }
 
     /// The CPU time the loop's thread has had so far, in nanoseconds: `clock_gettime` of its
@@ -134,6 +144,13 @@ package final class EventLoop: @unchecked Sendable {
     /// Whether the caller is on this loop's thread.
     package var inEventLoop: Bool {
         loopThread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
+    /// Whether the caller may touch what the loop owns (`LoopBound`): on the loop's thread while
+    /// it runs; before `start()` and once `stop()` has returned, the thread that holds the loop
+    /// (which makes what it will own, and reads it after), as no other runs it then.
+    package var callerOwnsState: Bool {
+        inEventLoop || !isRunning.load(ordering: .relaxed)
     }
 
     /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
