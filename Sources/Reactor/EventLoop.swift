@@ -153,11 +153,10 @@ package final class EventLoop: @unchecked Sendable {
         inEventLoop || !isRunning.load(ordering: .relaxed)
     }
 
-    /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
-    /// that only the loop's thread may use, as swift-nio's. An `assert`, so release builds pay
-    /// nothing for it here; a package function is not inlined into another module, though (nor
-    /// with `@inlinable`: nm finds the call in a release build), so the publish path elsewhere
-    /// asserts `inEventLoop` inside an `assert` of its own (`Client`, `LoopContext`).
+    /// Traps, in debug builds, when called off the loop's thread: the check of the loop's own
+    /// entry points that only its thread may use (and of its timers'), as swift-nio's. An
+    /// `assert`, so release builds pay nothing for it here; what the loop owns elsewhere is
+    /// checked where it crosses threads, by `LoopBound`.
     @inline(__always)
     package func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)
