@@ -16,6 +16,11 @@ import Synchronization
 /// What the loop sees and would otherwise keep to itself (a descriptor epoll refused, a failed
 /// wake-up, a kernel without `epoll_pwait2`) goes to its `logger`, which what runs on it (a
 /// client, a WebSocket bridge) uses too.
+///
+/// `@unchecked Sendable` because it is the one thing every thread shares by design: what other
+/// threads use is atomic or behind a lock (`jobs`, `loopThread`, `isRunning`), its thread and CPU
+/// clock are its holder's (`start`, `stop`), and the rest is its thread's, as its entry points
+/// check.
 package final class EventLoop: @unchecked Sendable {
     /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
     /// `deregister`.
