@@ -1,32 +1,6 @@
 import Reactor
 import Report
 
-/// How `run --find-capacity` searches: the SLOs every step must meet, and how long each step
-/// warms up and then holds.
-public struct CapacitySettings: Sendable {
-    public var slos: [Assertion]
-    /// Measured: the step's figures are this long's.
-    public var step: Duration
-    /// Before each step's hold, at its rate but not measured: what the step before left
-    /// queued drains, and a broker's caches settle.
-    public var warmUp: Duration
-    /// The scenarios' aggregate rate, messages a second: the first step's target.
-    public var baseRatePerSecond: Double
-    package var resolution = CapacitySearch.defaultResolution
-    package var maximum = CapacitySearch.defaultMaximum
-
-    /// Whether an SLO judges `lost`: each step then counts, by sequence number, what it
-    /// published and what of it the closed-loop check received (`StepWindow`).
-    public var countsLoss: Bool { slos.contains { $0.metric.name == "lost" } }
-
-    public init(slos: [Assertion], step: Duration, warmUp: Duration, baseRatePerSecond: Double) {
-        self.slos = slos
-        self.step = step
-        self.warmUp = warmUp
-        self.baseRatePerSecond = baseRatePerSecond
-    }
-}
-
 /// Carries a capacity search out on the run's clock, as a plain state machine: the fleet asks
 /// it when it is next due, hands it a reading then, and carries out the action it returns.
 /// Each step warms up, then holds; the hold's figures, read as a timeline point is, are judged
@@ -43,7 +17,7 @@ public struct CapacitySettings: Sendable {
 /// With a `lost` SLO, the hold counts what it publishes (`StepWindow`); after it, still at its
 /// rate, the search waits for the last of those to arrive: until all have, or none has for
 /// `arrivalQuiet`, at most `CapacityFigures.arrivalLimit`. What has not arrived by then is the step's `lost`.
-package struct CapacityRecorder: Sendable {
+package struct CapacityStepper: Sendable {
     package enum Action: Sendable, Equatable {
         /// Every device's rate is its plan's times this from now on.
         case setMultiplier(Double)
@@ -224,7 +198,7 @@ package struct CapacityRecorder: Sendable {
     }
 }
 
-extension CapacityRecorder {
+extension CapacityStepper {
     /// The step under way, for the status lines and the service (`RunPosition`).
     package var position: RunPosition.Step {
         let shown: RunPosition.Step.Phase =

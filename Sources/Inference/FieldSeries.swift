@@ -1,3 +1,5 @@
+import Scenario
+
 /// One payload field's values as recorded, device by device, in time order: what a field's
 /// generator is fitted to (`FieldFit`).
 struct FieldSeries: Sendable {

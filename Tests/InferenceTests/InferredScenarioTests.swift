@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 import MQTT
 import Scenario
 import Simulator

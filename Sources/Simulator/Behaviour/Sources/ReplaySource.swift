@@ -4,7 +4,7 @@ import Signals
 /// recorded retain flag, the device's id in place of the recorded one, and with
 /// `timestamps: now` the time it is sent written where the recording had one. Its pacing is the
 /// recording's times (`Pacing`), which say which message is due (`TickTime.index`).
-final class RecordedSource: MessageSource {
+final class ReplaySource: MessageSource {
     private let replay: ReplayPlan
     var topics: [String] { replay.topics }
     var retains: [Bool] { replay.retains }

@@ -1,3 +1,5 @@
+import Scenario
+
 /// How close a model's messages are to a recording: per topic (its id level written `{id}`) the
 /// median interval between a device's messages, and per payload field the recorded and the
 /// generated values' range and mean, or their shares (booleans, texts), or, for what only rises
@@ -136,11 +138,11 @@ public struct RecordingFit: Sendable {
     private static func topics(of recording: Recording) -> [(template: String, series: [[RecordedMessage]])] {
         var order: [String] = []
         var series: [String: [[RecordedMessage]]] = [:]
-        for source in recording.sources() {
-            for topic in source.topics {
-                let template = source.template(of: topic)
+        for device in recording.devices() {
+            for topic in device.topics {
+                let template = device.template(of: topic)
                 if series[template] == nil { order.append(template) }
-                series[template, default: []].append(source.messages.filter { $0.topic == topic })
+                series[template, default: []].append(device.messages.filter { $0.topic == topic })
             }
         }
         return order.map { ($0, series[$0] ?? []) }

@@ -11,27 +11,27 @@ extension Recording {
     /// topic, or one shorter than the others) is a device of its own, named by its first level
     /// that holds a digit, or else its last. It is a guess, made to be easy to correct: the
     /// scenarios written from it list each device's topics.
-    public func sources() -> [RecordedSource] {
+    public func devices() -> [RecordedDevice] {
         let topics = self.topics
         let levels = topics.map { $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
         let idLevel = Self.idLevel(of: levels)
         var order: [String] = []
-        var found: [String: RecordedSource] = [:]
-        var sourceOfTopic: [String: String] = [:]
+        var found: [String: RecordedDevice] = [:]
+        var deviceOfTopic: [String: String] = [:]
         for (topic, parts) in zip(topics, levels) {
             let level = idLevel.flatMap { $0 < parts.count ? $0 : nil } ?? Self.singleIDLevel(of: parts)
             let id = parts[level]
-            // The level is part of the key: a source's id is at one level in all its topics.
+            // The level is part of the key: a device's id is at one level in all its topics.
             let key = "\(level)/\(id)"
-            sourceOfTopic[topic] = key
+            deviceOfTopic[topic] = key
             if found[key] == nil {
                 order.append(key)
-                found[key] = RecordedSource(id: id, idLevel: level, topics: [], messages: [])
+                found[key] = RecordedDevice(id: id, idLevel: level, topics: [], messages: [])
             }
             found[key]?.topics.append(topic)
         }
         for message in messages {
-            if let key = sourceOfTopic[message.topic] { found[key]?.messages.append(message) }
+            if let key = deviceOfTopic[message.topic] { found[key]?.messages.append(message) }
         }
         return order.compactMap { found[$0] }
     }

@@ -1,10 +1,12 @@
+import Scenario
+
 extension RecordingScenario {
     /// A scenario of generators fitted to `recording` (`devsim record --infer`): a device group
     /// per recorded topic shape, publishing at the recorded median interval, each JSON field
     /// a generator fitted to its recorded values (`FieldFit`), each with a comment of what was
     /// seen.
     ///
-    /// Recorded devices (`Recording.sources()`) alike in their topics and payload keys, whose
+    /// Recorded devices (`Recording.devices()`) alike in their topics and payload keys, whose
     /// ids are one text with the numbers 1 to N (`room-1` … `room-20`), are one group of
     /// `count: N`, `id: "room-{index}"`, as a scenario would write them; others are a group
     /// each, of one device with its recorded id. A group publishes on one topic, so a device
@@ -24,8 +26,8 @@ extension RecordingScenario {
 
             """
         var names = Set<String>()
-        for fleet in fleets(of: recording.sources()) {
-            let first = fleet.sources[0]
+        for fleet in fleets(of: recording.devices()) {
+            let first = fleet.devices[0]
             for (index, topic) in first.topics.enumerated() {
                 // A scenario's topic reads `{…}` and `${…}` as placeholders, and has no escape.
                 if topic.contains(where: { $0 == "{" || $0 == "}" || $0 == "$" }) {
@@ -33,15 +35,15 @@ extension RecordingScenario {
                     continue
                 }
                 let template = first.template(of: topic)
-                let sourceTopics = fleet.sources.map { source in source.topics.first { source.template(of: $0) == template } ?? topic }
-                let series = zip(fleet.sources, sourceTopics).map { source, topic in
-                    (id: source.id, messages: source.messages.filter { $0.topic == topic })
+                let deviceTopics = fleet.devices.map { device in device.topics.first { device.template(of: $0) == template } ?? topic }
+                let series = zip(fleet.devices, deviceTopics).map { device, topic in
+                    (id: device.id, messages: device.messages.filter { $0.topic == topic })
                 }
                 let level = nonIDLevel(of: template)
                 let groupName = unique(index == 0 ? fleet.name : fleet.name + "-" + level, among: &names)
                 let id = index == 0 ? fleet.idTemplate : fleet.idTemplate + "-" + level
                 let groupTopic = index == 0 ? template : first.template(of: topic, replacement: fleet.idTemplate)
-                text += group(name: groupName, count: fleet.sources.count, id: id, topic: groupTopic, template: template, series: series)
+                text += group(name: groupName, count: fleet.devices.count, id: id, topic: groupTopic, template: template, series: series)
             }
         }
         return text
@@ -49,19 +51,19 @@ extension RecordingScenario {
 
     /// Recorded devices that one group describes: its name, its devices' id template.
     struct Fleet {
-        var sources: [RecordedSource]
+        var devices: [RecordedDevice]
         var name: String
         var idTemplate: String
     }
 
-    /// The sources as groups: those alike, with ids one text and the numbers 1 to N, together.
-    static func fleets(of sources: [RecordedSource]) -> [Fleet] {
+    /// The devices as groups: those alike, with ids one text and the numbers 1 to N, together.
+    static func fleets(of devices: [RecordedDevice]) -> [Fleet] {
         var shapes: [String] = []
-        var byShape: [String: [RecordedSource]] = [:]
-        for source in sources {
-            let shape = self.shape(of: source)
+        var byShape: [String: [RecordedDevice]] = [:]
+        for device in devices {
+            let shape = self.shape(of: device)
             if byShape[shape] == nil { shapes.append(shape) }
-            byShape[shape, default: []].append(source)
+            byShape[shape, default: []].append(device)
         }
         var fleets: [Fleet] = []
         for shape in shapes {
@@ -76,25 +78,25 @@ extension RecordingScenario {
                 while let last = name.last, "-_./: ".contains(last) { name.removeLast() }
                 while let head = name.first, "-_./: ".contains(head) { name.removeFirst() }
                 fleets.append(
-                    Fleet(sources: ordered, name: name.isEmpty ? "device" : name, idTemplate: first.prefix + "{index}" + first.suffix))
+                    Fleet(devices: ordered, name: name.isEmpty ? "device" : name, idTemplate: first.prefix + "{index}" + first.suffix))
             } else {
-                fleets += members.map { Fleet(sources: [$0], name: $0.id, idTemplate: $0.id) }
+                fleets += members.map { Fleet(devices: [$0], name: $0.id, idTemplate: $0.id) }
             }
         }
         // In the order their first messages came.
         return fleets.sorted {
-            ($0.sources.map { $0.messages.first?.time ?? 0 }.min() ?? 0) < ($1.sources.map { $0.messages.first?.time ?? 0 }.min() ?? 0)
+            ($0.devices.map { $0.messages.first?.time ?? 0 }.min() ?? 0) < ($1.devices.map { $0.messages.first?.time ?? 0 }.min() ?? 0)
         }
     }
 
-    /// What sources must share to be one group: their topics with the id left out, and each
+    /// What devices must share to be one group: their topics with the id left out, and each
     /// topic's first payload's kind and keys.
-    static func shape(of source: RecordedSource) -> String {
-        source.topics.map { topic -> String in
-            let payload = source.messages.first { $0.topic == topic }.map { RecordedPayload($0) } ?? .binary(size: 0)
+    static func shape(of device: RecordedDevice) -> String {
+        device.topics.map { topic -> String in
+            let payload = device.messages.first { $0.topic == topic }.map { RecordedPayload($0) } ?? .binary(size: 0)
             let keys: String =
                 if case .object(.object(let members)) = payload { members.map(\.key).joined(separator: ",") } else { "\(payload.kind)" }
-            return source.template(of: topic) + "\u{0}" + keys
+            return device.template(of: topic) + "\u{0}" + keys
         }.sorted().joined(separator: "\u{1}")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scenario
 
 /// The generator fitted to one payload field's recorded values, as the scenario text of the
 /// field: the generator's map, and a comment of what was seen so a person can check it.

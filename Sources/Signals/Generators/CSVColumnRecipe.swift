@@ -5,7 +5,10 @@
 /// `column` is the header's name for it or its 0-based index; `header: false` says the first row
 /// is data, and then `column` must be an index. A cell that reads as a number is a number, an
 /// empty cell (or a row too short to reach the column) is `null`, and anything else is text.
-package struct ReplayRecipe: GeneratorRecipe, FieldGenerator {
+///
+/// Its key, `replay`, is the scenario language's and older than recordings; in the code, a replay
+/// is a device replaying a recording (`ReplayPlan`), and this a CSV file's column.
+package struct CSVColumnRecipe: GeneratorRecipe, FieldGenerator {
     package static let key = "replay"
     /// The column's values, in file order; never empty.
     package var values: [SignalValue]

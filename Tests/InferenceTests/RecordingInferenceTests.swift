@@ -1,10 +1,10 @@
+import Inference
 import MQTT
+import Scenario
 import Testing
 
-@testable import Scenario
-
-/// The parts of `devsim record --infer` and the scenarios record writes: recorded devices found
-/// from the topics, each kind of field fitted, odd topics and payloads written so they load.
+/// The parts of `devsim record --infer`: each kind of field fitted, odd topics and payloads
+/// written so they load.
 @Suite struct RecordingInferenceTests {
     /// A recording of `payloads` on `topic`, one message every `interval` seconds.
     static func recording(_ topic: String, _ payloads: [String], interval: Double = 1, qos: QoS = .atMostOnce) -> Recording {
@@ -21,29 +21,6 @@ import Testing
     /// The line of `text` that sets `field`.
     static func line(_ field: String, in text: String) -> String {
         text.split(separator: "\n").first { $0.trimmingPrefix(while: { $0 == " " }).hasPrefix(field + ":") }.map(String.init) ?? ""
-    }
-
-    @Test func topicsAreGroupedByTheLevelThatVariesBetweenAlikeTopics() {
-        let messages = ["building/room-1/climate", "building/room-2/climate", "building/room-1/door"].enumerated().map {
-            RecordedMessage(time: Double($0.offset), topic: $0.element, payload: [])
-        }
-        let sources = Recording(messages: messages).sources()
-        #expect(sources.map(\.id) == ["room-1", "room-2"])
-        #expect(sources.map(\.topics) == [["building/room-1/climate", "building/room-1/door"], ["building/room-2/climate"]])
-        #expect(sources.map(\.idLevel) == [1, 1])
-        #expect(sources[0].template(of: "building/room-1/door") == "building/{id}/door")
-    }
-
-    @Test func levelsWithoutDigitsNameDevicesAtTheEarliestLevel() {
-        let topics = ["home/kitchen/temperature", "home/hall/temperature", "home/kitchen/humidity"]
-        let sources = Recording(messages: topics.map { RecordedMessage(time: 0, topic: $0, payload: []) }).sources()
-        #expect(sources.map(\.id) == ["kitchen", "hall"])
-    }
-
-    @Test func aSingleTopicIsNamedByItsLevelWithADigitElseItsLast() {
-        #expect(
-            Recording(messages: [RecordedMessage(time: 0, topic: "factory/line-3/press", payload: [])]).sources().map(\.id) == ["line-3"])
-        #expect(Recording(messages: [RecordedMessage(time: 0, topic: "home/boiler", payload: [])]).sources().map(\.id) == ["boiler"])
     }
 
     @Test func anIntegerRisingByOneStepIsACounter() throws {
@@ -159,23 +136,5 @@ import Testing
         #expect(text.contains(#"# left out: "q/a{id}b/1""#) && text.contains(#"# left out: "q/c${HOME}/2""#), "\(text)")
         let scenario = try Self.load(text)
         #expect(scenario.groups.map { $0.topic.render(name: "x", index: 1, id: "3") } == ["q/plain/3"])
-    }
-
-    @Test func theReplayScenarioHasAGroupPerRecordedDevice() {
-        let messages = ["building/room-1/climate", "building/room-2/climate", "building/room-1/door"].enumerated().map {
-            RecordedMessage(time: Double($0.offset), topic: $0.element, qos: $0.offset == 2 ? .exactlyOnce : .atMostOnce, payload: [])
-        }
-        let text = RecordingScenario.replay(Recording(messages: messages), file: "recording.jsonl", name: "r")
-        #expect(
-            text.contains(
-                """
-                  - name: "room-1"
-                    count: 1                  # copies of this device; 1 replays it as recorded
-                    # its id; with a count above 1, a template such as "room-1-{index}"
-                    id: "room-1"
-                    qos: 2
-                """), "\(text)")
-        #expect(text.contains(#"topics: ["building/room-1/climate", "building/room-1/door"]"#), "\(text)")
-        #expect(text.contains(#"topics: "building/room-2/climate""#), "\(text)")
     }
 }

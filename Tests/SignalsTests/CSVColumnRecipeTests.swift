@@ -3,8 +3,8 @@ import Testing
 import Signals
 import TestSupport
 
-/// `replay` reads a real CSV file from a temporary directory.
-@Suite struct ReplayTests {
+/// `replay` (`CSVColumnRecipe`) reads a real CSV file from a temporary directory.
+@Suite struct CSVColumnRecipeTests {
     /// A fresh directory holding `files`, removed after `body`.
     static func withFiles(_ files: [String: String], _ body: (String) throws -> Void) throws {
         let directory = try RunFiles.folder(with: files).path + "/"

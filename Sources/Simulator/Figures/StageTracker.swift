@@ -4,7 +4,7 @@ import Scenario
 
 /// The figures of each stage of the run's load profile (`stages:`): a reading at each stage's
 /// end makes its figures, and the run's last reading those of the stage it ended in.
-package struct StageRecorder: Sendable {
+package struct StageTracker: Sendable {
     package private(set) var figures: [StageFigures] = []
     private let stages: [Stage]
     /// Each stage's end on the monotonic clock.

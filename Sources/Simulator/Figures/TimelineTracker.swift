@@ -3,7 +3,7 @@ import Report
 /// Makes a run's timeline from its running figures: what changed since the last reading is a
 /// point. The figures are the run's own counters and histograms, so the points add up to the
 /// report's totals once the last reading is taken after the drain.
-package struct TimelineRecorder: Sendable {
+package struct TimelineTracker: Sendable {
     package private(set) var timeline: Timeline
     /// When the next point is due, on the monotonic clock.
     package private(set) var due: UInt64

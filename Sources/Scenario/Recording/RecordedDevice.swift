@@ -1,7 +1,7 @@
-/// One recorded device, as `Recording.sources()` finds it: the topics one device published on,
+/// One recorded device, as `Recording.devices()` finds it: the topics one device published on,
 /// told apart from the others' by the topic level that names it.
-public struct RecordedSource: Sendable, Equatable {
-    /// The device's id as its topics name it (`room-1`); unique among a recording's sources.
+public struct RecordedDevice: Sendable, Equatable {
+    /// The device's id as its topics name it (`room-1`); unique among a recording's devices.
     public var id: String
     /// Which level of its topics (from 0) is the id, in every one of them.
     public var idLevel: Int

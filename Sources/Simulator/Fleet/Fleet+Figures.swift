@@ -1,7 +1,7 @@
 import Reactor
 import Report
 
-/// Recording the run: the figures as of now for the service, the readings the timeline, the
+/// The run's figures: as of now for the service, the readings the timeline, the
 /// stages and the capacity search take, and the one result they all make.
 extension Fleet {
     /// The run as of now: its figures, each group's, and the histograms as of the last probe.
@@ -53,18 +53,18 @@ extension Fleet {
         return result
     }
 
-    /// The stages and the capacity step under way at `now`, from their recorders: what the
+    /// The stages and the capacity step under way at `now`, from their tracking: what the
     /// status lines, `/metrics` and the live page say.
     func position(at now: UInt64, seconds: Double) -> RunPosition {
-        let (stage, groupStages, step, base) = recorders.withLock { [groupProfiles] recorders in
+        let (stage, groupStages, step, base) = tracking.withLock { [groupProfiles] tracking in
             (
-                recorders.stages?.position(at: now),
-                zip(groupProfiles, recorders.groupStages).map { profile, recorder in
-                    var stage = recorder.position(at: now)
+                tracking.stages?.position(at: now),
+                zip(groupProfiles, tracking.groupStages).map { profile, tracker in
+                    var stage = tracker.position(at: now)
                     stage.group = profile.name
                     return stage
                 },
-                recorders.capacity?.position, recorders.capacity?.baseRatePerSecond
+                tracking.capacity?.position, tracking.capacity?.baseRatePerSecond
             )
         }
         return RunPosition(
@@ -100,16 +100,16 @@ extension Fleet {
     /// Takes the timeline's next point, and closes a stage, when due; returns when the next
     /// of those is.
     func record(now: UInt64) -> UInt64? {
-        guard let due = recorders.withLock({ $0.due }) else { return nil }
+        guard let due = tracking.withLock({ $0.due }) else { return nil }
         guard now >= due else { return due }
         let reading = reading(now: now)
         let groupReadings = groupProfiles.isEmpty ? [] : groupReadings(at: now)
-        let (next, before, after) = recorders.withLock { recorders in
-            let before = recorders.stages?.figures.count ?? 0
-            if let due = recorders.timeline?.due, now >= due { recorders.timeline?.record(reading) }
-            recorders.stages?.record(reading)
-            for index in recorders.groupStages.indices { recorders.groupStages[index].record(groupReadings[index]) }
-            return (recorders.due, before, recorders.stages?.figures.count ?? 0)
+        let (next, before, after) = tracking.withLock { tracking in
+            let before = tracking.stages?.figures.count ?? 0
+            if let due = tracking.timeline?.due, now >= due { tracking.timeline?.record(reading) }
+            tracking.stages?.record(reading)
+            for index in tracking.groupStages.indices { tracking.groupStages[index].record(groupReadings[index]) }
+            return (tracking.due, before, tracking.stages?.figures.count ?? 0)
         }
         // The stages that began since the last reading: the one now under way drops its
         // connections; one already over when the reading came (a stalled loop held it back)
