@@ -5,9 +5,12 @@
 /// after it stopped. So the loop-owned classes need not claim `@unchecked Sendable`: the compiler
 /// keeps them from crossing threads bare, and this type checks where they are opened.
 ///
-/// The checks are `assert`s, made in the caller's module (`@inlinable`): debug builds, the
-/// tests', trap on a wrong thread; release builds pay nothing. swift-nio's `NIOLoopBound` is the
-/// model. A class is shared by reference, so a copy of the wrapper reaches the same object.
+/// The checks are `assert`s: debug builds, the tests', trap on a wrong thread; release builds
+/// skip them. Not for the publish path, though: this toolchain inlines no `package` accessor into
+/// another module, `@inlinable` or not (objdump finds calls to the unspecialized getter in a
+/// release build), so each opening costs a call: a command, a probe or a request crosses, never
+/// a message. swift-nio's `NIOLoopBound` is the model. A class is shared by reference, so a copy
+/// of the wrapper reaches the same object.
 package struct LoopBound<Value>: @unchecked Sendable {
     /// The loop the value belongs to, which any thread may hand jobs to.
     package let loop: EventLoop
