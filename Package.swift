@@ -63,6 +63,9 @@ let package = Package(
         .target(name: "Signals", swiftSettings: hotPath),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
         .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Signals"]),
+        // A recording's statistics: the scenario of generators fitted to it (`record --infer`),
+        // and how close a model's messages come to it; apart from the scenario files' reader.
+        .target(name: "Inference", dependencies: ["Scenario"]),
         // The run's report, with no I/O stack beneath it: figures, histograms, the timeline, stage
         // and capacity figures, the --expect language and verdicts, the JSON/JUnit/CSV/HTML
         // writers and report merge. Scenario for its did-you-mean, Signals for the fault counts
@@ -76,7 +79,7 @@ let package = Package(
         // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
         // health and readiness, the live report.
         .target(name: "Service", dependencies: ["CMicroHTTPD", "CSystemd", "Reactor", "Report", "Simulator"]),
-        .executableTarget(name: "devsim", dependencies: ["Simulator", "Report", "Scenario", "MQTT", "Mosquitto", "Service"]),
+        .executableTarget(name: "devsim", dependencies: ["Inference", "Simulator", "Report", "Scenario", "MQTT", "Mosquitto", "Service"]),
         // Not a test: prints the cost of making payloads (scripts/bench.sh runs it).
         .executableTarget(name: "PayloadBenchmark", dependencies: ["Scenario", "Signals"], path: "Benchmarks/PayloadBenchmark"),
         // Not a test: prints the cost of a TLS context per device identity (scripts/bench.sh tls-contexts).
@@ -92,6 +95,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Logging", "Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals", "TestSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "Scenario", "MQTT", "Simulator"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Logging", "Mosquitto", "MQTT", "Reactor", "TestSupport"]),
         // Golden/ holds the payload fixtures GoldenPayloadTests reads from the source tree.

@@ -1,10 +1,16 @@
 // Payload generation cost: nanoseconds per message for each device group of the scenario files
-// given (default: the shipped accelerometer scenario and a ten-field sensor), encoding into a
-// reused buffer as the event loop does; each group's fields also as a Sparkplug B DDATA (every
-// metric by alias, with its edge node's seq), to set the two encodings side by side. Run a
-// release build:
+// given (default: the shipped accelerometer scenario, a ten-field sensor, and a meter whose
+// three formulas stand beside the same fields made by generators), encoding into a reused
+// buffer as the event loop does; each group's fields also as a Sparkplug B DDATA (every metric
+// by alias, with its edge node's seq), to set the two encodings side by side. Run a release
+// build:
 //
 //   swift run -c release PayloadBenchmark [SCENARIO...]
+//
+// Instructions per JSON message, one scenario file at a time (divide by the messages):
+//
+//   PAYLOAD_BENCH_MESSAGES=20000 valgrind --tool=callgrind --collect-atstart=no \
+//     --toggle-collect='*DeviceA0C6encode7elapsed*' .build/release/PayloadBenchmark FILE
 import Foundation
 import Scenario
 import Signals
@@ -31,6 +37,36 @@ let tenFieldSensor = """
             firmware: { constant: "1.4.2" }
     """
 
+/// Formulas (`expr`) beside the same six fields made by generators.
+let meters = """
+    name: meters
+    devices:
+      - name: formulas
+        topic: t
+        publish: 1/s
+        payload:
+          style: flat
+          fields:
+            temp_c: { randomWalk: { start: 21, step: 0.1, min: 15, max: 30 }, decimals: 1 }
+            temp_f: { expr: "temp_c * 1.8 + 32", decimals: 1 }
+            voltage: { gaussian: { mean: 230, stddev: 2 }, decimals: 1 }
+            current: { uniform: { min: 0, max: 16 }, decimals: 2 }
+            power: { expr: "voltage * current / 1000", decimals: 3 }
+            state: { expr: "power > 2 ? 'high' : 'low'" }
+      - name: generators
+        topic: t
+        publish: 1/s
+        payload:
+          style: flat
+          fields:
+            temp_c: { randomWalk: { start: 21, step: 0.1, min: 15, max: 30 }, decimals: 1 }
+            temp_f: { randomWalk: { start: 70, step: 0.2, min: 59, max: 86 }, decimals: 1 }
+            voltage: { gaussian: { mean: 230, stddev: 2 }, decimals: 1 }
+            current: { uniform: { min: 0, max: 16 }, decimals: 2 }
+            power: { uniform: { min: 0, max: 3.7 }, decimals: 3 }
+            state: { choice: { values: [high, low] } }
+    """
+
 func scenarios() throws -> [Scenario] {
     let files = CommandLine.arguments.dropFirst()
     if files.isEmpty {
@@ -38,6 +74,7 @@ func scenarios() throws -> [Scenario] {
         return [
             try ScenarioLoader.load(file: root.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path, environment: [:]),
             try ScenarioLoader.load(text: tenFieldSensor, file: "ten-field-sensor.yaml", environment: [:]),
+            try ScenarioLoader.load(text: meters, file: "meters.yaml", environment: [:]),
         ]
     }
     return try files.map { try ScenarioLoader.load(file: $0, environment: ProcessInfo.processInfo.environment) }

@@ -70,23 +70,25 @@ package final class DeviceSignals: @unchecked Sendable {
 
     /// Finds the field each `integral` adds up; one it cannot find (the loader refuses it) stays
     /// at its start.
-    private static func linkIntegrals(_ list: FieldList) -> [(total: IntegralRecipe.Total, source: FieldEncoder)] {
-        let fields = leaves(list)
-        let byPath = Dictionary(fields, uniquingKeysWith: { first, _ in first })
-        return fields.compactMap { _, field in
+    private static func linkIntegrals(
+        _ fields: [(String, FieldEncoder)], _ byPath: [String: FieldEncoder]
+    ) -> [(total: IntegralRecipe.Total, source: FieldEncoder)] {
+        fields.compactMap { _, field in
             guard let total = field.generator as? IntegralRecipe.Total, let source = byPath[total.recipe.source] else { return nil }
             source.keepsLastNumber = true
             return (total, source)
         }
     }
 
-    /// Gives each `setpoint` field the field whose setpoint it reports.
-    private static func linkSetpoints(_ list: FieldList) {
-        let fields = leaves(list)
-        let byPath = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+    /// Gives each `setpoint` field the field whose setpoint it reports, and each formula the
+    /// fields it reads.
+    private static func linkReaders(_ fields: [(String, FieldEncoder)], _ byPath: [String: FieldEncoder]) {
         for (_, field) in fields {
-            guard let target = field.generator as? SetpointRecipe.Target else { continue }
-            target.field = byPath[target.source]
+            if let target = field.generator as? SetpointRecipe.Target {
+                target.field = byPath[target.source]
+            } else if let formula = field.generator as? FormulaMachine {
+                formula.link(formula.program.fields.compactMap { byPath[$0] })
+            }
         }
     }
 
@@ -184,8 +186,10 @@ package final class DeviceSignals: @unchecked Sendable {
         isPerField = payload.style == .perField
         fieldNames = payload.fields.map(\.name)
         fieldIsText = payload.fields.map { [.text, .timestamp].contains($0.generator?.valueKind) }
-        integrals = Self.linkIntegrals(FieldList(fields))
-        Self.linkSetpoints(FieldList(fields))
+        let leaves = Self.leaves(FieldList(fields))
+        let byPath = Dictionary(leaves, uniquingKeysWith: { first, _ in first })
+        integrals = Self.linkIntegrals(leaves, byPath)
+        Self.linkReaders(leaves, byPath)
         self.historyModels = context.models.filter { $0.dependsOnHistory }
         self.latestModels = context.models.filter { !$0.dependsOnHistory }
         self.sampleInterval = interval

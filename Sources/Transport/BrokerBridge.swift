@@ -44,7 +44,7 @@ package final class BrokerBridge {
         case closed
     }
 
-    package private(set) var phase: Phase = .connecting
+    package internal(set) var phase: Phase = .connecting
     /// The bridge opened (the broker accepted the upgrade, or raw, the TCP and TLS were made):
     /// MQTT's bytes reached it, whatever came of them.
     package private(set) var wasOpened = false
@@ -62,32 +62,32 @@ package final class BrokerBridge {
     package static let drainTime: Duration = .seconds(2)
 
     private let endpoint: BridgeEndpoint
-    private let loop: EventLoop
+    let loop: EventLoop
     /// The upgrade over a WebSocket; nil for raw.
-    private let handshake: WebSocketHandshake?
-    private let framer: any BridgeFraming
+    let handshake: WebSocketHandshake?
+    let framer: any BridgeFraming
     private let listener: LocalListener
-    private var link: BrokerLink?
-    private var local: LocalSide?
+    var link: BrokerLink?
+    var local: LocalSide?
     /// Held here: a loop holds its sources unretained.
     private var brokerSide: BrokerSide?
     private var brokerRegistration: EventLoop.Registration?
     /// Ends a drain that the broker does not end.
-    private let drainTimer: Timer
+    let drainTimer: Timer
     /// The delegate has heard why the bridge failed: it hears it once.
     private var failureTold = false
     /// The FIN toward the broker has been sent (`draining`).
-    private var shutDown = false
+    var shutDown = false
     /// The upgrade request not yet written.
     private var request: [UInt8] = []
     /// The broker's answer to it so far.
     private var answer: [UInt8] = []
     /// Bytes for libmosquitto not yet written to it.
-    private var towardLocal: [UInt8] = []
+    var towardLocal: [UInt8] = []
     /// Bytes one read takes, into a buffer of the moment: a buffer of the bridge's own cost
     /// 16 KB a connection (measured: 47.5 KB RSS per WebSocket connection against 18.2 KB over
     /// TCP, for 1,000 idle connections).
-    private static let readSize = 16 * 1024
+    static let readSize = 16 * 1024
 
     /// Starts the TCP connection to the broker (resolving its name, blocking) and makes the
     /// local listener, `localPath`, for libmosquitto to connect to next. Throws a sentence.
@@ -181,13 +181,13 @@ package final class BrokerBridge {
 
     /// A debug line of the bridge's, naming its loop and broker. Not for the bytes' path: the
     /// message is made before the level is looked at.
-    private func debug(_ message: String) {
+    func debug(_ message: String) {
         loop.logger.debug(
             (handshake == nil ? "bridge: " : "WebSocket bridge: ") + message,
             ["loop": .string(loop.name), "broker": .string("\(endpoint.host):\(endpoint.port)")])
     }
 
-    private func changed() {
+    func changed() {
         if let brokerRegistration { loop.update(brokerRegistration) }
         if let registration = local?.registration { loop.update(registration) }
     }
@@ -351,7 +351,7 @@ package final class BrokerBridge {
     }
 
     /// One read from the broker, whose bytes `take` gets while they are in the read's buffer.
-    private func readBroker(_ link: BrokerLink, _ take: (UnsafeRawBufferPointer) -> Void) -> BrokerLink.Result {
+    func readBroker(_ link: BrokerLink, _ take: (UnsafeRawBufferPointer) -> Void) -> BrokerLink.Result {
         withUnsafeTemporaryAllocation(byteCount: Self.readSize, alignment: 1) { buffer in
             let result = link.read(into: buffer)
             if case .bytes(let count) = result { take(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
@@ -378,7 +378,7 @@ package final class BrokerBridge {
         return "the broker closed the WebSocket (\(code)\(close.reason.isEmpty ? "" : ": " + close.reason))"
     }
 
-    private func flushTowardBroker() {
+    func flushTowardBroker() {
         guard let link, phase == .open || phase == .draining else { return }
         while true {
             framer.produce()
@@ -398,102 +398,6 @@ package final class BrokerBridge {
         }
         if phase == .draining { finishDraining(link) }
     }
-
-    // MARK: Draining toward the broker
-
-    /// libmosquitto closed its connection (`why`): nothing more comes from it, and what it sent
-    /// goes on.
-    private func beginDraining(_ why: String) {
-        debug("\(why): what it sent goes to the broker" + (handshake == nil ? ", then a FIN" : ", then a close frame"))
-        phase = .draining
-        local?.close(loop: loop)
-        local = nil
-        towardLocal = []
-        drainTimer.schedule(at: MonotonicClock.now() &+ MonotonicClock.nanoseconds(Self.drainTime))
-        flushTowardBroker()
-    }
-
-    /// Everything libmosquitto sent has been written: the close frame, queued only now so that
-    /// libwslay (which sends control frames first) does not put it before them, and then a FIN.
-    private func finishDraining(_ link: BrokerLink) {
-        guard framer.queuedBytes == 0, framer.outbound.isEmpty, !shutDown else { return }
-        if !framer.closeSent {
-            framer.close(code: 1000)
-            return flushTowardBroker()
-        }
-        shutDown = true
-        link.shutdownWrite()
-    }
-
-    /// What the broker sends while the bridge drains has no one to go to; its end of the
-    /// stream ends the drain.
-    private func drainBroker() {
-        guard let link else { return }
-        switch readBroker(link, { _ in }) {
-        case .bytes, .wouldBlock: break
-        case .closed:
-            debug("the broker closed its side: drained")
-            close()
-        case .failed(let reason):
-            debug("the drain ended: \(reason)")
-            close()
-        }
-    }
-
-    // MARK: libmosquitto's side
-
-    fileprivate var localWantsRead: Bool { phase == .open && framer.queuedBytes + framer.outbound.count < Self.bufferLimit }
-    fileprivate var localWantsWrite: Bool { !towardLocal.isEmpty }
-
-    fileprivate func localReadable() {
-        guard let local else { return }
-        // Outside `open` the local side is not watched for reading: this is a hang-up,
-        // libmosquitto giving up on the attempt (or gone while the broker's bytes wait for it).
-        guard phase == .open else {
-            debug("libmosquitto hung up " + (phase == .finishing ? "before it had all the broker sent" : "before the bridge was open"))
-            return close()
-        }
-        let count = withUnsafeTemporaryAllocation(byteCount: Self.readSize, alignment: 1) { buffer in
-            let count = Glibc.read(local.descriptor, buffer.baseAddress, buffer.count)
-            if count > 0 { framer.send(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-            return count
-        }
-        if count > 0 {
-            flushTowardBroker()
-        } else if count == 0 {
-            beginDraining("libmosquitto closed its connection")
-        } else if errno != EAGAIN && errno != EINTR {
-            beginDraining("libmosquitto's connection failed (\(SystemError(call: "read", errno: errno)))")
-        }
-        changed()
-    }
-
-    fileprivate func localWritable() {
-        flushTowardLocal()
-        changed()
-    }
-
-    private func flushTowardLocal() {
-        guard let local, !towardLocal.isEmpty else { return }
-        let written = towardLocal.withUnsafeBytes { Glibc.write(local.descriptor, $0.baseAddress, $0.count) }
-        if written > 0 {
-            towardLocal.removeFirst(written)
-        } else if written < 0, errno != EAGAIN, errno != EINTR {
-            debug(
-                "\(SystemError(call: "write", errno: errno)) toward libmosquitto: \(towardLocal.count) bytes from the broker "
-                    + "not delivered; both sides close")
-            return close()
-        }
-        if phase == .finishing, towardLocal.isEmpty { close() }
-    }
-}
-
-extension BrokerBridge: TimerTarget {
-    /// The drain took longer than the broker allows: give up on the rest.
-    package func timerFired(_ timer: Timer, now: UInt64) {
-        debug("the broker did not close within \(BrokerBridge.drainTime) of the drain: given up")
-        close()
-    }
 }
 
 /// The broker's socket of a bridge, as its loop sees it.
@@ -510,28 +414,4 @@ private final class BrokerSide: EventSource {
     func readable(hungUp: Bool) { bridge.brokerReadable() }
     func writable() { bridge.brokerWritable() }
     func registrationFailed(_ error: SystemError) { bridge.close() }
-}
-
-/// libmosquitto's connection to a bridge, as the bridge's loop sees it.
-private final class LocalSide: EventSource {
-    unowned let bridge: BrokerBridge
-    let descriptor: Int32
-    var registration: EventLoop.Registration?
-
-    init(bridge: BrokerBridge, descriptor: Int32) {
-        self.bridge = bridge
-        self.descriptor = descriptor
-    }
-
-    var wantsWrite: Bool { bridge.localWantsWrite }
-    var wantsRead: Bool { bridge.localWantsRead }
-    func readable(hungUp: Bool) { bridge.localReadable() }
-    func writable() { bridge.localWritable() }
-    func registrationFailed(_ error: SystemError) { bridge.close() }
-
-    func close(loop: EventLoop) {
-        if let registration { loop.deregister(registration) }
-        registration = nil
-        Glibc.close(descriptor)
-    }
 }

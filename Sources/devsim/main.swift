@@ -45,23 +45,9 @@ do {
             options, output: { write($0, to: .standardOutput) },
             errors: { write($0, to: .standardError) })
     case .run(let options):
-        let level: Logger.Level = options.quiet ? .warning : options.verbose ? .debug : .info
-        // On a terminal the status line is redrawn in place; a log line first clears it.
-        let clearsLine = RunCommand.redrawsStatus(options)
-        let sink: @Sendable (String) -> Void = { line in
-            Logger.standardError(clearsLine ? "\r\u{1B}[K" + line : line)
-        }
-        let logger = Logger(format: options.logFormat, minimumLevel: level, sink: sink)
-        code = RunCommand(options: options, environment: environment, logger: logger).execute()
+        code = RunCommand.execute(options, environment: environment)
     case .record(let options):
-        let common = options.common
-        let level: Logger.Level = common.quiet ? .warning : common.verbose ? .debug : .info
-        let clearsLine = RecordCommand.redrawsStatus(options)
-        let sink: @Sendable (String) -> Void = { line in
-            Logger.standardError(clearsLine ? "\r\u{1B}[K" + line : line)
-        }
-        let logger = Logger(format: common.logFormat, minimumLevel: level, sink: sink)
-        code = RecordCommand(options: options, environment: environment, logger: logger).execute()
+        code = RecordCommand.execute(options, environment: environment)
     }
 } catch {
     write("devsim: \(error.message)\n\(error.hint)\n", to: .standardError)

@@ -34,7 +34,7 @@ import TestSupport
             "        X: { replay: { file: data.csv, column: x } }\n",
             files: ["data.csv": "t,x\n0,1.5\n1,hello\n"], in: "nested/"
         ) { _, result in
-            let replay = try #require(try Self.generator(result) as? ReplayRecipe)
+            let replay = try #require(try Self.generator(result) as? CSVColumnRecipe)
             #expect(replay.values == [.number(1.5), .string("hello")])
         }
     }

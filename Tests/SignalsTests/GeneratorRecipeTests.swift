@@ -6,7 +6,7 @@ import Signals
         #expect(
             Generators.keys == [
                 "constant", "counter", "uniform", "gaussian", "sine", "randomWalk", "choice", "dwell", "integral", "setpoint", "bool",
-                "sequence", "timestamp", "uuid", "replay", "accelerometer", "location", "bytes",
+                "sequence", "timestamp", "uuid", "replay", "accelerometer", "location", "bytes", "expr",
             ])
     }
 

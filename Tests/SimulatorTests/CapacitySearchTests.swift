@@ -60,7 +60,7 @@ import Testing
     /// the hold's alone; the SLO breaking names itself.
     @Test func eachStepIsJudgedOnItsHoldAlone() throws {
         let slos = [try Assertion.slo("p99<50ms"), try Assertion.slo("rate>=99%")]
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(slos: slos, step: .seconds(10), warmUp: .seconds(2), baseRatePerSecond: 100), start: 0)
         #expect(recorder.due == nil && recorder.isConnecting)
         recorder.connected(now: 1_000_000_000)
@@ -104,7 +104,7 @@ import Testing
     /// the cool-down after a break waits for the queues of the connections up alone, or one
     /// unreachable device would hold every broken step for the whole 30 s.
     @Test func theCoolDownWaitsForTheQueuesOfConnectionsUpAlone() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(slos: [try Assertion.slo("p99<50ms")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
             start: 0)
         recorder.connected(now: 0)
@@ -134,7 +134,7 @@ import Testing
     /// With a `lost` SLO the hold counts what it publishes, and the step is judged once the
     /// last of it arrived, or nothing more arrived for half a second, still at the step's rate.
     @Test func aLostSLOWaitsForTheStepsMessages() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(
                 slos: [try Assertion.slo("lost==0"), try Assertion.slo("p99<50ms")], step: .seconds(1), warmUp: .seconds(1),
                 baseRatePerSecond: 10),
@@ -175,7 +175,7 @@ import Testing
 
     /// Arrivals that never stop (a broker delivering a backlog) end the wait at five seconds.
     @Test func theWaitForAStepsMessagesIsBounded() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(slos: [try Assertion.slo("lost<=1%")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
             start: 0)
         recorder.connected(now: 0)
@@ -200,8 +200,8 @@ import Testing
     /// arrived by the run's settle; and a step none of whose messages had a number to count
     /// by does not pass `lost==0` on nothing.
     @Test func aStepAwaitedWhenTheRunEndsIsJudgedAndOneWithNothingCountedBreaks() throws {
-        func recorder() throws -> CapacityRecorder {
-            var recorder = CapacityRecorder(
+        func recorder() throws -> CapacityStepper {
+            var recorder = CapacityStepper(
                 settings: CapacitySettings(slos: [try Assertion.slo("lost==0")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
                 start: 0)
             recorder.connected(now: 0)
@@ -226,7 +226,7 @@ import Testing
 
     /// A fleet down for a whole step measured nothing: its empty lateness must not pass it.
     @Test func aStepThatPublishedNothingBreaks() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(
                 slos: [try Assertion.slo("lateness.p99<5ms")], step: .seconds(1), warmUp: .zero, baseRatePerSecond: 10),
             start: 0)

@@ -29,7 +29,7 @@ import Testing
     /// The stage under way by the clock, as `/metrics` has it.
     @Test func theStageUnderWayIsTheClocks() {
         let stages = [Stage(duration: 10, target: .rate(.every(seconds: 0.05))), Stage(duration: 10, target: .multiplier(0))]
-        let recorder = StageRecorder(stages: stages, start: 0)
+        let recorder = StageTracker(stages: stages, start: 0)
         func text(at seconds: UInt64) -> String? {
             var position = RunPosition()
             position.stages = [recorder.position(at: seconds * 1_000_000_000)]
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aCapacitySearchNamesItsStepItsTargetAndWhatItIsDoing() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(
                 slos: [try Assertion.slo("p99<50ms")], step: .seconds(1), warmUp: .seconds(1), baseRatePerSecond: 100),
             start: 0)

@@ -11,7 +11,7 @@ import Testing
 
     @Test func theStageUnderWayIsTheClocksAndNoneAfterTheLast() {
         let stages = [Stage(duration: 10, target: .multiplier(2)), Stage(duration: 20, target: .rate(.every(seconds: 0.05)))]
-        let recorder = StageRecorder(stages: stages, start: 5 * Self.second)
+        let recorder = StageTracker(stages: stages, start: 5 * Self.second)
         let first = recorder.position(at: 8 * Self.second)
         #expect(first.stage == 1 && first.count == 2 && first.target == "x2" && first.seconds == 3 && first.plannedSeconds == 10)
         // Read by the clock, not by the readings, which no one took here.
@@ -50,7 +50,7 @@ import Testing
     /// The search's step through its phases, and its target: the step's rate while it warms up
     /// and is measured, the scenarios' while the fleet connects or cools down.
     @Test func theCapacityStepFollowsTheSearch() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(
                 slos: [try Assertion.slo("p99<50ms")], step: .seconds(1), warmUp: .seconds(1), baseRatePerSecond: 10),
             start: 0)

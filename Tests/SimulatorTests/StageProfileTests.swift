@@ -140,7 +140,7 @@ import Testing
             Stage(duration: 1, target: .multiplier(1)), Stage(duration: 1, target: .multiplier(2)),
             Stage(duration: 1, target: .multiplier(3)),
         ]
-        var recorder = StageRecorder(stages: stages, start: 0)
+        var recorder = StageTracker(stages: stages, start: 0)
         var totals = Totals()
         totals.figures[.scheduled] = 30
         recorder.record(FigureReading(time: 2_100_000_000, totals: totals))

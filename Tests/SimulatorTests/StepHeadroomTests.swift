@@ -113,7 +113,7 @@ import Testing
     /// The recorder measures each hold's headroom from the readings' loads, and names what
     /// held a broken step back.
     @Test func aBrokenStepCarriesItsHeadroomAndLimiter() throws {
-        var recorder = CapacityRecorder(
+        var recorder = CapacityStepper(
             settings: CapacitySettings(slos: [try Assertion.slo("p99<50ms")], step: .seconds(10), warmUp: .zero, baseRatePerSecond: 10),
             start: 0)
         recorder.connected(now: 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import Service
 import Testing
 @testable import devsim
 

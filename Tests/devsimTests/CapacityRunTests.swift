@@ -174,7 +174,7 @@ import TestSupport
         #expect(steps[1]["passed"] as? Bool == false, "\(steps[1])")
         let broke = try #require(steps[1]["at"] as? Double).advanced(by: try #require(steps[1]["seconds"] as? Double))
         let coolDown = try #require(steps[2]["at"] as? Double) - 1.5 - broke
-        // At least the minimum (`CapacityRecorder.minimumCoolDown`, 1 s), to the report's
+        // At least the minimum (`CapacityStepper.minimumCoolDown`, 1 s), to the report's
         // millisecond: the watching thread wakes at the cool-down's due time, so one held by
         // nothing lasts 1 s to the nanosecond, which the report's seconds give back as
         // 0.9999999999999991 (seen in a clean-clone suite run).

@@ -3,6 +3,7 @@ import Report
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
+import Service
 import Simulator
 import Testing
 import TestSupport

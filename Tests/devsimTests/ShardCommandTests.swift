@@ -1,6 +1,7 @@
 import Foundation
 import Report
 import Scenario
+import Service
 import Simulator
 import Testing
 import TestSupport

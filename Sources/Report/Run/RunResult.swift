@@ -1,4 +1,4 @@
-/// What a run measured, as the fleet reads it from its counters, histograms and recorders: at
+/// What a run measured, as the fleet reads it from its counters, histograms and trackers: at
 /// its end, and while it goes on for the service (`reason` then `.running`). Built in one place
 /// (`Fleet`), and made into the report (`RunReport(result:…)`) and the live view from there.
 public struct RunResult: Sendable {

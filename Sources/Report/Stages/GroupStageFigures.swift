@@ -14,7 +14,7 @@ public struct GroupStageFigures: Codable, Sendable, Equatable {
         case stage, target, plannedSeconds, at, seconds, scheduled, published, acknowledged, unchanged, connectionsUp
     }
 
-    /// `figures`, taken by a `StageRecorder` from the group's counts, less what is not the group's.
+    /// `figures`, taken by a `StageTracker` from the group's counts, less what is not the group's.
     package init(_ figures: StageFigures) {
         stage = figures.stage
         target = figures.target

@@ -71,7 +71,7 @@ final class LoadSession {
     /// Parses `bytes` as the file `file` and hands its reader and root node (with `${VAR}`
     /// replaced) to `read`, with `file` on the chain of files being read.
     func read<T>(_ bytes: [UInt8], file: String, _ read: (ScenarioReader, Node) -> T?) -> T? {
-        let reader = ScenarioReader(file: file, generators: generators, session: self)
+        let reader = ScenarioReader(file: file, source: bytes, generators: generators, session: self)
         readers.append(reader)
         guard bytes.count <= Self.maximumFileSize else {
             reader.report(Mark(line: 1, column: 1), "the file is too large: " + Self.tooLarge(bytes.count))

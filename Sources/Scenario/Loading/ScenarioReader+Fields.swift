@@ -69,6 +69,13 @@ extension ScenarioReader {
     /// None for a field that reports a setpoint, which takes what is written to it as that
     /// setpoint: `set` would make the reported target a value of its own.
     private func fieldCommand(_ node: Node, of field: String, recipe: (any GeneratorRecipe)?) -> FieldCommand? {
+        if recipe is FormulaRecipe {
+            report(
+                node.mark,
+                "field '\(field)' is a formula, whose value follows the fields it reads: no command sets it; "
+                    + "give 'command' to a field it reads")
+            return nil
+        }
         if let setpoint = recipe as? SetpointRecipe {
             report(
                 node.mark,
@@ -242,7 +249,9 @@ extension ScenarioReader {
         do {
             recipe = try generators.recipe(key, parameters)
         } catch {
-            if !isList(value, of: key) { report(parameters.mark(for: error.key), error.message) }
+            if !isList(value, of: key) {
+                report(error.offset.map { mark(of: $0, in: value) } ?? parameters.mark(for: error.key), error.message)
+            }
             return .invalid
         }
         guard let recipe else { return .unknown }

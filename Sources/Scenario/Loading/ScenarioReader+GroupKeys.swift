@@ -169,9 +169,9 @@ extension ScenarioReader {
             report(fieldsNode.mark, "expected at least one field in 'fields', found \(fieldsNode.summary)")
             return nil
         }
-        let fields = pairs.compactMap { field($0.key, $0.value) }
+        let read = pairs.compactMap { field($0.key, $0.value) }
         let template = payloadTemplate(entries, style: style, fieldNames: pairs.compactMap(\.key.scalarText))
-        guard diagnostics.count == problemsBefore else { return nil }
+        guard diagnostics.count == problemsBefore, let fields = formulas(read, in: fieldsNode) else { return nil }
         let size = payloadSize(entries, style: style ?? .milkcocoa, fields: fields, template: template)
         checkBytes(fields, style: style ?? .milkcocoa, size: size, sizeNode: entries["size"], fieldsNode: fieldsNode)
         guard diagnostics.count == problemsBefore else { return nil }

@@ -10,12 +10,15 @@ final class ScenarioReader {
     let generators: GeneratorRegistry
     /// The load this file is part of, which reads the files it includes.
     unowned let session: LoadSession
+    /// The file's bytes, for a place inside a value (`ScalarPosition`).
+    let source: [UInt8]
     private(set) var diagnostics: [Diagnostic] = []
     /// See `Scenario.fileLocations`.
     private(set) var fileLocations: [String: SourceLocation] = [:]
 
-    init(file: String, generators: GeneratorRegistry, session: LoadSession) {
+    init(file: String, source: [UInt8] = [], generators: GeneratorRegistry, session: LoadSession) {
         self.file = file
+        self.source = source
         self.generators = generators
         self.session = session
         if let slash = file.lastIndex(of: "/") {
@@ -38,6 +41,12 @@ final class ScenarioReader {
 
     func report(_ mark: Mark, _ message: String) {
         diagnostics.append(Diagnostic(file: file, line: mark.line, column: mark.column, message: message))
+    }
+
+    /// Where the `offset`-th character of `node`'s text stands, when the file shows it one for
+    /// one; else, and for no offset, where the node starts.
+    func mark(of offset: Int?, in node: Node) -> Mark {
+        offset.flatMap { ScalarPosition.mark(of: $0, in: node, source: source) } ?? node.mark
     }
 
     /// Problems found in a file the scenario names (a credentials file), at their own places.

@@ -17,7 +17,7 @@ package indirect enum RecordedJSON: Sendable, Equatable {
     }
 
     /// The JSON value `bytes` hold, alone but for white space; `nil` when they hold none.
-    static func parse(_ bytes: [UInt8]) -> RecordedJSON? {
+    package static func parse(_ bytes: [UInt8]) -> RecordedJSON? {
         read(bytes)?.value
     }
 

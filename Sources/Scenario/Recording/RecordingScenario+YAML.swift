@@ -5,7 +5,7 @@ extension RecordingScenario {
     /// start, `yes`, line breaks): JSON's escapes, which YAML's double quotes share, and `\u`
     /// escapes for what libyaml would read as a line break or refuse (C1 controls, U+2028,
     /// U+2029, the byte order mark).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = ""
         RecordedMessage.appendString(text, to: &result)
         guard result.unicodeScalars.contains(where: needsEscape) else { return result }
@@ -26,19 +26,19 @@ extension RecordingScenario {
     }
 
     /// `seconds` as a scenario duration: `5s`, `250ms`, `1.5s`, to the millisecond.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let milliseconds = (seconds * 1000).rounded()
         if milliseconds < 1000 { return "\(Int(max(1, milliseconds)))ms" }
         return number(milliseconds / 1000, decimals: 3) + "s"
     }
 
     /// `seconds` between messages as a scenario rate: `1/5s`, `1/250ms`.
-    static func rate(interval seconds: Double) -> String {
+    package static func rate(interval seconds: Double) -> String {
         "1/" + duration(seconds)
     }
 
     /// `value` with at most `decimals` digits after the point, without trailing zeros or `-0`.
-    static func number(_ value: Double, decimals: Int) -> String {
+    package static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "0" }
         let scale = pow(10, Double(min(max(decimals, 0), 15)))
         var rounded = (value * scale).rounded() / scale
@@ -54,7 +54,7 @@ extension RecordingScenario {
 
     /// A number rounded to `significant` digits: for statistics in comments and parameters that
     /// are estimates.
-    static func estimate(_ value: Double, significant: Int = 4) -> String {
+    package static func estimate(_ value: Double, significant: Int = 4) -> String {
         guard value.isFinite, value != 0 else { return "0" }
         let magnitude = Int(log10(abs(value)).rounded(.down))
         return number(value, decimals: max(0, significant - 1 - magnitude))

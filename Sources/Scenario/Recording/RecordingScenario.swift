@@ -2,7 +2,7 @@
 /// generators fitted to it (`inferred`).
 public enum RecordingScenario {
     /// A scenario that replays `recording`, which is at `file` (relative to the scenario): a
-    /// device group per recorded device (`Recording.sources()`), each one device that publishes
+    /// device group per recorded device (`Recording.devices()`), each one device that publishes
     /// its recorded messages as they came, with comments that say how to make a fleet of it.
     public static func replay(_ recording: Recording, file: String, name: String) -> String {
         var text = """
@@ -20,20 +20,20 @@ public enum RecordingScenario {
 
             """
         var names = Set<String>()
-        for source in recording.sources() {
+        for device in recording.devices() {
             let topics =
-                source.topics.count == 1
-                ? quoted(source.topics[0]) : "[" + source.topics.map(quoted).joined(separator: ", ") + "]"
+                device.topics.count == 1
+                ? quoted(device.topics[0]) : "[" + device.topics.map(quoted).joined(separator: ", ") + "]"
             text += """
-                  - name: \(quoted(unique(source.id, among: &names)))
+                  - name: \(quoted(unique(device.id, among: &names)))
                     count: 1                  # copies of this device; 1 replays it as recorded
-                    # its id; with a count above 1, a template such as \(quoted(source.id + "-{index}"))
-                    id: \(quoted(source.id))
-                    qos: \(source.qos)                    # the highest QoS its messages were recorded at
+                    # its id; with a count above 1, a template such as \(quoted(device.id + "-{index}"))
+                    id: \(quoted(device.id))
+                    qos: \(device.qos)                    # the highest QoS its messages were recorded at
                     recording:
                       file: \(quoted(file))
                       topics: \(topics)
-                      recordedID: \(quoted(source.id))
+                      recordedID: \(quoted(device.id))
                       # speed: 1x
                       # loop: false
                       # timestamps: keep
@@ -44,7 +44,7 @@ public enum RecordingScenario {
     }
 
     /// `name`, or `name-2`, `name-3`… if `names` has it; then in `names`.
-    static func unique(_ name: String, among names: inout Set<String>) -> String {
+    package static func unique(_ name: String, among names: inout Set<String>) -> String {
         var candidate = name.isEmpty ? "device" : name
         var number = 1
         while names.contains(candidate) {

@@ -6,7 +6,7 @@
     import Darwin
 #endif
 
-/// A CSV file read whole, for `replay`: RFC 4180 rows (fields separated by commas, double quotes
+/// A CSV file read whole, for `replay` (`CSVColumnRecipe`): RFC 4180 rows (fields separated by commas, double quotes
 /// around fields holding commas, quotes or line breaks, `""` for a quote inside them), LF or CRLF
 /// line ends. Blank lines are skipped. Also a scenario's `broker.credentials`.
 package enum CSVFile {

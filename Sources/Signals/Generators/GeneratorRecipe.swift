@@ -40,10 +40,11 @@ package enum Generators {
         SequenceRecipe.self,
         TimestampRecipe.self,
         UUIDRecipe.self,
-        ReplayRecipe.self,
+        CSVColumnRecipe.self,
         AccelerometerRecipe.self,
         LocationRecipe.self,
         BytesRecipe.self,
+        FormulaRecipe.self,
     ]
 
     package static var keys: [String] { all.map { $0.key } }

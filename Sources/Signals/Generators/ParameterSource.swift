@@ -62,9 +62,13 @@ package struct ParameterError: Error, Sendable, Equatable {
     /// The parameter's key; `nil` when the error is about the generator's value as a whole.
     package var key: String?
     package var message: String
+    /// The character of the value the problem is at (in Unicode scalars, from 0), for a value
+    /// read as a language of its own (a formula); `nil` for the value as a whole.
+    package var offset: Int?
 
-    package init(key: String?, _ message: String) {
+    package init(key: String?, _ message: String, offset: Int? = nil) {
         self.key = key
         self.message = message
+        self.offset = offset
     }
 }

@@ -62,7 +62,7 @@ extension PayloadSpec {
             value = longest(of: [constant.value], field, quoted: quoted)
         case let choice as ChoiceRecipe: value = longest(of: choice.values, field, quoted: quoted)
         case let sequence as SequenceRecipe: value = longest(of: sequence.values, field, quoted: quoted)
-        case let replay as ReplayRecipe: value = longest(of: replay.values, field, quoted: quoted)
+        case let column as CSVColumnRecipe: value = longest(of: column.values, field, quoted: quoted)
         case let dwell as DwellRecipe: value = longest(of: dwell.values, field, quoted: quoted)
         case is BoolRecipe: value = 5
         case is UUIDRecipe: value = 36 + quotes
@@ -70,6 +70,13 @@ extension PayloadSpec {
             // `2026-11-29T12:00:00Z`, and a point and the fraction's digits.
             value = timestamp.unit == .iso8601 ? 20 + (field.decimals.map { $0 > 0 ? $0 + 1 : 0 } ?? 4) + quotes : longestNumber(field)
         case is BytesRecipe: return nil
+        case let formula as FormulaRecipe:
+            // A formula writes null when a field it reads drops out; its text may be a field's.
+            switch formula.valueKind {
+            case .bool: value = 5
+            case .text, .timestamp: return nil
+            case .number: value = Swift.max(longestNumber(field), 4)
+            }
         default: value = longestNumber(field)
         }
         return value.map { Swift.max($0, null) }

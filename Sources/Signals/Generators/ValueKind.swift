@@ -71,7 +71,7 @@ extension SequenceRecipe {
     package var valueKind: ValueKind { .of(values) }
 }
 
-extension ReplayRecipe {
+extension CSVColumnRecipe {
     package var valueKind: ValueKind { .of(values) }
 }
 

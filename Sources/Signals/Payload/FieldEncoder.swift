@@ -95,12 +95,74 @@ final class FieldEncoder {
 
     static let comma = UInt8(ascii: ",")
 
+    /// The field in one publish: how it drops out, or else its value after commands and
+    /// modifiers (numbers not yet rounded).
+    struct Reading {
+        var dropout: FieldFaults.Dropout.Mode?
+        var value: SignalValue
+    }
+
+    /// Whether a formula reads the field: its reading is then kept for the publish (`kept`), so
+    /// that the formula and the payload show one value, its faults fire once, and a field read
+    /// before its turn is not made twice.
+    var isRead = false
+    private var kept = Reading(dropout: nil, value: .null)
+    private var keptIndex = -1
+
+    /// The field in the publish at `instant`: decided once per publish, whichever asks first.
+    @inline(__always)
+    func reading(at instant: PublishInstant) -> Reading {
+        guard isRead else { return read(at: instant) }
+        if keptIndex != instant.index {
+            kept = read(at: instant)
+            keptIndex = instant.index
+        }
+        return kept
+    }
+
+    /// The value a formula reads: as the payload shows it (numbers rounded to the field's
+    /// decimals), `null` when the field drops out.
+    func publishedValue(at instant: PublishInstant) -> SignalValue {
+        let reading = reading(at: instant)
+        guard reading.dropout == nil else { return .null }
+        if case .number(let number) = reading.value { return .number(asWritten(number)) }
+        return reading.value
+    }
+
+    @inline(__always)
+    private func read(at instant: PublishInstant) -> Reading {
+        if let dropout = faults?.dropout(at: instant) {
+            // Read all the same: an aggregating accelerometer closes its mean/max window when
+            // read, and the next publish must not sum up two windows.
+            _ = generator.value(at: instant)
+            return Reading(dropout: dropout, value: .null)
+        }
+        var value = generator.value(at: instant)
+        if isCommanded { value = commandedValue(value, at: instant) }
+        if keepsLastNumber { lastNumber = nil }
+        switch value {
+        case .number(let number):
+            let modified = modified(number, at: instant)
+            if keepsLastNumber { lastNumber = asWritten(modified) }
+            return Reading(dropout: nil, value: .number(modified))
+        case .integer(let integer):
+            guard modifiesNumbers else {
+                if keepsLastNumber { lastNumber = Double(integer) }
+                return Reading(dropout: nil, value: value)
+            }
+            let modified = modified(Double(integer), at: instant)
+            if keepsLastNumber { lastNumber = asWritten(modified) }
+            return Reading(dropout: nil, value: .number(modified))
+        default:
+            return Reading(dropout: nil, value: value)
+        }
+    }
+
     /// Writes `"name":value` to an object, preceded by a comma when `separated`; nothing when the
     /// field drops out and is omitted. Returns whether it wrote.
     func writeMember(at instant: PublishInstant, into buffer: inout PayloadBuffer, separated: Bool) -> Bool {
-        let dropout = faults?.dropout(at: instant)
-        if dropout != nil { readAndDiscard(at: instant) }
-        if dropout == .omit {
+        let reading = isGroup ? Reading(dropout: nil, value: .null) : reading(at: instant)
+        if reading.dropout == .omit {
             if isWatched { written.removeAll(keepingCapacity: true) }
             return false
         }
@@ -108,11 +170,7 @@ final class FieldEncoder {
         // Through its bytes: appending the array itself retains and releases it.
         key.withUnsafeBytes { buffer.append(contentsOf: $0) }
         let start = buffer.count
-        if dropout == .null {
-            JSONWriter.writeNull(into: &buffer)
-        } else {
-            writeValue(at: instant, into: &buffer, quoted: true)
-        }
+        write(reading, at: instant, into: &buffer, quoted: true)
         noteWritten(buffer, from: start)
         return true
     }
@@ -121,15 +179,13 @@ final class FieldEncoder {
     /// without quotes, a group as its JSON object; nothing when it drops out and is omitted.
     /// Returns whether it wrote.
     func writeAlone(at instant: PublishInstant, into buffer: inout PayloadBuffer) -> Bool {
-        if let dropout = faults?.dropout(at: instant) {
-            readAndDiscard(at: instant)
+        let reading = isGroup ? Reading(dropout: nil, value: .null) : reading(at: instant)
+        if reading.dropout == .omit {
             if isWatched { written.removeAll(keepingCapacity: true) }
-            guard dropout == .null else { return false }
-            JSONWriter.writeNull(into: &buffer)
-            return true
+            return false
         }
         let start = buffer.count
-        writeValue(at: instant, into: &buffer, quoted: false)
+        write(reading, at: instant, into: &buffer, quoted: false)
         noteWritten(buffer, from: start)
         return true
     }
@@ -137,49 +193,32 @@ final class FieldEncoder {
     /// Writes the value for a template placeholder: strings without quotes, nothing when the field
     /// drops out and is omitted.
     func writeTemplateValue(at instant: PublishInstant, into buffer: inout PayloadBuffer) {
+        let reading = isGroup ? Reading(dropout: nil, value: .null) : reading(at: instant)
         let start = buffer.count
-        if let dropout = faults?.dropout(at: instant) {
-            readAndDiscard(at: instant)
-            if dropout == .null { JSONWriter.writeNull(into: &buffer) }
-            noteWritten(buffer, from: start)
-            return
-        }
-        writeValue(at: instant, into: &buffer, quoted: false)
+        if reading.dropout != .omit { write(reading, at: instant, into: &buffer, quoted: false) }
         noteWritten(buffer, from: start)
     }
 
-    /// Reads the value a dropout hides all the same: an aggregating accelerometer closes its
-    /// mean/max window when read, and the next publish must not sum up two windows.
-    func readAndDiscard(at instant: PublishInstant) {
-        if !isGroup { _ = generator.value(at: instant) }
-    }
-
-    /// Writes the value as JSON; with `quoted` false, a string or timestamp without its quotes
-    /// (and without escapes), as a template wants it.
-    func writeValue(at instant: PublishInstant, into buffer: inout PayloadBuffer, quoted: Bool) {
+    /// Writes the value as JSON (`null` for a dropout), a group as its object; with `quoted`
+    /// false, a string or timestamp without its quotes (and without escapes), as a template
+    /// wants it.
+    @inline(__always)
+    private func write(_ reading: Reading, at instant: PublishInstant, into buffer: inout PayloadBuffer, quoted: Bool) {
         if isGroup {
             buffer.append(UInt8(ascii: "{"))
             members.writeMembers(at: instant, into: &buffer)
             buffer.append(UInt8(ascii: "}"))
             return
         }
-        var value = generator.value(at: instant)
-        if isCommanded { value = commandedValue(value, at: instant) }
-        if keepsLastNumber { lastNumber = nil }
-        switch value {
+        if reading.dropout != nil {
+            JSONWriter.writeNull(into: &buffer)
+            return
+        }
+        switch reading.value {
         case .number(let value):
-            let number = modified(value, at: instant)
-            if keepsLastNumber { lastNumber = asWritten(number) }
-            JSONWriter.writeNumber(number, decimals: decimals, into: &buffer)
+            JSONWriter.writeNumber(value, decimals: decimals, into: &buffer)
         case .integer(let value):
-            if modifiesNumbers {
-                let number = modified(Double(value), at: instant)
-                if keepsLastNumber { lastNumber = asWritten(number) }
-                JSONWriter.writeNumber(number, decimals: decimals, into: &buffer)
-            } else {
-                if keepsLastNumber { lastNumber = Double(value) }
-                JSONWriter.writeInteger(value, decimals: decimals, into: &buffer)
-            }
+            JSONWriter.writeInteger(value, decimals: decimals, into: &buffer)
         case .bool(let value):
             JSONWriter.writeBool(value, into: &buffer)
         case .string(let value):

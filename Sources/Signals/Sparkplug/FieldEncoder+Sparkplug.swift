@@ -15,19 +15,12 @@ extension FieldEncoder {
     /// The field's value now; nil when it drops out and is omitted (the metric is left out of
     /// the message, which says "unchanged" to a host), `SparkplugReading.null` for a null.
     func sparkplugReading(at instant: PublishInstant) -> SparkplugReading? {
-        if let dropout = faults?.dropout(at: instant) {
-            readAndDiscard(at: instant)
-            return dropout == .omit ? nil : .null
-        }
-        var value = generator.value(at: instant)
-        if isCommanded { value = commandedValue(value, at: instant) }
-        if keepsLastNumber { lastNumber = nil }
-        switch value {
+        let reading = reading(at: instant)
+        if let dropout = reading.dropout { return dropout == .omit ? nil : .null }
+        switch reading.value {
         case .number(let number):
-            return reading(asWritten(modified(number, at: instant)))
+            return SparkplugReading(dataType: .double, value: .double(asWritten(number)))
         case .integer(let integer):
-            guard !modifiesNumbers else { return reading(asWritten(modified(Double(integer), at: instant))) }
-            if keepsLastNumber { lastNumber = Double(integer) }
             return SparkplugReading(dataType: .int64, value: .int(integer))
         case .bool(let on):
             return SparkplugReading(dataType: .boolean, value: .bool(on))
@@ -38,10 +31,5 @@ extension FieldEncoder {
         case .null:
             return .null
         }
-    }
-
-    private func reading(_ number: Double) -> SparkplugReading {
-        if keepsLastNumber { lastNumber = number }
-        return SparkplugReading(dataType: .double, value: .double(number))
     }
 }

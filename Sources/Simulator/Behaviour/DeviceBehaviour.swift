@@ -23,7 +23,7 @@ struct DeviceBehaviour {
     }
 
     private static func source(of plan: DevicePlan, seed: UInt64, firstAlias: UInt64?) -> any MessageSource {
-        if let replay = plan.replay { return RecordedSource(replay) }
+        if let replay = plan.replay { return ReplaySource(replay) }
         let signals = DeviceSignals(
             payload: plan.payload, deviceID: plan.id, index: plan.index, seed: seed, sampleInterval: plan.sampleInterval)
         if let node = plan.sparkplug {

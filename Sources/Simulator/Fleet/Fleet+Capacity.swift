@@ -8,7 +8,7 @@ extension Fleet {
     /// each step's rate, and ends the run when it is over. Returns when it is next due.
     func searchCapacity(now: UInt64, connectDeadline: UInt64) -> UInt64? {
         guard
-            let state = recorders.withLock({
+            let state = tracking.withLock({
                 $0.capacity.map {
                     (connecting: $0.isConnecting, coolingDown: $0.isCoolingDown, awaitingArrivals: $0.isAwaitingArrivals, due: $0.due)
                 }
@@ -22,23 +22,23 @@ extension Fleet {
                     "capacity: \(totals.connectionsUp) of \(roster.connectionCount) connections up after "
                         + "\(formatSeconds(settings.connectTimeout)); the search starts with those")
             }
-            recorders.withLock { $0.capacity?.connected(now: now) }
-            return recorders.withLock { $0.capacity?.due }
+            tracking.withLock { $0.capacity?.connected(now: now) }
+            return tracking.withLock { $0.capacity?.due }
         }
         guard let due = state.due, now >= due else { return state.due }
         var reading = reading(now: now)
         if state.coolingDown { reading.queuedWhileUp = queuedWhileUp() }
         if state.awaitingArrivals { reading.stepLoss = verifier?.stepLoss }
-        let (closed, action, next) = recorders.withLock { recorders in
-            let (closed, action) = recorders.capacity?.record(reading) ?? (nil, nil)
-            return (closed, action, recorders.capacity?.due)
+        let (closed, action, next) = tracking.withLock { tracking in
+            let (closed, action) = tracking.capacity?.record(reading) ?? (nil, nil)
+            return (closed, action, tracking.capacity?.due)
         }
         if let closed { control.logger.log(closed.passed ? .info : .warning, closed.logLine) }
         switch action {
         case .coolDown:
             control.logger.info(
                 "capacity: back at the scenarios' rates until nothing is queued (at most "
-                    + "\(formatSeconds(CapacityRecorder.maximumCoolDown))), so that the next step starts unloaded")
+                    + "\(formatSeconds(CapacityStepper.maximumCoolDown))), so that the next step starts unloaded")
             scaleRates(by: 1)
         case .setMultiplier(let multiplier):
             scaleRates(by: multiplier)

@@ -68,17 +68,17 @@ public final class Fleet: Sendable {
     let controls: [ControlConnection]
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
     /// that waits for the run's end.
-    let recorders = Locked<Recorders>(Recorders())
+    let tracking = Locked<Tracking>(Tracking())
     let stages: [Stage]
     /// The groups with stages of their own, by index and name, and their stages.
     let groupProfiles: [(group: Int, name: String, stages: [Stage])]
 
-    struct Recorders {
-        var timeline: TimelineRecorder?
-        var stages: StageRecorder?
+    struct Tracking {
+        var timeline: TimelineTracker?
+        var stages: StageTracker?
         /// Those of `groupProfiles`, in its order.
-        var groupStages: [StageRecorder] = []
-        var capacity: CapacityRecorder?
+        var groupStages: [StageTracker] = []
+        var capacity: CapacityStepper?
 
         /// When the next reading is due for any of them but the capacity search.
         var due: UInt64? { ([timeline?.due, stages?.due] + groupStages.map(\.due)).compactMap { $0 }.min() }
@@ -205,7 +205,7 @@ public final class Fleet: Sendable {
     }
 
     /// Whether a capacity search (`settings.capacity`) is under way.
-    var isSearching: Bool { recorders.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
+    var isSearching: Bool { tracking.withLock { $0.capacity.map { $0.due != nil || $0.isConnecting } ?? false } }
 
     /// `observer` hears of every command carried out, from HTTP or a control topic, with the
     /// group's connection count; on the thread that carried it out.
@@ -270,13 +270,13 @@ public final class Fleet: Sendable {
         liveState.withLock { $0.start = start }
         control.start(at: start)
         let startedAt = WallTime.now().secondsSinceEpoch
-        recorders.withLock { [stages, groupProfiles, settings] recorders in
-            recorders.timeline = settings.timelineInterval.map {
-                TimelineRecorder(interval: max(1_000_000, MonotonicClock.nanoseconds($0)), start: start, startedAt: startedAt)
+        tracking.withLock { [stages, groupProfiles, settings] tracking in
+            tracking.timeline = settings.timelineInterval.map {
+                TimelineTracker(interval: max(1_000_000, MonotonicClock.nanoseconds($0)), start: start, startedAt: startedAt)
             }
-            recorders.stages = stages.isEmpty ? nil : StageRecorder(stages: stages, start: start)
-            recorders.groupStages = groupProfiles.map { StageRecorder(stages: $0.stages, start: start) }
-            recorders.capacity = settings.capacity.map { CapacityRecorder(settings: $0, start: start) }
+            tracking.stages = stages.isEmpty ? nil : StageTracker(stages: stages, start: start)
+            tracking.groupStages = groupProfiles.map { StageTracker(stages: $0.stages, start: start) }
+            tracking.capacity = settings.capacity.map { CapacityStepper(settings: $0, start: start) }
         }
         if let duration = settings.duration { control.end(at: start &+ MonotonicClock.nanoseconds(duration)) }
         // The closed-loop check's first second begins before any device can publish, so that
@@ -336,7 +336,7 @@ public final class Fleet: Sendable {
         // A capacity step whose messages were still awaited is judged on what arrived by the settle.
         var awaited = FigureReading(time: MonotonicClock.now())
         awaited.stepLoss = verifier?.stepLoss
-        if let step = recorders.withLock({ $0.capacity?.runEnded(awaited) }) {
+        if let step = tracking.withLock({ $0.capacity?.runEnded(awaited) }) {
             control.logger.log(step.passed ? .info : .warning, step.logLine)
         }
         // The loops have ended: their histograms can be read from here.
@@ -365,16 +365,16 @@ public final class Fleet: Sendable {
         // hold what the drain settled.
         reading.received = subscribers?.receivedCount.load(ordering: .relaxed) ?? 0
         let groupReadings = groupReadings(at: tickingEnded, connectionsUp: groupsUpAtEnd)
-        recorders.withLock { [groupProfiles] recorders in
-            recorders.timeline?.record(reading)
-            recorders.stages?.record(reading, final: true)
-            result.timeline = recorders.timeline?.timeline
-            result.stages = recorders.stages?.figures ?? []
+        tracking.withLock { [groupProfiles] tracking in
+            tracking.timeline?.record(reading)
+            tracking.stages?.record(reading, final: true)
+            result.timeline = tracking.timeline?.timeline
+            result.stages = tracking.stages?.figures ?? []
             for (index, profile) in groupProfiles.enumerated() {
-                recorders.groupStages[index].record(groupReadings[index], final: true)
-                result.groupStages[profile.group] = recorders.groupStages[index].figures
+                tracking.groupStages[index].record(groupReadings[index], final: true)
+                result.groupStages[profile.group] = tracking.groupStages[index].figures
             }
-            result.capacity = recorders.capacity?.figures
+            result.capacity = tracking.capacity?.figures
         }
         let recoveries = control.recoveries.withLock { $0 }
         for index in result.stages.indices {

@@ -1,6 +1,7 @@
 /// Where a run stands in its load profiles (`stages:`) and its capacity search, and the messages
-/// a second the fleet aims at now: `Fleet.Live.position`, made in one place from the stage and
-/// capacity recorders, so that the live page and `/metrics` cannot tell it apart.
+/// a second the fleet aims at now: `Fleet.Live.position`, made in one place from the stages'
+/// `StageTracker` and the search's `CapacityStepper`, so that the live page and `/metrics`
+/// cannot tell it apart.
 public struct RunPosition: Sendable, Equatable {
     /// The stage under way of one load profile.
     public struct Stage: Sendable, Equatable {
@@ -44,8 +45,8 @@ public struct RunPosition: Sendable, Equatable {
 
     public init() {}
 
-    /// `stages` and `step` as the recorders give them; the target from the devices of `plan`
-    /// at `seconds` into the run, or from the search's step.
+    /// `stages` and `step` as the tracker and the stepper give them; the target from the devices
+    /// of `plan` at `seconds` into the run, or from the search's step.
     package init(stages: [Stage], step: Step?, capacityBase: Double?, plan: FleetPlan, seconds: Double) {
         self.stages = stages
         self.step = step

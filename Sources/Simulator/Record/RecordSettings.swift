@@ -11,8 +11,10 @@ package struct RecordSettings: Sendable {
     package var port: Int?
     package var username: String?
     package var password: String?
-    /// `--ca`, `--cert`, `--key`, `--insecure`: TLS with these files. A `mqtts://` or `wss://`
-    /// URL has TLS with the system's trusted certificates when none is given.
+    /// `--password-file`: read by `Record` before anything connects, over `password`.
+    package var passwordFile: String?
+    /// `--ca`, `--cert`, `--key`, `--insecure`: TLS with these files; `nil` when no such flag is
+    /// given. A `mqtts://` or `wss://` URL has TLS with the system's trusted certificates then.
     package var tls: TLSSettings?
     package var protocolVersion: ProtocolVersion = .v5
     /// `nil`: `devsim-record-PID-RANDOM`.

@@ -1,5 +1,6 @@
 import MQTT
 import Report
+import Scenario
 
 /// What the command line asks of a run that its plan must allow, checked before anything
 /// connects: a run that could not do what it was asked is refused (exit 2) in a sentence that
@@ -93,6 +94,14 @@ public struct RunChecks: Sendable {
                 "\(scenario.file): --verify subscribes to the devices' telemetry, which Azure IoT Hub does not let an MQTT client do "
                     + "(it routes device-to-cloud messages to its Event Hubs endpoint): leave out --verify")
         }
+    }
+
+    /// `--url` names the host and the port, which `--host` and `--port` would name again.
+    public static func checkBroker(url: BrokerURL?, host: String?, port: Int?) throws(RunCheckError) {
+        guard url != nil, host != nil || port != nil else { return }
+        throw RunCheckError(
+            "--url gives the host and the port: leave out \(host != nil ? "--host" : "--port") "
+                + "(and DEVSIM_HOST, DEVSIM_PORT), or --url (DEVSIM_URL)")
     }
 
     /// libmosquitto refuses a password without a user name ("Invalid function arguments"): MQTT

@@ -1,5 +1,6 @@
 import MQTT
 import Scenario
+import Service
 
 /// `devsim record`'s options after flags and environment are merged.
 struct RecordOptions: Equatable {

@@ -1,3 +1,4 @@
+import Inference
 import Scenario
 
 extension RecordCommand {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Report
+import Simulator
 
 /// `devsim report merge REPORT...`: shard reports (`run --shard K/N --report FILE`) added up into
 /// the report of the whole fleet; `devsim report csv REPORT`: a report's timeline. Either is
