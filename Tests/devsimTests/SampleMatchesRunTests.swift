@@ -41,11 +41,7 @@ import TestSupport
 
         let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--seed", "5", "--messages", "40"], timeout: 30)
         #expect(dry.status == 0, "\(dry.stderr)")
-        var dryRun: [String: [String]] = [:]
-        for line in dry.stdout.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            dryRun[try #require(object["topic"] as? String), default: []].append(try #require(object["payload"] as? String))
-        }
+        let dryRun = try DryRunOutput.payloadsByTopic(dry.stdout)
 
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "5", "--count", "10"], timeout: 30)
         #expect(sample.status == 0, "\(sample.stderr)")

@@ -25,10 +25,7 @@ import TestSupport
         let broker = try MosquittoBroker(users: ["dev": Self.password], allowAnonymous: false)
         let file = try scenario(password: source == "scenario" ? "${SECRET_PW}" : nil)
         let report = file + ".report.json"
-        var arguments = [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "20",
-            "--report", report, "--verbose", "--stats-interval", "1s",
-        ]
+        var arguments = ["--messages", "20", "--report", report, "--verbose"]
         var environment: [String: String] = [:]
         switch source {
         case "file":
@@ -40,7 +37,7 @@ import TestSupport
         default:
             environment["SECRET_PW"] = Self.password
         }
-        let result = try DevsimProcess.runToCompletion(args: arguments, env: environment, timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, arguments, statsInterval: "1s", environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let reportText = try String(contentsOfFile: report, encoding: .utf8)
         #expect(reportText.contains("\"acknowledged\" : 20"))
