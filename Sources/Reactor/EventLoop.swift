@@ -8,13 +8,19 @@ import Synchronization
 /// an eventfd. It knows nothing of MQTT.
 ///
 /// Everything a loop owns (its sources, their timers, what they drive) is touched on its thread
-/// only, so the hot path takes no locks; the entry points that say "loop thread only" assert it in
-/// debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)` and
+/// only, so the hot path takes no locks; what it owns crosses threads inside a `LoopBound`, which
+/// checks where it is opened, and the loop's own entry points that say "loop thread only" assert
+/// it in debug builds (`assertInEventLoop`). Other threads reach it through `execute(_:)` and
 /// `submit(_:)`, until it has stopped: then it refuses their jobs rather than drop them.
 ///
 /// What the loop sees and would otherwise keep to itself (a descriptor epoll refused, a failed
 /// wake-up, a kernel without `epoll_pwait2`) goes to its `logger`, which what runs on it (a
 /// client, a WebSocket bridge) uses too.
+///
+/// `@unchecked Sendable` because it is the one thing every thread shares by design: what other
+/// threads use is atomic or behind a lock (`jobs`, `loopThread`, `isRunning`), its thread and CPU
+/// clock are its holder's (`start`, `stop`), and the rest is its thread's, as its entry points
+/// check.
 package final class EventLoop: @unchecked Sendable {
     /// A source's place in its loop: what it passes to `update`, `descriptorClosed` and
     /// `deregister`.
@@ -33,6 +39,9 @@ package final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_self()`, 0 until it runs: what `inEventLoop` compares with.
     private let loopThread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
+    /// From `start()` until `stop()` has joined the thread: while set, what the loop owns is its
+    /// thread's alone (`callerOwnsState`).
+    private let isRunning = Atomic<Bool>(false)
     /// The loop thread's CPU-time clock (`pthread_getcpuclockid`), once it runs.
     private var cpuClock: clockid_t?
     private let jobs = Locked(Jobs())
@@ -78,7 +87,12 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop's thread, which holds the loop until it stops.
     package func start() throws(SystemError) {
-        let thread = try JoinableThread { [self] in run() }
+        isRunning.store(true, ordering: .relaxed)
+        let thread: JoinableThread
+        do { thread = try JoinableThread { [self] in run() } } catch {
+            isRunning.store(false, ordering: .relaxed)
+            throw error
+        }
         self.thread = thread
         var clock = clockid_t()
         let rc = pthread_getcpuclockid(thread.handle, &clock)
@@ -118,6 +132,7 @@ package final class EventLoop: @unchecked Sendable {
         do { try submit { [self] in stopping.store(true, ordering: .relaxed) } } catch { return }
         thread?.join()
         thread = nil
+        isRunning.store(false, ordering: .relaxed)
     }
 
     /// The CPU time the loop's thread has had so far, in nanoseconds: `clock_gettime` of its
@@ -136,11 +151,17 @@ package final class EventLoop: @unchecked Sendable {
         loopThread.load(ordering: .relaxed) == UInt(pthread_self())
     }
 
-    /// Traps, in debug builds, when called off the loop's thread: the check of every entry point
-    /// that only the loop's thread may use, as swift-nio's. An `assert`, so release builds pay
-    /// nothing for it here; a package function is not inlined into another module, though (nor
-    /// with `@inlinable`: nm finds the call in a release build), so the publish path elsewhere
-    /// asserts `inEventLoop` inside an `assert` of its own (`Client`, `LoopContext`).
+    /// Whether the caller may touch what the loop owns (`LoopBound`): on the loop's thread while
+    /// it runs; before `start()` and once `stop()` has returned, the thread that holds the loop
+    /// (which makes what it will own, and reads it after), as no other runs it then.
+    package var callerOwnsState: Bool {
+        inEventLoop || !isRunning.load(ordering: .relaxed)
+    }
+
+    /// Traps, in debug builds, when called off the loop's thread: the check of the loop's own
+    /// entry points that only its thread may use (and of its timers'), as swift-nio's. An
+    /// `assert`, so release builds pay nothing for it here; what the loop owns elsewhere is
+    /// checked where it crosses threads, by `LoopBound`.
     @inline(__always)
     package func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inEventLoop, "called off the thread of event loop '\(name)'", file: file, line: line)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Reactor
 import Report
 import Simulator
 
@@ -51,16 +52,19 @@ package final class DevsimService: Sendable {
     package static let defaultReadyPercent = 90.0
 
     private let server: HTTPServer
-    private let events: EventHub
+    /// The server loop's.
+    private let events: LoopBound<EventHub>
 
     /// Listens now; `view` is asked for the fleet at each request, on the HTTP loop's thread.
     package init(settings: Settings, view: @escaping @Sendable () -> View, control: @escaping Control) throws(HTTPServerError) {
-        let events = EventHub()
+        let loop = try HTTPServer.makeLoop()
+        let events = LoopBound(EventHub(), on: loop)
         self.events = events
-        server = try HTTPServer(address: settings.address) { request in
-            Self.respond(to: request, settings: settings, view: view, control: control, events: events)
+        // The handler and the ticks run on the server's loop.
+        server = try HTTPServer(address: settings.address, loop: loop) { request in
+            Self.respond(to: request, settings: settings, view: view, control: control, events: events.value)
         }
-        server.repeating(every: .seconds(1)) { events.tick(view()) }
+        server.repeating(every: .seconds(1)) { events.value.tick(view()) }
     }
 
     package var port: Int { server.port }
@@ -70,14 +74,14 @@ package final class DevsimService: Sendable {
     package func noteCommand(_ command: GroupCommand, group: String, connections: Int) {
         let events = self.events
         // Once the server has stopped, no stream is left to tell: the event goes to no one.
-        try? server.submit { events.groupChanged(group, command, connections: connections) }
+        try? server.submit { events.value.groupChanged(group, command, connections: connections) }
     }
 
     /// A reload of the scenario files, for `/api/events`. Any thread.
     package func noteReload(_ reload: Reload) {
         let events = self.events
         // Once the server has stopped (a SIGHUP at the very end), no stream is left to tell.
-        try? server.submit { events.reloaded(reload) }
+        try? server.submit { events.value.reloaded(reload) }
     }
 
     /// The run ended with `result`: the event streams say so and end, so that a live page shows
@@ -85,7 +89,7 @@ package final class DevsimService: Sendable {
     package func noteFinished(_ result: RunResult, outcome: String) {
         let events = self.events
         // Once the server has stopped, no stream is left to tell.
-        try? server.submit { events.finished(result, outcome: outcome) }
+        try? server.submit { events.value.finished(result, outcome: outcome) }
     }
 
     package func stop() {

@@ -10,8 +10,9 @@ import Simulator
 /// event per state change: `group` for a command carried out on a device group, `reload` for a
 /// reload of the scenario files, `lost` for the connections lost since the last second, by
 /// reason, `history` again when the points were thinned, and `finished` when the run ended,
-/// after which the stream ends and a page should not reconnect. Confined to the HTTP loop.
-package final class EventHub: @unchecked Sendable {
+/// after which the stream ends and a page should not reconnect. Confined to the HTTP loop, where
+/// the service holds it in a `LoopBound`.
+package final class EventHub {
     private var streams: [HTTPStream] = []
     private var previous: (published: Int, scheduled: Int, errors: [String: Int], at: Double)?
     /// The last second's rates, for a stream that opens between two ticks: its first status

@@ -1,14 +1,14 @@
 /// The signals of one device: its generators' running state, its random streams and its payload
 /// encoder.
 ///
-/// `@unchecked Sendable` because a device is created on one thread and handed to its event loop,
-/// which from then on is the only thread that calls it; it has no locks, on purpose, since
+/// Not `Sendable`: a device is made on one thread and handed to its event loop with its
+/// connection, and from then on only that loop calls it; it has no locks, on purpose, since
 /// `encode` is on the publish hot path.
 ///
 /// Every value is a pure function of the run's seed, the device id and the sample or publish
 /// index: the sensor models are advanced through every sample due, whether or not a publish came
 /// in between, so the bytes do not depend on when `encode` happened to be called.
-package final class DeviceSignals: @unchecked Sendable {
+package final class DeviceSignals {
     /// The most samples one `encode` advances the models through. After a longer gap the models
     /// skip to the last this many samples before `elapsed` instead of spending seconds catching
     /// up. The scenario loader refuses sample rates this many times the publish rate, so only a

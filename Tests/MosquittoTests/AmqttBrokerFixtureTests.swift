@@ -7,19 +7,11 @@ import TestSupport
 /// is all amqtt speaks).
 @Suite(.tags(.integration), .notUnitOnly) struct AmqttBrokerFixtureTests {
     /// Publishes one message with `mosquitto_pub`; returns its exit status.
-    private func publish(port: UInt16, topic: String, message: String, extra: [String] = []) throws -> Int32? {
-        try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub",
-            args: ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-m", message, "-q", "1"] + extra,
-            timeout: 5
-        ).status
-    }
-
     @Test func subscriberReceivesWhatIsPublished() throws {
         let broker = try AmqttBroker()
         #expect(Loopback.acceptsConnections(port: broker.port))
         let subscriber = try Subscriber(port: broker.port, topic: "devices/#", qos: 1)
-        #expect(try publish(port: broker.port, topic: "devices/d1/telemetry", message: #"{"t":21.5}"#) == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "devices/d1/telemetry", message: #"{"t":21.5}"#) == 0)
         #expect(subscriber.waitFor(count: 1, timeout: 5), "broker log:\n\(broker.log)")
         #expect(subscriber.messages.map(\.payloadText) == [#"{"t":21.5}"#])
     }
@@ -37,7 +29,7 @@ import TestSupport
         #expect(broker.port == port)
         #expect(broker.isRunning)
         let after = try Subscriber(port: port, topic: "t/#")
-        #expect(try publish(port: port, topic: "t/2", message: "after") == 0)
+        #expect(try MosquittoPub.publish(port: port, topic: "t/2", message: "after") == 0)
         #expect(after.waitFor(count: 1, timeout: 5), "broker log:\n\(broker.log)")
         #expect(broker.log.contains("--- restart on port \(port) ---"))
     }
@@ -73,11 +65,11 @@ import TestSupport
     @Test func passwordFileAdmitsKnownUsersOnly() throws {
         let broker = try AmqttBroker(users: ["alice": "secret", "bob": "hunter2"], allowAnonymous: false)
         let subscriber = try Subscriber(port: broker.port, topic: "s", username: "alice", password: "secret")
-        #expect(try publish(port: broker.port, topic: "s", message: "hi", extra: ["-u", "bob", "-P", "hunter2"]) == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "hi", extra: ["-u", "bob", "-P", "hunter2"]) == 0)
         #expect(subscriber.waitFor(count: 1, timeout: 5), "broker log:\n\(broker.log)")
-        #expect(try publish(port: broker.port, topic: "s", message: "no", extra: ["-u", "bob", "-P", "wrong"]) != 0)
-        #expect(try publish(port: broker.port, topic: "s", message: "no", extra: ["-u", "carol", "-P", "secret"]) != 0)
-        #expect(try publish(port: broker.port, topic: "s", message: "anon") != 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "no", extra: ["-u", "bob", "-P", "wrong"]) != 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "no", extra: ["-u", "carol", "-P", "secret"]) != 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "anon") != 0)
     }
 
     @Test func aMissingVirtualEnvironmentNamesTheInstallScript() throws {

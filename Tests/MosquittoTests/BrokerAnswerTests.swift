@@ -12,24 +12,27 @@ import TestSupport
     /// One client on a loop of its own, and what it reported.
     private final class Session: ClientDelegate, @unchecked Sendable {
         let loop: EventLoop
-        let client: Client
+        /// Its loop's: made before the loop starts, then opened there only.
+        let client: LoopBound<Client>
         let events = Locked<[String]>([])
         let disconnects = Locked<[MosquittoError?]>([])
 
         init(port: UInt16, clientID: String? = "answers", version: ProtocolVersion = .v5) throws {
-            loop = try EventLoop(name: "answers")
+            let loop = try EventLoop(name: "answers")
+            self.loop = loop
+            client = LoopBound(
+                try Client(
+                    options: ClientOptions(
+                        host: "127.0.0.1", port: Int32(port), clientID: clientID, cleanSession: true, keepalive: .seconds(60),
+                        protocolVersion: version, maxInFlight: 16)), on: loop)
+            client.value.delegate = self
             try loop.start()
-            client = try Client(
-                options: ClientOptions(
-                    host: "127.0.0.1", port: Int32(port), clientID: clientID, cleanSession: true, keepalive: .seconds(60),
-                    protocolVersion: version, maxInFlight: 16))
-            client.delegate = self
         }
 
         deinit { loop.stop() }
 
         func connect() {
-            loop.execute { [self] in
+            client.execute { [loop] client in
                 client.attach(to: loop)
                 try? client.connect()
             }
@@ -38,7 +41,7 @@ import TestSupport
         /// Runs `job` on the loop and waits for its result.
         func onLoop<T: Sendable>(_ job: @escaping @Sendable (Client) -> T) -> T? {
             let result = Locked<T?>(nil)
-            loop.execute { [client] in result.withLock { $0 = job(client) } }
+            client.execute { client in result.withLock { $0 = job(client) } }
             _ = TestClock.wait(timeout: 5) { result.withLock { $0 != nil } }
             return result.withLock { $0 }
         }
@@ -161,7 +164,7 @@ import TestSupport
         let session = try Session(port: server.port)
         session.connect()
         #expect(session.waitFor("disconnect"))
-        session.loop.execute { [client = session.client] in try? client.connect() }
+        session.client.execute { client in try? client.connect() }
         #expect(TestClock.wait(timeout: 5) { session.snapshot.filter { $0 == "connack 0" }.count == 2 })
         let limits = try #require(session.onLoop { $0.brokerLimits })
         #expect(limits.maximumPacketSize == 256 && limits.serverKeepAlive == nil && limits.retainAvailable, "\(limits)")

@@ -35,14 +35,15 @@ private final class Steps: ClientDelegate, @unchecked Sendable {
                 protocolVersion: .v311, maxInFlight: 16))
         let steps = Steps()
         client.delegate = steps
-        loop.execute {
+        let bound = LoopBound(handing: client, to: loop)
+        bound.execute { client in
             client.attach(to: loop)
             try? client.connect()
         }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { steps.events.withLock { $0.contains("published") } })
-        loop.execute { try? client.disconnect() }
+        bound.execute { try? $0.disconnect() }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { steps.events.withLock { $0.last == "disconnect" } })
-        loop.execute { client.leaveLoop() }
+        bound.execute { $0.leaveLoop() }
         return lines.withLock { $0 }
     }
 

@@ -46,7 +46,8 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
             }
         }
         client.delegate = recorder
-        loop.execute {
+        let bound = LoopBound(handing: client, to: loop)
+        bound.execute { client in
             client.attach(to: loop)
             try? client.connect()
         }
@@ -55,7 +56,7 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         #expect(subscriber.messages.first?.payloadText == "hello")
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.contains { $0.hasPrefix("published") } })
         #expect(recorder.snapshot.first == "connack 0")
-        loop.execute { try? client.disconnect() }
+        bound.execute { try? $0.disconnect() }
         #expect(TestClock.wait(timeout: 5, interval: 0.01) { recorder.snapshot.last == "disconnect 0" })
     }
 
@@ -67,7 +68,7 @@ private final class Recorder: ClientDelegate, @unchecked Sendable {
         let client = try Client(options: loopbackOptions(port: server.port, clientID: "refused"))
         let recorder = Recorder()
         client.delegate = recorder
-        loop.execute {
+        LoopBound(handing: client, to: loop).execute { client in
             client.attach(to: loop)
             try? client.connect()
         }

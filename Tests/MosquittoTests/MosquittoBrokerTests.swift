@@ -5,20 +5,12 @@ import TestSupport
 /// The real-broker fixtures, proven with mosquitto's own command-line clients.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct MosquittoBrokerTests {
     /// Publishes one message with `mosquitto_pub`; returns its exit status.
-    private func publish(port: UInt16, topic: String, message: String, extra: [String] = []) throws -> Int32? {
-        try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub",
-            args: ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-m", message, "-q", "1"] + extra,
-            timeout: 5
-        ).status
-    }
-
     @Test func subscriberReceivesWhatIsPublished() throws {
         let broker = try MosquittoBroker()
         #expect(Loopback.acceptsConnections(port: broker.port))
         let subscriber = try Subscriber(broker: broker, topic: "devices/#", qos: 1)
 
-        #expect(try publish(port: broker.port, topic: "devices/d1/telemetry", message: #"{"t":21.5}"#) == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "devices/d1/telemetry", message: #"{"t":21.5}"#) == 0)
         #expect(subscriber.waitFor(count: 1, timeout: 5), "broker log:\n\(broker.log)")
         let message = try #require(subscriber.messages.first)
         #expect(message.topic == "devices/d1/telemetry")
@@ -42,8 +34,8 @@ import TestSupport
     @Test func multiLinePayloadsAndSpacedTopicsSurviveIntact() throws {
         let broker = try MosquittoBroker()
         let subscriber = try Subscriber(broker: broker, topic: "#")
-        #expect(try publish(port: broker.port, topic: "a b/c", message: "line 1\nline\t2") == 0)
-        #expect(try publish(port: broker.port, topic: "empty", message: "") == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "a b/c", message: "line 1\nline\t2") == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "empty", message: "") == 0)
         #expect(subscriber.waitFor(count: 2, timeout: 5))
         #expect(subscriber.messages.map(\.topic) == ["a b/c", "empty"])
         #expect(subscriber.messages.map(\.payloadText) == ["line 1\nline\t2", ""])
@@ -53,7 +45,7 @@ import TestSupport
         let broker = try MosquittoBroker()
         let port = broker.port
         let first = try Subscriber(broker: broker, topic: "t/#")
-        #expect(try publish(port: port, topic: "t/1", message: "before") == 0)
+        #expect(try MosquittoPub.publish(port: port, topic: "t/1", message: "before") == 0)
         #expect(first.waitFor(count: 1, timeout: 5))
         first.stop()
 
@@ -65,7 +57,7 @@ import TestSupport
         #expect(broker.port == port)
         #expect(broker.isRunning)
         let second = try Subscriber(broker: broker, topic: "t/#")
-        #expect(try publish(port: port, topic: "t/2", message: "after") == 0)
+        #expect(try MosquittoPub.publish(port: port, topic: "t/2", message: "after") == 0)
         #expect(second.waitFor(count: 1, timeout: 5), "broker log:\n\(broker.log)")
         #expect(second.messages.map(\.payloadText) == ["after"])
         #expect(broker.log.contains("--- restart on port \(port) ---"))
@@ -79,7 +71,7 @@ import TestSupport
         try broker.restart()
         subscribers.forEach { $0.stop() }
         let again = try Subscriber(broker: broker, topic: "x")
-        #expect(try publish(port: broker.port, topic: "x", message: "ok") == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "x", message: "ok") == 0)
         #expect(again.waitFor(count: 1, timeout: 5))
     }
 
@@ -101,10 +93,10 @@ import TestSupport
     @Test func passwordFileAdmitsKnownUsersOnly() throws {
         let broker = try MosquittoBroker(users: ["alice": "secret", "bob": "hunter2"], allowAnonymous: false)
         let subscriber = try Subscriber(broker: broker, topic: "s", username: "alice", password: "secret")
-        #expect(try publish(port: broker.port, topic: "s", message: "hi", extra: ["-u", "bob", "-P", "hunter2"]) == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "hi", extra: ["-u", "bob", "-P", "hunter2"]) == 0)
         #expect(subscriber.waitFor(count: 1, timeout: 5))
-        #expect(try publish(port: broker.port, topic: "s", message: "no", extra: ["-u", "bob", "-P", "wrong"]) != 0)
-        #expect(try publish(port: broker.port, topic: "s", message: "anon") != 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "no", extra: ["-u", "bob", "-P", "wrong"]) != 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: "s", message: "anon") != 0)
         #expect(throws: TestSupportError.self) {
             _ = try Subscriber(broker: broker, topic: "s", username: "alice", password: "bad", readyTimeout: 2)
         }

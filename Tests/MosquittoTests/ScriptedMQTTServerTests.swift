@@ -6,16 +6,9 @@ import TestSupport
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct ScriptedMQTTServerTests {
     typealias Script = ScriptedMQTTServer.Script
 
-    private func mosquittoPub(port: UInt16, _ extra: [String], timeout: Double = 5) throws -> (
-        status: Int32?, stdout: String, stderr: String
-    ) {
-        try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port)] + extra, timeout: timeout)
-    }
-
     @Test func recordsConnectAndQoS1PublishAndAcksIt() throws {
         let server = try ScriptedMQTTServer()
-        let result = try mosquittoPub(
+        let result = try MosquittoPub.run(
             port: server.port, ["-t", "t", "-m", "hello", "-q", "1", "-i", "myid", "-u", "user", "-P", "pw", "-k", "17"])
         #expect(result.status == 0, "mosquitto_pub must get its PUBACK: \(result.stderr)")
 
@@ -44,7 +37,7 @@ import TestSupport
 
     @Test func qos2FlowCompletes() throws {
         let server = try ScriptedMQTTServer()
-        let result = try mosquittoPub(port: server.port, ["-t", "a/b", "-m", "two", "-q", "2", "-r"])
+        let result = try MosquittoPub.run(port: server.port, ["-t", "a/b", "-m", "two", "-q", "2", "-r"])
         #expect(result.status == 0, "mosquitto_pub needs PUBREC and PUBCOMP: \(result.stderr)")
         let publish = try #require(server.publishes.first)
         #expect(publish.qos == 2)
@@ -54,7 +47,7 @@ import TestSupport
 
     @Test func refusedConnackFailsTheClientAndNothingIsPublished() throws {
         let server = try ScriptedMQTTServer(script: Script(connackCode: 5))
-        let result = try mosquittoPub(port: server.port, ["-t", "t", "-m", "hello", "-q", "1"])
+        let result = try MosquittoPub.run(port: server.port, ["-t", "t", "-m", "hello", "-q", "1"])
         #expect(result.status != nil && result.status != 0)
         #expect(server.publishes.isEmpty)
         #expect(server.waitUntil(timeout: 5) { connections, _ in connections.first?.closeReason == .refused })
@@ -63,7 +56,7 @@ import TestSupport
 
     @Test func heldBackConnackDelaysThePublish() throws {
         let server = try ScriptedMQTTServer(script: Script(connackDelay: 1.5))
-        let result = try mosquittoPub(port: server.port, ["-t", "t", "-m", "late", "-q", "1"])
+        let result = try MosquittoPub.run(port: server.port, ["-t", "t", "-m", "late", "-q", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         let connection = try #require(server.connections.first)
         let publish = try #require(server.publishes.first)
@@ -74,9 +67,9 @@ import TestSupport
 
     @Test func scriptsApplyPerAttemptAndTheLastRepeats() throws {
         let server = try ScriptedMQTTServer(scripts: [Script(connackCode: 4), Script()])
-        #expect(try mosquittoPub(port: server.port, ["-t", "t", "-m", "1"]).status != 0)
-        #expect(try mosquittoPub(port: server.port, ["-t", "t", "-m", "2"]).status == 0)
-        #expect(try mosquittoPub(port: server.port, ["-t", "t", "-m", "3"]).status == 0)
+        #expect(try MosquittoPub.run(port: server.port, ["-t", "t", "-m", "1"]).status != 0)
+        #expect(try MosquittoPub.run(port: server.port, ["-t", "t", "-m", "2"]).status == 0)
+        #expect(try MosquittoPub.run(port: server.port, ["-t", "t", "-m", "3"]).status == 0)
         #expect(server.waitFor(publishes: 2, timeout: 5))
         #expect(server.waitFor(connections: 3, timeout: 5))
         #expect(server.connections.map(\.connackCode) == [4, 0, 0])
@@ -140,7 +133,7 @@ import TestSupport
         #expect(reasons[1] == .protocolError("packet type 3 before CONNECT"))
         #expect(reasons[2] == .clientClosed)
         // The server still works afterwards.
-        #expect(try mosquittoPub(port: server.port, ["-t", "t", "-m", "ok", "-q", "1"]).status == 0)
+        #expect(try MosquittoPub.run(port: server.port, ["-t", "t", "-m", "ok", "-q", "1"]).status == 0)
         #expect(server.publishes.map(\.payloadText) == ["ok"])
     }
 

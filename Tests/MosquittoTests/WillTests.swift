@@ -29,15 +29,16 @@ import TestSupport
         let client = try Client(options: options)
         let recorder = Recorder()
         client.delegate = recorder
-        loop.execute {
+        let bound = LoopBound(handing: client, to: loop)
+        bound.execute { client in
             client.attach(to: loop)
             try? client.connect()
         }
         #expect(TestClock.wait(timeout: 5) { recorder.count("connack") == 1 })
-        loop.execute { try? client.disconnect() }
+        bound.execute { try? $0.disconnect() }
         #expect(TestClock.wait(timeout: 5) { recorder.count("disconnect") == 1 })
         let failure = Locked<String?>(nil)
-        loop.execute {
+        bound.execute { client in
             do {
                 try client.setWill(Will(topic: "spBv1.0/g/NDEATH/node-1", payload: [0x02], qos: .atLeastOnce, retain: false))
                 try client.connect()

@@ -116,12 +116,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         let loop = try EventLoop(name: "removal")
         let (a, b) = socketPair()
         let (c, d) = socketPair()
-        defer {
-            close(a)
-            close(b)
-            close(c)
-            close(d)
-        }
+        defer { [a, b, c, d].forEach { close($0) } }
         let first = PairEnd(a), second = PairEnd(c)
         try loop.start()
         defer { loop.stop() }
@@ -194,12 +189,7 @@ extension EventLoopTests {
         let loop = try EventLoop(name: "housekeeping")
         let (a, b) = socketPair()
         let (c, d) = socketPair()
-        defer {
-            close(a)
-            close(b)
-            close(c)
-            close(d)
-        }
+        defer { [a, b, c, d].forEach { close($0) } }
         let keepers = [Keeper(a), Keeper(c)]
         try loop.start()
         defer { loop.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 import Testing
 @testable import Report
 
@@ -6,7 +7,8 @@ import Testing
 @Suite struct ConnectTimingsTests {
     /// Attempts with every combination of phases, marks in order, out of order, and missing.
     private static func attempts() -> [ConnectAttempt] {
-        var generator = SplitMix(seed: 29)
+        // Seeded, so that the attempts are the same at every run.
+        var generator = SplitMix64(seed: 29)
         var attempts: [ConnectAttempt] = []
         for _ in 0..<500 {
             let start = UInt64.random(in: 1_000...1_000_000, using: &generator)
@@ -119,18 +121,5 @@ import Testing
         timings.record(ConnectAttempt(started: 0, tcpConnected: 1_000_000, connack: 3_000_000))
         report.withConnectTimings(timings)
         #expect(HTMLReport.page(report).contains("<div class=\"figure\" data-figure=\"connect\">connect p99<b>3 ms</b></div>"))
-    }
-}
-
-/// A seeded generator, so that the attempts are the same at every run.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -151,9 +151,7 @@ import TestSupport
         for (index, message) in messages.enumerated() {
             let file = folder.appendingPathComponent("\(index)")
             try Data(message.payload).write(to: file)
-            let result = try DevsimProcess.runToCompletion(
-                executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port), "-t", message.topic, "-f", file.path],
-                timeout: 10)
+            let result = try MosquittoPub.run(port: port, ["-t", message.topic, "-f", file.path], timeout: 10)
             #expect(result.status == 0, "mosquitto_pub: \(result.stderr)")
         }
     }

@@ -2,6 +2,7 @@ import MQTT
 import Scenario
 import Simulator
 import Testing
+import TestSupport
 
 @testable import Simulator
 
@@ -10,17 +11,10 @@ import Testing
 /// libmosquitto's own option; the others go through the bridge.
 @Suite struct ConnectPropertiesPlanTests {
     static func scenario(broker: String, properties: String = "userProperties: { rack: \"{id}\" }") throws -> Scenario {
-        try ScenarioLoader.load(
-            text: """
-                broker:
-                  \(broker)
-                  properties: { \(properties) }
-                devices:
-                  - name: meter
-                    topic: "plant/{id}"
-                    publish: 1/s
-                    payload: { fields: { power: { constant: 5 } } }
-                """, file: "t.yaml", environment: [:])
+        let text = ScenarioText(
+            broker: [broker, "properties: { \(properties) }"], group: "meter", topic: "plant/{id}", publish: "1/s",
+            fields: "power: { constant: 5 }")
+        return try SimulatorTests.scenario(yaml: text.text, file: "t.yaml")
     }
 
     private func conflicts(_ broker: String, settings: RunSettings = RunSettings()) throws -> [String] {

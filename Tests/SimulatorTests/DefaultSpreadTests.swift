@@ -2,6 +2,7 @@ import Report
 import Scenario
 import Simulator
 import Testing
+import TestSupport
 
 /// A fleet that says nothing about `jitter` or `rampUp` is spread as real devices are: each
 /// device's phase falls at a seeded point of its publish interval, and the connections open at
@@ -9,18 +10,10 @@ import Testing
 @Suite struct DefaultSpreadTests {
     private static let interval = 0.1
 
-    private static func fleet(_ extra: String = "", count: Int = 1000, seed: UInt64) throws -> FleetPlan {
-        let yaml = """
-            name: plain
-            devices:
-              - name: phone
-                count: \(count)
-                topic: "phones/{id}"
-                publish: 10/s
-                \(extra)
-                payload: { fields: { n: { counter: 0 } } }
-            """
-        return try plan(yaml: yaml, file: "plain.yaml", settings: RunSettings(seed: seed))
+    private static func fleet(_ more: String..., count: Int = 1000, seed: UInt64) throws -> FleetPlan {
+        let yaml = ScenarioText(
+            name: "plain", group: "phone", count: count, topic: "phones/{id}", publish: "10/s", more: more, fields: "n: { counter: 0 }")
+        return try plan(yaml: yaml.text, file: "plain.yaml", settings: RunSettings(seed: seed))
     }
 
     /// Pairs of instants that fall in the same millisecond of the publish interval.
@@ -71,7 +64,7 @@ import Testing
     }
 
     @Test func jitterNoneAndRampUpMaxMakeAThunderingHerd() throws {
-        let plan = try Self.fleet("jitter: none\n    rampUp: max", seed: 1)
+        let plan = try Self.fleet("jitter: none", "rampUp: max", seed: 1)
         #expect(plan.connections.allSatisfy { $0.startOffset == 0 })
         #expect(plan.connections.flatMap(\.devices).allSatisfy { $0.startDelay == 0 })
         #expect(Self.pairsSharingAMillisecond(plan.connections.flatMap(\.devices).map(\.startDelay)) == 1000 * 999 / 2)

@@ -135,16 +135,7 @@ import TestSupport
 /// `publish: max`: as fast as the broker takes, within the window and the socket's room.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct PublishAtMaxTests {
     private func yaml(qos: Int) -> String {
-        """
-        devices:
-          - name: blast
-            topic: "max/{index}"
-            publish: max
-            qos: \(qos)
-            payload:
-              fields:
-                seq: { counter: 0 }
-        """
+        ScenarioText(group: "blast", topic: "max/{index}", publish: "max", qos: qos).text
     }
 
     @Test func qos1KeepsWithinItsWindowAndEverythingIsAcknowledged() throws {

@@ -4,6 +4,7 @@ import Report
 import Scenario
 import Simulator
 import TestSupport
+import Testing
 
 /// Runs a fleet made from scenario text on a thread of its own, so a test can act on the
 /// broker while the run goes on, then collect the result.
@@ -35,6 +36,24 @@ final class FleetHarness: Sendable {
     func result(timeout: Double) throws -> RunResult? {
         guard done.wait(timeout: .now() + timeout) == .success else { return nil }
         return try outcome.withLock { $0 }?.get()
+    }
+
+    /// Restarts `broker` while the run goes on: kills it once the fleet has published
+    /// `published` messages, waits for every connection to be down, and starts it again
+    /// `downFor` seconds later.
+    /// - Returns: what the fleet had published when every connection was down.
+    @discardableResult
+    func restart(
+        _ broker: MosquittoBroker, afterPublishing published: Int, downFor seconds: Double,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> Int {
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { fleet.totals[.published] >= published }, sourceLocation: sourceLocation)
+        broker.kill()
+        #expect(TestClock.wait(timeout: 5, interval: 0.01) { fleet.totals.connectionsUp == 0 }, sourceLocation: sourceLocation)
+        let down = fleet.totals[.published]
+        TestClock.sleep(seconds)
+        try broker.restart()
+        return down
     }
 
     /// Starts, waits and returns the result in one go.

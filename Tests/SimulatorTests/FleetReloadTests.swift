@@ -11,14 +11,7 @@ import TestSupport
 /// racing the run's end.
 @Suite(.tags(.integration)) struct FleetReloadTests {
     private static func yaml(field: String, count: Int = 1, publish: String = "10/s") -> String {
-        """
-        devices:
-          - name: room
-            count: \(count)
-            topic: "fr/{id}"
-            publish: \(publish)
-            payload: { fields: { \(field): { counter: 0 } } }
-        """
+        ScenarioText(group: "room", count: count, topic: "fr/{id}", publish: publish, fields: "\(field): { counter: 0 }").text
     }
 
     private static func plan(_ text: String, port: UInt16) throws -> FleetPlan {

@@ -8,13 +8,7 @@ import TestSupport
 /// again, every check of a run's start, and the reason in the report when the fleet runs on as
 /// it was. The fleet is made but never started: each refusal comes before it would change.
 @Suite struct FleetReloadingTests {
-    private static let meter = """
-        devices:
-          - name: meter
-            topic: "rl/{index}"
-            publish: 1/s
-            payload: { fields: { seq: { counter: 0 } } }
-        """
+    private static let meter = ScenarioText(group: "meter", topic: "rl/{index}", publish: "1/s").text
 
     /// A fleet of `meter`, never started, and a folder for the files a reload reads.
     private func withFleet(_ body: (FleetHarness, _ folder: String) throws -> Void) throws {

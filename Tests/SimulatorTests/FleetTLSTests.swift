@@ -13,18 +13,8 @@ import TestSupport
     }
 
     private func scenario(tls: String) -> String {
-        """
-        broker:
-          tls: \(tls)
-        devices:
-          - name: secure
-            topic: "tls/{index}"
-            publish: 20/s
-            qos: 1
-            payload:
-              fields:
-                v: { counter: 0 }
-        """
+        ScenarioText(broker: ["tls: \(tls)"], group: "secure", topic: "tls/{index}", publish: "20/s", qos: 1, fields: "v: { counter: 0 }")
+            .text
     }
 
     @Test func connectsWithTheCAAndPublishes() throws {

@@ -110,11 +110,7 @@ import TestSupport
         settings.verify = true
         let harness = try FleetHarness(yaml, port: broker.port, settings: settings)
         harness.start()
-        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals[.published] >= 60 })
-        broker.kill()
-        #expect(TestClock.wait(timeout: 5, interval: 0.01) { harness.fleet.totals.connectionsUp == 0 })
-        TestClock.sleep(0.3)
-        try broker.restart()
+        try harness.restart(broker, afterPublishing: 60, downFor: 0.3)
         let result = try #require(try harness.result(timeout: 15))
         let verify = try #require(result.verify)
         #expect(result.totals[.skippedOffline] > 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Reactor
+import Signals
 import Testing
 @testable import Report
 @testable import Simulator
@@ -36,21 +37,10 @@ import Testing
         #expect(reported.last?.contains("ack p99 30") == true && reported.last?.contains("ms over the last 5.0 s") == true, "\(reported)")
     }
 
-    /// A small fixed-seed generator, so a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Latency-like values: mostly micro- to milliseconds, some outliers up to seconds.
     static func values(_ n: Int, seed: UInt64) -> [UInt64] {
-        var random = SplitMix(state: seed)
+        // Fixed-seed, so a failure reproduces.
+        var random = SplitMix64(seed: seed)
         return (0..<n).map { _ in
             UInt64(pow(10, Double.random(in: 1...9.5, using: &random)))
         }

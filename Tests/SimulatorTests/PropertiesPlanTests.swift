@@ -9,8 +9,8 @@ import Testing
 /// file or `--protocol` chooses; refused where `properties` is written.
 @Suite struct PropertiesPlanTests {
     static func scenario(broker: String) throws -> Scenario {
-        try ScenarioLoader.load(
-            text: """
+        try SimulatorTests.scenario(
+            yaml: """
                 broker: { \(broker) }
                 devices:
                   - name: meter
@@ -18,7 +18,7 @@ import Testing
                     publish: 1/s
                     payload: { fields: { power: { constant: 5 } } }
                     properties: { userProperties: { device: "{id}" } }
-                """, file: "t.yaml", environment: [:])
+                """, file: "t.yaml")
     }
 
     private func conflicts(_ broker: String, settings: RunSettings = RunSettings()) throws -> [String] {

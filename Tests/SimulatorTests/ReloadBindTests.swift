@@ -7,13 +7,7 @@ import TestSupport
 /// run's start checks them; otherwise a reloaded address not of this machine replaced every
 /// connection with one that never connects.
 @Suite struct ReloadBindTests {
-    private static let meter = """
-        devices:
-          - name: meter
-            topic: "rb/{index}"
-            publish: 1/s
-            payload: { fields: { seq: { counter: 0 } } }
-        """
+    private static let meter = ScenarioText(group: "meter", topic: "rb/{index}", publish: "1/s").text
 
     @Test func aReloadedSourceAddressNotOfThisMachineIsRefused() throws {
         // Nothing connects: any port.

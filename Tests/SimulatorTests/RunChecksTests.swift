@@ -3,17 +3,12 @@ import Report
 import Scenario
 import Simulator
 import Testing
+import TestSupport
 
 /// Issue 26, item 3: what a run asks that its plan must allow, checked in-process with the
 /// messages the command line gives (exit 2).
 @Suite struct RunChecksTests {
-    private static let meter = """
-        devices:
-          - name: meter
-            topic: "m/{index}"
-            publish: 1/s
-            payload: { fields: { seq: { counter: 0 } } }
-        """
+    private static let meter = ScenarioText(group: "meter", topic: "m/{index}", publish: "1/s").text
     private static let screens = """
         subscribers:
           - { name: screens, topics: "m/#" }

@@ -10,15 +10,7 @@ import Transport
 /// its devices connect, and lets go of those no connection of the new plan uses.
 @Suite(.tags(.integration), .notUnitOnly) struct TLSReloadTests {
     private static func scenario(ca: String, alpn: String) -> String {
-        """
-        broker:
-          tls: { ca: \(ca), alpn: [\(alpn)] }
-        devices:
-          - name: meter
-            topic: "tr/{index}"
-            publish: 1/s
-            payload: { fields: { seq: { counter: 0 } } }
-        """
+        ScenarioText(broker: ["tls: { ca: \(ca), alpn: [\(alpn)] }"], group: "meter", topic: "tr/{index}", publish: "1/s").text
     }
 
     @Test func aReloadReleasesTheContextsOfIdentitiesGone() throws {

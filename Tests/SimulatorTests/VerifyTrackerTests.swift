@@ -82,8 +82,7 @@ struct VerifyTrackerTests {
                 qos: 1
                 payload: { fields: { seq: { counter: 0 } } }
             """
-        let scenario = try scenario(yaml: yaml, file: "t.yaml")
-        let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "t.yaml")
         let filters = Set(plan.connections.flatMap(\.devices).map { "\($0.verify.topicFilter) \($0.verify.qos)" })
         #expect(filters == ["t/+/x 0", "t/+/x 1"])
         let verifier = try Verifier(plan: plan, logger: Logger(minimumLevel: .error) { _ in })
@@ -103,8 +102,7 @@ struct VerifyTrackerTests {
                 qos: 1
                 payload: { fields: { seq: { counter: 0 } } }
             """
-        let scenario = try scenario(yaml: yaml, file: "t.yaml")
-        let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
+        let plan = try plan(yaml: yaml, file: "t.yaml")
         let verifier = try Verifier(plan: plan, loops: 2, logger: Logger(minimumLevel: .error) { _ in })
         #expect(verifier.subscriptionFilters == [["t/a-1/x": .atLeastOnce, "t/a-3/x": .atLeastOnce], ["t/a-2/x": .atLeastOnce]])
         #expect(verifier.topics.map(\.topic).sorted() == ["t/a-1/x", "t/a-2/x", "t/a-3/x"])

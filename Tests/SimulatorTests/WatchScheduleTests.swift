@@ -92,6 +92,21 @@ import Testing
         var sleeps: [UInt64?] = []
         var ran: [(String, UInt64)] = []
         var stop: String?
+
+        /// Watches `schedule` on this clock, which each sleep moves on by all it asked for,
+        /// noting the sleeps and each job run, when; `work` says what the job did.
+        func watch(_ schedule: inout WatchSchedule<String>, _ work: (String, UInt64) -> WatchOutcome<String>) -> String {
+            schedule.watch(
+                clock: { now }, stopReason: { stop },
+                sleep: { nanoseconds in
+                    sleeps.append(nanoseconds)
+                    now += nanoseconds ?? 0
+                }
+            ) { job, time in
+                ran.append((job, time))
+                return work(job, time)
+            }
+        }
     }
 
     @Test func theWatchSleepsUntilTheNextJobAndNeverPolls() {
@@ -100,16 +115,7 @@ import Testing
         schedule.add("end", at: 5 * second, .once)
         schedule.add("status", at: 2 * second, .catchingUp(2 * second))
         let watch = Watch()
-        let reason = schedule.watch(
-            clock: { watch.now }, stopReason: { watch.stop },
-            sleep: { nanoseconds in
-                watch.sleeps.append(nanoseconds)
-                watch.now += nanoseconds ?? 0
-            }
-        ) { job, now in
-            watch.ran.append((job, now))
-            return job == "end" ? .end("duration") : .done
-        }
+        let reason = watch.watch(&schedule) { job, _ in job == "end" ? .end("duration") : .done }
         #expect(reason == "duration")
         #expect(watch.sleeps == Array(repeating: second, count: 5), "one wake a second, for the probes")
         #expect(
@@ -163,14 +169,7 @@ import Testing
         var schedule = WatchSchedule<String>()
         schedule.add("capacity", at: 0, .asItSays)
         let watch = Watch()
-        let reason = schedule.watch(
-            clock: { watch.now }, stopReason: { watch.stop },
-            sleep: { nanoseconds in
-                watch.sleeps.append(nanoseconds)
-                watch.now += nanoseconds ?? 0
-            }
-        ) { job, now in
-            watch.ran.append((job, now))
+        let reason = watch.watch(&schedule) { _, now in
             // Polls every 20 ms while connecting, then a step of 3 s, then the search is over.
             return switch watch.ran.count {
             case 1, 2: .dueAgain(now + 20_000_000)

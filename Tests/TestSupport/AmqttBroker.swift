@@ -17,8 +17,9 @@ import Glibc
 ///
 /// What differs from mosquitto: amqtt speaks MQTT 3.1.1 only (an MQTT 5 CONNECT gets no answer, an
 /// MQTT 3.1 one is closed without a CONNACK); it refuses a wrong password with CONNACK code 5 (not
-/// authorised), not 4; it keeps nothing across a restart (no persistence); and it takes about half
-/// a second to start, as Python imports its modules.
+/// authorised), not 4; it keeps nothing across a restart (no persistence: it comes back without
+/// sessions or retained messages); `SIGTERM` ends it at once (it handles `SIGINT` only); and it
+/// takes about half a second to start, as Python imports its modules.
 public final class AmqttBroker: BrokerFixture, Sendable {
     /// The loopback port the broker listens on; stays the same across ``restart()``.
     public var port: UInt16 { process.port }
@@ -82,11 +83,7 @@ public final class AmqttBroker: BrokerFixture, Sendable {
                         bind: 127.0.0.1:\(port)
 
                     """ + (webSocketPort.map { "  ws:\n    type: ws\n    bind: 127.0.0.1:\($0)\n\n" } ?? "") + plugins
-                do {
-                    try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-                } catch {
-                    throw TestSupportError("cannot write \(configPath): \(error)")
-                }
+                try BrokerProcess.write(config, to: configPath)
             }
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
@@ -98,14 +95,6 @@ public final class AmqttBroker: BrokerFixture, Sendable {
         stop(grace: 2)
         try? FileManager.default.removeItem(atPath: directory)
     }
-
-    /// Stops the broker: `SIGTERM` (which ends amqtt at once: it only handles `SIGINT`), then
-    /// `SIGKILL` if it is still running after `grace` seconds. Does nothing if it is not running.
-    public func stop(grace: Double = 5) { process.stop(grace: grace) }
-
-    /// Starts the broker again on the same port (stopping it first if it runs). It comes back
-    /// empty: amqtt keeps no sessions or retained messages across a restart.
-    public func restart() throws(TestSupportError) { try process.restart() }
 
     /// The `amqtt` executable: `$DEVSIM_AMQTT` if set, otherwise `.venv-amqtt/bin/amqtt` in the
     /// repository that holds this source file, where `scripts/install-amqtt.sh` puts it.
@@ -154,10 +143,6 @@ public final class AmqttBroker: BrokerFixture, Sendable {
         guard result.status == 0 else {
             throw TestSupportError("hashing the passwords failed (\(result.status.map(String.init) ?? "timeout")): \(result.stderr)")
         }
-        do {
-            try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw TestSupportError("cannot write \(path): \(error)")
-        }
+        try BrokerProcess.write(result.stdout, to: path)
     }
 }

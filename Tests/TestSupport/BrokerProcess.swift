@@ -81,6 +81,15 @@ public final class BrokerProcess: Sendable {
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// Writes `text` to `path`, a file of the broker's (its configuration, passwords, ACL).
+    static func write(_ text: String, to path: String) throws(TestSupportError) {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw TestSupportError("cannot write \(path): \(error)")
+        }
+    }
+
     /// The broker's log so far (all runs).
     var log: String { Self.readLog(logPath) }
 
@@ -211,6 +220,14 @@ extension BrokerFixture {
 
     /// The broker's process id, while running.
     public var pid: pid_t? { process.pid }
+
+    /// Stops the broker: `SIGTERM`, then `SIGKILL` if it is still running after `grace` seconds.
+    /// Does nothing if it is not running.
+    public func stop(grace: Double = 5) { process.stop(grace: grace) }
+
+    /// Starts the broker again on the same port (stopping it first if it runs), with the
+    /// configuration it had. A port still held by the old process is tried again a few times.
+    public func restart() throws(TestSupportError) { try process.restart() }
 
     /// Kills the broker with `SIGKILL` at once, as a crash would, and waits for it to be gone.
     public func kill() { process.kill() }

@@ -12,17 +12,21 @@ public final class DevsimProcess: Sendable {
     public let process: ChildProcess
 
     /// Starts `executable` (default: ``locateDevsim()``) with `arguments`.
-    /// - Parameter environment: variables added to (or overriding) the test process's environment.
+    /// - Parameters:
+    ///   - environment: variables added to (or overriding) the test process's environment.
+    ///   - namespace: the network namespace to start it in (through `nsenter`), if not this one.
     public init(
         executable: String? = nil,
         arguments: [String] = [],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        namespace: NetworkNamespace? = nil
     ) throws(TestSupportError) {
         let path: String
         if let executable { path = executable } else { path = try Self.locateDevsim() }
+        let command = namespace?.command(path, arguments) ?? (executable: path, arguments: arguments)
         process = try ChildProcess(
-            executable: path,
-            arguments: arguments,
+            executable: command.executable,
+            arguments: command.arguments,
             environment: Self.inheritedEnvironment().merging(environment) { _, override in override })
     }
 
@@ -72,9 +76,10 @@ public final class DevsimProcess: Sendable {
         executable: String? = nil,
         args: [String] = [],
         env: [String: String] = [:],
+        namespace: NetworkNamespace? = nil,
         timeout: Double
     ) throws(TestSupportError) -> (status: Int32?, stdout: String, stderr: String) {
-        let child = try DevsimProcess(executable: executable, arguments: args, environment: env)
+        let child = try DevsimProcess(executable: executable, arguments: args, environment: env, namespace: namespace)
         let status = child.waitUntilExit(timeout: timeout)
         if status == nil { child.process.terminate(grace: 0.5) }
         return (status, child.stdout, child.stderr)

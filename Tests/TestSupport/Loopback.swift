@@ -36,6 +36,40 @@ public enum Loopback {
         return result == 0
     }
 
+    /// A socket listening on 127.0.0.1 at a port the kernel chose (binding port 0 directly: no
+    /// race for it), and the port.
+    static func listen(backlog: Int32 = 128) throws(TestSupportError) -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket failed: \(errnoText())") }
+        var address = socketAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && Glibc.listen(fd, backlog) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard listening else {
+            let message = errnoText()
+            close(fd)
+            throw TestSupportError("cannot listen on 127.0.0.1: \(message)")
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The next connection to `listener`, close-on-exec, once one comes; `nil` once `stopping`,
+    /// which is asked every 50 ms.
+    static func accept(_ listener: Int32, unless stopping: () -> Bool) -> Int32? {
+        while !stopping() {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let fd = Glibc.accept(listener, nil, nil)
+            guard fd >= 0 else { continue }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            return fd
+        }
+        return nil
+    }
+
     /// `127.0.0.1:port` as a socket address.
     static func socketAddress(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()

@@ -34,21 +34,8 @@ public final class MQTTRelay: Sendable {
     private let core: Core
 
     public init(upstream: UInt16, rule: @escaping Rule) throws(TestSupportError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError("socket failed: \(Loopback.errnoText())") }
-        var address = Loopback.socketAddress(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard listening else {
-            let message = Loopback.errnoText()
-            close(fd)
-            throw TestSupportError("cannot listen on 127.0.0.1: \(message)")
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        let (fd, port) = try Loopback.listen()
+        self.port = port
         core = Core(listenFD: fd, upstream: upstream, rule: rule)
         do {
             let acceptor = try WorkerThread { [core] in core.acceptLoop() }
@@ -107,12 +94,7 @@ extension MQTTRelay {
 
         func acceptLoop() {
             defer { close(listenFD) }
-            while !isStopping {
-                var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 50) > 0 else { continue }
-                let client = accept(listenFD, nil, nil)
-                guard client >= 0 else { continue }
-                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            while let client = Loopback.accept(listenFD, unless: { isStopping }) {
                 guard let broker = connectUpstream() else {
                     close(client)
                     continue

@@ -10,6 +10,8 @@ import Glibc
 /// ```
 /// The broker runs from a temporary directory (config, password file, log) that is removed when
 /// the object goes away; `deinit` stops the broker, so a failing test leaves nothing behind.
+/// mosquitto sets `SO_REUSEADDR`: a restart on the same port is not blocked by the connections
+/// of the run before in `TIME_WAIT`.
 public final class MosquittoBroker: BrokerFixture, Sendable {
     /// The loopback port the broker listens on; stays the same across ``restart()``.
     public var port: UInt16 { process.port }
@@ -51,11 +53,7 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
                 // One `mosquitto_passwd -U` hashes a whole plain file: 1,000 users in 0.2 s,
                 // where a `-b` a user takes seconds.
                 let plain = users.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }.joined()
-                do {
-                    try plain.write(toFile: passwordPath, atomically: true, encoding: .utf8)
-                } catch {
-                    throw TestSupportError("cannot write \(passwordPath): \(error)")
-                }
+                try BrokerProcess.write(plain, to: passwordPath)
                 let result = try DevsimProcess.runToCompletion(executable: "mosquitto_passwd", args: ["-U", passwordPath], timeout: 30)
                 guard result.status == 0 else {
                     throw TestSupportError("mosquitto_passwd failed (\(result.status.map(String.init) ?? "timeout")): \(result.stderr)")
@@ -76,11 +74,7 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
             if persistent { lines += ["persistence_location \(directory)/", "autosave_interval 1"] }
             if !users.isEmpty { lines.append("password_file \(passwordPath)") }
             if let acl {
-                do {
-                    try acl.write(toFile: directory + "/acl", atomically: true, encoding: .utf8)
-                } catch {
-                    throw TestSupportError("cannot write \(directory)/acl: \(error)")
-                }
+                try BrokerProcess.write(acl, to: directory + "/acl")
                 lines.append("acl_file \(directory)/acl")
             }
             lines += extraConfig
@@ -100,11 +94,7 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
             process = try BrokerProcess(program: program, logPath: directory + "/mosquitto.log", startTimeout: startTimeout) {
                 port throws(TestSupportError) in
                 let config = (["listener \(port) 127.0.0.1"] + lines).joined(separator: "\n") + "\n"
-                do {
-                    try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-                } catch {
-                    throw TestSupportError("cannot write \(configPath): \(error)")
-                }
+                try BrokerProcess.write(config, to: configPath)
             }
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
@@ -116,15 +106,4 @@ public final class MosquittoBroker: BrokerFixture, Sendable {
         stop(grace: 2)
         try? FileManager.default.removeItem(atPath: directory)
     }
-
-    /// Stops the broker cleanly: `SIGTERM`, then `SIGKILL` if it is still running after `grace`
-    /// seconds. Does nothing if it is not running.
-    public func stop(grace: Double = 5) { process.stop(grace: grace) }
-
-    /// Starts the broker again on the same port (stopping it first if it runs).
-    ///
-    /// mosquitto sets `SO_REUSEADDR`, so connections of the previous run in `TIME_WAIT` do not
-    /// block the port; a bind failure is still retried a few times in case the old process is
-    /// slow to release it.
-    public func restart() throws(TestSupportError) { try process.restart() }
 }

@@ -41,7 +41,7 @@ public final class ScriptedMQTTServer: Sendable {
 
     /// Serves each attempt with the script `scriptFor(attempt)` returns.
     public init(scriptFor: @escaping ScriptProvider) throws(TestSupportError) {
-        let (fd, port) = try Self.listen()
+        let (fd, port) = try Loopback.listen()
         self.port = port
         core = Core(listenFD: fd, scriptFor: scriptFor)
         do {
@@ -106,25 +106,6 @@ public final class ScriptedMQTTServer: Sendable {
         }
         servers.forEach { $0.join() }
     }
-
-    private static func listen() throws(TestSupportError) -> (Int32, UInt16) {
-        // Bind port 0 directly: the kernel picks a free port and there is no race.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError("socket failed: \(Loopback.errnoText())") }
-        var address = Loopback.socketAddress(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && Glibc.listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else {
-            let message = Loopback.errnoText()
-            close(fd)
-            throw TestSupportError("cannot listen on 127.0.0.1: \(message)")
-        }
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
 }
 
 extension ScriptedMQTTServer {
@@ -164,12 +145,7 @@ extension ScriptedMQTTServer {
 
         func acceptLoop() {
             defer { close(listenFD) }
-            while !isStopping {
-                var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 50) > 0 else { continue }
-                let fd = accept(listenFD, nil, nil)
-                guard fd >= 0 else { continue }
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            while let fd = Loopback.accept(listenFD, unless: { isStopping }) {
                 var one: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 let now = TestClock.now()

@@ -32,16 +32,8 @@ public final class ScriptedUpgradeServer: Sendable {
     }
 
     public init(answer: Answer) throws(TestSupportError) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = Loopback.socketAddress(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 16) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard listener >= 0, ok else { throw TestSupportError("cannot listen on 127.0.0.1: \(Loopback.errnoText())") }
-        port = UInt16(bigEndian: address.sin_port)
+        let (listener, port) = try Loopback.listen(backlog: 16)
+        self.port = port
         let state = Locked(State())
         self.state = state
         thread = Locked(nil)

@@ -93,10 +93,7 @@ public final class Subscriber: Sendable {
                 throw TestSupportError(
                     "mosquitto_sub on port \(port) did not receive its probe within \(readyTimeout) s: \(process.stderrText)")
             }
-            _ = try? DevsimProcess.runToCompletion(
-                executable: "mosquitto_pub",
-                args: ["-h", "127.0.0.1", "-p", String(port), "-t", probeTopic, "-m", "probe"] + credentials,
-                timeout: 2)
+            _ = try? MosquittoPub.run(port: port, ["-t", probeTopic, "-m", "probe"] + credentials, timeout: 2)
             _ = TestClock.wait(timeout: min(0.2, max(0, deadline - TestClock.now()))) {
                 state.withLock { $0.probeSeen }
             }

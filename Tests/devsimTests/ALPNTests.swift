@@ -38,7 +38,7 @@ import TestSupport
             """)
         defer { RunFiles.removeFolder(of: file) }
         // s_server answers no MQTT: devsim gives up at its connect timeout, every ClientHello sent.
-        let devsim = try DevsimProcess(arguments: ["run", file, "--connect-timeout", "1s", "--stats-interval", "0"])
+        let devsim = try DevsimRun.start(file, ["--connect-timeout", "1s"])
         #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
         _ = server.terminate(grace: 1)
         return Self.extensions(in: server.stdoutText)
@@ -87,9 +87,7 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s", "--stats-interval", "0"],
-            timeout: 30)
+        let run = try DevsimRun(file, port: broker.port, ["--duration", "1s"])
         #expect(run.status == 0, "\(run.stderr)")
         let warnings = run.stderr.components(separatedBy: "the broker chose none of the ALPN protocols offered (tls.alpn: x-amzn-mqtt-ca)")
         #expect(warnings.count == 2, "\(run.stderr)")

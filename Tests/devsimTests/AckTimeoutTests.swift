@@ -7,20 +7,8 @@ import TestSupport
 /// messages. A real mosquitto is frozen (`SIGSTOP`) longer than the timeout: the kernel still
 /// takes the PUBLISH packets, and nothing acknowledges them until it runs again.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct AckTimeoutTests {
-    private func scenario(_ broker: String) throws -> String {
-        try RunFiles.scenario(
-            "ack-timeout.yaml",
-            """
-            broker:
-              \(broker)
-            devices:
-              - name: d
-                count: 2
-                topic: "ack/{index}"
-                publish: 20/s
-                qos: 1
-                payload: { fields: { seq: { counter: 0 } } }
-            """)
+    private func scenario(_ broker: String...) throws -> String {
+        try ScenarioText(broker: broker, count: 2, topic: "ack/{index}", publish: "20/s", qos: 1).file("ack-timeout.yaml")
     }
 
     /// Runs `file` for 4 s, freezing the broker for 1.5 s once both devices are connected.
@@ -28,11 +16,7 @@ import TestSupport
     {
         let broker = try MosquittoBroker()
         defer { broker.resume() }
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s",
-                "--report", file + ".json", "--stats-interval", "0",
-            ] + extra)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "4s"] + extra, report: true)
         let connected = TestClock.wait(timeout: 10, interval: 0.01) {
             devsim.stderr.components(separatedBy: " connected").count - 1 >= 2
         }
@@ -59,7 +43,7 @@ import TestSupport
     }
 
     @Test func reconnectDropsTheConnectionSoThatLibmosquittoResends() throws {
-        let file = try scenario("ackTimeout: 500ms\n  onAckTimeout: reconnect\n  reconnect: { initial: 200ms, max: 1s }")
+        let file = try scenario("ackTimeout: 500ms", "onAckTimeout: reconnect", "reconnect: { initial: 200ms, max: 1s }")
         defer { RunFiles.removeFolder(of: file) }
         let (status, stderr, report) = try runThroughAFreeze(file)
         let figure = { (name: String) in report[name] as? Int ?? -1 }

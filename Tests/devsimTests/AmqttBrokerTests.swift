@@ -10,24 +10,11 @@ import TestSupport
         .deletingLastPathComponent()
 
     /// A fleet of `count` devices publishing a counter to `topic` at `rate`, reconnecting quickly.
-    private func scenario(topic: String, qos: Int, count: Int = 2, rate: String = "10/s", broker: String = "") throws -> String {
-        try RunFiles.scenario(
-            "amqtt.yaml",
-            """
-            broker:
-              reconnect: { initial: 200ms, max: 1s }
-            \(broker)
-            devices:
-              - name: d
-                count: \(count)
-                topic: "\(topic)/{index}"
-                publish: \(rate)
-                qos: \(qos)
-                payload:
-                  fields:
-                    seq: { counter: 0 }
-                    ts: { timestamp: ms }
-            """)
+    private func scenario(topic: String, qos: Int, count: Int = 2, rate: String = "10/s", broker: String...) throws -> String {
+        try ScenarioText(
+            broker: ["reconnect: { initial: 200ms, max: 1s }"] + broker, count: count, topic: "\(topic)/{index}", publish: rate, qos: qos,
+            fields: "seq: { counter: 0 }, ts: { timestamp: ms }"
+        ).file("amqtt.yaml")
     }
 
     /// How many of devsim's log lines end with `suffix` (the state a client came to).
@@ -44,12 +31,8 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "myapp/Test/push")
 
         let report = file + ".json"
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s",
-                "--report", report, "--stats-interval", "0",
-            ],
-            env: ["MILKCOCOA_APP_ID": "myapp"], timeout: 30)
+        let result = try DevsimRun(
+            file, port: broker.port, ["--duration", "3s", "--report", report], environment: ["MILKCOCOA_APP_ID": "myapp"])
         #expect(result.status == 0, "\(result.stderr)\nbroker log:\n\(broker.log)")
         let figures = try RunFiles.report(report)
         let published = try #require(figures["published"] as? Int)
@@ -74,11 +57,7 @@ import TestSupport
         let file = try scenario(topic: "verify", qos: qos, count: 5, rate: "50/s")
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify",
-                "--report", report, "--stats-interval", "0",
-            ], timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "3s", "--verify", "--report", report])
         #expect(result.status == 0, "\(result.stderr)\nbroker log:\n\(broker.log)")
         let figures = try RunFiles.report(report)
         let published = try #require(figures["published"] as? Int)
@@ -95,10 +74,7 @@ import TestSupport
         let file = try scenario(topic: "restart", qos: 1)
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-            "--report", report, "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--report", report])
         // Both connections up first: one that never had a connection cannot come back.
         #expect(TestClock.wait(timeout: 10) { lines(endingWith: " connected", in: devsim.stderr) >= 2 }, "\(devsim.stderr)")
 
@@ -123,22 +99,19 @@ import TestSupport
 
     @Test func aWrongPasswordExits3AndNamesTheRefusal() throws {
         let broker = try AmqttBroker(users: ["dev": "right"], allowAnonymous: false)
-        let file = try scenario(topic: "auth", qos: 0, broker: "  username: dev\n  password: ${AMQTT_TEST_PASSWORD}")
+        let file = try scenario(topic: "auth", qos: 0, broker: "username: dev", "password: ${AMQTT_TEST_PASSWORD}")
         defer { RunFiles.removeFolder(of: file) }
-        let arguments = ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0"]
-
         // The user is known, so the refusal below is the password's. Ticks start at the CONNACK,
         // so a run bounded by a message count ends only once the broker has accepted it.
         let report = file + ".json"
-        let accepted = try DevsimProcess.runToCompletion(
-            args: arguments + ["--messages", "4", "--connect-timeout", "10s", "--report", report],
-            env: ["AMQTT_TEST_PASSWORD": "right"], timeout: 30)
+        let accepted = try DevsimRun(
+            file, port: broker.port, ["--messages", "4", "--connect-timeout", "10s", "--report", report],
+            environment: ["AMQTT_TEST_PASSWORD": "right"])
         #expect(accepted.status == 0, "\(accepted.stderr)\nbroker log:\n\(broker.log)")
         #expect(try RunFiles.report(report)["published"] as? Int == 4)
 
         let start = TestClock.now()
-        let refused = try DevsimProcess.runToCompletion(
-            args: arguments + ["--connect-timeout", "2s"], env: ["AMQTT_TEST_PASSWORD": "wrong"], timeout: 30)
+        let refused = try DevsimRun(file, port: broker.port, ["--connect-timeout", "2s"], environment: ["AMQTT_TEST_PASSWORD": "wrong"])
         #expect(refused.status == 3, "\(refused.stderr)")
         #expect(TestClock.now() - start < 10, "exit 3 at the connect timeout")
         // amqtt answers a wrong password with code 5, not authorised; MQTT 3.1.1 also allows 4.
@@ -153,14 +126,10 @@ import TestSupport
     /// up at the connect timeout rather than wait for ever.
     @Test func anMQTT5ScenarioAgainstAnMQTT311OnlyBrokerExits3() throws {
         let broker = try AmqttBroker()
-        let file = try scenario(topic: "v5", qos: 0, broker: "  protocol: mqtt5")
+        let file = try scenario(topic: "v5", qos: 0, broker: "protocol: mqtt5")
         defer { RunFiles.removeFolder(of: file) }
         let start = TestClock.now()
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s",
-                "--stats-interval", "0",
-            ], timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--connect-timeout", "2s"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(TestClock.now() - start < 10, "exit 3 at the connect timeout")
         #expect(result.stderr.contains("no connection within"), "\(result.stderr)")
@@ -188,8 +157,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 }, ts: { timestamp: ms } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--duration", "3s", "--verify", "--report", file + ".json", "--stats-interval", "0"], timeout: 30)
+        let result = try DevsimRun(file, ["--duration", "3s", "--verify"], report: true)
         #expect(result.status == 0, "\(result.stderr)\nbroker log:\n\(broker.log)")
         let figures = try RunFiles.report(file + ".json")
         let published = figures["published"] as? Int ?? 0

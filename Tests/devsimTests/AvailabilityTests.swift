@@ -26,9 +26,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "avail/#")
         let file = try RunFiles.scenario("avail.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { statuses(subscriber).count >= 2 }, "\(devsim.stderr)")
         #expect(Set(statuses(subscriber)) == ["avail/room-1/status online", "avail/room-2/status online"])
         let first = subscriber.messages.first { $0.topic == "avail/room-1/status" || $0.topic == "avail/room-1/climate" }
@@ -38,9 +36,7 @@ import TestSupport
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { statuses(subscriber).filter { $0.hasSuffix("offline") }.count == 2 })
 
         // Killed, the connections end without a word: the broker publishes the wills.
-        let killed = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let killed = try DevsimRun.start(file, port: broker.port)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { statuses(subscriber).filter { $0.hasSuffix("online") }.count == 4 })
         killed.sendSignal(SIGKILL)
         _ = killed.waitUntilExit(timeout: 5)

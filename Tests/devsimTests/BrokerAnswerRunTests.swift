@@ -6,29 +6,12 @@ import TestSupport
 /// here does on demand (a close of an MQTT 5 CONNECT, a 256-byte Maximum Packet Size, refusing
 /// SUBACKs, a DISCONNECT with a reason); mosquitto stages the rest.
 @Suite(.tags(.integration), .notUnitOnly) struct BrokerAnswerRunTests {
-    private func scenario(_ broker: String = "", count: Int = 1, publish: String = "5/s", qos: Int = 1, extra: String = "")
+    private func scenario(_ broker: String..., count: Int = 1, publish: String = "5/s", qos: Int = 1, extra: String? = nil)
         throws -> String
     {
-        try RunFiles.scenario(
-            "answers.yaml",
-            """
-            broker: {\(broker)}
-            \(extra)
-            devices:
-              - name: d
-                count: \(count)
-                topic: "verify/device-{index}"
-                publish: \(publish)
-                qos: \(qos)
-                payload: { fields: { seq: { counter: 0 } } }
-            """)
-    }
-
-    private func run(_ file: String, port: UInt16, _ arguments: [String], timeout: Double = 30) throws -> (
-        status: Int32?, stdout: String, stderr: String
-    ) {
-        try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(port), "--stats-interval", "0"] + arguments, timeout: timeout)
+        try ScenarioText(
+            broker: broker, top: extra.map { [$0] } ?? [], count: count, topic: "verify/device-{index}", publish: publish, qos: qos
+        ).file("answers.yaml")
     }
 
     /// Item 1: RabbitMQ 3.10 closes an MQTT 5 CONNECT without a CONNACK; the verifier falls back
@@ -37,7 +20,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "2s", "--verify"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s", "--verify"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains("verify: the broker closed the connection of an MQTT 5 CONNECT without a CONNACK"), "\(result.stderr)")
@@ -52,7 +35,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
         let file = try scenario(count: 2)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "2s", "--verify", "--loops", "2"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s", "--verify", "--loops", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let verifiers = Set(server.connections.compactMap(\.connect?.clientID).filter { $0.hasPrefix("devsim-verify") })
         #expect(verifiers.count == 2, "a connection per loop, each falling back: \(verifiers)")
@@ -69,7 +52,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
         let file = try scenario("protocol: mqtt5")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--connect-timeout", "2s"])
+        let result = try DevsimRun(file, port: server.port, ["--connect-timeout", "2s"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -85,7 +68,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(closesMQTT5Connect: true))
         let file = try scenario("protocol: mqtt5")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--connect-timeout", "5s", "--verify"])
+        let result = try DevsimRun(file, port: server.port, ["--connect-timeout", "5s", "--verify"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(!result.stderr.contains("subscriptions not acknowledged"), "the fleet did not wait for the verifier: \(result.stderr)")
         let hint =
@@ -101,7 +84,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(connackProperties: .init(maximumPacketSize: 256)))
         let file = try scenario(count: 50, publish: "1/s")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "1s", "--verify"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "1s", "--verify"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("Packet larger"), "\(result.stderr)")
         let packets = server.connections.filter { $0.connect?.clientID.hasPrefix("devsim-verify") == true }.flatMap(\.subscribePackets)
@@ -124,9 +107,9 @@ import TestSupport
                 payload: { fields: { pad: { constant: "\(String(repeating: "x", count: 300))" } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "1s", "--report", file + ".json"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "1s"], report: true)
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try RunFiles.report(file + ".json")
+        let report = try result.report()
         #expect(report["published"] as? Int == 0 && (report["failed"] as? Int ?? 0) > 0, "\(report)")
         #expect(RunFiles.accountsForEveryTick(report))
         #expect(
@@ -141,9 +124,9 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(ackDelay: { _ in 0.1 }, connackProperties: .init(receiveMaximum: 1)))
         let file = try scenario("protocol: mqtt5", publish: "20/s")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "2s", "--ack-timeout", "1s", "--report", file + ".json"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s", "--ack-timeout", "1s"], report: true)
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try RunFiles.report(file + ".json")
+        let report = try result.report()
         // Handed over 16 at a time, the last of them waited 1.6 s behind the others.
         #expect(report["ackTimeouts"] as? Int == 0, "each waited its 0.1 s, one at a time: \(report)")
         #expect((report["acknowledged"] as? Int ?? 0) > 0 && report["acknowledged"] as? Int == report["published"] as? Int, "\(report)")
@@ -153,9 +136,9 @@ import TestSupport
     /// wait as long, or it drops a connection the broker keeps.
     @Test func theSilenceWatchFollowsTheServerKeepAlive() throws {
         let server = try ScriptedMQTTServer(script: .init(connackProperties: .init(serverKeepAlive: 30)))
-        let file = try scenario("protocol: mqtt5, keepalive: 5s", publish: "1/60s", qos: 0)
+        let file = try scenario("protocol: mqtt5", "keepalive: 5s", publish: "1/60s", qos: 0)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "9s"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "9s"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("nothing from the broker"), "\(result.stderr)")
         #expect(server.connections.count == 1)
@@ -166,7 +149,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(scripts: [.init(disconnectAfterConnack: (after: 0.3, reason: 0x8B)), .init()])
         let file = try scenario("protocol: mqtt5")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "2s"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("connection lost: the broker sent DISCONNECT: Server shutting down (0x8B)"), "\(result.stderr)")
     }
@@ -177,9 +160,9 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(subscribeReasonCode: { _ in 0x87 }))
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "2s", "--verify", "--expect", "lost==0", "--report", file + ".json"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s", "--verify", "--expect", "lost==0"], report: true)
         #expect(result.status == 4, "\(result.stderr)")
-        let report = try RunFiles.report(file + ".json")
+        let report = try result.report()
         let verify = try #require(report["verify"] as? [String: Any])
         let invalid = verify["invalid"] as? String ?? ""
         #expect(invalid.hasPrefix("the broker refused the subscription to 'verify/+': Not authorized (0x87)"), "\(verify)")
@@ -197,7 +180,7 @@ import TestSupport
         let port = try Loopback.freePort()
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: port, ["--verify", "--connect-timeout", "3s"])
+        let result = try DevsimRun(file, port: port, ["--verify", "--connect-timeout", "3s"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("no connection within 3.0s"), "\(result.stderr)")
         // From devsim's own log, its start to its giving up: no process start-up in the figure.
@@ -220,9 +203,9 @@ import TestSupport
         let server = try ScriptedMQTTServer(scripts: [.init(connackCode: 0x88), .init()])
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: server.port, ["--duration", "2s", "--verify", "--report", file + ".json"])
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s", "--verify"], report: true)
         #expect(result.status == 0, "\(result.stderr)")
-        let verify = try #require(try RunFiles.report(file + ".json")["verify"] as? [String: Any])
+        let verify = try #require(try result.report()["verify"] as? [String: Any])
         #expect(verify["invalid"] == nil, "\(verify)")
         #expect(result.stderr.contains("verify: connection refused: Server unavailable"), "\(result.stderr)")
         let verifier = server.connections.filter { $0.connect?.clientID.hasPrefix("devsim-verify") == true }
@@ -249,9 +232,9 @@ import TestSupport
                   - { name: d, count: 3, topic: "verify/{id}", publish: 3/s, qos: 1, payload: { fields: { seq: { counter: 0 } } } }
                 """)
             defer { RunFiles.removeFolder(of: file) }
-            let result = try run(file, port: broker.port, ["--duration", "3s", "--verify", "--report", file + ".json"])
+            let result = try DevsimRun(file, port: broker.port, ["--duration", "3s", "--verify"], report: true)
             #expect(result.status == 0, "\(result.stderr)")
-            let report = try RunFiles.report(file + ".json")
+            let report = try result.report()
             let verify = try #require(report["verify"] as? [String: Any])
             if identity.isEmpty {
                 #expect(verify["silentTopics"] as? Int == 3 && verify["fellBehind"] as? Bool == false, "as a device: \(verify)")
@@ -275,17 +258,11 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try scenario(count: 5, publish: "20/s", extra: "verify: { clientId: checker }")
         defer { RunFiles.removeFolder(of: file) }
-        let process = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify", "--loops", "1",
-                "--report", file + ".json", "--stats-interval", "0",
-            ])
+        let process = try DevsimRun.start(file, port: broker.port, ["--duration", "3s", "--verify", "--loops", "1"], report: true)
         #expect(process.waitForOutput(containing: "starting", inStderr: true, timeout: 10))
         TestClock.sleep(1)
         // A CONNECT with the verifier's client id: the broker drops the verifier's connection.
-        _ = try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-i", "checker", "-t", "x", "-m", "y"],
-            timeout: 10)
+        _ = try MosquittoPub.run(port: broker.port, ["-i", "checker", "-t", "x", "-m", "y"], timeout: 10)
         #expect(process.waitUntilExit(timeout: 30) == 0, "\(process.stderr)")
         #expect(process.stderr.contains("verify: subscriber connection lost"), "\(process.stderr)")
         let report = try RunFiles.report(file + ".json")

@@ -35,12 +35,10 @@ import TestSupport
         let file = try RunFiles.scenario("capacity.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
         // The warm-up outlasts the server's one-second memory of the step before.
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity",
-                "--slo", "p99<150ms", "--slo", "lateness.p99<1s", "--step", "1500ms", "--warmup", "1500ms",
-                "--report", file + ".json", "--stats-interval", "0",
-            ] + extra, timeout: 120)
+        let run = try DevsimRun(
+            file, port: server.port,
+            ["--find-capacity", "--slo", "p99<150ms", "--slo", "lateness.p99<1s", "--step", "1500ms", "--warmup", "1500ms"] + extra,
+            report: true, timeout: 120)
         let report = try RunFiles.report(file + ".json")
         let page = try DevsimProcess.runToCompletion(args: ["report", "html", file + ".json"], timeout: 20)
         return (run.status, run.stdout, run.stderr, report["capacity"] as? [String: Any] ?? [:], page.stdout)
@@ -79,12 +77,12 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         var answers: [(rate: Double, limiter: String?, line: String)] = []
         for _ in 0..<2 {
-            let run = try DevsimProcess.runToCompletion(
-                args: [
-                    "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--find-capacity", "--slo", "p99<50ms",
-                    "--slo", "lateness.p99<5ms", "--step", "1500ms", "--warmup", "1s", "--duration", "150s", "--quiet",
-                    "--report", file + ".json",
-                ], timeout: 240)
+            let run = try DevsimRun(
+                file, port: broker.port,
+                [
+                    "--find-capacity", "--slo", "p99<50ms", "--slo", "lateness.p99<5ms", "--step", "1500ms", "--warmup", "1s", "--duration",
+                    "150s", "--quiet",
+                ], report: true, statsInterval: nil, timeout: 240)
             #expect(run.status == 0 || run.status == 4, "\(run.stderr)")
             let capacity = try #require(try RunFiles.report(file + ".json")["capacity"] as? [String: Any])
             let brokeAt = capacity["brokeAtPerSecond"] as? Double
@@ -189,11 +187,8 @@ import TestSupport
     private static func longSearch(
         _ file: String, on server: ScriptedMQTTServer, _ extra: [String] = []
     ) throws -> (devsim: DevsimProcess, port: Int) {
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--find-capacity", "--slo", "p99<1s",
-                "--step", "30s", "--warmup", "0s", "--http", "0", "--stats-interval", "0",
-            ] + extra)
+        let devsim = try DevsimRun.start(
+            file, port: server.port, ["--find-capacity", "--slo", "p99<1s", "--step", "30s", "--warmup", "0s", "--http", "0"] + extra)
         let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 20, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         return (devsim, port)
@@ -254,7 +249,7 @@ import TestSupport
         let file = try RunFiles.scenario("capacity-bad.yaml", Self.fleet)
         defer { RunFiles.removeFolder(of: file) }
         // Port 1: nothing listens, and nothing must try.
-        let run = try DevsimProcess.runToCompletion(args: ["run", file, "--host", "127.0.0.1", "--port", "1"] + arguments, timeout: 20)
+        let run = try DevsimRun(file, port: 1, arguments, statsInterval: nil, timeout: 20)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains(error), "\(run.stderr)")
     }
@@ -265,8 +260,7 @@ import TestSupport
             "capacity-unnumbered.yaml",
             "devices:\n  - { name: meter, topic: t, publish: 5/s, payload: { fields: { n: { uniform: { min: 0, max: 1 } } } } }\n")
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", "1", "--find-capacity", "--verify", "--slo", "lost==0"], timeout: 20)
+        let run = try DevsimRun(file, port: 1, ["--find-capacity", "--verify", "--slo", "lost==0"], statsInterval: nil, timeout: 20)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("--slo: lost==0: device group 'meter' has no sequence counter in its payload"), "\(run.stderr)")
     }
@@ -282,11 +276,10 @@ import TestSupport
         let acl = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("acl").path
         try "topic readwrite cap/#\ntopic deny cap/10\n".write(toFile: acl, atomically: true, encoding: .utf8)
         let broker = try MosquittoBroker(extraConfig: dropping ? ["acl_file \(acl)"] : [])
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--find-capacity", "--verify",
-                "--step", "1s", "--warmup", "500ms", "--duration", "6s", "--report", file + ".json", "--stats-interval", "0",
-            ] + slos.flatMap { ["--slo", $0] }, timeout: 60)
+        let run = try DevsimRun(
+            file, port: broker.port,
+            ["--find-capacity", "--verify", "--step", "1s", "--warmup", "500ms", "--duration", "6s"] + slos.flatMap { ["--slo", $0] },
+            report: true, timeout: 60)
         let report = try RunFiles.report(file + ".json")
         let page = try DevsimProcess.runToCompletion(args: ["report", "html", file + ".json"], timeout: 20)
         return (run.status, run.stderr, report["capacity"] as? [String: Any] ?? [:], page.stdout)
@@ -340,8 +333,7 @@ import TestSupport
             "devices:\n  - { name: meter, topic: t, publish: 5/s, stages: [{ duration: 5s, rate: 10/s }], "
                 + "payload: { fields: { n: { counter: 0 } } } }\n")
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", "1", "--find-capacity", "--slo", "p99<5ms"], timeout: 20)
+        let run = try DevsimRun(file, port: 1, ["--find-capacity", "--slo", "p99<5ms"], statsInterval: nil, timeout: 20)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("device group 'meter' has stages of its own, which set its rate: leave them out"), "\(run.stderr)")
     }

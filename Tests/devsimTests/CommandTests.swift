@@ -26,8 +26,7 @@ import TestSupport
     }
 
     private static func send(_ port: UInt16, _ topic: String, _ message: String) throws {
-        let result = try DevsimProcess.runToCompletion(
-            executable: "/usr/bin/mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-m", message], timeout: 10)
+        let result = try MosquittoPub.run(port: port, ["-t", topic, "-m", message], timeout: 10)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
@@ -40,9 +39,7 @@ import TestSupport
         let states = try Subscriber(port: broker.port, topic: "cmd/+/state")
         let file = try RunFiles.scenario("commands.yaml", Self.scenario(topic: "cmd/{id}/set"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, report: true)
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { !states.messages.isEmpty }, "the first tick at the CONNACK")
         TestClock.sleep(0.3)  // the subscription is made after the CONNACK
@@ -93,9 +90,7 @@ import TestSupport
         let states = try Subscriber(port: broker.port, topic: "cmd/+/state")
         let file = try RunFiles.scenario("fields.yaml", Self.scenario(topic: "cmd/{id}/set/{field}"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
         TestClock.sleep(0.5)
         try Self.send(broker.port, "cmd/thermostat-1/set/light", "ON")
@@ -121,9 +116,7 @@ import TestSupport
                 + Self.scenario(topic: "cmd/{id}/set").replacingOccurrences(
                     of: "broker: { reconnect: { initial: 200ms, max: 400ms } }\n", with: ""))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
         TestClock.sleep(0.5)
         // mosquitto_rr: a request, and the one response it waits for, printed with its properties.
@@ -147,9 +140,7 @@ import TestSupport
             "rpc.yaml",
             Self.scenario(topic: "v1/devices/me/rpc/request/{requestId}", response: "v1/devices/me/rpc/response/{requestId}"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
         TestClock.sleep(0.5)
         try Self.send(broker.port, "v1/devices/me/rpc/request/42", #"{"method": "mode", "params": "heat"}"#)
@@ -175,9 +166,7 @@ import TestSupport
             "once.yaml",
             Self.scenario(topic: "v1/devices/me/rpc/request/{requestId}", response: "v1/devices/me/rpc/response/{requestId}"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, report: true)
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
         TestClock.sleep(0.5)  // the subscription is made after the CONNACK
         let requests = [

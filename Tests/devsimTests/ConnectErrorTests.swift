@@ -9,9 +9,8 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(connackCode: 5))
         let file = try RunFiles.scenario("auth.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--username", "u"],
-            env: ["DEVSIM_PASSWORD": "wrong"], timeout: 60)
+        let result = try DevsimRun(
+            file, port: server.port, ["--username", "u"], statsInterval: nil, environment: ["DEVSIM_PASSWORD": "wrong"], timeout: 60)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("every connection was refused"), "\(result.stderr)")
         #expect(
@@ -24,9 +23,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(scripts: [.init(connackCode: 5), .init(connackCode: 5), .init()])
         let file = try RunFiles.scenario("auth.yaml", "broker: { reconnect: { initial: 100ms, max: 200ms } }\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--messages", "3", "--retry-refused"],
-            timeout: 60)
+        let result = try DevsimRun(file, port: server.port, ["--messages", "3", "--retry-refused"], statsInterval: nil, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.connections.count == 3)
     }
@@ -34,8 +31,7 @@ import TestSupport
     @Test func aPasswordWithoutAUserNameSaysSo() throws {
         let file = try RunFiles.scenario("nouser.yaml", "broker: { password: secret }\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(try Loopback.freePort())], timeout: 30)
+        let result = try DevsimRun(file, port: try Loopback.freePort(), statsInterval: nil)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("a password but no user name"), "\(result.stderr)")
         #expect(result.stderr.contains("set broker.username, --username or DEVSIM_USERNAME"), "\(result.stderr)")

@@ -7,26 +7,13 @@ import TestSupport
 /// 2.0.11 sends only from a blocking connect: devsim makes it to its bridge, raw, which makes
 /// the TCP connection without blocking. A server that records each CONNECT shows what arrived.
 @Suite(.tags(.integration), .notUnitOnly) struct ConnectPropertiesTests {
-    private func scenario(broker: String = "") throws -> String {
-        try RunFiles.scenario(
-            "cp.yaml",
-            """
-            broker:
-              protocol: mqtt5
-              \(broker)
-              properties:
-                sessionExpiry: 1h
-                receiveMaximum: 100
-                maximumPacketSize: 256KB
-                userProperties: { rack: "{id}" }
-            devices:
-              - name: d
-                count: 2
-                topic: "cp/{id}"
-                publish: 20/s
-                qos: 1
-                payload: { fields: { n: { counter: 0 } } }
-            """)
+    private func scenario(broker: String...) throws -> String {
+        let properties =
+            "properties: { sessionExpiry: 1h, receiveMaximum: 100, maximumPacketSize: 256KB, userProperties: { rack: \"{id}\" } }"
+        return try ScenarioText(
+            broker: ["protocol: mqtt5"] + broker + [properties], count: 2, topic: "cp/{id}", publish: "20/s", qos: 1,
+            fields: "n: { counter: 0 }"
+        ).file("cp.yaml")
     }
 
     /// Every attempt's CONNECT carries them, a reconnect's too (libmosquitto keeps none between
@@ -35,8 +22,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(scripts: [.init(closeAfterConnack: 0.1), .init(closeAfterConnack: 0.1), .init()])
         let file = try scenario(broker: "reconnect: { initial: 0.1s, max: 0.1s }")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--messages", "60"], timeout: 60)
+        let result = try DevsimRun(file, port: server.port, ["--messages", "60"], statsInterval: nil, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let connects = server.connections.compactMap(\.connect)
         #expect(connects.count >= 3, "a connection closed after its CONNACK comes back")
@@ -77,11 +63,7 @@ import TestSupport
                 qos: 0
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--report", file + ".json",
-                "--stats-interval", "0",
-            ], timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "2s"], report: true, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try RunFiles.report(file + ".json")
         let groups = try #require(report["groups"] as? [[String: Any]], "\(report)")
@@ -115,11 +97,7 @@ import TestSupport
                 payload: { style: flat, fields: { seq: { counter: 0 }, a: { uuid: {} }, b: { uuid: {} }, c: { uuid: {} } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--verify",
-                "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "2s", "--verify"], report: true, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try RunFiles.report(file + ".json")
         let verify = try #require(report["verify"] as? [String: Any], "\(report)")
@@ -153,20 +131,14 @@ import TestSupport
             """)
         defer { RunFiles.removeFolder(of: file) }
         func run() throws -> Int {
-            let result = try DevsimProcess.runToCompletion(
-                args: [
-                    "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s", "--report", file + ".json",
-                    "--stats-interval", "0",
-                ], timeout: 60)
+            let result = try DevsimRun(file, port: broker.port, ["--duration", "1s"], report: true, timeout: 60)
             #expect(result.status == 0, "\(result.stderr)")
             let watch = try #require((try RunFiles.report(file + ".json")["subscribers"] as? [[String: Any]])?.first)
             return try #require(watch["received"] as? Int, "\(watch)")
         }
         #expect(try run() == 0)
-        let published = try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub",
-            args: ["-h", "127.0.0.1", "-p", String(broker.port), "-V", "mqttv5", "-q", "1", "-t", "se/queued", "-m", "while away"],
-            timeout: 20)
+        let published = try MosquittoPub.run(
+            port: broker.port, ["-V", "mqttv5", "-q", "1", "-t", "se/queued", "-m", "while away"], timeout: 20)
         #expect(published.status == 0, "\(published.stderr)")
         #expect(try run() == 1, "the session kept the message published while the subscriber was away")
     }
@@ -177,8 +149,7 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
         let file = try scenario(broker: "tls: { ca: \(certificates.ca) }")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "10"], timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--messages", "10"], statsInterval: nil, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("published 10,"), "\(result.stderr)")
     }
@@ -210,12 +181,10 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(), ["run", file, "--loops", "1", "--connack-timeout", "60s", "--stats-interval", "0"])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
-        let subscriber = namespace.command(
-            "mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "silent/d-1", "-C", "20", "-W", "30"])
-        let received = try DevsimProcess.runToCompletion(executable: subscriber.executable, args: subscriber.arguments, timeout: 40)
+        let devsim = try DevsimRun.start(file, ["--loops", "1", "--connack-timeout", "60s"], namespace: namespace)
+        let received = try DevsimProcess.runToCompletion(
+            executable: "mosquitto_sub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "silent/d-1", "-C", "20", "-W", "30"],
+            namespace: namespace, timeout: 40)
         #expect(received.status == 0, "d-1 publishes while d-2's attempt waits\n\(received.stderr)\n\(devsim.stderr)")
         #expect(!devsim.stderr.contains("client=d-2 broker=127.0.0.1:\(silentPort) connected"), "\(devsim.stderr)")
         devsim.sendSignal(SIGTERM)

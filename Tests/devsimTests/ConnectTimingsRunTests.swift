@@ -41,11 +41,12 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("timings.yaml", Self.devices)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s", "--http", "0",
-            "--report", file + ".json", "--stats-interval", "0", "--expect", "connect.p99<60s", "--expect", "connect.count==3",
-            "--expect", "connack.count>=3",
-        ])
+        let devsim = try DevsimRun.start(
+            file, port: broker.port,
+            [
+                "--duration", "30s", "--http", "0", "--expect", "connect.p99<60s", "--expect", "connect.count==3", "--expect",
+                "connack.count>=3",
+            ], report: true)
         let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
         // The loops' histograms reach /metrics at the next probe, each second.
         let scrape = { try HTTPGet.request(port: port, path: "/metrics").body }
@@ -71,11 +72,10 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("timings-fail.yaml", Self.devices)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s", "--report", file + ".json",
-                "--stats-interval", "0", "--expect", "connect.p99<0ms", "--expect", "tlsHandshake.p99<1s", "--expect", "connect.count==3",
-            ], timeout: 30)
+        let result = try DevsimRun(
+            file, port: broker.port,
+            ["--duration", "1s", "--expect", "connect.p99<0ms", "--expect", "tlsHandshake.p99<1s", "--expect", "connect.count==3"],
+            report: true)
         #expect(result.status == 4, "\(result.stderr)")
         let verdicts = try RunFiles.report(file + ".json")["expectations"] as? [[String: Any]] ?? []
         #expect(verdicts.map { $0["passed"] as? Bool } == [false, false, true], "\(verdicts)")
@@ -88,11 +88,7 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
         let file = try RunFiles.scenario("timings-tls.yaml", "broker: { tls: { ca: \(certificates.ca) } }\n" + Self.devices)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s", "--report", file + ".json",
-                "--stats-interval", "0", "--expect", "tlsHandshake.count==3",
-            ], timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "1s", "--expect", "tlsHandshake.count==3"], report: true)
         #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
         Self.expectPhases(try RunFiles.report(file + ".json"), ["connect", "tcpConnect", "tlsHandshake", "connack"])
     }
@@ -113,13 +109,10 @@ import TestSupport
             "timings-ws.yaml",
             "broker:\n  url: \"\(url)\"\n" + (secure ? "  tls: { ca: \(certificates.ca) }\n" : "") + ConnectTimingsRunTests.devices)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(),
-            ["run", file, "--duration", "1s", "--report", file + ".json", "--stats-interval", "0", "--expect", "wsUpgrade.count==3"])
-        let result = try DevsimProcess.runToCompletion(executable: command.executable, args: command.arguments, timeout: 30)
+        let result = try DevsimRun(file, ["--duration", "1s", "--expect", "wsUpgrade.count==3"], report: true, namespace: namespace)
         #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
         ConnectTimingsRunTests.expectPhases(
-            try RunFiles.report(file + ".json"),
+            try result.report(),
             secure ? ["connect", "tcpConnect", "tlsHandshake", "wsUpgrade", "connack"] : ["connect", "tcpConnect", "wsUpgrade", "connack"])
     }
 }

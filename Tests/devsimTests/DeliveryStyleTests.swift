@@ -24,12 +24,7 @@ import TestSupport
                     seq: { counter: 0 }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--report", file + ".json",
-                "--stats-interval", "0",
-            ],
-            timeout: 30)
+        let run = try DevsimRun(file, port: broker.port, ["--duration", "2s"], report: true)
         #expect(run.status == 0, "\(run.stderr)")
         TestClock.sleep(0.3)
         let byTopic = Dictionary(grouping: subscriber.messages, by: \.topic)
@@ -72,12 +67,7 @@ import TestSupport
                     open: { dwell: { values: [false, true], min: [1s, 1s], max: [1.5s, 1.5s] } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--report", file + ".json",
-                "--stats-interval", "0",
-            ],
-            timeout: 30)
+        let run = try DevsimRun(file, port: broker.port, ["--duration", "6s"], report: true)
         #expect(run.status == 0, "\(run.stderr)")
         TestClock.sleep(0.3)
         // The door never changes: its first tick, then one a heartbeat, though its temperature moves.
@@ -111,10 +101,7 @@ import TestSupport
                 payload: { style: flat, fields: { open: { constant: false } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--connect-timeout", "30s",
-            "--report", file + ".json", "--expect", "rate>=99%",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connect-timeout", "30s", "--expect", "rate>=99%"], report: true)
         TestClock.sleep(1)  // the first ticks fall offline
         try broker.restart()
         // devsim may be back before the subscriber is: the state is retained, so that the
@@ -141,12 +128,7 @@ import TestSupport
                 payload: { style: perField, fields: { a: { counter: 0 }, b: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3", "--report", file + ".json",
-                "--stats-interval", "0",
-            ],
-            timeout: 30)
+        let run = try DevsimRun(file, port: broker.port, ["--messages", "3"], report: true)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try RunFiles.report(file + ".json")
         #expect(report["published"] as? Int == 3 && report["scheduled"] as? Int == 3, "a message at a time: \(report)")

@@ -86,9 +86,7 @@ import TestSupport
         let telemetry = try Subscriber(port: broker.port, topic: "ha/+/state")
         let file = try RunFiles.scenario("home.yaml", Self.home)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--stats-interval", "0"],
-            timeout: 30)
+        let run = try DevsimRun(file, port: broker.port, ["--duration", "2s"])
         #expect(run.status == 0, "\(run.stderr)")
         let configs = try Self.retained(broker.port, "homeassistant/#")
         #expect(
@@ -149,9 +147,7 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("home.yaml", Self.home)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? Self.retained(broker.port, "homeassistant/#").count) == 8 })
         let removed = Self.home.components(separatedBy: "  - name: door\n")
         let rest = try #require(removed.last?.components(separatedBy: "  - name: phone\n"))
@@ -174,21 +170,14 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("home.yaml", Self.home)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--discovery-cleanup", "--stats-interval", "0",
-            "--http", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--discovery-cleanup", "--http", "0"])
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? Self.retained(broker.port, "homeassistant/#").count) == 8 })
         let configs = try Subscriber(port: broker.port, topic: "homeassistant/+/+/+/config")
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { configs.messages.count == 8 }, "the retained ones at subscribe")
         let states = try Subscriber(port: broker.port, topic: "ha/door-1/state")
         TestClock.sleep(0.05)
         #expect(
-            try DevsimProcess.runToCompletion(
-                executable: "/usr/bin/mosquitto_pub",
-                args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "homeassistant/status", "-m", "online"],
-                timeout: 10
-            ).status == 0)
+            try MosquittoPub.run(port: broker.port, ["-t", "homeassistant/status", "-m", "online"], timeout: 10).status == 0)
         #expect(
             TestClock.wait(timeout: 5, interval: 0.05) { configs.messages.count == 16 }, "every config again: \(configs.messages.count)")
         #expect(!states.messages.isEmpty)

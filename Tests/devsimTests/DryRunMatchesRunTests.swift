@@ -49,9 +49,7 @@ import TestSupport
         #expect(run.status == 0, "\(name): \(run.stderr)")
         // What the run said at its end has arrived once a message published after it has.
         let last = "devsim-test/end/\(UUID().uuidString)"
-        _ = try DevsimProcess.runToCompletion(
-            executable: "/usr/bin/mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", last, "-m", "end"],
-            timeout: 10)
+        _ = try MosquittoPub.run(port: broker.port, ["-t", last, "-m", "end"], timeout: 10)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { subscriber.messages.contains { $0.topic == last } })
         var received: [String: Set<Shape>] = [:]
         for message in subscriber.messages where message.topic != last {

@@ -24,9 +24,7 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "5", "--stats-interval", "0"],
-            env: ["PW": password, "SITE": "site{index}"], timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--messages", "5"], environment: ["PW": password, "SITE": "site{index}"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(subscriber.waitFor(count: 5, timeout: 10), "\(subscriber.messages)")
         #expect(Set(subscriber.messages.map(\.topic)) == ["site{index}/d-1"], "\(subscriber.messages.map(\.topic))")

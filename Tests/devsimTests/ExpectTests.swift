@@ -65,43 +65,19 @@ import TestSupport
 /// `--expect` and `--report-format junit` on the built binary against a real mosquitto.
 @Suite(.tags(.integration), .notUnitOnly) struct ExpectProcessTests {
     private func scenario() throws -> String {
-        try RunFiles.scenario(
-            "meters.yaml",
-            """
-            name: meters
-            devices:
-              - name: meter
-                count: 4
-                topic: "m/{index}"
-                publish: 20/s
-                qos: 1
-                payload:
-                  fields:
-                    seq: { counter: 0 }
-            """)
-    }
-
-    private func run(_ broker: MosquittoBroker, _ scenario: String, _ more: [String], env: [String: String] = [:])
-        throws -> (status: Int32?, stdout: String, stderr: String)
-    {
-        try DevsimProcess.runToCompletion(
-            args: [
-                "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s",
-                "--stats-interval", "0",
-            ] + more,
-            env: env, timeout: 60)
+        try ScenarioText(name: "meters", group: "meter", count: 4, topic: "m/{index}", publish: "20/s", qos: 1).file("meters.yaml")
     }
 
     @Test func aRunThatMeetsItsExpectationsExits0AndReportsThem() throws {
         let broker = try MosquittoBroker()
         let scenario = try scenario()
         let report = scenario + ".json"
-        let result = try run(
-            broker, scenario,
+        let result = try DevsimRun(
+            scenario, port: broker.port,
             [
-                "--report", report, "--expect", "rate>=90%", "--expect", "connected==100%",
+                "--duration", "1s", "--report", report, "--expect", "rate>=90%", "--expect", "connected==100%",
                 "--expect", "failed==0,published>0,p99<5s,lateness.p99<5s",
-            ])
+            ], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("expect connected==100%: passed, 100%"), "\(result.stderr)")
         #expect(result.stderr.contains("expectations: all 6 passed"), "\(result.stderr)")
@@ -118,8 +94,10 @@ import TestSupport
     @Test func aBrokenExpectationExits4AndNamesIt() throws {
         let broker = try MosquittoBroker()
         let scenario = try scenario()
-        let result = try run(
-            broker, scenario, ["--quiet", "--expect", "published>=1000000", "--expect", "failed==0", "--expect", "rate>=101%"])
+        let result = try DevsimRun(
+            scenario, port: broker.port,
+            ["--duration", "1s", "--quiet", "--expect", "published>=1000000", "--expect", "failed==0", "--expect", "rate>=101%"],
+            timeout: 60)
         #expect(result.status == 4, "\(result.stderr)")
         #expect(result.stderr.contains("expect published>=1000000: FAILED, "), "\(result.stderr)")
         #expect(result.stderr.contains(" short)"), "\(result.stderr)")
@@ -158,9 +136,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(try Loopback.freePort()), "--expect", assertion],
-            timeout: 20)
+        let result = try DevsimRun(file, port: try Loopback.freePort(), ["--expect", assertion], statsInterval: nil, timeout: 20)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("--expect: " + reason), "\(result.stderr)")
         #expect(!result.stderr.contains("starting"), "\(result.stderr)")
@@ -170,12 +146,12 @@ import TestSupport
         let broker = try MosquittoBroker()
         let scenario = try scenario()
         let report = scenario + ".xml"
-        let result = try run(
-            broker, scenario,
+        let result = try DevsimRun(
+            scenario, port: broker.port,
             [
-                "--report", report, "--report-format", "junit",
+                "--duration", "1s", "--report", report, "--report-format", "junit",
                 "--expect", "failed==0", "--expect", "published>=1000000", "--expect", "reconnects>=1",
-            ])
+            ], timeout: 60)
         #expect(result.status == 4, "\(result.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: report))
         #expect(XMLParser(data: data).parse())
@@ -195,7 +171,9 @@ import TestSupport
 
         // From the environment, and without assertions: one test case for the run itself.
         let plain = scenario + ".plain.xml"
-        let again = try run(broker, scenario, ["--report", plain], env: ["DEVSIM_REPORT_FORMAT": "junit"])
+        let again = try DevsimRun(
+            scenario, port: broker.port, ["--duration", "1s", "--report", plain], environment: ["DEVSIM_REPORT_FORMAT": "junit"],
+            timeout: 60)
         #expect(again.status == 0, "\(again.stderr)")
         let plainSuite = try #require(try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: plain)), options: []).rootElement())
         #expect(plainSuite.attribute(forName: "tests")?.stringValue == "1")
@@ -207,8 +185,7 @@ import TestSupport
         let scenario = try scenario()
         // Port 1: nothing listens; a run would wait for the connect timeout and exit 3.
         let start = TestClock.now()
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", scenario, "--host", "127.0.0.1", "--port", "1", "--expect", "rate>=99.5%", "--expect", "p99<50"], timeout: 30)
+        let result = try DevsimRun(scenario, port: 1, ["--expect", "rate>=99.5%", "--expect", "p99<50"], statsInterval: nil)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--expect 'p99<50': p99 is a duration; give a unit, ms, s or us"), "\(result.stderr)")
         #expect(!result.stderr.contains("starting"))
@@ -232,11 +209,9 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(connackCode: 5))
         let scenario = try scenario()
         let report = scenario + ".xml"
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", scenario, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "1s",
-                "--expect", "rate>=99%", "--report", report, "--report-format", "junit",
-            ], timeout: 30)
+        let result = try DevsimRun(
+            scenario, port: server.port,
+            ["--connect-timeout", "1s", "--expect", "rate>=99%", "--report", report, "--report-format", "junit"], statsInterval: nil)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("expect rate>=99%: FAILED"), "\(result.stderr)")
         let suite = try #require(try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: report)), options: []).rootElement())

@@ -6,23 +6,11 @@ import TestSupport
 /// Issue 6's faults and their promises, each test named after the fault, run against the built
 /// binary as a user would run it.
 @Suite(.tags(.integration), .notUnitOnly) struct FaultSuiteTests {
-    private func scenario(_ extra: String = "", qos: Int = 1) throws -> String {
-        try RunFiles.scenario(
-            "f.yaml",
-            """
-            broker:
-              reconnect: { initial: 500ms, max: 4s }
-            \(extra)
-            devices:
-              - name: d
-                count: 3
-                topic: "faults/{index}"
-                publish: 20/s
-                qos: \(qos)
-                payload:
-                  fields:
-                    n: { counter: 0 }
-            """)
+    private func scenario(_ broker: String..., top: [String] = []) throws -> String {
+        try ScenarioText(
+            broker: ["reconnect: { initial: 500ms, max: 4s }"] + broker, top: top, count: 3, topic: "faults/{index}", publish: "20/s",
+            qos: 1, fields: "n: { counter: 0 }"
+        ).file("f.yaml")
     }
 
     // MARK: Refusals
@@ -33,8 +21,7 @@ import TestSupport
     func refusalMQTT3(code: UInt8, reason: String) throws {
         let server = try ScriptedMQTTServer(script: .init(connackCode: code))
         let file = try scenario()
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "2500ms"], timeout: 30)
+        let result = try DevsimRun(file, port: server.port, ["--connect-timeout", "2500ms"], statsInterval: nil)
         #expect(result.status == 3, "no connection ever succeeded: exit 3 at the connect timeout")
         // One line per reason while retrying (plus the final error naming it), however many devices.
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.lowercased().contains(reason) }
@@ -49,9 +36,8 @@ import TestSupport
     ])
     func refusalMQTT5(code: UInt8, reason: String) throws {
         let server = try ScriptedMQTTServer(script: .init(connackCode: code))
-        let file = try scenario("  protocol: mqtt5")
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "2500ms"], timeout: 30)
+        let file = try scenario("protocol: mqtt5")
+        let result = try DevsimRun(file, port: server.port, ["--connect-timeout", "2500ms"], statsInterval: nil)
         #expect(result.status == 3, "no connection ever succeeded: exit 3 at the connect timeout")
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.lowercased().contains(reason) }
         #expect(warnings.count == 1, "\(result.stderr)")
@@ -62,9 +48,8 @@ import TestSupport
 
     @Test func refusalMQTT5BadPassword() throws {
         let broker = try MosquittoBroker(users: ["dev": "right"], allowAnonymous: false)
-        let file = try scenario("  protocol: mqtt5\n  username: dev\n  password: wrong")
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s"], timeout: 30)
+        let file = try scenario("protocol: mqtt5", "username: dev", "password: wrong")
+        let result = try DevsimRun(file, port: broker.port, ["--connect-timeout", "2s"], statsInterval: nil)
         #expect(result.status == 3)
         let reasonLines = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.contains("CONNACK code 1") }
         #expect(reasonLines.count == 1, "one line names the MQTT 5 reason code\n\(result.stderr)")
@@ -77,7 +62,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(sendConnack: false))
         let file = try scenario()
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--report", report])
+        let devsim = try DevsimRun.start(file, port: server.port, ["--report", report], statsInterval: nil)
         #expect(server.waitFor(connections: 3, timeout: 10))
         devsim.sendSignal(SIGTERM)
         // Stopped gracefully, but it never connected: a run that tested nothing exits 3.
@@ -93,11 +78,8 @@ import TestSupport
     @Test func aRunThatNeverConnectedExits3WhenItsDurationEndsIt() throws {
         let server = try ScriptedMQTTServer(script: .init(sendConnack: false))
         let file = try scenario()
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "1s",
-                "--connect-timeout", "30s", "--report", file + ".json",
-            ], timeout: 30)
+        let result = try DevsimRun(
+            file, port: server.port, ["--duration", "1s", "--connect-timeout", "30s"], report: true, statsInterval: nil)
         #expect(result.status == 3, "\(result.stderr)")
         let last = result.stderr.split(separator: "\n").last ?? ""
         #expect(last.contains(" error ") && last.contains("(ended by --duration): no CONNACK"), "\(result.stderr)")
@@ -120,10 +102,7 @@ import TestSupport
                 publish: 2/s
                 payload: { fields: { n: { counter: 0 } } }
             """)
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-            "--report", file + ".json", "--stats-interval", "500ms",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, report: true, statsInterval: "500ms")
         #expect(devsim.waitForOutput(containing: "connections 40/40 up", inStderr: true, timeout: 10), "\(devsim.stderr)")
         broker.kill()
         TestClock.sleep(2)
@@ -155,11 +134,7 @@ import TestSupport
                 qos: 2
                 payload: { fields: { n: { counter: 0 } } }
             """)
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "4s",
-                "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 30)
+        let result = try DevsimRun(file, port: server.port, ["--duration", "4s"], report: true)
         #expect(result.status == 0, "\(result.stderr)")
         let named = result.stderr.split(separator: "\n").filter { $0.contains("does not handle QoS 2") }
         #expect(named.count == 1, "one line names the broker's fault\n\(result.stderr)")
@@ -193,10 +168,7 @@ import TestSupport
                 qos: 2
                 payload: { fields: { n: { counter: 0 } } }
             """)
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(server.port),
-            "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: server.port, report: true)
         #expect(devsim.waitForOutput(containing: "does not handle QoS 2", inStderr: true, timeout: 10), "\(devsim.stderr)")
         let named = devsim.process.cpuSeconds ?? 0
         TestClock.sleep(2)
@@ -208,12 +180,9 @@ import TestSupport
 
     @Test func sigtermDuringAnOutage() throws {
         let broker = try MosquittoBroker()
-        let file = try scenario("offline: { policy: buffer, maxMessages: 100 }")
+        let file = try scenario(top: ["offline: { policy: buffer, maxMessages: 100 }"])
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-            "--report", report, "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--report", report])
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
         TestClock.sleep(0.5)
         broker.kill()
@@ -243,10 +212,7 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         let report = file + ".json"
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port),
-            "--report", report, "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--report", report])
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
         TestClock.sleep(1)
         devsim.sendSignal(SIGINT)

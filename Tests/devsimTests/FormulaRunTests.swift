@@ -48,11 +48,7 @@ import TestSupport
         let subscriber = try Subscriber(broker: broker, topic: "meters/+", qos: 1)
         let file = try RunFiles.scenario("formulas.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--seed", "7", "--messages", "400",
-                "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
+        let run = try DevsimRun(file, port: broker.port, ["--seed", "7", "--messages", "400"], report: true, timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
         let published = try #require(try RunFiles.report(file + ".json")["published"] as? Int)
         #expect(published == 400)
@@ -69,11 +65,7 @@ import TestSupport
 
         let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--seed", "7", "--messages", "400"], timeout: 30)
         #expect(dry.status == 0, "\(dry.stderr)")
-        var shown: [String: [String]] = [:]
-        for line in dry.stdout.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            shown[try #require(object["topic"] as? String), default: []].append(try #require(object["payload"] as? String))
-        }
+        let shown = try DryRunOutput.payloadsByTopic(dry.stdout)
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "7", "--count", "20"], timeout: 30)
         #expect(sample.status == 0, "\(sample.stderr)")
         var sampled: [String: [String]] = [:]

@@ -79,20 +79,17 @@ import TestSupport
 
         let broker = try MosquittoBroker(extraConfig: ["acl_file \(Self.example.appendingPathComponent("mosquitto/acl").path)"])
         let token = Self.example.appendingPathComponent("devsim-token").path
-        let common = [
-            "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--http-token-file", token, "--stats-interval", "0",
-        ]
+        let common = ["--http", "0", "--http-token-file", token]
         // The compose file's feed, smaller; its stages are minutes long, so stage 1 holds.
-        let feed = try DevsimProcess(
-            arguments: ["run", Self.example.appendingPathComponent("devsim/demo.yaml").path] + common, environment: ["DEVICES": "10"])
+        let feed = try DevsimRun.start(
+            Self.example.appendingPathComponent("devsim/demo.yaml").path, port: broker.port, common, environment: ["DEVICES": "10"])
         // The compose file's capacity search, slowed down so that it is still on its first
         // steps when the queries are asked, and capped in case the test stops early.
         let scenarios = Self.example.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scenarios")
-        let search = try DevsimProcess(
-            arguments: [
-                "run", scenarios.appendingPathComponent("broker-load.yaml").path, "--find-capacity", "--slo", "p99<5s", "--step", "10s",
-                "--warmup", "2s", "--duration", "90s",
-            ] + common, environment: ["DEVICES": "4", "RATE": "2/s"])
+        let search = try DevsimRun.start(
+            scenarios.appendingPathComponent("broker-load.yaml").path, port: broker.port,
+            ["--find-capacity", "--slo", "p99<5s", "--step", "10s", "--warmup", "2s", "--duration", "90s"] + common,
+            environment: ["DEVICES": "4", "RATE": "2/s"])
         defer {
             feed.terminate(grace: 10)
             search.terminate(grace: 10)

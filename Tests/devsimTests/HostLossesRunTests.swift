@@ -28,8 +28,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--report", file + ".json", "--stats-interval", "0"], timeout: 60)
+        let result = try DevsimRun(file, report: true, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try RunFiles.report(file + ".json")
         let dropped = ((report["stages"] as? [[String: Any]])?.last?["recovery"] as? [String: Any])?["dropped"] as? Int

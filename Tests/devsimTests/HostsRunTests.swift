@@ -30,7 +30,7 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try Self.scenario("bind.yaml", broker: "host: 127.0.0.1, port: \(broker.port), bind: [127.0.0.2, 127.0.0.3]")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(args: ["run", file, "--messages", "40", "--stats-interval", "0"], timeout: 60)
+        let result = try DevsimRun(file, ["--messages", "40"], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         // Connection i from address i mod 2, whatever reconnects there were.
         #expect(
@@ -38,8 +38,7 @@ import TestSupport
                 "meter-1": ["127.0.0.2"], "meter-2": ["127.0.0.3"], "meter-3": ["127.0.0.2"], "meter-4": ["127.0.0.3"],
             ], "\(broker.log)")
         // The flag's list over the file's.
-        let flagged = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--messages", "40", "--stats-interval", "0", "--bind", "127.0.0.4"], timeout: 60)
+        let flagged = try DevsimRun(file, ["--messages", "40", "--bind", "127.0.0.4"], timeout: 60)
         #expect(flagged.status == 0, "\(flagged.stderr)")
         #expect(broker.log.components(separatedBy: "New client connected from 127.0.0.4:").count - 1 >= 4, "\(broker.log)")
     }
@@ -89,8 +88,7 @@ import TestSupport
         let file = try Self.scenario("nonlocal.yaml", broker: "host: 127.0.0.1, port: 1, bind: [127.0.0.2, 10.9.9.9]")
         defer { RunFiles.removeFolder(of: file) }
         func run(_ arguments: [String]) throws -> (status: Int32?, stderr: String) {
-            let command = namespace.command(try DevsimProcess.locateDevsim(), ["run", file, "--duration", "1s"] + arguments)
-            let result = try DevsimProcess.runToCompletion(executable: command.executable, args: command.arguments, timeout: 60)
+            let result = try DevsimRun(file, ["--duration", "1s"] + arguments, statsInterval: nil, namespace: namespace, timeout: 60)
             return (result.status, result.stderr)
         }
         let because =
@@ -198,8 +196,7 @@ import TestSupport
             """)
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--duration", "2s", "--verify", "--stats-interval", "0", "--report", report], timeout: 60)
+        let result = try DevsimRun(file, ["--duration", "2s", "--verify", "--report", report], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(

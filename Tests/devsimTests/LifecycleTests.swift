@@ -30,11 +30,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         // Up 1 s, away 0.5 s: connects at about 0, 1.5 and 3 s, leaves at 1 and 2.5 s, and the
         // end at 3.6 s, while up.
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3600ms", "--report", file + ".json",
-                "--stats-interval", "0", "--seed", "3",
-            ], timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "3600ms", "--seed", "3"], report: true, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let log = broker.log
         for id in ["phone-1", "phone-2", "phone-3"] {
@@ -68,9 +64,7 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--http", "0", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "3s", "--http", "0"])
         let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { broker.log.contains("Client p-1 disconnected.") }, "\(broker.log)")
         let resumed = try HTTPGet.request(port: port, path: "/api/groups/p/resume", method: "POST")

@@ -40,8 +40,7 @@ import TestSupport
             (port, log) = (run.port, { run.log })
             stop = { try run.stop(timeout: 10)?.reason == .requested }
         } else {
-            let devsim = try DevsimProcess(
-                arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--stats-interval", "0"])
+            let devsim = try DevsimRun.start(file, port: broker.port, ["--http", "0"])
             port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
             log = { devsim.stderr }
             stop = { devsim.terminate(grace: 10) == 0 }

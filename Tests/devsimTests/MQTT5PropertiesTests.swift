@@ -25,8 +25,7 @@ import TestSupport
                 ]
             ) { line, _ in lines.withLock { $0.append(line) } }
             let live = TestClock.wait(timeout: 10, interval: 0.2) { [probe] in
-                _ = try? DevsimProcess.runToCompletion(
-                    executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port), "-t", probe, "-m", "x"], timeout: 2)
+                _ = try? MosquittoPub.run(port: port, ["-t", probe, "-m", "x"], timeout: 2)
                 return lines.withLock { $0.contains { $0.hasPrefix(probe) } }
             }
             guard live else { throw TestSupportError("mosquitto_sub -V 5 did not see its probe: \(child.stderrText)") }
@@ -53,15 +52,6 @@ import TestSupport
         """
     }
 
-    private func run(_ file: String, broker: MosquittoBroker, _ arguments: [String]) throws -> (Int32?, String, [String: Any]) {
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--report", file + ".json",
-            ] + arguments)
-        let status = devsim.waitUntilExit(timeout: 60)
-        return (status, devsim.stderr, try RunFiles.report(file + ".json"))
-    }
-
     @Test func aV5SubscriberSeesEachDevicesProperties() throws {
         let broker = try MosquittoBroker()
         let subscriber = try V5Subscriber(port: broker.port, topic: "plant/#")
@@ -72,7 +62,8 @@ import TestSupport
                     + "contentType: application/json, payloadFormatIndicator: utf8, responseTopic: \"replies/{id}\", "
                     + "correlationData: \"corr-{id}\""))
         defer { RunFiles.removeFolder(of: file) }
-        let (status, stderr, report) = try run(file, broker: broker, ["--messages", "6"])
+        let run = try DevsimRun(file, port: broker.port, ["--messages", "6"], report: true, timeout: 60)
+        let (status, stderr, report) = (run.status, run.stderr, try run.report())
         #expect(status == 0, "\(stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { subscriber.messages.count >= 6 }, "\(subscriber.messages)")
         for index in 1...2 {
@@ -101,7 +92,8 @@ import TestSupport
         let file = try RunFiles.scenario(
             "aliases.yaml", Self.scenario(properties: "topicAlias: auto, contentType: text/plain", count: 4, shared: true))
         defer { RunFiles.removeFolder(of: file) }
-        let (status, stderr, report) = try run(file, broker: broker, ["--messages", "40"])
+        let run = try DevsimRun(file, port: broker.port, ["--messages", "40"], report: true, timeout: 60)
+        let (status, stderr, report) = (run.status, run.stderr, try run.report())
         #expect(status == 0, "\(stderr)")
         #expect(report["published"] as? Int == 40, "\(report)")
         #expect((report["connectionErrors"] as? [String: Int] ?? [:]).isEmpty, "\(report)")
@@ -122,7 +114,8 @@ import TestSupport
             "reconnects.yaml",
             Self.scenario(properties: "topicAlias: auto", count: 1, extra: "lifecycle: { online: 500ms, offline: 200ms }"))
         defer { RunFiles.removeFolder(of: file) }
-        let (status, stderr, report) = try run(file, broker: broker, ["--messages", "60"])
+        let run = try DevsimRun(file, port: broker.port, ["--messages", "60"], report: true, timeout: 60)
+        let (status, stderr, report) = (run.status, run.stderr, try run.report())
         #expect(status == 0, "\(stderr)")
         let log = (try? String(contentsOfFile: broker.logPath, encoding: .utf8)) ?? ""
         #expect(log.components(separatedBy: " as meter-1 ").count - 1 >= 2, "two connections at least: \(log)")
@@ -138,7 +131,8 @@ import TestSupport
         let subscriber = try V5Subscriber(port: broker.port, topic: "plant/#")
         let file = try RunFiles.scenario("none.yaml", Self.scenario(properties: "topicAlias: auto"))
         defer { RunFiles.removeFolder(of: file) }
-        let (status, stderr, report) = try run(file, broker: broker, ["--messages", "10"])
+        let run = try DevsimRun(file, port: broker.port, ["--messages", "10"], report: true, timeout: 60)
+        let (status, stderr, report) = (run.status, run.stderr, try run.report())
         #expect(status == 0, "\(stderr)")
         #expect(report["aliasBytesSaved"] as? Int == 0, "\(report)")
         #expect(stderr.components(separatedBy: "the broker takes no topic aliases").count == 2, "once: \(stderr)")

@@ -33,10 +33,7 @@ import TestSupport
         let subscriber = try MQTT5PropertiesTests.V5Subscriber(port: broker.port, topic: "plant/#")
         let file = try RunFiles.scenario("oversize-alias.yaml", Self.scenario())
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--messages", "6",
-            "--report", file + ".json",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--messages", "6"], report: true)
         #expect(devsim.waitUntilExit(timeout: 60) == 0, "\(devsim.stderr)")
         let report = try RunFiles.report(file + ".json")
         #expect(report["published"] as? Int == 6 && report["failed"] as? Int == 0, "\(report)")
@@ -56,9 +53,7 @@ import TestSupport
         let before = try MQTT5PropertiesTests.V5Subscriber(port: broker.port, topic: "plant/#")
         let file = try RunFiles.scenario("alias-maximum.yaml", Self.scenario())
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--connect-timeout", "30s",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connect-timeout", "30s"])
         defer { devsim.terminate(grace: 1) }
         // Aliases in use: the messages after the first go by alias alone.
         #expect(TestClock.wait(timeout: 20, interval: 0.05) { before.messages.count >= 3 }, "\(devsim.stderr)")
@@ -95,10 +90,7 @@ import TestSupport
                 payload: { fields: { p: { constant: 1 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--seed", "3",
-            "--duration", "1s", "--report", file + ".json",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--seed", "3", "--duration", "1s"], report: true)
         #expect(devsim.waitUntilExit(timeout: 60) == 0, "\(devsim.stderr)")
         let report = try RunFiles.report(file + ".json")
         #expect(report["stateMessages"] as? Int == 1, "the first tick is up to 30 minutes away: \(report)")

@@ -11,11 +11,8 @@ import TestSupport
         let missing = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("nodir").path
         // No broker listens on the port: a run that got as far as connecting would wait for the
         // connect timeout and exit 3.
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(try Loopback.freePort()),
-                "--report", missing + "/devsim.xml", "--report-format", "junit",
-            ],
+        let result = try DevsimRun(
+            file, port: try Loopback.freePort(), ["--report", missing + "/devsim.xml", "--report-format", "junit"], statsInterval: nil,
             timeout: 20)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("--report \(missing)/devsim.xml: directory '\(missing)' does not exist"), "\(result.stderr)")
@@ -39,10 +36,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         let paths = ["a.json", "b.html", "c.xml", "d.csv"].map { folder.appendingPathComponent($0).path }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3", "--stats-interval", "0"]
-                + paths.flatMap { ["--report", $0] },
-            timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--messages", "3"] + paths.flatMap { ["--report", $0] })
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try RunFiles.report(paths[0])["published"] as? Int == 3)
         let texts = try paths.dropFirst().map { try String(contentsOfFile: $0, encoding: .utf8) }
@@ -56,12 +50,7 @@ import TestSupport
         let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
         // /dev/full takes the open and refuses the write: the end of the run is where it fails.
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3",
-                "--stats-interval", "0", "--report", "/dev/full",
-            ],
-            timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--messages", "3", "--report", "/dev/full"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -76,12 +65,7 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("report.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3",
-                "--stats-interval", "0", "--report", "/dev/full", "--expect", "published>1000",
-            ],
-            timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--messages", "3", "--report", "/dev/full", "--expect", "published>1000"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -100,12 +84,7 @@ import TestSupport
         let report = folder + "/devsim.xml", kept = folder + "/kept"
         try "old".write(toFile: report, atomically: false, encoding: .utf8)
         try FileManager.default.linkItem(atPath: report, toPath: kept)
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "3", "--stats-interval", "0",
-                "--report", report, "--expect", "published>=3",
-            ],
-            timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--messages", "3", "--report", report, "--expect", "published>=3"])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: report, encoding: .utf8)
         #expect(written.hasPrefix("<?xml") && written.contains("<testsuite name=\"devsim\""), "JUnit XML: \(written.prefix(200))")

@@ -34,12 +34,7 @@ import TestSupport
                     state: { choice: { values: [on, "a much longer state"] } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--report", file + ".json",
-                "--stats-interval", "0",
-            ],
-            timeout: 30)
+        let run = try DevsimRun(file, port: broker.port, ["--duration", "2s"], report: true)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try RunFiles.report(file + ".json")
         let published = report["published"] as? Int ?? 0
@@ -94,12 +89,7 @@ import TestSupport
         func run() throws -> (pattern: [[UInt8]], noise: [[UInt8]]) {
             let subscriber = try Subscriber(port: broker.port, topic: "raw/#")
             defer { subscriber.stop() }
-            let run = try DevsimProcess.runToCompletion(
-                args: [
-                    "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "1s", "--seed", "5",
-                    "--report", file + ".json", "--stats-interval", "0",
-                ],
-                timeout: 30)
+            let run = try DevsimRun(file, port: broker.port, ["--duration", "1s", "--seed", "5"], report: true)
             #expect(run.status == 0, "\(run.stderr)")
             let report = try RunFiles.report(file + ".json")
             #expect(subscriber.waitFor(count: report["published"] as? Int ?? 0, timeout: 10))

@@ -97,11 +97,8 @@ import TestSupport
         let broker = try MosquittoBroker()
         let scenario = try RunFiles.scenario("json-log.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: scenario) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2.5s",
-                "--stats-interval", "1s", "--log-format", "json",
-            ], timeout: 20)
+        let result = try DevsimRun(
+            scenario, port: broker.port, ["--duration", "2.5s", "--log-format", "json"], statsInterval: "1s", timeout: 20)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try result.stderr.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -136,10 +133,7 @@ import TestSupport
                     seq: { counter: 0 }
             """)
         let report = scenario + ".report.json"
-        let devsim = try DevsimProcess(arguments: [
-            "run", scenario, "--host", "127.0.0.1", "--port", String(broker.port),
-            "--report", report, "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(scenario, port: broker.port, ["--report", report])
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10))
         TestClock.sleep(1)
         devsim.sendSignal(SIGTERM)
@@ -164,8 +158,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(connackCode: 4))
         let scenario = repository.appendingPathComponent("scenarios/milkcocoa-accelerometer.yaml").path
         let start = TestClock.now()
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", scenario, "--host", "127.0.0.1", "--port", String(server.port), "--connect-timeout", "2s"], timeout: 30)
+        let result = try DevsimRun(scenario, port: server.port, ["--connect-timeout", "2s"], statsInterval: nil)
         #expect(result.status == 3)
         #expect(TestClock.now() - start < 10)
         #expect(result.stderr.contains("bad user name or password"))

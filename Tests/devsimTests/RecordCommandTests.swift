@@ -10,8 +10,7 @@ import TestSupport
 /// captured, and a broker that will not have it ends it with a clear message.
 @Suite(.tags(.integration), .notUnitOnly) struct RecordCommandTests {
     private static func publish(_ port: UInt16, _ topic: String, _ arguments: [String]) throws {
-        let result = try DevsimProcess.runToCompletion(
-            executable: "/usr/bin/mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(port), "-t", topic] + arguments, timeout: 10)
+        let result = try MosquittoPub.run(port: port, ["-t", topic] + arguments, timeout: 10)
         #expect(result.status == 0, "\(result.stderr)")
     }
 

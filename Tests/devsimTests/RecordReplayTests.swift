@@ -28,8 +28,7 @@ import TestSupport
                 "--stats-interval", "0", "--infer",
             ])
         #expect(recorder.waitForOutput(containing: "recording src/# from", inStderr: true, timeout: 20), "\(recorder.stderr)")
-        let sources = try DevsimProcess(
-            arguments: ["run", scenario, "--host", "127.0.0.1", "--port", port, "--stats-interval", "0", "--seed", "7"])
+        let sources = try DevsimRun.start(scenario, port: broker.port, ["--seed", "7"])
         #expect(recorder.waitUntilExit(timeout: 60) == 0, "\(recorder.stderr)")
         sources.sendSignal(SIGINT)
         #expect(sources.waitUntilExit(timeout: 20) == 0, "\(sources.stderr)")
@@ -45,12 +44,8 @@ import TestSupport
         #expect(validated.status == 0 && validated.stdout.contains("ok (3 device groups"), "\(validated.stdout)\(validated.stderr)")
 
         let watcher = try Subscriber(port: broker.port, topic: "src/#", qos: 1)
-        let replay = try DevsimProcess.runToCompletion(
-            args: [
-                "run", directory.appendingPathComponent("replay.yaml").path, "--host", "127.0.0.1", "--port", port, "--stats-interval", "0",
-                "--duration", "9s",
-            ],
-            timeout: 60)
+        let replay = try DevsimRun(
+            directory.appendingPathComponent("replay.yaml").path, port: broker.port, ["--duration", "9s"], timeout: 60)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(watcher.waitFor(count: recorded.messages.count, timeout: 20), "\(watcher.messages.count) of \(recorded.messages.count)")
         watcher.stop()

@@ -24,11 +24,8 @@ import TestSupport
               - { name: intruder, count: 2, topic: "denied/{index}" }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--report", file + ".json",
-                "--stats-interval", "0", "--expect", "acked>=99.9%", "--expect", "refused==0",
-            ], timeout: 30)
+        let result = try DevsimRun(
+            file, port: broker.port, ["--duration", "2s", "--expect", "acked>=99.9%", "--expect", "refused==0"], report: true)
         #expect(result.status == 4, "the refusals break both expectations: \(result.stderr)")
         let report = try RunFiles.report(file + ".json")
         let published = report["published"] as? Int ?? 0

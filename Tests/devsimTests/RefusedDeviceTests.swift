@@ -40,11 +40,7 @@ import TestSupport
         let (folder, file, csv) = try Self.fleet(passwords: ["pw-1", "wrong", "pw-3"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report.json").path
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "2s", "--stats-interval", "0",
-                "--report", report,
-            ], timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "2s", "--report", report], timeout: 60)
         #expect(result.status == 0, "the others published: \(result.stderr)")
         let reason = Self.refused + "; check the device's row of \(csv)"
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("(first: ") }
@@ -64,9 +60,7 @@ import TestSupport
         let broker = try Self.broker()
         let (folder, file, csv) = try Self.fleet(passwords: ["wrong", "wrong", "wrong"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "10s", "--stats-interval", "0"],
-            timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "10s"], timeout: 60)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").filter { $0.contains("warning") && $0.contains("connection refused") }.count == 1)
         #expect(result.stderr.contains("(first: client id meter-"), "\(result.stderr)")

@@ -30,9 +30,7 @@ import TestSupport
         let file = try RunFiles.scenario(
             "reload.yaml", "devices:\n" + Self.group("keep", count: 2) + Self.group("drop") + Self.group("change"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, report: true)
         #expect(
             TestClock.wait(timeout: 10, interval: 0.05) { Set(subscriber.messages.map(\.topic)).count == 4 }, "\(devsim.stderr)")
         // keep: the same, written lower down; drop: gone; change: a new field; fresh: new.
@@ -90,10 +88,7 @@ import TestSupport
         let both = "devices:\n" + Self.group("alpha") + Self.group("beta")
         let file = try RunFiles.scenario("back.yaml", both)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--report", file + ".json",
-            "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--http", "0"], report: true)
         let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
         let scheduled = { (text: String) in ServiceTests.value(text, "devsim_scheduled_total{group=\"beta\"}") ?? 0 }
         let scrape = { try HTTPGet.request(port: port, path: "/metrics").body }
@@ -128,10 +123,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "rl/#")
         let file = try RunFiles.scenario("broken.yaml", "devices:\n" + Self.group("keep"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-            "--http", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--http", "0"], report: true)
         let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { !subscriber.messages.isEmpty }, "\(devsim.stderr)")
         try ("devices:\n" + Self.group("keep", publish: "fast") + Self.group("other", count: 2)).write(
@@ -157,10 +149,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "rl/#")
         let file = try RunFiles.scenario("scale.yaml", "control: { topic: devsim/control }\ndevices:\n" + Self.group("room", count: 2))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0", "--report", file + ".json",
-            "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--http", "0"], report: true)
         let port = try #require(ServiceTests.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         let rooms = { Set(subscriber.messages.map(\.topic)) }
@@ -180,13 +169,8 @@ import TestSupport
         }
         // Over MQTT, down to one: the last three leave.
         #expect(
-            try DevsimProcess.runToCompletion(
-                executable: "/usr/bin/mosquitto_pub",
-                args: [
-                    "-h", "127.0.0.1", "-p", String(broker.port), "-t", "devsim/control", "-m",
-                    "{\"group\":\"room\",\"command\":\"scale\",\"count\":1}",
-                ],
-                timeout: 10
+            try MosquittoPub.run(
+                port: broker.port, ["-t", "devsim/control", "-m", "{\"group\":\"room\",\"command\":\"scale\",\"count\":1}"], timeout: 10
             ).status == 0)
         #expect(devsim.waitForOutput(containing: "device group 'room' now has 1 device (1 connection)", inStderr: true, timeout: 5))
         TestClock.sleep(0.5)

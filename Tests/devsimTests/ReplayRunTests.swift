@@ -50,10 +50,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("s.yaml").path
         let started = TestClock.now()
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0"]
-                + extra,
-            timeout: 60)
+        let run = try DevsimRun(file, port: broker.port, extra, report: true, timeout: 60)
         let seconds = TestClock.now() - started
         #expect(subscriber.waitFor(count: expecting, timeout: 10))
         // What the broker keeps: a subscriber that comes after gets the retained messages at once.
@@ -177,9 +174,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("s.yaml").path
         let before = Date()
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0"],
-            timeout: 60)
+        let run = try DevsimRun(file, port: broker.port, report: true, timeout: 60)
         let after = Date()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(subscriber.waitFor(count: 6, timeout: 10), "\(broker.log)")

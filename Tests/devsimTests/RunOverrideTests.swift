@@ -5,20 +5,10 @@ import TestSupport
 /// Issue 10, item 7: what the command line overrides of a scenario's broker settings.
 @Suite(.tags(.integration), .notUnitOnly) struct RunOverrideTests {
     private func scenario() throws -> String {
-        try RunFiles.scenario(
-            "o.yaml",
-            """
-            broker:
-              protocol: mqtt311
-              username: sdammy
-              password: not-this-brokers
-            devices:
-              - name: d
-                topic: "o/{index}"
-                publish: 20/s
-                qos: 1
-                payload: { fields: { n: { counter: 0 } } }
-            """)
+        try ScenarioText(
+            broker: ["protocol: mqtt311", "username: sdammy", "password: not-this-brokers"], topic: "o/{index}", publish: "20/s", qos: 1,
+            fields: "n: { counter: 0 }"
+        ).file("o.yaml")
     }
 
     /// A shipped scenario carries credentials (the seed's `sdammy`) that a local broker does not
@@ -27,10 +17,10 @@ import TestSupport
         let broker = try MosquittoBroker(users: ["dev": "right"], allowAnonymous: true)
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
-        let arguments = ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "10", "--connect-timeout", "2s"]
-        let refused = try DevsimProcess.runToCompletion(args: arguments, timeout: 30)
+        let arguments = ["--messages", "10", "--connect-timeout", "2s"]
+        let refused = try DevsimRun(file, port: broker.port, arguments, statsInterval: nil)
         #expect(refused.status == 3, "the scenario's credentials are refused\n\(refused.stderr)")
-        let anonymous = try DevsimProcess.runToCompletion(args: arguments + ["--anonymous"], timeout: 30)
+        let anonymous = try DevsimRun(file, port: broker.port, arguments + ["--anonymous"], statsInterval: nil)
         #expect(anonymous.status == 0, "\(anonymous.stderr)")
     }
 
@@ -38,9 +28,8 @@ import TestSupport
         let server = try ScriptedMQTTServer()
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(server.port), "--messages", "3"],
-            env: ["DEVSIM_PROTOCOL": "mqtt5"], timeout: 30)
+        let result = try DevsimRun(
+            file, port: server.port, ["--messages", "3"], statsInterval: nil, environment: ["DEVSIM_PROTOCOL": "mqtt5"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.connections.compactMap(\.connect?.protocolLevel) == [5])
     }

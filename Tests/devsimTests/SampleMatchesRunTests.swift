@@ -30,11 +30,7 @@ import TestSupport
         let subscriber = try Subscriber(broker: broker, topic: "said/+", qos: 1)
         let file = try RunFiles.scenario("said.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let run = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--seed", "5", "--messages", "40",
-                "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 60)
+        let run = try DevsimRun(file, port: broker.port, ["--seed", "5", "--messages", "40"], report: true, timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try RunFiles.report(file + ".json")
         #expect(report["stateMessages"] as? Int == 1, "shown's state at its CONNACK: \(report)")
@@ -45,11 +41,7 @@ import TestSupport
 
         let dry = try DevsimProcess.runToCompletion(args: ["run", file, "--dry-run", "--seed", "5", "--messages", "40"], timeout: 30)
         #expect(dry.status == 0, "\(dry.stderr)")
-        var dryRun: [String: [String]] = [:]
-        for line in dry.stdout.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            dryRun[try #require(object["topic"] as? String), default: []].append(try #require(object["payload"] as? String))
-        }
+        let dryRun = try DryRunOutput.payloadsByTopic(dry.stdout)
 
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "5", "--count", "10"], timeout: 30)
         #expect(sample.status == 0, "\(sample.stderr)")

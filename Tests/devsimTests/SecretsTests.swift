@@ -8,21 +8,10 @@ import TestSupport
     static let password = "pw-Zq8-never-printed"
 
     private func scenario(password: String?) throws -> String {
-        try RunFiles.scenario(
-            "s.yaml",
-            """
-            broker:
-              username: dev
-            \(password.map { "  password: \($0)" } ?? "")
-            devices:
-              - name: d
-                topic: "secrets/{index}"
-                publish: 20/s
-                qos: 1
-                payload:
-                  fields:
-                    n: { counter: 0 }
-            """)
+        try ScenarioText(
+            broker: ["username: dev"] + (password.map { ["password: \($0)"] } ?? []), topic: "secrets/{index}", publish: "20/s", qos: 1,
+            fields: "n: { counter: 0 }"
+        ).file("s.yaml")
     }
 
     private func expectNoSecret(_ texts: [String], _ context: String) {
@@ -36,10 +25,7 @@ import TestSupport
         let broker = try MosquittoBroker(users: ["dev": Self.password], allowAnonymous: false)
         let file = try scenario(password: source == "scenario" ? "${SECRET_PW}" : nil)
         let report = file + ".report.json"
-        var arguments = [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--messages", "20",
-            "--report", report, "--verbose", "--stats-interval", "1s",
-        ]
+        var arguments = ["--messages", "20", "--report", report, "--verbose"]
         var environment: [String: String] = [:]
         switch source {
         case "file":
@@ -51,7 +37,7 @@ import TestSupport
         default:
             environment["SECRET_PW"] = Self.password
         }
-        let result = try DevsimProcess.runToCompletion(args: arguments, env: environment, timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, arguments, statsInterval: "1s", environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let reportText = try String(contentsOfFile: report, encoding: .utf8)
         #expect(reportText.contains("\"acknowledged\" : 20"))
@@ -61,9 +47,9 @@ import TestSupport
     @Test func aRefusalNamesTheReasonButNotThePassword() throws {
         let broker = try MosquittoBroker(users: ["dev": "the-right-one"], allowAnonymous: false)
         let file = try scenario(password: nil)
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connect-timeout", "2s", "--verbose"],
-            env: ["DEVSIM_PASSWORD": Self.password], timeout: 30)
+        let result = try DevsimRun(
+            file, port: broker.port, ["--connect-timeout", "2s", "--verbose"], statsInterval: nil,
+            environment: ["DEVSIM_PASSWORD": Self.password])
         #expect(result.status == 3)
         #expect(result.stderr.lowercased().contains("not authori"), "\(result.stderr)")
         expectNoSecret([result.stdout, result.stderr], "a refused run")

@@ -36,10 +36,7 @@ import TestSupport
         let file = try RunFiles.scenario(
             "svc.yaml", withTimestamps + "\nsubscribers: [{ name: screens, count: 2, topics: \"svc/#\", qos: 1 }]\n")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0",
-            "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "4s", "--http", "0"], report: true)
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         // The histograms are the loops' copies of the last second; the counters are live.
@@ -107,15 +104,11 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let tokenFile = file + ".token"
         try "s3cret-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let refused = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--http", "0.0.0.0:0"], timeout: 20)
+        let refused = try DevsimRun(file, port: broker.port, ["--http", "0.0.0.0:0"], statsInterval: nil, timeout: 20)
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("--http 0.0.0.0:0 listens beyond this machine: give --http-token-file FILE"), "\(refused.stderr)")
 
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--http", "0",
-            "--http-token-file", tokenFile, "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "3s", "--http", "0", "--http-token-file", tokenFile])
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         let anonymous = try HTTPGet.request(port: port, path: "/metrics")
         #expect(anonymous.status == 401 && anonymous.headers["www-authenticate"] == "Bearer", "\(anonymous)")
@@ -172,10 +165,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0",
-            "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "6s", "--http", "0"], report: true)
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         TestClock.sleep(1)
@@ -226,9 +216,7 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("svc-events.yaml", Self.quiet)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--http", "0", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "6s", "--http", "0"])
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         let text = try HTTPGet.stream(port: port, path: "/api/events", seconds: 3.2) {
@@ -304,16 +292,10 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "6s", "--report", file + ".json",
-            "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "6s"], report: true)
         #expect(devsim.waitForOutput(containing: "control: listening on 'devsim/control'", inStderr: true, timeout: 10), "\(devsim.stderr)")
         func send(_ message: String) throws {
-            let result = try DevsimProcess.runToCompletion(
-                executable: "/usr/bin/mosquitto_pub",
-                args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "devsim/control", "-m", message],
-                timeout: 10)
+            let result = try MosquittoPub.run(port: broker.port, ["-t", "devsim/control", "-m", message], timeout: 10)
             #expect(result.status == 0, "\(result.stderr)")
         }
         TestClock.sleep(0.5)
@@ -349,10 +331,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "5s", "--http", "0",
-            "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "5s", "--http", "0"], report: true)
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         let meters = { subscriber.messages.count }
@@ -391,10 +370,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "4s", "--http", "0", "--max-inflight", "1",
-            "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "4s", "--http", "0", "--max-inflight", "1"])
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { (try? HTTPGet.request(port: port, path: "/readyz").status) == 200 })
         func published() throws -> Int {
@@ -421,19 +397,12 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("svc-control-event.yaml", "control: { topic: devsim/control }\n" + Self.quiet)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "5s", "--http", "0", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "5s", "--http", "0"])
         let port = try #require(Self.servedPort(devsim), "\(devsim.stderr)")
         #expect(devsim.waitForOutput(containing: "control: listening on 'devsim/control'", inStderr: true, timeout: 10), "\(devsim.stderr)")
         let text = try HTTPGet.stream(port: port, path: "/api/events", seconds: 2) {
-            _ = try? DevsimProcess.runToCompletion(
-                executable: "/usr/bin/mosquitto_pub",
-                args: [
-                    "-h", "127.0.0.1", "-p", String(broker.port), "-t", "devsim/control", "-m",
-                    "{\"group\": \"meter\", \"command\": \"pause\"}",
-                ],
-                timeout: 10)
+            _ = try? MosquittoPub.run(
+                port: broker.port, ["-t", "devsim/control", "-m", "{\"group\": \"meter\", \"command\": \"pause\"}"], timeout: 10)
         }
         #expect(text.contains("event: group\ndata: {\"group\":\"meter\",\"command\":\"pause\",\"connections\":5}"), "\(text)")
         #expect(try HTTPGet.request(port: port, path: "/api/events", method: "HEAD").status == 200)

@@ -112,11 +112,9 @@ import TestSupport
         let messagesPerDevice = 5
         func run(_ extra: [String], report: String, messages: Int) throws -> RunReport {
             let path = directory.appendingPathComponent(report).path
-            let result = try DevsimProcess.runToCompletion(
-                args: [
-                    "run", file, "--port", String(broker.port), "--host", "127.0.0.1", "--seed", "5", "--quiet",
-                    "--messages", String(messages), "--report", path,
-                ] + extra, timeout: 60)
+            let result = try DevsimRun(
+                file, port: broker.port, ["--seed", "5", "--quiet", "--messages", String(messages), "--report", path] + extra,
+                statsInterval: nil, timeout: 60)
             #expect(result.status == 0, "\(result.stderr)")
             return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         }

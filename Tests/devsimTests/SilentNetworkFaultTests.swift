@@ -10,33 +10,10 @@ import TestSupport
     private let keepalive = 5.0
 
     private func scenario() throws -> String {
-        try RunFiles.scenario(
-            "silent.yaml",
-            """
-            broker:
-              keepalive: \(Int(keepalive))s
-              reconnect: { initial: 200ms, max: 1s }
-            devices:
-              - name: d
-                count: 2
-                topic: "silent/{index}"
-                publish: 10/s
-                qos: 1
-                payload:
-                  fields:
-                    n: { counter: 0 }
-            """)
-    }
-
-    private func devsim(in namespace: NetworkNamespace, port: UInt16, file: String, report: String) throws -> DevsimProcess {
-        let devsim = try DevsimProcess.locateDevsim()
-        let command = namespace.command(
-            devsim,
-            [
-                "run", file, "--host", "127.0.0.1", "--port", String(port),
-                "--connack-timeout", "1500ms", "--report", report, "--stats-interval", "0",
-            ])
-        return try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        try ScenarioText(
+            broker: ["keepalive: \(Int(keepalive))s", "reconnect: { initial: 200ms, max: 1s }"], count: 2, topic: "silent/{index}",
+            publish: "10/s", qos: 1, fields: "n: { counter: 0 }"
+        ).file("silent.yaml")
     }
 
     /// Both directions of the broker's port, dropped.
@@ -55,7 +32,7 @@ import TestSupport
         let file = try scenario()
         defer { RunFiles.removeFolder(of: file) }
         let reportPath = file + ".json"
-        let devsim = try devsim(in: namespace, port: broker.port, file: file, report: reportPath)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connack-timeout", "1500ms"], report: true, namespace: namespace)
         #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " connected") == 2 }, "\(devsim.stderr)")
         TestClock.sleep(1)
 
@@ -80,9 +57,9 @@ import TestSupport
             TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " reconnected") == 2 },
             "both connections are back once the rule is lifted\n\(devsim.stderr)")
         // Devices resume: messages reach a subscriber after the reconnection.
-        let subscriber = namespace.command(
-            "mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "silent/#", "-C", "5", "-W", "10"])
-        let received = try DevsimProcess.runToCompletion(executable: subscriber.executable, args: subscriber.arguments, timeout: 20)
+        let received = try DevsimProcess.runToCompletion(
+            executable: "mosquitto_sub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "silent/#", "-C", "5", "-W", "10"],
+            namespace: namespace, timeout: 20)
         #expect(received.status == 0, "\(received.stderr)")
         #expect(received.stdout.split(separator: "\n").count == 5)
 
@@ -107,7 +84,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let reportPath = file + ".json"
         let started = TestClock.now()
-        let devsim = try devsim(in: namespace, port: broker.port, file: file, report: reportPath)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connack-timeout", "1500ms"], report: true, namespace: namespace)
         // The kernel would retry the SYN for about two minutes; devsim gives up after 1.5 s.
         #expect(devsim.waitForOutput(containing: "no CONNACK within 1.5s", inStderr: true, timeout: 10), "\(devsim.stderr)")
         let gaveUpAfter = TestClock.now() - started

@@ -56,13 +56,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let reportPath = file + ".json"
 
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(),
-            [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "12s",
-                "--report", reportPath, "--stats-interval", "0",
-            ])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "12s"], report: true, namespace: namespace)
         var samples: [(seconds: Double, kilobytes: Int)] = []
         let started = TestClock.now()
         while devsim.isRunning, TestClock.now() - started < 60 {
@@ -126,13 +120,8 @@ import TestSupport
                     pad: { constant: "\(String(repeating: "z", count: 2000))" }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(),
-            [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s",
-                "--stats-interval", "1s", "--log-format", "json",
-            ])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let devsim = try DevsimRun.start(
+            file, port: broker.port, ["--duration", "30s", "--log-format", "json"], statsInterval: "1s", namespace: namespace)
         #expect(devsim.waitUntilExit(timeout: 60) == 0, "\(devsim.stderr)")
         // The status lines' published counts, one a second: they must keep rising to the end,
         // across the keepalives of the run. (Before the fix they froze for good at the first

@@ -22,10 +22,6 @@ import TestSupport
                 target: { constant: 20, command: set }
         """
 
-    private func run(_ file: String, _ broker: MosquittoBroker, _ more: [String] = []) throws -> DevsimProcess {
-        try DevsimProcess(arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0"] + more)
-    }
-
     private func count(_ subscriber: Subscriber, _ topic: String) -> Int {
         subscriber.messages.filter { $0.topic == topic }.count
     }
@@ -35,8 +31,7 @@ import TestSupport
         let file = try RunFiles.scenario("command.bin", "")
         defer { RunFiles.removeFolder(of: file) }
         try Data(try SparkplugPython.encode(json)).write(to: URL(fileURLWithPath: file))
-        let sent = try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-f", file], timeout: 5)
+        let sent = try MosquittoPub.run(port: broker.port, ["-t", topic, "-f", file])
         #expect(sent.status == 0, "\(sent.stderr)")
     }
 
@@ -45,7 +40,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#")
         let file = try RunFiles.scenario("line.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, broker, ["--report", file + ".json"])
+        let devsim = try DevsimRun.start(file, port: broker.port, report: true)
         #expect(
             TestClock.wait(timeout: 10, interval: 0.05) { count(subscriber, "spBv1.0/packaging/DDATA/line-2/filler-4") >= 5 },
             "\(devsim.stderr)")
@@ -103,7 +98,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#", qos: 1)
         let file = try RunFiles.scenario("line.yaml", Self.scenario.replacingOccurrences(of: "nodes: 2", with: "nodes: 1"))
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, broker, ["--protocol", "mqtt5", "--duration", "2s"])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--protocol", "mqtt5", "--duration", "2s"])
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
         let deaths = { subscriber.messages.filter { $0.topic == "spBv1.0/packaging/NDEATH/line-1" } }
         // The will comes once the broker has read the DISCONNECT, after whatever devsim sent
@@ -131,7 +126,7 @@ import TestSupport
         let file = repository.appendingPathComponent("scenarios/sparkplug-packaging-line.yaml").path
         let report = try RunFiles.scenario("report.json", "")
         defer { RunFiles.removeFolder(of: report) }
-        let devsim = try run(file, broker, ["--report", report])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--report", report])
         #expect(subscriber.waitFor(count: 1, timeout: 15), "\(devsim.stderr)")
         try command(
             broker, "spBv1.0/packaging/DCMD/line1-filling/filler-1",
@@ -156,7 +151,7 @@ import TestSupport
         let file = try RunFiles.scenario("line.yaml", scenario)
         defer { RunFiles.removeFolder(of: file) }
         let first = try Subscriber(port: broker.port, topic: "spBv1.0/#")
-        let devsim = try run(file, broker)
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(first.waitFor(count: 20, timeout: 10), "\(devsim.stderr)")
         first.stop()
 
@@ -202,9 +197,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         var devsim: DevsimProcess?
         let host = try SparkplugPython.liveHost(port: broker.port, seconds: 8, rebirthAfter: 1) {
-            let run = try DevsimProcess(arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--duration", "3s",
-            ])
+            let run = try DevsimRun.start(file, port: broker.port, ["--duration", "3s"])
             devsim = run
             #expect(run.waitUntilExit(timeout: 15) == 0, "\(run.stderr)")
         }
@@ -224,7 +217,7 @@ import TestSupport
         let subscriber = try Subscriber(port: broker.port, topic: "spBv1.0/#")
         let file = try RunFiles.scenario("line.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, broker)
+        let devsim = try DevsimRun.start(file, port: broker.port)
         let births = { subscriber.messages.filter { $0.topic.contains("/NBIRTH/") }.count }
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { births() == 2 }, "\(devsim.stderr)")
         try Self.scenario.replacingOccurrences(of: "count: 6", with: "count: 8").write(toFile: file, atomically: true, encoding: .utf8)
@@ -269,10 +262,7 @@ import TestSupport
             "line.yaml", Self.scenario.replacingOccurrences(of: "nodes: 2 }", with: "nodes: 2, primaryHost: scada }"))
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--report", report,
-            ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--report", report])
         let lines = { (text: String) in devsim.stderr.components(separatedBy: text).count - 1 }
         let deaths = { story(capture.messages).filter { $0.hasPrefix("NDEATH") }.count }
         // Both nodes up: without a host to wait for, their births would have gone out by now.
@@ -351,10 +341,7 @@ import TestSupport
             """)
         defer { RunFiles.removeFolder(of: file) }
         let report = file + ".json"
-        let devsim = try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0", "--report", report,
-            ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--report", report])
         #expect(devsim.waitUntilExit(timeout: 30) == 0, "\(devsim.stderr)")
         #expect(TestClock.wait(timeout: 5, interval: 0.05) { story(capture.messages).contains("NDEATH line-1") })
         capture.stop()

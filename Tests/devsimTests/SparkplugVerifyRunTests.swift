@@ -39,23 +39,13 @@ import TestSupport
         }
     }
 
-    private func run(_ file: String, port: UInt16, _ extra: [String] = []) throws -> DevsimProcess {
-        try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(port), "--duration", "4s", "--verify", "--report", file + ".json",
-                "--stats-interval", "0",
-            ] + extra)
-    }
-
     /// An NCMD `Node Control/Rebirth` to `node`, straight to the broker.
     private func rebirth(_ node: String, _ broker: MosquittoBroker) throws {
         let file = try RunFiles.scenario("rebirth.bin", "")
         defer { RunFiles.removeFolder(of: file) }
         let payload = try SparkplugPython.encode(#"{"metrics": [{"name": "Node Control/Rebirth", "datatype": 11, "boolean_value": true}]}"#)
         try Data(payload).write(to: URL(fileURLWithPath: file))
-        let sent = try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub",
-            args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "spBv1.0/packaging/NCMD/\(node)", "-f", file], timeout: 5)
+        let sent = try MosquittoPub.run(port: broker.port, ["-t", "spBv1.0/packaging/NCMD/\(node)", "-f", file])
         #expect(sent.status == 0, "\(sent.stderr)")
     }
 
@@ -74,7 +64,8 @@ import TestSupport
         let births = try Subscriber(port: broker.port, topic: "spBv1.0/+/NBIRTH/#")
         let file = try RunFiles.scenario("line.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, ["--expect", "lost==0", "--expect", "duplicated==0"])
+        let devsim = try DevsimRun.start(
+            file, port: broker.port, ["--duration", "4s", "--verify", "--expect", "lost==0", "--expect", "duplicated==0"], report: true)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { births.messages.count == 2 }, "\(devsim.stderr)")
         TestClock.sleep(1)
         try rebirth("line-1", broker)
@@ -101,7 +92,7 @@ import TestSupport
         }
         let file = try RunFiles.scenario("line.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: relay.port, ["--expect", "lost==0"])
+        let devsim = try DevsimRun.start(file, port: relay.port, ["--duration", "4s", "--verify", "--expect", "lost==0"], report: true)
         #expect(devsim.waitUntilExit(timeout: 20) == 4, "\(devsim.stderr)")
         #expect(relay.dropped == 10 && relay.repeated == 3)
         let (verify, sequenced) = try figures(file, births: births)
@@ -127,7 +118,7 @@ import TestSupport
         }
         let file = try RunFiles.scenario("line.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: relay.port)
+        let devsim = try DevsimRun.start(file, port: relay.port, ["--duration", "4s", "--verify"], report: true)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { births.messages.count == 2 }, "\(devsim.stderr)")
         TestClock.sleep(0.5)
         tally.dropping = true
@@ -149,13 +140,11 @@ import TestSupport
         let births = try Subscriber(port: broker.port, topic: "spBv1.0/+/NBIRTH/#")
         let file = try RunFiles.scenario("line.yaml", "verify: { clientId: checker }\n" + Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, ["--loops", "1"])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "4s", "--verify", "--loops", "1"], report: true)
         #expect(TestClock.wait(timeout: 10, interval: 0.05) { births.messages.count == 2 }, "\(devsim.stderr)")
         TestClock.sleep(1)
         // A CONNECT with the verifier's client id: the broker drops the verifier's connection.
-        _ = try DevsimProcess.runToCompletion(
-            executable: "mosquitto_pub", args: ["-h", "127.0.0.1", "-p", String(broker.port), "-i", "checker", "-t", "x", "-m", "y"],
-            timeout: 10)
+        _ = try MosquittoPub.run(port: broker.port, ["-i", "checker", "-t", "x", "-m", "y"], timeout: 10)
         #expect(devsim.waitUntilExit(timeout: 20) == 0, "\(devsim.stderr)")
         #expect(devsim.stderr.contains("verify: subscriber connection lost"), "\(devsim.stderr)")
         let (verify, sequenced) = try figures(file, births: births)

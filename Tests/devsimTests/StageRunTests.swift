@@ -21,26 +21,15 @@ import TestSupport
             payload: { fields: { n: { counter: 0 } } }
         """
 
-    /// Runs `yaml`, written as `name`, against `broker` to its end with a report: the run
-    /// (which exited 0), the report, and the scenario file, whose folder the caller removes.
-    private static func run(
-        _ name: String, _ yaml: String, on broker: MosquittoBroker, _ extra: [String] = []
-    ) throws -> (result: (status: Int32?, stdout: String, stderr: String), report: RunReport, file: String) {
-        let file = try RunFiles.scenario(name, yaml)
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--report", file + ".json", "--stats-interval", "0",
-            ] + extra, timeout: 60)
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
-        return (result, report, file)
-    }
-
     @Test func theRunLastsItsStagesAndReportsEach() throws {
         let broker = try MosquittoBroker()
-        let (result, report, file) = try Self.run(
-            "staged.yaml", Self.scenario, on: broker, ["--expect", "stage[2].lateness.p99<1s", "--expect", "stage[1].published>=100"])
+        let file = try RunFiles.scenario("staged.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimRun(
+            file, port: broker.port, ["--expect", "stage[2].lateness.p99<1s", "--expect", "stage[1].published>=100"], report: true,
+            timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try result.report(as: RunReport.self)
         #expect(result.stderr.contains("the run lasts its 2 stages: 3.0s"), "\(result.stderr)")
         #expect(abs(report.durationSeconds - 3) < 0.5)
         let stages = try #require(report.stages)
@@ -59,7 +48,7 @@ import TestSupport
     /// says how long the fleet took to be back.
     @Test func aStageThatDisconnectsAllTimesTheFleetsReturn() throws {
         let broker = try MosquittoBroker()
-        let (result, report, file) = try Self.run(
+        let file = try RunFiles.scenario(
             "storm.yaml",
             """
             name: storm
@@ -73,8 +62,11 @@ import TestSupport
                 topic: "storm/{id}"
                 publish: 10/s
                 payload: { fields: { n: { counter: 0 } } }
-            """, on: broker, ["--stats-interval", "1s"])
+            """)
         defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimRun(file, port: broker.port, report: true, statsInterval: "1s", timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try result.report(as: RunReport.self)
         #expect(result.stderr.contains("stage 2: dropping every connection (disconnect: all)"), "\(result.stderr)")
         // Issue 25, item 3: the status lines say which stage their figures are of.
         let statusLines = result.stderr.split(separator: "\n").filter { $0.contains("connections ") && $0.contains(" up, published ") }
@@ -102,7 +94,7 @@ import TestSupport
     /// with no ticks while it is out.
     @Test func devicesStagesConnectAndDisconnectAsTheCountGoes() throws {
         let broker = try MosquittoBroker()
-        let (_, report, file) = try Self.run(
+        let file = try RunFiles.scenario(
             "grow.yaml",
             """
             name: grow
@@ -118,8 +110,11 @@ import TestSupport
                 topic: "grow/{id}"
                 publish: 20/s
                 payload: { fields: { n: { counter: 0 } } }
-            """, on: broker)
+            """)
         defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimRun(file, port: broker.port, report: true, timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try result.report(as: RunReport.self)
         let stages = try #require(report.stages)
         #expect(stages.map(\.target) == ["6 devices", "6 devices", "2 devices", "2 devices", "4 devices"])
         // All 6 in from 5/6 s to 3.25 s; 2 from 4 s to 6 s, when rank 2 joins again. The
@@ -149,7 +144,7 @@ import TestSupport
     /// entry in the report has a figure set per stage, which the HTML report shows.
     @Test func aGroupsOwnStagesAreFollowedAndReportedInItsEntry() throws {
         let broker = try MosquittoBroker()
-        let (result, report, file) = try Self.run(
+        let file = try RunFiles.scenario(
             "own.yaml",
             """
             name: own
@@ -163,8 +158,11 @@ import TestSupport
                   - { duration: 2s, devices: 4 }
                   - { duration: 1s, rate: 40/s }
               - { name: steady, count: 2, topic: "steady/{id}" }
-            """, on: broker)
+            """)
         defer { RunFiles.removeFolder(of: file) }
+        let result = try DevsimRun(file, port: broker.port, report: true, timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try result.report(as: RunReport.self)
         #expect(result.stderr.contains("the run lasts its 3 stages: 4.0s"), "\(result.stderr)")
         #expect(report.stages == nil)
         let meter = try #require(report.groups.first { $0.name == "meter" })

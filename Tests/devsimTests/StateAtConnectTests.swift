@@ -43,10 +43,7 @@ import TestSupport
         let file = try RunFiles.scenario("states.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
         let report = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("report.json").path
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--seed", "1", "--report", report,
-            "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--seed", "1", "--report", report])
         let arrived = { (subscriber: Subscriber) in Set(subscriber.messages.map(\.topic)) }
         #expect(
             TestClock.wait(timeout: 10, interval: 0.02) { arrived(first) == Set(Self.shown) },

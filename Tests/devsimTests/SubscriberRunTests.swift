@@ -12,26 +12,16 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("subscribers.yaml", scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", duration,
-                "--report", file + ".json", "--stats-interval", "0",
-            ] + extra, timeout: 60)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", duration] + extra, report: true, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
-        return (try RunFiles.report(file + ".json"), result.stderr)
+        return (try result.report(), result.stderr)
     }
 
     private static func devices(count: Int, rate: String) -> String {
-        """
-        devices:
-          - name: sensor
-            count: \(count)
-            topic: "fleet/{index}/telemetry"
-            publish: \(rate)
-            qos: 1
-            payload: { style: flat, fields: { seq: { counter: 0 }, ts: { timestamp: us } } }
-
-        """
+        ScenarioText(
+            group: "sensor", count: count, topic: "fleet/{index}/telemetry", publish: rate, qos: 1, style: "flat",
+            fields: "seq: { counter: 0 }, ts: { timestamp: us }"
+        ).text + "\n"
     }
 
     private static func group(_ report: [String: Any], _ name: String) throws -> [String: Any] {
@@ -103,8 +93,7 @@ import TestSupport
         let file = try RunFiles.scenario("expect.yaml", Self.devices(count: 1, rate: "10/s") + "subscribers: [{ name: a, topics: x }]\n")
         defer { RunFiles.removeFolder(of: file) }
         // Port 1: nothing listens, and nothing must try.
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", "1", "--expect", "subscribers[b].received>0"], timeout: 30)
+        let run = try DevsimRun(file, port: 1, ["--expect", "subscribers[b].received>0"], statsInterval: nil)
         #expect(run.status == 2)
         #expect(run.stderr.contains("subscribers[b].received>0: the run has no subscriber group 'b' (it has 'a')"), "\(run.stderr)")
     }
@@ -114,15 +103,10 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("listen.yaml", "name: listen\nsubscribers: [{ name: screens, count: 3, topics: \"outside/#\" }]\n")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "30s", "--report", file + ".json",
-            "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--duration", "30s"], report: true)
         #expect(TestClock.wait(timeout: 15, interval: 0.02) { devsim.stderr.contains("subscribers: 3 connections of 1 group subscribed") })
         for index in 1...4 {
-            let sent = try DevsimProcess.runToCompletion(
-                executable: "mosquitto_pub",
-                args: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "outside/\(index)", "-m", "{}", "-q", "1"], timeout: 10)
+            let sent = try MosquittoPub.run(port: broker.port, ["-t", "outside/\(index)", "-m", "{}", "-q", "1"], timeout: 10)
             #expect(sent.status == 0, "\(sent.stderr)")
         }
         // What mosquitto acknowledged is on its way to the subscribers, whose settle at the end
@@ -175,7 +159,7 @@ import TestSupport
             ),
             (["--messages", "10"], "--messages counts what the devices publish, and the scenarios have none (subscribers alone)"),
         ] {
-            let run = try DevsimProcess.runToCompletion(args: ["run", file, "--host", "127.0.0.1", "--port", "1"] + arguments, timeout: 30)
+            let run = try DevsimRun(file, port: 1, arguments, statsInterval: nil)
             #expect(run.status == 2 && run.stderr.contains(error), "\(run.stderr)")
         }
         let neither = try RunFiles.scenario("neither.yaml", "name: empty\n")

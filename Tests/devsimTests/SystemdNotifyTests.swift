@@ -47,9 +47,7 @@ import TestSupport
         let notify = try NotifySocket()
         let file = try RunFiles.scenario("notify.yaml", RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(
-            arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0"],
-            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"])
+        let devsim = try DevsimRun.start(file, port: broker.port, environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"])
         TestClock.sleep(2.5)
         var messages = notify.read()
         #expect(!messages.isEmpty && messages.allSatisfy { !$0.contains("READY=1") }, "no CONNACK, not ready: \(messages)")

@@ -61,9 +61,7 @@ import TestSupport
 
         // Nothing listens there: a run that tried to connect would end otherwise (exit 3).
         let port = try Loopback.freePort()
-        let run = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(port), "--duration", "3s", "--connect-timeout", "2s"],
-            timeout: 30)
+        let run = try DevsimRun(file, port: port, ["--duration", "3s", "--connect-timeout", "2s"], statsInterval: nil)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains(expectedLine), "\(run.stderr)")
     }
@@ -75,9 +73,7 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
         let file = try RunFiles.scenario("tls-reload.yaml", "broker:\n  tls:\n    ca: \(certificates.ca)\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, port: broker.port)
         #expect(devsim.waitForOutput(containing: " connected\n", inStderr: true, timeout: 10), "\(devsim.stderr)")
         let missing = certificates.directory + "/missing-ca.pem"
         try ("broker:\n  tls:\n    ca: \(missing)\n" + RunFiles.oneDevice).write(toFile: file, atomically: true, encoding: .utf8)

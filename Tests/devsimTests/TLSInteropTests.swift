@@ -8,32 +8,11 @@ import TestSupport
 /// seen and named at once, and a connect that fails must cost what a plain TCP one does.
 @Suite(.serialized, .tags(.integration), .notUnitOnly) struct TLSInteropTests {
     private func scenario(tls: String) throws -> String {
-        try RunFiles.scenario(
-            "tls.yaml",
-            """
-            broker:
-              tls: \(tls)
-              reconnect: { initial: 300ms, max: 1s }
-            devices:
-              - name: secure
-                count: 2
-                topic: "tls/{index}"
-                publish: 10/s
-                qos: 1
-                # The first tick at the CONNACK: the tests stop the run once it has connected.
-                jitter: none
-                payload:
-                  fields:
-                    n: { counter: 0 }
-            """)
-    }
-
-    private func run(_ file: String, port: UInt16, _ extra: [String] = [], environment: [String: String] = [:]) throws -> DevsimProcess {
-        try DevsimProcess(
-            arguments: [
-                "run", file, "--host", "127.0.0.1", "--port", String(port), "--report", file + ".json",
-                "--stats-interval", "0",
-            ] + extra, environment: environment)
+        // No jitter, the first tick at the CONNACK: the tests stop the run once it has connected.
+        try ScenarioText(
+            broker: ["tls: \(tls)", "reconnect: { initial: 300ms, max: 1s }"], group: "secure", count: 2, topic: "tls/{index}",
+            publish: "10/s", qos: 1, more: ["jitter: none"], fields: "n: { counter: 0 }"
+        ).file("tls.yaml")
     }
 
     private func lines(_ text: String, endingWith suffix: String) -> Int {
@@ -50,7 +29,8 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
         let file = try scenario(tls: tls)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, environment: trustsTheTestCA ? ["SSL_CERT_FILE": certificates.ca] : [:])
+        let devsim = try DevsimRun.start(
+            file, port: broker.port, report: true, environment: trustsTheTestCA ? ["SSL_CERT_FILE": certificates.ca] : [:])
         #expect(TestClock.wait(timeout: 10, interval: 0.02) { lines(devsim.stderr, endingWith: " connected") == 2 }, "\(devsim.stderr)")
         broker.kill()
         try broker.restart()
@@ -73,7 +53,8 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: certificates.listenerConfig)
         let file = try scenario(tls: "{}")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, ["--connect-timeout", "2s"], environment: ["SSL_CERT_FILE": certificates.ca])
+        let devsim = try DevsimRun.start(
+            file, port: broker.port, ["--connect-timeout", "2s"], report: true, environment: ["SSL_CERT_FILE": certificates.ca])
         #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
         let exitLine = devsim.stderr.split(separator: "\n").last { $0.contains(" error ") } ?? ""
         let reason =
@@ -96,7 +77,7 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: certificates.selfSignedListenerConfig)
         let file = try scenario(tls: "{}")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, ["--connect-timeout", "2s"])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connect-timeout", "2s"], report: true)
         #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
         #expect(
             devsim.stderr.contains(
@@ -124,7 +105,7 @@ import TestSupport
         let client = stranger.directory + "/client.pem"
         let file = try scenario(tls: "{ ca: \(certificates.ca), certificate: \(client), key: \(stranger.directory)/client.key }")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, ["--protocol", version, "--connect-timeout", "2s"])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--protocol", version, "--connect-timeout", "2s"], report: true)
         #expect(devsim.waitUntilExit(timeout: 20) == 3, "\(devsim.stderr)")
         let named = "client certificate '\(client)' (subject CN=devsim-client"
         let exitLine = devsim.stderr.split(separator: "\n").last { $0.contains(" error ") } ?? ""
@@ -140,7 +121,7 @@ import TestSupport
         let port = try Loopback.freePort()
         let file = try scenario(tls: "{ insecure: true }")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: port)
+        let devsim = try DevsimRun.start(file, port: port, report: true)
         TestClock.sleep(3)
         let cpu = devsim.process.cpuSeconds ?? .infinity
         #expect(devsim.terminate(grace: 10) == 3, "never connected: exit 3, whatever ended the run\n\(devsim.stderr)")
@@ -160,7 +141,7 @@ import TestSupport
         broker.stop()
         let file = try scenario(tls: "{ ca: \(certificates.ca) }")
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try run(file, port: broker.port, ["--connack-timeout", "10s"])
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connack-timeout", "10s"], report: true)
         TestClock.sleep(1.5)
         try broker.restart()
         let upAt = TestClock.now()
@@ -181,13 +162,7 @@ import TestSupport
         let file = try scenario(tls: "{ ca: \(certificates.ca) }")
         defer { RunFiles.removeFolder(of: file) }
         try namespace.run("iptables", "-I", "INPUT", "-p", "tcp", "--dport", String(broker.port), "--syn", "-j", "DROP")
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(),
-            [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--connack-timeout", "20s",
-                "--report", file + ".json", "--stats-interval", "0",
-            ])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--connack-timeout", "20s"], report: true, namespace: namespace)
         TestClock.sleep(0.5)
         try namespace.run("iptables", "-D", "INPUT", "-p", "tcp", "--dport", String(broker.port), "--syn", "-j", "DROP")
         // The SYN is sent again 1 s after the first; the CONNACK timeout is 20 s.

@@ -18,18 +18,15 @@ import TestSupport
             payload: { fields: { n: { counter: 0 } } }
         """
 
-    private func run(_ file: String, port: UInt16, _ extra: [String]) throws -> (status: Int32?, stdout: String, stderr: String) {
-        try DevsimProcess.runToCompletion(
-            args: ["run", file, "--host", "127.0.0.1", "--port", String(port), "--duration", "3s", "--quiet"] + extra, timeout: 60)
-    }
-
     @Test func thePointsAddUpToTheReportAndTheCSVSaysTheSame() throws {
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("timeline.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: broker.port, ["--report", file + ".json", "--timeline-interval", "500ms"])
+        let result = try DevsimRun(
+            file, port: broker.port, ["--duration", "3s", "--quiet", "--timeline-interval", "500ms"], report: true, statsInterval: nil,
+            timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        let report = try result.report(as: RunReport.self)
         let timeline = try #require(report.timeline)
         #expect(timeline.intervalSeconds == 0.5)
         // 3 s in half seconds, and the last part with the drain.
@@ -52,7 +49,9 @@ import TestSupport
         let converted = try DevsimProcess.runToCompletion(args: ["report", "csv", file + ".json"], timeout: 30)
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stdout == timeline.csv)
-        let direct = try run(file, port: broker.port, ["--report", file + ".csv", "--report-format", "csv"])
+        let direct = try DevsimRun(
+            file, port: broker.port, ["--duration", "3s", "--quiet", "--report", file + ".csv", "--report-format", "csv"],
+            statsInterval: nil, timeout: 60)
         #expect(direct.status == 0, "\(direct.stderr)")
         let check = try DevsimProcess.runToCompletion(
             executable: "python3",
@@ -79,9 +78,11 @@ import TestSupport
         let broker = try MosquittoBroker()
         let file = try RunFiles.scenario("timeline.yaml", Self.scenario)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(file, port: broker.port, ["--report", file + ".json", "--expect", "p99<1s", "--expect", "lateness.p99<1us"])
+        let result = try DevsimRun(
+            file, port: broker.port, ["--duration", "3s", "--quiet", "--expect", "p99<1s", "--expect", "lateness.p99<1us"], report: true,
+            statsInterval: nil, timeout: 60)
         #expect(result.status == 4, "one expectation fails: \(result.stderr)")
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: file + ".json")))
+        let report = try result.report(as: RunReport.self)
         let timeline = try #require(report.timeline)
         let converted = try DevsimProcess.runToCompletion(
             args: ["report", "html", file + ".json", "--output", file + ".html"], timeout: 30)
@@ -110,7 +111,9 @@ import TestSupport
         #expect(browser.stdout.contains("<tr data-verdict=\"failed\"><td>lateness.p99&lt;1us</td>"))
 
         // Written by the run itself, the same page.
-        let direct = try run(file, port: broker.port, ["--report", file + ".direct.html", "--report-format", "html"])
+        let direct = try DevsimRun(
+            file, port: broker.port, ["--duration", "3s", "--quiet", "--report", file + ".direct.html", "--report-format", "html"],
+            statsInterval: nil, timeout: 60)
         #expect(direct.status == 0, "\(direct.stderr)")
         let written = try String(contentsOfFile: file + ".direct.html", encoding: .utf8)
         #expect(written.hasPrefix("<!doctype html>") && written.contains("data-series=\"published\""))

@@ -6,17 +6,7 @@ import TestSupport
 /// says what it found in the run's last lines.
 @Suite(.tags(.integration), .notUnitOnly) struct VerifyCommandTests {
     private func scenario(publish: String, count: Int = 2) throws -> String {
-        try RunFiles.scenario(
-            "verify.yaml",
-            """
-            devices:
-              - name: blast
-                count: \(count)
-                topic: "verify/{index}"
-                publish: \(publish)
-                qos: 1
-                payload: { fields: { seq: { counter: 0 } } }
-            """)
+        try ScenarioText(group: "blast", count: count, topic: "verify/{index}", publish: publish, qos: 1).file("verify.yaml")
     }
 
     /// A broker that keeps next to nothing in flight or queued for a subscriber (300 bytes, 2 KB)
@@ -25,11 +15,7 @@ import TestSupport
         let broker = try MosquittoBroker(extraConfig: ["max_inflight_bytes 300", "max_queued_bytes 2000"])
         let file = try scenario(publish: "max")
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--duration", "3s", "--verify",
-                "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 30)
+        let result = try DevsimRun(file, port: broker.port, ["--duration", "3s", "--verify"], report: true)
         #expect(result.status == 0, "\(result.stderr)")
         let verify = try #require(try RunFiles.report(file + ".json")["verify"] as? [String: Any])
         let lost = verify["lost"] as? Int ?? 0, missing = verify["missingWhileConnected"] as? Int ?? 0
@@ -51,11 +37,7 @@ import TestSupport
         let server = try ScriptedMQTTServer(script: .init(refusesMQTT5: true))
         let file = try scenario(publish: "5/s", count: 1)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--host", "127.0.0.1", "--port", String(server.port), "--duration", "2s", "--verify",
-                "--stats-interval", "0",
-            ], timeout: 30)
+        let result = try DevsimRun(file, port: server.port, ["--duration", "2s", "--verify"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("verify: the broker refused MQTT 5"), "\(result.stderr)")
         let levels = server.connections.compactMap { $0.connect.map { ($0.clientID.hasPrefix("devsim-verify"), $0.protocolLevel) } }

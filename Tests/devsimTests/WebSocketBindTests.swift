@@ -21,8 +21,7 @@ import TestSupport
                 payload: { fields: { seq: { counter: 0 } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(try DevsimProcess.locateDevsim(), ["run", file, "--messages", "40", "--stats-interval", "0"])
-        let result = try DevsimProcess.runToCompletion(executable: command.executable, args: command.arguments, timeout: 60)
+        let result = try DevsimRun(file, ["--messages", "40"], namespace: namespace, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
         #expect(
             HostsRunTests.sources(in: broker.log) == [

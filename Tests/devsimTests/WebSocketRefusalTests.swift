@@ -27,10 +27,7 @@ import TestSupport
               reconnect: { initial: 200ms, max: 400ms }
             """ + "\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: [
-                "run", file, "--connect-timeout", "3s", "--connack-timeout", "1s", "--report", file + ".json", "--stats-interval", "0",
-            ], timeout: 20)
+        let result = try DevsimRun(file, ["--connect-timeout", "3s", "--connack-timeout", "1s"], report: true, timeout: 20)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.contains(reason) }
@@ -49,8 +46,7 @@ import TestSupport
             "closing.yaml",
             "broker:\n  url: \"ws://127.0.0.1:\(server.port)/mqtt\"\n  reconnect: { initial: 200ms, max: 400ms }\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try DevsimProcess.runToCompletion(
-            args: ["run", file, "--duration", "2s", "--report", file + ".json", "--stats-interval", "0"], timeout: 20)
+        let result = try DevsimRun(file, ["--duration", "2s"], report: true, timeout: 20)
         #expect(result.status == 0, "it did connect: \(result.stderr)")
         let reason = "connection lost: the broker closed the WebSocket (1001: going away)"
         let errors = try RunFiles.report(file + ".json")["connectionErrors"] as? [String: Int] ?? [:]
@@ -64,9 +60,7 @@ import TestSupport
             "nothing.yaml",
             "broker:\n  url: \"ws://127.0.0.1:\(port)/mqtt\"\n  reconnect: { initial: 200ms, max: 400ms }\n" + RunFiles.oneDevice)
         defer { RunFiles.removeFolder(of: file) }
-        let devsim = try DevsimProcess(arguments: [
-            "run", file, "--connect-timeout", "3s", "--report", file + ".json", "--stats-interval", "0",
-        ])
+        let devsim = try DevsimRun.start(file, ["--connect-timeout", "3s"], report: true)
         TestClock.sleep(2.5)
         let cpu = devsim.process.cpuSeconds ?? .infinity
         #expect(cpu < 1, "devsim used \(cpu) CPU seconds retrying")

@@ -17,14 +17,6 @@ import TestSupport
             extraConfig: ["listener \(Self.webSocketPort)", "protocol websockets"] + webSocketConfig, namespace: namespace)
     }
 
-    private func run(
-        _ namespace: NetworkNamespace, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 30
-    ) throws -> (status: Int32?, stdout: String, stderr: String) {
-        let command = namespace.command(try DevsimProcess.locateDevsim(), arguments)
-        return try DevsimProcess.runToCompletion(
-            executable: command.executable, args: command.arguments, env: environment, timeout: timeout)
-    }
-
     private static let qos1 = """
         devices:
           - name: meter
@@ -43,7 +35,8 @@ import TestSupport
         let url = "ws://127.0.0.1:\(Self.webSocketPort)/mqtt"
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("devsim-ws-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let seedRun = try run(namespace, ["run", seed, "--url", url, "--duration", "3s", "--verify", "--report", report, "--quiet"])
+        let seedRun = try DevsimRun(
+            seed, ["--url", url, "--duration", "3s", "--verify", "--report", report, "--quiet"], statsInterval: nil, namespace: namespace)
         #expect(seedRun.status == 0, "\(seedRun.stderr)\n\(broker.log)")
         let seedFigures = try RunFiles.report(report)
         #expect((seedFigures["published"] as? Int ?? 0) >= 2, "\(seedFigures)")
@@ -51,10 +44,9 @@ import TestSupport
 
         let file = try RunFiles.scenario("ws.yaml", "broker: { url: \"\(url)\" }\n" + Self.qos1)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(
-            namespace, ["run", file, "--duration", "3s", "--verify", "--report", file + ".json", "--stats-interval", "0"])
+        let result = try DevsimRun(file, ["--duration", "3s", "--verify"], report: true, namespace: namespace)
         #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
-        let figures = try RunFiles.report(file + ".json")
+        let figures = try result.report()
         let published = figures["published"] as? Int ?? 0
         #expect(published >= 150, "\(figures)")
         #expect(figures["acknowledged"] as? Int == published && figures["inFlight"] as? Int == 0, "\(figures)")
@@ -75,9 +67,7 @@ import TestSupport
             offline: { policy: buffer, maxMessages: 1000 }
             """ + "\n" + Self.qos1)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(), ["run", file, "--duration", "6s", "--report", file + ".json", "--stats-interval", "0"])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let devsim = try DevsimRun.start(file, ["--duration", "6s"], report: true, namespace: namespace)
         #expect(devsim.waitForOutput(containing: "connected", inStderr: true, timeout: 10), "\(devsim.stderr)")
         TestClock.sleep(1.5)
         broker.kill()
@@ -104,9 +94,8 @@ import TestSupport
         func attempt(_ tls: String, _ extra: [String] = []) throws -> (Int32?, String, [String: Any]) {
             let file = try RunFiles.scenario("wss.yaml", "broker:\n  url: \"\(url)\"\n  tls: \(tls)\n" + Self.qos1)
             defer { RunFiles.removeFolder(of: file) }
-            let result = try run(
-                namespace, ["run", file, "--duration", "2s", "--report", file + ".json", "--stats-interval", "0"] + extra)
-            return (result.status, result.stderr, (try? RunFiles.report(file + ".json")) ?? [:])
+            let result = try DevsimRun(file, ["--duration", "2s"] + extra, report: true, namespace: namespace)
+            return (result.status, result.stderr, (try? result.report()) ?? [:])
         }
         let (trusted, trustedLog, figures) = try attempt("{ ca: \(certificates.ca) }")
         #expect(trusted == 0, "\(trustedLog)\n\(broker.log)")
@@ -131,7 +120,7 @@ import TestSupport
             "wss-host.yaml",
             "broker:\n  url: \"wss://127.0.0.1:\(Self.webSocketPort)/mqtt\"\n  tls: { ca: \(certificates.ca) }\n" + Self.qos1)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(namespace, ["run", file, "--duration", "2s", "--connect-timeout", "2s", "--stats-interval", "0"])
+        let result = try DevsimRun(file, ["--duration", "2s", "--connect-timeout", "2s"], namespace: namespace)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("the broker's certificate is not trusted: IP address mismatch"), "\(result.stderr)\n\(broker.log)")
     }
@@ -152,7 +141,7 @@ import TestSupport
             "broker:\n  url: \"wss://127.0.0.1:\(Self.webSocketPort)/mqtt\"\n  tls: { ca: \(certificates.ca), certificate: \(client), "
                 + "key: \(stranger.directory)/client.key }\n" + Self.qos1)
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(namespace, ["run", file, "--duration", "2s", "--connect-timeout", "2s", "--stats-interval", "0"])
+        let result = try DevsimRun(file, ["--duration", "2s", "--connect-timeout", "2s"], namespace: namespace)
         #expect(result.status == 3, "\(result.stderr)")
         let attempts = result.stderr.split(separator: "\n").filter { $0.contains("cannot connect") }
         #expect(
@@ -169,9 +158,9 @@ import TestSupport
             "broker: { url: \"ws://127.0.0.1:\(Self.webSocketPort)/mqtt\" }\n"
                 + Self.qos1.replacingOccurrences(of: "qos: 1", with: "qos: 2"))
         defer { RunFiles.removeFolder(of: file) }
-        let result = try run(namespace, ["run", file, "--duration", "2s", "--verify", "--report", file + ".json", "--stats-interval", "0"])
+        let result = try DevsimRun(file, ["--duration", "2s", "--verify"], report: true, namespace: namespace)
         #expect(result.status == 0, "\(result.stderr)\n\(broker.log)")
-        let figures = try RunFiles.report(file + ".json")
+        let figures = try result.report()
         let published = figures["published"] as? Int ?? 0
         #expect(published > 50 && figures["acknowledged"] as? Int == published, "\(figures)")
         #expect((figures["verify"] as? [String: Any])?["duplicated"] as? Int == 0, "\(figures)")
@@ -192,21 +181,20 @@ import TestSupport
               will: { topic: "wills/{id}", message: gone, qos: 1 }
             """ + "\n" + Self.qos1)
         defer { RunFiles.removeFolder(of: file) }
-        let watcher = namespace.command("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "wills/#", "-v"])
-        let wills = try DevsimProcess(executable: watcher.executable, arguments: watcher.arguments)
+        let wills = try DevsimProcess(
+            executable: "/usr/bin/mosquitto_sub", arguments: ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "wills/#", "-v"],
+            namespace: namespace)
         defer { wills.terminate(grace: 1) }
         TestClock.sleep(0.3)
 
-        let clean = try run(
-            namespace, ["run", file, "--protocol", "mqtt5", "--duration", "2s", "--report", file + ".json", "--stats-interval", "0"])
+        let clean = try DevsimRun(file, ["--protocol", "mqtt5", "--duration", "2s"], report: true, namespace: namespace)
         #expect(clean.status == 0, "\(clean.stderr)\n\(broker.log)")
-        let figures = try RunFiles.report(file + ".json")
+        let figures = try clean.report()
         #expect((figures["acknowledged"] as? Int ?? 0) > 0 && figures["acknowledged"] as? Int == figures["published"] as? Int, "\(figures)")
         TestClock.sleep(1)
         #expect(!wills.stdout.contains("gone"), "a clean stop publishes no will: \(wills.stdout)\n\(broker.log)")
 
-        let command = namespace.command(try DevsimProcess.locateDevsim(), ["run", file, "--stats-interval", "0"])
-        let killed = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let killed = try DevsimRun.start(file, namespace: namespace)
         #expect(
             TestClock.wait(timeout: 10, interval: 0.02) { killed.stderr.components(separatedBy: " connected").count > 3 },
             "\(killed.stderr)")
@@ -235,9 +223,7 @@ import TestSupport
                 payload: { fields: { n: { counter: 0 }, pad: { constant: "\(String(repeating: "p", count: 1000))" } } }
             """)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(), ["run", file, "--duration", "8s", "--report", file + ".json", "--stats-interval", "0"])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let devsim = try DevsimRun.start(file, ["--duration", "8s"], report: true, namespace: namespace)
         var peak = 0
         var atTwo = 0
         let started = TestClock.now()
@@ -279,10 +265,7 @@ import TestSupport
               reconnect: { initial: 200ms, max: 1s }
             """ + "\n" + Self.qos1)
         defer { RunFiles.removeFolder(of: file) }
-        let command = namespace.command(
-            try DevsimProcess.locateDevsim(),
-            ["run", file, "--connack-timeout", "1500ms", "--report", file + ".json", "--stats-interval", "0"])
-        let devsim = try DevsimProcess(executable: command.executable, arguments: command.arguments)
+        let devsim = try DevsimRun.start(file, ["--connack-timeout", "1500ms"], report: true, namespace: namespace)
         #expect(
             TestClock.wait(timeout: 10, interval: 0.02) { devsim.stderr.components(separatedBy: " connected\n").count > 3 },
             "\(devsim.stderr)")

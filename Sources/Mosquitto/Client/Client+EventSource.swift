@@ -21,7 +21,6 @@ extension Client: EventSource {
     /// step before the client can go away, since the loop holds its sources unretained. Loop
     /// thread only, and not from within one of the client's own callbacks.
     package func leaveLoop() {
-        assertInEventLoop()
         if let registration { loop?.deregister(registration) }
         registration = nil
     }

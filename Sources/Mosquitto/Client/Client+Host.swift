@@ -9,7 +9,6 @@ extension Client {
     /// (`MOSQ_OPT_SSL_CTX`; `applyTLS` releases libmosquitto's reference to the one it had).
     /// Between attempts.
     package func move(to address: BrokerAddress) throws(ClientSetupError) {
-        assertInEventLoop()
         options.host = address.host
         options.port = address.port
         guard let tls = options.libraryTLS else { return }

@@ -21,7 +21,6 @@ extension Client {
     package func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool, properties: PropertyList)
         -> PropertiesPublish
     {
-        assertInEventLoop()
         var use = TopicAliases.Use.topic
         if properties.properties.topicAlias, !qos.isAcknowledged { use = topicAliases.use(for: topic.name) }
         let inFull = PacketSize.publish(

@@ -7,7 +7,6 @@ extension Client {
     /// of, one more with every CONNECT. libmosquitto sends the will in CONNECT alone, so a change
     /// while connected takes effect at the next attempt.
     package func setWill(_ will: Will?) throws(ClientSetupError) {
-        assertInEventLoop()
         do {
             if let will {
                 try check(

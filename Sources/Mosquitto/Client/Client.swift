@@ -38,11 +38,13 @@ extension ClientDelegate {
 
 /// One MQTT connection, a `struct mosquitto` underneath.
 ///
-/// A client is confined to one `EventLoop`, whose `EventSource` it is: after `attach(to:)`,
-/// every call on it is made on that loop's thread. That is why it is `@unchecked Sendable` and
-/// has no locks. It keeps its registration up to date itself: the socket libmosquitto replaces
-/// at each attempt and closes at each loss, and its wish to write after each call.
-public final class Client: @unchecked Sendable {
+/// A client is confined to one `EventLoop`, whose `EventSource` it is: after `attach(to:)`
+/// (which its loop checks, `EventLoop.register`), every call on it is made on that loop's thread.
+/// It is not `Sendable`, so no other thread reaches it but through a `LoopBound`, which checks
+/// where it is opened; that is why it has no locks, and its calls no checks of their own. It
+/// keeps its registration up to date itself: the socket libmosquitto replaces at each attempt
+/// and closes at each loss, and its wish to write after each call.
+public final class Client {
     let handle: OpaquePointer
     package internal(set) var options: ClientOptions
     /// Not retained: the delegate owns the client (a retain cycle otherwise) and must outlive
@@ -118,15 +120,6 @@ public final class Client: @unchecked Sendable {
         mosquitto_destroy(handle)
     }
 
-    /// Traps, in debug builds, when called off the thread of the loop it joined: the check of its
-    /// loop-only entry points (`EventLoop.assertInEventLoop`). Before `attach(to:)` the client is
-    /// its maker's alone. All of it inside the `assert`, so the publish path of a release build
-    /// pays nothing.
-    @inline(__always)
-    func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(loop?.inEventLoop ?? true, "a Client called off the thread of its event loop", file: file, line: line)
-    }
-
     private static func makeHandle(_ options: ClientOptions) -> OpaquePointer? {
         if let id = options.clientID {
             return mosquitto_new(id, options.cleanSession, nil)
@@ -185,7 +178,6 @@ public final class Client: @unchecked Sendable {
     /// (`SSL_get0_alpn_selected` on `mosquitto_ssl_get`'s `SSL`), or `nil`: none chosen, none
     /// offered, or no TLS. After the CONNACK.
     package var negotiatedALPN: String? {
-        assertInEventLoop()
         return mosquitto_ssl_get(handle).flatMap(ALPN.selected(on:))
     }
 
@@ -197,7 +189,6 @@ public final class Client: @unchecked Sendable {
     /// properties, `mosquitto_connect_bind_v5` there, the one call that sends them: its connect
     /// blocks, which a Unix socket that listens does not.
     package func connect(through localPath: String? = nil) throws(MosquittoError) {
-        assertInEventLoop()
         startAttempt()
         errno = 0
         let keepalive = Int32(options.keepalive.components.seconds)
@@ -269,7 +260,6 @@ public final class Client: @unchecked Sendable {
     /// closes the socket and reports `didDisconnect(error)`. Nothing is sent: the network that
     /// swallowed the broker's replies would swallow a DISCONNECT too.
     package func abandon(reporting error: MosquittoError) {
-        assertInEventLoop()
         let socket = self.socket
         guard socket >= 0, !isDetached else { return }
         abandonedBecause = error
@@ -279,7 +269,6 @@ public final class Client: @unchecked Sendable {
 
     /// Speaks `version` from the next attempt on: `MOSQ_OPT_PROTOCOL_VERSION`.
     package func use(_ version: ProtocolVersion) throws(ClientSetupError) {
-        assertInEventLoop()
         do { try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version.rawValue)) } catch {
             throw ClientSetupError(option: "protocol", error: error)
         }
@@ -291,7 +280,6 @@ public final class Client: @unchecked Sendable {
     /// options too, which `discardQueuedMessages` applies again. An Azure IoT Hub SAS token,
     /// made anew before each attempt.
     package func setPassword(_ password: String) throws(ClientSetupError) {
-        assertInEventLoop()
         do { try check(mosquitto_username_pw_set(handle, options.username, password)) } catch {
             throw ClientSetupError(option: "username/password", error: error)
         }
@@ -302,7 +290,6 @@ public final class Client: @unchecked Sendable {
     /// would resend at the next connect) by making the client anew with the same options:
     /// `mosquitto_reinitialise`, which also closes the socket. Not from inside a callback.
     package func discardQueuedMessages() throws(ClientSetupError) {
-        assertInEventLoop()
         // A client id the broker assigned stays the connection's; the limits go with the rest.
         let id = options.clientID ?? brokerLimits.assignedClientIdentifier
         let rc = mosquitto_reinitialise(handle, id, options.cleanSession, Unmanaged.passUnretained(self).toOpaque())
@@ -322,7 +309,6 @@ public final class Client: @unchecked Sendable {
     /// Disconnect with Will Message, has the broker publish the will all the same; 3.1.1's
     /// DISCONNECT always discards it). `didDisconnect(nil)` follows once it is written.
     package func disconnect(reason: ReasonCode = .success) throws(MosquittoError) {
-        assertInEventLoop()
         defer { registrationMayChange() }
         disconnectRequested = true
         try check(mosquitto_disconnect_v5(handle, Int32(options.protocolVersion == .v5 ? reason.rawValue : 0), nil))
@@ -338,7 +324,6 @@ public final class Client: @unchecked Sendable {
     package func publish(topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, retain: Bool) -> (
         messageID: Int32, error: MosquittoError?
     ) {
-        assertInEventLoop()
         if brokerLimits.maximumPacketSize != nil, !fits(topic: topic, payload: payload.count, qos: qos) { return (0, .oversizePacket) }
         var messageID: Int32 = 0
         let rc = topic.cString.withUnsafeBufferPointer { name in
@@ -354,7 +339,6 @@ public final class Client: @unchecked Sendable {
     package func publish(
         topic: Topic, payload: UnsafeRawBufferPointer, qos: QoS, correlationData: [UInt8]
     ) -> (messageID: Int32, error: MosquittoError?) {
-        assertInEventLoop()
         // The correlation data's property: its identifier, a two-byte length, the data.
         guard fits(topic: topic, payload: payload.count, qos: qos, properties: 3 + correlationData.count) else {
             return (0, .oversizePacket)
@@ -399,7 +383,6 @@ public final class Client: @unchecked Sendable {
     package func subscribe(
         _ topics: [String], qos: QoS, options subscriptionOptions: SubscriptionOptions = SubscriptionOptions(), perPacket: Int = 100
     ) -> [Subscribe] {
-        assertInEventLoop()
         defer { registrationMayChange() }
         let optionBits = self.options.protocolVersion == .v5 ? subscriptionOptions.bits : 0
         return packets(of: topics, perPacket: perPacket).map { batch in

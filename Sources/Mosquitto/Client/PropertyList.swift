@@ -5,7 +5,7 @@ import MQTT
 /// reused for every message (`mosquitto_publish_v5` neither frees nor changes it): one list
 /// without a Topic Alias, and one per alias the device's topics have on the connection, each
 /// made at its first use there. Confined, as its device is, to one event loop.
-package final class PropertyList: @unchecked Sendable {
+package final class PropertyList {
     package let properties: PublishProperties
     /// The bytes of the list in a PUBLISH, a Topic Alias aside (`PublishProperties.encodedLength`).
     package let encodedLength: Int

@@ -1,4 +1,5 @@
-package struct HTTPResponse: Sendable {
+/// An answer to a request, made on the server's loop: not `Sendable`, as its stream is the loop's.
+package struct HTTPResponse {
     package var status: Int
     package var contentType: String
     package var body: [UInt8]

@@ -5,27 +5,80 @@ import Reactor
 /// An HTTP server on a Reactor loop of its own ("devsim-http"): libmicrohttpd without a thread
 /// of its own (`MHD_USE_EPOLL`), its epoll descriptor an event source of the loop, `MHD_run` on
 /// readiness and at the timeout it asks for. No thread pool, no HTTP parser of ours. Requests are
-/// answered on the loop's thread, one at a time, by `handler`.
-package final class HTTPServer: @unchecked Sendable {
+/// answered on the loop's thread, one at a time, by `handler`. Any thread may use it: what it
+/// serves with is its loop's (`HTTPDaemon`, in a `LoopBound`).
+package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// The port it listens on (the one asked for, or the kernel's choice for 0).
     package let port: Int
-    private let loop: EventLoop
+    private let daemon: LoopBound<HTTPDaemon>
+
+    /// The loop a server runs on, for a caller that binds what its handler reaches to it first
+    /// (`init(address:loop:handler:)`).
+    package static func makeLoop() throws(HTTPServerError) -> EventLoop {
+        do {
+            return try EventLoop(name: "devsim-http")
+        } catch {
+            throw HTTPServerError("cannot start the HTTP loop: \(error)")
+        }
+    }
+
+    /// Listens on `address` and serves with `handler` from now on.
+    package convenience init(address: HTTPAddress, handler: @escaping Handler) throws(HTTPServerError) {
+        try self.init(address: address, loop: try Self.makeLoop(), handler: handler)
+    }
+
+    /// Listens on `address` and serves with `handler` from now on, on `loop` (`makeLoop()`),
+    /// which has not started: it starts here, and stops with the server.
+    package init(address: HTTPAddress, loop: EventLoop, handler: @escaping Handler) throws(HTTPServerError) {
+        let daemon = LoopBound(try HTTPDaemon(address: address, loop: loop, handler: handler), on: loop)
+        port = daemon.value.port
+        self.daemon = daemon
+        do {
+            try loop.start()
+        } catch {
+            daemon.value.stopDaemon()
+            throw HTTPServerError("cannot start the HTTP loop: \(error)")
+        }
+        daemon.execute { $0.begin() }
+    }
+
+    /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
+    /// What the streams were given last (the run's end) is written first, for a second at most.
+    /// A server stopped already is left as it is.
+    package func stop() {
+        do { try daemon.submit { $0.stop() } } catch { return }
+        daemon.loop.stop()
+    }
+
+    /// Runs `job` on the server's loop, soon; throws, and never runs it, once the server has
+    /// stopped (`EventLoop.submit`).
+    package func submit(_ job: @escaping @Sendable () -> Void) throws(EventLoopStopped) {
+        try daemon.loop.submit(job)
+    }
+
+    /// Runs `body` on the server's loop every `interval`, for as long as it serves.
+    package func repeating(every interval: Duration, _ body: @escaping @Sendable () -> Void) {
+        daemon.execute { $0.repeating(every: MonotonicClock.nanoseconds(interval), body) }
+    }
+}
+
+/// libmicrohttpd's daemon and what it serves, on the server's loop, whose it is: its event
+/// source and timer, the repeating jobs, the open streams.
+private final class HTTPDaemon {
+    let port: Int
+    let loop: EventLoop
     private let daemon: OpaquePointer
-    private let handler: Handler
+    private let handler: HTTPServer.Handler
     /// Lives as long as the server; the loop holds its sources unretained.
     private var source: DaemonSource?
     private var timer: Timer?
 
-    /// Listens on `address` and serves with `handler` from now on.
-    package init(address: HTTPAddress, handler: @escaping Handler) throws(HTTPServerError) {
+    /// Listens on `address`; serves once its loop runs `begin()`.
+    init(address: HTTPAddress, loop: EventLoop, handler: @escaping HTTPServer.Handler) throws(HTTPServerError) {
         self.handler = handler
-        do {
-            loop = try EventLoop(name: "devsim-http")
-        } catch {
-            throw HTTPServerError("cannot start the HTTP loop: \(error)")
-        }
+        self.loop = loop
         let context = Context()
         var started: OpaquePointer?
         address.withSocketAddress { address in
@@ -49,29 +102,29 @@ package final class HTTPServer: @unchecked Sendable {
         port = Int(devsim_mhd_port(started))
         self.context = context
         context.server = self
-        let descriptor = devsim_mhd_epoll_fd(started)
-        do {
-            try loop.start()
-        } catch {
-            MHD_stop_daemon(started)
-            throw HTTPServerError("cannot start the HTTP loop: \(error)")
-        }
-        loop.execute { [self] in
-            let source = DaemonSource(server: self, descriptor: descriptor)
-            self.source = source
-            source.registration = loop.register(source)
-            let timer = Timer(on: loop)
-            timer.target = source
-            self.timer = timer
-            run()
-        }
+    }
+
+    /// Watches the daemon's epoll descriptor, and runs it.
+    func begin() {
+        let source = DaemonSource(server: self, descriptor: devsim_mhd_epoll_fd(daemon))
+        self.source = source
+        source.registration = loop.register(source)
+        let timer = Timer(on: loop)
+        timer.target = source
+        self.timer = timer
+        run()
+    }
+
+    /// `MHD_stop_daemon` of a daemon that never served: its loop did not start.
+    func stopDaemon() {
+        MHD_stop_daemon(daemon)
     }
 
     /// Holds the server for libmicrohttpd's callbacks, which outlive no `stop()`.
     private let context: Context
 
-    private final class Context: @unchecked Sendable {
-        weak var server: HTTPServer?
+    private final class Context {
+        weak var server: HTTPDaemon?
 
         static func from(_ pointer: UnsafeMutableRawPointer?) -> Context {
             Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
@@ -83,35 +136,27 @@ package final class HTTPServer: @unchecked Sendable {
         var bytes: [UInt8] = []
     }
 
-    /// Stops serving and closes every connection: `MHD_stop_daemon`, on the loop's thread.
-    /// What the streams were given last (the run's end) is written first, for a second at most.
-    /// A server stopped already is left as it is.
-    package func stop() {
-        do {
-            try loop.submit { [self] in
-                stopping = true
-                timer?.cancel()
-                for ticker in tickers { ticker.timer.cancel() }
-                tickers.removeAll()
-                flushStreams(within: 1_000_000_000)
-                for stream in streams {
-                    stream.isClosed = true
-                    if let connection = stream.suspended {
-                        stream.suspended = nil
-                        MHD_resume_connection(connection)
-                    }
-                }
-                streams.removeAll()
-                // The resumed streams read their end, and their connections close.
-                _ = MHD_run(daemon)
-                if let registration = source?.registration { loop.deregister(registration) }
-                source = nil
-                MHD_stop_daemon(daemon)
+    /// Stops serving and closes every connection: `MHD_stop_daemon`. What the streams were given
+    /// last (the run's end) is written first, for a second at most.
+    func stop() {
+        stopping = true
+        timer?.cancel()
+        for ticker in tickers { ticker.timer.cancel() }
+        tickers.removeAll()
+        flushStreams(within: 1_000_000_000)
+        for stream in streams {
+            stream.isClosed = true
+            if let connection = stream.suspended {
+                stream.suspended = nil
+                MHD_resume_connection(connection)
             }
-        } catch {
-            return
         }
-        loop.stop()
+        streams.removeAll()
+        // The resumed streams read their end, and their connections close.
+        _ = MHD_run(daemon)
+        if let registration = source?.registration { loop.deregister(registration) }
+        source = nil
+        MHD_stop_daemon(daemon)
     }
 
     /// Ends every stream once its bytes are written, and runs the daemon until they are, or
@@ -132,19 +177,11 @@ package final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Runs `job` on the server's loop, soon; throws, and never runs it, once the server has
-    /// stopped (`EventLoop.submit`).
-    package func submit(_ job: @escaping @Sendable () -> Void) throws(EventLoopStopped) {
-        try loop.submit(job)
-    }
-
-    /// Runs `body` on the server's loop every `interval`, for as long as it serves.
-    package func repeating(every interval: Duration, _ body: @escaping @Sendable () -> Void) {
-        loop.execute { [self] in
-            let ticker = Ticker(interval: MonotonicClock.nanoseconds(interval), body: body, loop: loop)
-            tickers.append(ticker)
-            ticker.timer.schedule(at: MonotonicClock.now() &+ ticker.interval)
-        }
+    /// Runs `body` every `interval` nanoseconds, for as long as it serves.
+    func repeating(every interval: UInt64, _ body: @escaping @Sendable () -> Void) {
+        let ticker = Ticker(interval: interval, body: body, loop: loop)
+        tickers.append(ticker)
+        ticker.timer.schedule(at: MonotonicClock.now() &+ ticker.interval)
     }
 
     private var tickers: [Ticker] = []
@@ -295,11 +332,11 @@ package final class HTTPServer: @unchecked Sendable {
 
 /// The daemon's epoll descriptor, as the loop sees it; its timer, for `MHD_get_timeout`.
 private final class DaemonSource: EventSource, TimerTarget {
-    unowned let server: HTTPServer
+    unowned let server: HTTPDaemon
     let descriptor: Int32
     var registration: EventLoop.Registration?
 
-    init(server: HTTPServer, descriptor: Int32) {
+    init(server: HTTPDaemon, descriptor: Int32) {
         self.server = server
         self.descriptor = descriptor
     }
@@ -314,8 +351,8 @@ private final class DaemonSource: EventSource, TimerTarget {
 /// The rest of a response that goes on (Server-Sent Events): `send` hands it bytes on the
 /// server's loop, and the connection wakes to write them. Bounded: a client that reads nothing
 /// loses the oldest bytes past `limit`, not the server its memory.
-package final class HTTPStream: @unchecked Sendable {
-    fileprivate weak var server: HTTPServer?
+package final class HTTPStream {
+    fileprivate weak var server: HTTPDaemon?
     fileprivate var connection: OpaquePointer?
     fileprivate var suspended: OpaquePointer?
     fileprivate var pending: [UInt8] = []

@@ -7,24 +7,28 @@ import Synchronization
 /// it: a thread that asks to wake every millisecond, on an absolute deadline, records how late
 /// it wakes. A load generator cannot be more punctual than that: lateness within it is the
 /// machine's (its other work, a hypervisor's steal), not devsim's.
-final class SchedulingProbe: @unchecked Sendable {
+final class SchedulingProbe: Sendable {
     private let delays = Locked(Histogram())
     private let stopping = Atomic<Bool>(false)
-    private var thread: JoinableThread?
+    private let thread = Locked<JoinableThread?>(nil)
     private static let interval: UInt64 = 1_000_000
 
     /// How late its wake-ups were so far, in nanoseconds.
     var histogram: Histogram { delays.withLock { $0 } }
 
     func start() throws(SystemError) {
-        thread = try JoinableThread { [self] in run() }
+        let started = try JoinableThread { [self] in run() }
+        thread.withLock { $0 = started }
     }
 
     /// Ends the thread and waits for it.
     func stop() {
         stopping.store(true, ordering: .relaxed)
-        thread?.join()
-        thread = nil
+        // The probe's thread never takes this lock: joined under it, it ends all the same.
+        thread.withLock { thread in
+            thread?.join()
+            thread = nil
+        }
     }
 
     private func run() {

@@ -10,7 +10,7 @@ import Signals
 /// one outbound path is its `Telemetry`, and whose jobs beside its devices' ticks are its roles'
 /// (`ConnectionRole`), which act through it (`RoleContext`). It keeps the session's own state;
 /// the roles keep theirs. Confined to one event loop.
-final class DeviceConnection: Session, @unchecked Sendable {
+final class DeviceConnection: Session {
     let plan: ConnectionPlan
     let client: Client
     let driver: ConnectionDriver
@@ -75,38 +75,68 @@ final class DeviceConnection: Session, @unchecked Sendable {
     /// Descriptors each connection holds (see `Client.descriptorsPerClient`).
     static let descriptorsPerConnection = Client.descriptorsPerClient
 
-    init(
-        plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, logsEvents: Bool,
-        context: LoopContext, counters: Counters, isInitial: Bool = true, discoveryCleanup: Bool = false, hostLink: HostLink? = nil
-    ) throws(ClientSetupError) {
-        self.hostLink = hostLink
+    /// What a connection is made of before a loop takes it, made on any thread: the client and
+    /// the devices' MQTT 5 property lists, what making one may fail at (an option libmosquitto
+    /// refuses, a TLS file it cannot read), so that a reload that cannot make its connections
+    /// changes nothing. Nothing else refers to them: they go to the loop whole
+    /// (`LoopBound(handing:to:)`), which makes the connection there (`init(_:context:)`).
+    struct Parts {
+        let plan: ConnectionPlan
+        let seed: UInt64
+        let connackTimeout: Duration
+        let settings: Settings
+        /// The figures of its device group on its loop.
+        let counters: Counters
+        let hostLink: HostLink?
+        let client: Client
+        /// Each device's, in order.
+        let properties: [PropertyList?]
+
+        init(
+            plan: ConnectionPlan, seed: UInt64, connackTimeout: Duration, settings: Settings, counters: Counters,
+            hostLink: HostLink? = nil
+        ) throws(ClientSetupError) {
+            self.plan = plan
+            self.seed = seed
+            self.connackTimeout = connackTimeout
+            self.settings = settings
+            self.counters = counters
+            self.hostLink = hostLink
+            var options = plan.options
+            // Messages beside the telemetry at QoS 1 (availability, discovery) are acknowledged too,
+            // and a DISCONNECT waits for them (`driverAwaitsAcknowledgements`).
+            options.reportsPublishes =
+                plan.devices.first.map { $0.qos.isAcknowledged || $0.availability != nil || $0.discovery != nil } ?? true
+            client = try Client(options: options)
+            var properties: [PropertyList?] = []
+            for device in plan.devices { properties.append(try DeviceConnection.propertyList(of: device)) }
+            self.properties = properties
+        }
+    }
+
+    /// The connection of `parts` on the loop of `context`, which owns it from here.
+    init(_ parts: Parts, context: LoopContext) {
+        let plan = parts.plan
+        hostLink = parts.hostLink
         self.plan = plan
-        settings = Settings(logsEvents: logsEvents, isInitial: isInitial, discoveryCleanup: discoveryCleanup)
-        let behaviours = DeviceBehaviour.of(plan, seed: seed, scripts: context.scripts)
-        roles = ConnectionRoles(plan: plan, seed: seed, sources: behaviours.map(\.source))
-        var options = plan.options
-        // Messages beside the telemetry at QoS 1 (availability, discovery) are acknowledged too,
-        // and a DISCONNECT waits for them (`driverAwaitsAcknowledgements`).
-        options.reportsPublishes =
-            plan.devices.first.map { $0.qos.isAcknowledged || $0.availability != nil || $0.discovery != nil } ?? true
-        client = try Client(options: options)
+        settings = parts.settings
+        let behaviours = DeviceBehaviour.of(plan, seed: parts.seed, scripts: context.scripts)
+        roles = ConnectionRoles(plan: plan, seed: parts.seed, sources: behaviours.map(\.source))
+        client = parts.client
         self.context = context
-        self.counters = counters
+        counters = parts.counters
         driver = ConnectionDriver(
-            client: client, reconnect: plan.reconnect, connackTimeout: connackTimeout, watchesSilence: true,
+            client: client, reconnect: plan.reconnect, connackTimeout: parts.connackTimeout, watchesSilence: true,
             loop: context.loop)
         telemetry = Telemetry(
             plan: plan, client: client, driver: driver, counters: hostLink?.currentCounters ?? counters, context: context,
             stamp: roles.stamp)
         wire()
-        var made: [Device] = []
-        for (index, device) in plan.devices.enumerated() {
-            made.append(
-                Device(
-                    plan: device, index: index, behaviour: behaviours[index], telemetry: telemetry, group: plan.group, counters: counters,
-                    context: context, properties: try Self.propertyList(of: device)))
+        devices = plan.devices.enumerated().map { index, device in
+            Device(
+                plan: device, index: index, behaviour: behaviours[index], telemetry: telemetry, group: plan.group, counters: counters,
+                context: context, properties: parts.properties[index])
         }
-        devices = made
     }
 
     var isConnected: Bool { driver.isConnected }

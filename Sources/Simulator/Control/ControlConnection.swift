@@ -8,7 +8,7 @@ import Scenario
 /// connection of its own, brought up and down by its `ConnectionDriver`, that subscribes to the
 /// topic after every CONNACK and carries out what arrives, `{"group": "NAME", "command":
 /// "pause"}` or `"resume"`, as `POST /api/groups/NAME/…` does. Confined to its loop.
-final class ControlConnection: Session, @unchecked Sendable {
+final class ControlConnection: Session {
     /// A command as it arrives on the topic.
     /// `{"group": NAME, "command": VERB}`, with the command's arguments beside them.
     struct Message: Decodable {

@@ -214,8 +214,8 @@ final class Device: TimerTarget {
         // A tick its connection cannot take now (parked, or down under `offline: drop`) is counted
         // where it ends without being made: made, it would use up a number of its counter, which
         // counts publishes, and a subscriber would read the hole as a message the broker lost.
-        // Not one of several messages (the per-field style) or by exception (Sparkplug), whose
-        // count only making them tells.
+        // Not a source whose tick may make several messages or none (per field, by exception),
+        // whose count only making them tells.
         if let untaken = telemetry.untakenTick, !makesUntakenTicks { return tickUnmade(as: untaken) }
         var time = time
         time.wallClock = wallStart + time.elapsed

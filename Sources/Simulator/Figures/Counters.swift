@@ -8,6 +8,8 @@ import Synchronization
 ///
 /// A counter per `Figure`, and beside them the loop's connections up and the sensor faults that
 /// fired in the payloads it made (see `FaultCounts`), which stand apart from the tick accounting.
+/// `@unchecked Sendable` only for the pointers to its atomics, which the compiler cannot see
+/// into: every field is an atomic.
 public final class Counters: @unchecked Sendable {
     /// One atomic per `Figure`, by its raw value; allocated once, never resized.
     private let figures: UnsafeMutablePointer<Atomic<Int>>

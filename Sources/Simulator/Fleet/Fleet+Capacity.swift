@@ -57,7 +57,7 @@ extension Fleet {
     /// Every device ticks at its plan's rate times `multiplier` from now on.
     func scaleRates(by multiplier: Double) {
         for context in contexts {
-            context.loop.execute {
+            context.execute { context in
                 let now = MonotonicClock.now()
                 for connection in context.connections { connection.scaleRates(by: multiplier, now: now) }
             }
@@ -71,7 +71,7 @@ extension Fleet {
         // Recorded even if none is up to drop, so the stage still says what it did.
         control.recoveries.withLock { $0[stage, default: (0, [])].dropped += 0 }
         for context in contexts {
-            context.loop.execute {
+            context.execute { context in
                 let now = MonotonicClock.now()
                 for connection in context.connections { connection.drop(stage: stage, now: now) }
             }

@@ -20,7 +20,7 @@ extension Fleet {
         let answered = DispatchGroup()
         for (index, context) in contexts.enumerated() {
             answered.enter()
-            context.loop.execute {
+            context.execute { context in
                 job(index, context)
                 answered.leave()
             }
@@ -59,7 +59,7 @@ extension Fleet {
             for index in state.unansweredSince.indices where state.unansweredSince[index] == 0 { state.unansweredSince[index] = now }
         }
         for (index, context) in contexts.enumerated() {
-            context.loop.execute { [liveState] in
+            context.execute { [liveState] context in
                 let latency = context.latency, lateness = context.lateness, samples = context.samples
                 let connectTimings = context.connectTimings
                 context.wantSamples()
@@ -87,10 +87,9 @@ extension Fleet {
     }
 
     func disconnectAll() {
-        let controls = self.controls
-        contexts[0].loop.execute { for control in controls { control.stop() } }
+        controls.execute { controls in for control in controls { control.stop() } }
         for context in contexts {
-            context.loop.execute {
+            context.execute { context in
                 for connection in context.connections { connection.stop() }
             }
         }

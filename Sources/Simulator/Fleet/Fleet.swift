@@ -56,7 +56,8 @@ public final class Fleet: Sendable {
 
     let settings: RunSettings
     let control: RunControl
-    let contexts: [LoopContext]
+    /// Each loop's context: opened on its loop, or before the loops start and after they stop.
+    let contexts: [LoopBound<LoopContext>]
     /// The groups and their connections, as commands and reloads change them.
     let roster: FleetRoster
     let verifier: Verifier?
@@ -65,7 +66,7 @@ public final class Fleet: Sendable {
     /// What the subscriber groups were made from, for a reload to tell whether they changed.
     let subscriberGroups: [SubscriberGroupPlan.Source]
     /// The connections of the scenarios' control topics, on the first loop.
-    let controls: [ControlConnection]
+    let controls: LoopBound<[ControlConnection]>
     /// The timeline, the stages' figures and the capacity search so far, read by the thread
     /// that waits for the run's end.
     let tracking = Locked<Tracking>(Tracking())
@@ -107,12 +108,10 @@ public final class Fleet: Sendable {
             toFit: DescriptorLimit.needed(
                 connections: plan.connections.count + plan.subscriberConnectionCount, perConnection: perConnection,
                 loops: loopCount + subscriberLoops), perConnection: perConnection)
-        var contexts: [LoopContext] = []
+        var contexts: [LoopBound<LoopContext>] = []
         for index in 0..<loopCount {
-            contexts.append(
-                LoopContext(
-                    loop: try EventLoop(name: "devsim-loop-\(index)", logger: logger), control: control,
-                    groups: plan.groups.count))
+            let loop = try EventLoop(name: "devsim-loop-\(index)", logger: logger)
+            contexts.append(LoopBound(LoopContext(loop: loop, control: control, groups: plan.groups.count), on: loop))
         }
         plan.prepareTLSContexts()
         let roster = try FleetRoster(plan: plan, contexts: contexts, control: control, settings: settings)
@@ -135,7 +134,7 @@ public final class Fleet: Sendable {
         let verifier = settings.verify ? try Verifier(plan: plan, loops: settings.loops, logger: logger) : nil
         if let verifier {
             let countsLoss = settings.capacity?.countsLoss == true
-            for connection in contexts.flatMap(\.connections) {
+            for connection in contexts.flatMap(\.value.connections) {
                 // A Sparkplug edge node's messages are verified by the node, its devices' with them.
                 if let sparkplug = connection.role(SparkplugEdgeNodeRole.self)?.sequencer, let node = connection.plan.sparkplug {
                     sparkplug.verifierPresence = verifier.presence(of: connection.plan, topic: node.topic.nodeFilter)
@@ -153,17 +152,18 @@ public final class Fleet: Sendable {
             plan.subscribers.isEmpty
             ? nil : try Subscribers(plans: plan.subscribers, loops: settings.loops, connackTimeout: settings.connackTimeout, logger: logger)
         subscriberGroups = plan.subscribers.map(\.source)
-        controls = try plan.controls.map { plan in
+        let controls = try plan.controls.map { plan in
             try ControlConnection(
                 topic: plan.topic, options: plan.options, reconnect: plan.reconnect, loop: contexts[0].loop, logger: logger
             ) { command, group throws(GroupCommandError) in try roster.perform(command, group: group) }
         }
+        self.controls = LoopBound(controls, on: contexts[0].loop)
     }
 
     /// The devices and connections refer to each other and to their loop's context, for the
     /// publish path: here, when nothing runs any more, the references are let go.
     deinit {
-        for context in contexts {
+        for context in contexts.map(\.value) {
             for connection in context.connections + context.retired { connection.dismantle() }
             context.connections.removeAll()
             context.retired.removeAll()
@@ -285,14 +285,13 @@ public final class Fleet: Sendable {
         roster.begin()
         for context in contexts {
             try context.loop.start()
-            context.loop.execute {
+            context.execute { context in
                 for connection in context.connections {
                     connection.open(at: start &+ MonotonicClock.nanoseconds(connection.plan.startOffset))
                 }
             }
         }
-        let controls = self.controls
-        contexts[0].loop.execute { for control in controls { control.open() } }
+        controls.execute { controls in for control in controls { control.open() } }
         if let stall = settings.stallFirstLoop, let first = contexts.first {
             let logger = control.logger
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
@@ -342,7 +341,7 @@ public final class Fleet: Sendable {
         // The loops have ended: their histograms can be read from here.
         var latency = Histogram(), lateness = Histogram(), commandLatency = Histogram(), subscribeLatency = Histogram()
         var connectTimings = ConnectTimings()
-        for context in contexts {
+        for context in contexts.map(\.value) {
             connectTimings.merge(context.connectTimings)
             latency.merge(context.latency)
             lateness.merge(context.lateness)
@@ -387,7 +386,7 @@ public final class Fleet: Sendable {
         result.subscribeLatency = subscribeLatency
         if let verifier {
             result.verify = verifier.summary(
-                published: contexts.flatMap(\.connections).flatMap { connection in
+                published: contexts.flatMap(\.value.connections).flatMap { connection in
                     if let sparkplug = connection.role(SparkplugEdgeNodeRole.self)?.sequencer, let node = connection.plan.sparkplug {
                         // QoS 0: the broker refuses none, and acknowledges none.
                         return [

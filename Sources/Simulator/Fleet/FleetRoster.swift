@@ -47,7 +47,7 @@ final class FleetRoster: Sendable {
         var connectionCount: Int { groups.reduce(0) { $0 + $1.connections.count } }
     }
 
-    let contexts: [LoopContext]
+    let contexts: [LoopBound<LoopContext>]
     private let control: RunControl
     private let settings: RunSettings
     private let logsEvents: Bool
@@ -56,7 +56,7 @@ final class FleetRoster: Sendable {
     let hosts: HostTable
 
     /// Every group of `plan`, and its connections dealt over the loops in turn (none opened yet).
-    init(plan: FleetPlan, contexts: [LoopContext], control: RunControl, settings: RunSettings) throws(ClientSetupError) {
+    init(plan: FleetPlan, contexts: [LoopBound<LoopContext>], control: RunControl, settings: RunSettings) throws(ClientSetupError) {
         self.contexts = contexts
         let hosts = HostTable()
         self.hosts = hosts
@@ -74,24 +74,27 @@ final class FleetRoster: Sendable {
                         $0.group == index && $0.devices.contains { $0.commands != nil || $0.sparkplug != nil }
                     }))
         }
+        // Before the loops run: their contexts are the fleet's until they start.
         for (index, connectionPlan) in plan.connections.enumerated() {
-            let loop = index % contexts.count
-            contexts[loop].connections.append(
-                try Self.connection(connectionPlan, loop: loop, isInitial: true, in: &state, contexts, settings, logsEvents, hosts))
+            let context = contexts[index % contexts.count].value
+            let parts = try Self.connection(
+                connectionPlan, loop: index % contexts.count, isInitial: true, in: &state, settings, logsEvents, hosts)
+            context.connections.append(DeviceConnection(parts, context: context))
         }
-        for context in contexts { context.connectionCount = plan.connections.count }
+        for context in contexts { context.value.connectionCount = plan.connections.count }
         self.state = Locked(state)
     }
 
-    /// Makes a connection of group `plan.group` on loop `loop`, and counts it in.
+    /// Makes the parts of a connection of group `plan.group` on loop `loop` (its loop makes the
+    /// connection of them), and counts it in.
     private static func connection(
-        _ plan: ConnectionPlan, loop: Int, isInitial: Bool, in state: inout State, _ contexts: [LoopContext],
-        _ settings: RunSettings, _ logsEvents: Bool, _ hosts: HostTable
-    ) throws(ClientSetupError) -> DeviceConnection {
-        let connection = try DeviceConnection(
-            plan: plan, seed: settings.seed, connackTimeout: settings.connackTimeout, logsEvents: logsEvents,
-            context: contexts[loop], counters: state.groups[plan.group].counters[loop], isInitial: isInitial,
-            discoveryCleanup: settings.discoveryCleanup,
+        _ plan: ConnectionPlan, loop: Int, isInitial: Bool, in state: inout State, _ settings: RunSettings, _ logsEvents: Bool,
+        _ hosts: HostTable
+    ) throws(ClientSetupError) -> DeviceConnection.Parts {
+        let parts = try DeviceConnection.Parts(
+            plan: plan, seed: settings.seed, connackTimeout: settings.connackTimeout,
+            settings: .init(logsEvents: logsEvents, isInitial: isInitial, discoveryCleanup: settings.discoveryCleanup),
+            counters: state.groups[plan.group].counters[loop],
             hostLink: plan.options.hosts.isEmpty
                 ? nil
                 : HostLink(
@@ -100,7 +103,7 @@ final class FleetRoster: Sendable {
         state.groups[plan.group].connections[plan.key] = loop
         state.loopLoads[loop] += 1
         state.made += 1
-        return connection
+        return parts
     }
 
     /// The groups' names, removed ones too, in the report's order.
@@ -173,7 +176,7 @@ final class FleetRoster: Sendable {
                 return state.groups[index].connections.count
             }
             for context in contexts {
-                context.loop.execute {
+                context.execute { context in
                     for connection in context.connections where connection.plan.group == index {
                         switch command {
                         case .pause: connection.pause()
@@ -284,7 +287,7 @@ final class FleetRoster: Sendable {
         var next = state
         // Each loop's part: the keys that leave, the connections that open.
         var retiring = Array(repeating: Set<String>(), count: contexts.count)
-        var joining = Array(repeating: [LoopContext.Joining](), count: contexts.count)
+        var joining = Array(repeating: [LoopBound<LoopContext.Joining>](), count: contexts.count)
         for group in change.groups where group.kind != .unchanged {
             let index: Int
             // A group a reload removed and a later one brings back takes its place again: one
@@ -323,13 +326,14 @@ final class FleetRoster: Sendable {
                     opening.replaces.flatMap { key in (0..<contexts.count).first { retiring[$0].contains(key) } }
                     ?? next.loopLoads.indices.min { next.loopLoads[$0] < next.loopLoads[$1] }!
                 do {
-                    let connection = try Self.connection(
-                        connectionPlan, loop: loop, isInitial: false, in: &next, contexts, settings, logsEvents, hosts)
+                    let parts = try Self.connection(connectionPlan, loop: loop, isInitial: false, in: &next, settings, logsEvents, hosts)
                     joining[loop].append(
-                        .init(
-                            connection: connection, replaces: opening.replaces,
-                            offset: connectionPlan.presence == nil ? connectionPlan.startOffset - firstOffset : 0,
-                            paused: next.groups[index].isPaused))
+                        LoopBound(
+                            handing: LoopContext.Joining(
+                                parts: parts, replaces: opening.replaces,
+                                offset: connectionPlan.presence == nil ? connectionPlan.startOffset - firstOffset : 0,
+                                paused: next.groups[index].isPaused),
+                            to: contexts[loop].loop))
                 } catch {
                     throw FleetChangeError("device group '\(group.plan.name)': \(error)")
                 }
@@ -353,7 +357,7 @@ final class FleetRoster: Sendable {
         let groups = next.groups.count
         for (index, context) in contexts.enumerated() where !retiring[index].isEmpty || !joining[index].isEmpty {
             let (leave, join) = (retiring[index], joining[index])
-            context.loop.execute { context.change(retiring: leave, opening: join, groups: groups) }
+            context.execute { context in context.change(retiring: leave, opening: join.map(\.value), groups: groups) }
         }
         return change
     }

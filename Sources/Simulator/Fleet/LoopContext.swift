@@ -3,9 +3,9 @@ import Report
 import Signals
 
 /// What the connections and devices of one event loop share: the loop, its connections and a
-/// payload buffer reused by every tick. Confined to the loop's thread once it runs: its methods
-/// assert it (debug builds); before, the fleet that makes it has it alone.
-final class LoopContext: @unchecked Sendable {
+/// payload buffer reused by every tick. Confined to the loop's thread once it runs: other threads
+/// hold it in a `LoopBound`, and open it there; before, the fleet that makes it has it alone.
+final class LoopContext {
     let loop: EventLoop
     let control: RunControl
     /// Holds each tick's messages between their source and `mosquitto_publish`, which copies
@@ -46,16 +46,8 @@ final class LoopContext: @unchecked Sendable {
         self.control = control
     }
 
-    /// Traps, in debug builds, when called off the loop's thread (`EventLoop.assertInEventLoop`,
-    /// which a tick in a release build would still call, as it is in another module).
-    @inline(__always)
-    private func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(loop.inEventLoop, "a LoopContext used off the thread of event loop '\(loop.name)'", file: file, line: line)
-    }
-
     /// Makes room for the groups a reload added: `count` in all.
     func growGroups(to count: Int) {
-        assertInEventLoop()
         guard count > samples.count else { return }
         sampleWanted += Array(repeating: false, count: count - samples.count)
         samples += Array(repeating: nil, count: count - samples.count)
@@ -65,7 +57,7 @@ final class LoopContext: @unchecked Sendable {
     /// group's ramp-up), or once the connection it `replaces` is gone; a connection of a paused
     /// group starts paused, and connects at the resume.
     struct Joining {
-        let connection: DeviceConnection
+        let parts: DeviceConnection.Parts
         let replaces: String?
         let offset: Double
         let paused: Bool
@@ -74,7 +66,6 @@ final class LoopContext: @unchecked Sendable {
     /// This loop's part of a change to the fleet (see `FleetChange`): the connections with the
     /// `retiring` keys stop ticking and leave cleanly, and the `opening` ones join.
     func change(retiring: Set<String>, opening: [Joining], groups: Int) {
-        assertInEventLoop()
         growGroups(to: groups)
         var leaving: [String: DeviceConnection] = [:]
         if !retiring.isEmpty {
@@ -87,7 +78,7 @@ final class LoopContext: @unchecked Sendable {
         var successors: [String: DeviceConnection] = [:]
         let now = MonotonicClock.now()
         for joining in opening {
-            let connection = joining.connection
+            let connection = DeviceConnection(joining.parts, context: self)
             connections.append(connection)
             connection.join()
             if joining.paused {
@@ -105,7 +96,7 @@ final class LoopContext: @unchecked Sendable {
                 successor?.carryOn(from: connection)
                 successor?.open(at: MonotonicClock.now())
                 // Later, outside the client's own callback that finished it.
-                self.loop.execute { self.letGo(connection) }
+                LoopBound((context: self, connection: connection), on: self.loop).execute { $0.context.letGo($0.connection) }
             }
             connection.retire()
         }
@@ -113,7 +104,6 @@ final class LoopContext: @unchecked Sendable {
 
     /// A retired connection that has finished goes away, and its descriptors with it.
     private func letGo(_ connection: DeviceConnection) {
-        assertInEventLoop()
         connection.client.leaveLoop()
         connection.dismantle()
         retired.removeAll { $0 === connection }
@@ -121,7 +111,6 @@ final class LoopContext: @unchecked Sendable {
 
     /// Asks each group's next tick on this loop for its payload.
     func wantSamples() {
-        assertInEventLoop()
         for index in sampleWanted.indices where !sampleWanted[index] {
             sampleWanted[index] = true
             samplesWanted += 1
@@ -137,7 +126,6 @@ final class LoopContext: @unchecked Sendable {
 
     /// Keeps `text` as group `group`'s latest payload.
     func keepSample(group: Int, _ text: String) {
-        assertInEventLoop()
         sampleWanted[group] = false
         samplesWanted -= 1
         samples[group] = text

@@ -6,12 +6,12 @@ import Scenario
 /// The recorder's subscriber: one connection, brought up and down by its `ConnectionDriver`
 /// (reconnects with backoff, a CONNACK timeout, a silent broker judged lost), that subscribes to
 /// the filters after every CONNACK (its session is clean) and hands what arrives to its
-/// recorder. Confined to the recorder's loop.
-final class RecorderConnection: Session, @unchecked Sendable {
+/// recorder's keeper. Confined to the recorder's loop.
+final class RecorderConnection: Session {
     let client: Client
     let driver: ConnectionDriver
     let loop: EventLoop
-    unowned(unsafe) var recorder: Recorder!
+    unowned(unsafe) var keeper: RecordKeeper!
     private var subscriptions: Subscriptions
     /// All the filters were granted on some connection: a later grant is a resubscription.
     private(set) var everSubscribed = false
@@ -44,38 +44,38 @@ extension RecorderConnection {
         // messages are not sent again (the first subscription had them).
         let options = SubscriptionOptions(retainAsPublished: true, retainHandling: everSubscribed ? .never : .atSubscribe)
         let problems = subscriptions.subscribe(with: client, options: options)
-        if let problem = problems.first { recorder.refused(problem) }
+        if let problem = problems.first { keeper.refused(problem) }
     }
 
     func driverDidLoseConnection(reason: String) {
         isSubscribed = false
-        recorder.connectionLost(reason: reason)
+        keeper.connectionLost(reason: reason)
     }
 
     func driverAttemptFailed(_ failure: AttemptFailure) {
-        recorder.attemptFailed(failure, speaksMQTT5: client.options.protocolVersion == .v5)
+        keeper.attemptFailed(failure, speaksMQTT5: client.options.protocolVersion == .v5)
     }
 
     func driverWillRetry(after delay: Double) {}
 
     func driverDidFinish() {
-        recorder.connectionFinished()
+        keeper.connectionFinished()
     }
 
     func client(_ client: Client, didSubscribe messageID: Int32, grantedQoS: [Int32]) {
         guard let suback = subscriptions.acknowledged(messageID, grantedQoS: grantedQoS) else { return }
         if let refusal = suback.refusal {
-            recorder.refused(refusal)
+            keeper.refused(refusal)
             return
         }
         guard suback.isLast else { return }
         isSubscribed = true
         let again = everSubscribed
         everSubscribed = true
-        recorder.subscribed(again: again)
+        keeper.subscribed(again: again)
     }
 
     func client(_ client: Client, didReceive message: ReceivedMessage) {
-        recorder.receive(message)
+        keeper.receive(message)
     }
 }

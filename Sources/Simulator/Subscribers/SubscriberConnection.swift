@@ -5,7 +5,7 @@ import Reactor
 /// One member of a subscriber group: a connection of its own, brought up and down by its
 /// `ConnectionDriver` like a device's, that subscribes to the group's filters after every
 /// CONNACK and counts what arrives into its group's tally on this loop. Confined to its loop.
-final class SubscriberConnection: Session, @unchecked Sendable {
+final class SubscriberConnection: Session {
     let client: Client
     let loop: EventLoop
     /// The group's, as the run keeps it (`Subscribers.groups`).

@@ -15,7 +15,7 @@ import Report
 /// (about a hundred bytes) and, once a numbered message has come on it, the sequence tracker's
 /// 256-byte window; so a group of M members that each receive T topics keeps about M × T × 350
 /// bytes (1,000 dashboards on one device's topic: 350 KB).
-final class SubscriberTally: @unchecked Sendable {
+final class SubscriberTally {
     /// Per member slot on this loop (see `slot(for:)`); a shared group's single table.
     private(set) var streams: [VerifiedStreams]
     /// Publish-to-receipt times read from the payloads' send timestamps.

@@ -10,22 +10,22 @@ import Synchronization
 /// are read once their loops have stopped (`figures`), or by each loop while they run
 /// (`liveFigures`).
 ///
-/// `@unchecked Sendable`: its connections and tallies are touched only on their loops until
-/// those have stopped, and read only after; what other threads read meanwhile is atomic or
-/// behind a lock.
-package final class Subscribers: @unchecked Sendable {
+/// Its connections and tallies are their loops' (`LoopBound`): touched there until the loops
+/// have stopped, and read only after; what other threads read meanwhile is atomic or behind a
+/// lock.
+package final class Subscribers: Sendable {
     private let logger: Logger
     private let plans: [SubscriberGroupPlan]
     private let loops: [EventLoop]
-    private let connections: [SubscriberConnection]
+    private let connections: [LoopBound<SubscriberConnection>]
     /// Each group's tallies, one per loop it has members on, with that loop's index.
-    private let tallies: [[(loop: Int, tally: SubscriberTally)]]
+    private let tallies: [[(loop: Int, tally: LoopBound<SubscriberTally>)]]
     /// Each loop's part of every group's figures, as it last gave them (`liveFigures`).
     private let liveParts: Locked<[[SubscriberFigures]]>
     /// The connections on each loop, in the order of `loops`.
-    private let membersByLoop: [[SubscriberConnection]]
+    private let membersByLoop: [LoopBound<[SubscriberConnection]>]
     /// Each loop's timer that gives its part of the figures once a second.
-    private var refreshes: [LiveRefresh] = []
+    private let refreshes: [LoopBound<LiveRefresh>]
     let receivedCount = Atomic<Int>(0)
     let subscribedConnections = Atomic<Int>(0)
     let connectionsUp = Atomic<Int>(0)
@@ -58,12 +58,13 @@ package final class Subscribers: @unchecked Sendable {
         let loopCount = max(1, min(loops, memberCount))
         self.loops = try (0..<loopCount).map { try EventLoop(name: "devsim-subscribe-\($0)", logger: logger) }
         warnings = Locked(Array(repeating: 0, count: plans.count))
+        // Before the loops run: what they will own is made here.
         var connections: [SubscriberConnection] = []
-        var tallies: [[(loop: Int, tally: SubscriberTally)]] = []
+        var tallies: [[(loop: Int, tally: LoopBound<SubscriberTally>)]] = []
         var next = 0
         for (group, plan) in plans.enumerated() {
             var byLoop: [Int: SubscriberTally] = [:]
-            var order: [(loop: Int, tally: SubscriberTally)] = []
+            var order: [(loop: Int, tally: LoopBound<SubscriberTally>)] = []
             let sharedLoop = next % loopCount
             if plan.isShared, !plan.members.isEmpty { next += 1 }
             for member in plan.members {
@@ -77,7 +78,7 @@ package final class Subscribers: @unchecked Sendable {
                 let tally = byLoop[loop] ?? SubscriberTally(plan: plan)
                 if byLoop[loop] == nil {
                     byLoop[loop] = tally
-                    order.append((loop, tally))
+                    order.append((loop, LoopBound(tally, on: self.loops[loop])))
                 }
                 connections.append(
                     try SubscriberConnection(
@@ -85,17 +86,14 @@ package final class Subscribers: @unchecked Sendable {
             }
             tallies.append(order)
         }
-        self.connections = connections
+        self.connections = connections.map { LoopBound($0, on: $0.loop) }
         self.tallies = tallies
         liveParts = Locked(Array(repeating: [], count: loopCount))
-        membersByLoop = self.loops.map { loop in connections.filter { $0.loop === loop } }
+        let loops = self.loops
+        membersByLoop = loops.map { loop in LoopBound(connections.filter { $0.loop === loop }, on: loop) }
+        refreshes = loops.indices.map { LoopBound(LiveRefresh(loop: loops[$0], index: $0), on: loops[$0]) }
         for connection in connections { connection.subscribers = self }
-        refreshes = self.loops.indices.map { index in
-            LiveRefresh(loop: self.loops[index]) { [liveParts, unowned self] in
-                let parts = self.parts(onLoop: index)
-                liveParts.withLock { $0[index] = parts }
-            }
-        }
+        for refresh in refreshes { refresh.value.subscribers = self }
     }
 
     package var connectionCount: Int { connections.count }
@@ -106,10 +104,10 @@ package final class Subscribers: @unchecked Sendable {
     package func start(timeout: Duration) throws -> Bool {
         for loop in loops { try loop.start() }
         phase.store(1, ordering: .releasing)
-        for (loop, refresh) in zip(loops, refreshes) { loop.execute { refresh.timer.schedule(at: MonotonicClock.now()) } }
+        for refresh in refreshes { refresh.execute { $0.timer.schedule(at: MonotonicClock.now()) } }
         let start = MonotonicClock.now()
         for connection in connections {
-            connection.loop.execute { connection.open(start: start) }
+            connection.execute { $0.open(start: start) }
         }
         let deadline = start &+ MonotonicClock.nanoseconds(timeout)
         while subscribedConnections.load(ordering: .relaxed) < connections.count {
@@ -146,7 +144,7 @@ package final class Subscribers: @unchecked Sendable {
     /// Disconnects (at most a second) and stops the loops; the figures can be read from here.
     package func stop() {
         stopSubscribing(
-            connections: connections.map { connection in (connection.loop, { connection.stop() }) },
+            connections: connections.map { connection in (connection.loop, { connection.value.stop() }) },
             finished: { finishedConnections.load(ordering: .relaxed) }, loops: loops)
         phase.store(2, ordering: .releasing)
     }
@@ -154,6 +152,12 @@ package final class Subscribers: @unchecked Sendable {
     /// Each group's figures over a run of `seconds`. Call after `stop()`.
     package func figures(seconds: Double) -> [SubscriberFigures] {
         combined(loops.indices.map(parts), seconds: seconds)
+    }
+
+    /// Gives loop `loop`'s part of the figures for `liveFigures`: on that loop, once a second.
+    fileprivate func refresh(loop: Int) {
+        let parts = parts(onLoop: loop)
+        liveParts.withLock { $0[loop] = parts }
     }
 
     /// Each group's figures as of now, `seconds` into the run, from the parts each loop gave
@@ -171,7 +175,7 @@ package final class Subscribers: @unchecked Sendable {
     /// once the loops have stopped.
     private func parts(onLoop loop: Int) -> [SubscriberFigures] {
         var parts = plans.map { SubscriberFigures(name: $0.name, shared: $0.isShared) }
-        for member in membersByLoop[loop] {
+        for member in membersByLoop[loop].value {
             parts[member.group].connections += 1
             if member.everSubscribed { parts[member.group].subscribed += 1 }
             parts[member.group].received += member.received
@@ -181,8 +185,8 @@ package final class Subscribers: @unchecked Sendable {
             var latency = Histogram()
             var outOfOrder = 0
             for (tallyLoop, tally) in tallies[group] where tallyLoop == loop {
-                latency.merge(tally.latency)
-                for table in tally.streams {
+                latency.merge(tally.value.latency)
+                for table in tally.value.streams {
                     for stream in table.streams {
                         parts[group].duplicates += stream.duplicated
                         outOfOrder += stream.outOfOrder
@@ -219,20 +223,22 @@ package final class Subscribers: @unchecked Sendable {
     }
 }
 
-/// A loop's timer that calls `refresh` on the loop at once and then once a second, until the
-/// loop stops. `@unchecked Sendable`: made before the loop runs, touched only on it after.
-private final class LiveRefresh: TimerTarget, @unchecked Sendable {
+/// A loop's timer that has the subscribers refresh its loop's part of their figures at once and
+/// then once a second, until the loop stops. Made before the loop runs, its loop's after.
+private final class LiveRefresh: TimerTarget {
     let timer: Timer
-    private let refresh: () -> Void
+    /// The loop's place in `Subscribers.loops`.
+    private let index: Int
+    unowned(unsafe) var subscribers: Subscribers!
 
-    init(loop: EventLoop, refresh: @escaping () -> Void) {
+    init(loop: EventLoop, index: Int) {
         timer = Timer(on: loop)
-        self.refresh = refresh
+        self.index = index
         timer.target = self
     }
 
     func timerFired(_ timer: Timer, now: UInt64) {
-        refresh()
+        subscribers.refresh(loop: index)
         timer.schedule(at: now &+ 1_000_000_000)
     }
 }

@@ -32,15 +32,16 @@ extension Verifier {
     package func summary(published: [Publication]) -> VerifySummary {
         for device in published {
             if let owner = owner(of: device.connection, topic: device.topic) {
-                connections[owner.connection].streams.streams[owner.stream].published += device.count
-                connections[owner.connection].streams.streams[owner.stream].publishedWhileAway += device.whileAway
-                connections[owner.connection].streams.streams[owner.stream].publishedUnwatched += device.unwatched
-                connections[owner.connection].streams.streams[owner.stream].unacknowledged += device.unacknowledged
+                let connection = connections[owner.connection].value
+                connection.streams.streams[owner.stream].published += device.count
+                connection.streams.streams[owner.stream].publishedWhileAway += device.whileAway
+                connection.streams.streams[owner.stream].publishedUnwatched += device.unwatched
+                connection.streams.streams[owner.stream].unacknowledged += device.unacknowledged
             }
         }
         let streams = topics
         var latency = Histogram()
-        for connection in connections { latency.merge(connection.latency) }
+        for connection in connections { latency.merge(connection.value.latency) }
         var summary = VerifySummary(
             received: streams.reduce(0) { $0 + $1.received },
             lost: streams.reduce(0) { $0 + $1.lost },
@@ -52,6 +53,7 @@ extension Verifier {
         summary.unwatched = streams.reduce(0) { $0 + $1.unwatched }
         let unmatched = unmatched.load(ordering: .relaxed)
         if unmatched > 0 { summary.unmatched = unmatched }
+        let pace = pace.withLock { $0 }
         summary.missingWhileConnected = max(0, min(summary.lost, pace.missingWhileConnected))
         // A subscriber behind loses some of every topic; one that never sees a thing of a topic
         // of five messages or more is not let read it.
@@ -60,7 +62,7 @@ extension Verifier {
         summary.acceptedPerSecond = pace.acceptedPerSecond
         summary.receivedPerSecond = pace.receivedPerSecond
         summary.fellBehind = summary.missingWhileConnected > 0 && pace.fellBehind && summary.silentTopics == nil
-        if connections.contains(where: { !$0.everSubscribed || $0.gaveUp }) {
+        if connections.contains(where: { !$0.value.everSubscribed || $0.value.gaveUp }) {
             summary.invalid =
                 problem.withLock { $0 } ?? lastFailure.withLock { $0 }.map { "the verifier never connected: " + $0 }
                 ?? "the broker never acknowledged the verifier's subscriptions"

@@ -33,10 +33,13 @@ import Synchronization
 /// dropping beyond it. So the topics of each broker are dealt over as many subscriber connections
 /// as the run has event loops (fewer for fewer topics or publishing connections), each connection
 /// subscribing to its own topics by name; one connection subscribes to the groups' filters.
-package final class Verifier: @unchecked Sendable {
+///
+/// Its connections are their loops' (`LoopBound`): made before the loops start, read after
+/// they stopped.
+package final class Verifier: Sendable {
     let logger: Logger
     private let loops: [EventLoop]
-    let connections: [VerifierConnection]
+    let connections: [LoopBound<VerifierConnection>]
     /// Endpoint and topic → the connection that watches the topic, and its stream there.
     private let owners: [String: (connection: Int, stream: Int)]
     /// Each device group's scenario's `verify:`, by the group's place in the plan.
@@ -70,8 +73,8 @@ package final class Verifier: @unchecked Sendable {
     /// Subscriber connections lost, and subscribed again, so far: a second with either is no
     /// judge of what the broker dropped.
     let disturbances = Atomic<Int>(0)
-    /// Kept by the thread that watches the run (`notePace`).
-    var pace = VerifyPace()
+    /// Kept by the thread that watches the run (`notePace`), read by the summary.
+    let pace = Locked(VerifyPace())
 
     /// The subscribers of every broker the fleet publishes to, on at most `loops` event loops.
     package init(plan: FleetPlan, loops: Int = 1, logger: Logger) throws {
@@ -184,7 +187,7 @@ package final class Verifier: @unchecked Sendable {
                     reconnect: Verifier.reconnect(setup.reconnect), filters: setup.filters,
                     streams: setup.streams, loop: self.loops[number % loopCount]))
         }
-        self.connections = connections
+        self.connections = connections.map { LoopBound($0, on: $0.loop) }
         self.owners = owners
         self.identities = identities.map(\.0)
         for connection in connections { connection.verifier = self }
@@ -222,11 +225,12 @@ package final class Verifier: @unchecked Sendable {
     /// Whether the subscriber of `topic`, published on `connection`, is subscribed now; `nil`
     /// for a topic no stream watches.
     func presence(of connection: ConnectionPlan, topic: String) -> VerifierPresence? {
-        owner(of: connection, topic: topic).map { connections[$0.connection].presence }
+        owner(of: connection, topic: topic).map { connections[$0.connection].value.presence }
     }
 
-    /// The windows of a search's `lost` (`StepWindow`), one a device.
-    private var stepWindows: [StepWindow] = []
+    /// The windows of a search's `lost` (`StepWindow`), one a device: made before the run, then
+    /// opened and closed by the thread that watches it.
+    private let stepWindows = Locked<[StepWindow]>([])
 
     /// The window of the device publishing on `topic` on `connection`, shared with the stream
     /// that receives it; `nil` for a topic no stream watches. Before `start`: the streams
@@ -234,23 +238,23 @@ package final class Verifier: @unchecked Sendable {
     func stepWindow(of connection: ConnectionPlan, topic: String) -> StepWindow? {
         guard let owner = owner(of: connection, topic: topic) else { return nil }
         let window = StepWindow()
-        connections[owner.connection].streams.streams[owner.stream].window = window
-        stepWindows.append(window)
+        connections[owner.connection].value.streams.streams[owner.stream].window = window
+        stepWindows.withLock { $0.append(window) }
         return window
     }
 
     /// A step's hold begins: each device's window opens past what it has published.
     func openStepWindows() {
-        for window in stepWindows { window.open() }
+        for window in stepWindows.withLock({ $0 }) { window.open() }
     }
 
     /// The hold is over: each device's window closes past what it has published.
     func closeStepWindows() {
-        for window in stepWindows { window.close() }
+        for window in stepWindows.withLock({ $0 }) { window.close() }
     }
 
     /// What the devices published in their windows, and what of it has arrived.
-    var stepLoss: StepLoss { stepWindows.reduce(.none) { $0 + $1.counts } }
+    var stepLoss: StepLoss { stepWindows.withLock { $0 }.reduce(.none) { $0 + $1.counts } }
 
     /// Why the steps of a search of `plan` cannot count what they lost (`StepWindow`); `nil`
     /// when they can. They count by each device's sequence numbers, on a topic of its own.
@@ -355,7 +359,7 @@ package final class Verifier: @unchecked Sendable {
     package func start(until deadline: UInt64) throws {
         for loop in loops { try loop.start() }
         for connection in connections {
-            connection.loop.execute { connection.open() }
+            connection.execute { $0.open() }
         }
         let started = MonotonicClock.now()
         while settledConnections.load(ordering: .relaxed) < connections.count {
@@ -391,7 +395,7 @@ package final class Verifier: @unchecked Sendable {
     /// Disconnects (at most a second) and stops the loops; the figures can be read from here.
     package func stop() {
         stopSubscribing(
-            connections: connections.map { connection in (connection.loop, { connection.stop() }) },
+            connections: connections.map { connection in (connection.loop, { connection.value.stop() }) },
             finished: { finishedConnections.load(ordering: .relaxed) }, loops: loops)
     }
 
@@ -402,18 +406,18 @@ package final class Verifier: @unchecked Sendable {
     package func notePace(_ totals: Totals, publisherChanges: Int) {
         let allSubscribed = subscribedNow.load(ordering: .relaxed) == connections.count
         let accepted = totals[.published] - totals[.inFlight] - totals[.refused]
-        pace.record(
-            .init(
-                accepted: accepted + publishedBeside.load(ordering: .relaxed), received: receivedCount.load(ordering: .relaxed),
-                losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
-                time: MonotonicClock.now(), gaps: gapsSeen.load(ordering: .relaxed)))
+        let sample = VerifyPace.Sample(
+            accepted: accepted + publishedBeside.load(ordering: .relaxed), received: receivedCount.load(ordering: .relaxed),
+            losses: publisherChanges + disturbances.load(ordering: .relaxed), allSubscribed: allSubscribed,
+            time: MonotonicClock.now(), gaps: gapsSeen.load(ordering: .relaxed))
+        pace.withLock { $0.record(sample) }
     }
 
     /// Each subscriber connection's topic filters and their QoS.
     var subscriptionFilters: [[String: QoS]] {
-        connections.map { Dictionary(uniqueKeysWithValues: $0.filters.map { ($0.key, $0.value) }) }
+        connections.map { Dictionary(uniqueKeysWithValues: $0.value.filters.map { ($0.key, $0.value) }) }
     }
 
     /// The figures per topic; complete after `summary(published:)`.
-    package var topics: [Stream] { connections.flatMap(\.streams.streams) }
+    package var topics: [Stream] { connections.flatMap(\.value.streams.streams) }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// subscribes to its topic filters after every CONNACK (the session is clean, so the broker
 /// forgets them with each connection), tries MQTT 5 first, and counts what arrives. Confined to
 /// its loop, with the figures of its topics.
-final class VerifierConnection: Session, @unchecked Sendable {
+final class VerifierConnection: Session {
     let client: Client
     let loop: EventLoop
     unowned(unsafe) var verifier: Verifier!
@@ -158,7 +158,7 @@ extension VerifierConnection {
             // Tried again and again, it would be refused as often for the whole run.
             gaveUp = true
             refused("the broker refused the verifier's connection: \(failure.reason); it does not try again")
-            loop.execute { [self] in stop() }
+            LoopBound(self, on: loop).execute { $0.stop() }
         } else {
             let speaksMQTT5 = client.options.protocolVersion == .v5
             let reason = failure.reason + (failure.unansweredByBroker && speaksMQTT5 ? AttemptFailure.mqtt5Hint : "")
