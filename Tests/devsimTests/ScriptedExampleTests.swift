@@ -31,23 +31,9 @@ import TestSupport
         (try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]) ?? [:]
     }
 
-    /// `mosquitto_pub`s `payload` to `topic` at QoS 1.
-    static func publish(_ payload: String, to topic: String, broker: MosquittoBroker) throws -> Bool {
-        try DevsimProcess.runToCompletion(
-            executable: "/usr/bin/mosquitto_pub",
-            args: ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-t", topic, "-m", payload], timeout: 10
-        ).status == 0
-    }
-
     /// A charger's status messages, in the order they arrived, as objects.
     static func states(_ subscriber: Subscriber) -> [[String: Any]] {
         subscriber.messages.filter { $0.topic == "chargers/charger-1/status" }.map { object($0.payloadText) }
-    }
-
-    static func run(_ file: String, broker: MosquittoBroker, report: String? = nil) throws -> DevsimProcess {
-        try DevsimProcess(
-            arguments: ["run", file, "--host", "127.0.0.1", "--port", String(broker.port), "--seed", "5", "--stats-interval", "0"]
-                + (report.map { ["--report", $0] } ?? []))
     }
 
     static func stop(_ devsim: DevsimProcess) {
@@ -69,7 +55,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let broker = try MosquittoBroker()
         let received = try Subscriber(broker: broker, topic: "chargers/#", qos: 1)
-        let devsim = try Self.run(file, broker: broker)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--seed", "5"])
         // A session that was charging, and ended idle: the car left.
         func ended() -> Int? {
             let states = Self.states(received)
@@ -116,20 +102,20 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let broker = try MosquittoBroker()
         let received = try Subscriber(broker: broker, topic: "chargers/#", qos: 1)
-        let devsim = try Self.run(file, broker: broker)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--seed", "5"])
         func arrived(after count: Int = 0, _ condition: ([String: Any]) -> Bool) -> Bool {
             TestClock.wait(timeout: 60, interval: 0.05) { Self.states(received).dropFirst(count).contains(where: condition) }
         }
         #expect(arrived { $0["state"] as? String == "charging" && $0["power"] as? Double == 50 }, "\(devsim.stderr)")
         let set = "chargers/charger-1/set"
         // Refused: below the least a limit leaves; then taken.
-        #expect(try Self.publish(#"{"limit": 3}"#, to: set, broker: broker))
+        #expect(try MosquittoPub.publish(port: broker.port, topic: set, message: #"{"limit": 3}"#) == 0)
         #expect(devsim.waitForOutput(containing: "limit is a power in kW from 5 to 50", inStderr: true, timeout: 20), "\(devsim.stderr)")
-        #expect(try Self.publish(#"{"limit": 22}"#, to: set, broker: broker))
+        #expect(try MosquittoPub.publish(port: broker.port, topic: set, message: #"{"limit": 22}"#) == 0)
         #expect(arrived { $0["limit"] as? Double == 22 }, "\(Self.states(received).suffix(3))")
         let limited = Self.states(received).count
         #expect(arrived(after: limited) { _ in true })
-        #expect(try Self.publish(#"{"stop": true}"#, to: set, broker: broker))
+        #expect(try MosquittoPub.publish(port: broker.port, topic: set, message: #"{"stop": true}"#) == 0)
         #expect(arrived(after: limited) { $0["state"] as? String == "finished" }, "\(Self.states(received).suffix(3))")
         // The car leaves, the next one plugs in, and the limit holds for it too.
         let session = Self.states(received).last?["session"] as? Int ?? 0
@@ -160,7 +146,7 @@ import TestSupport
         defer { RunFiles.removeFolder(of: file) }
         let broker = try MosquittoBroker()
         let received = try Subscriber(broker: broker, topic: "chargers/#", qos: 1)
-        let devsim = try Self.run(file, broker: broker)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--seed", "5"])
         // A fault, and charging after it.
         func cleared() -> (fault: Int, after: Int)? {
             let states = Self.states(received)
@@ -185,17 +171,17 @@ import TestSupport
         let file = try Self.shipped(
             "firmware-update.yaml", publish: "20/s", changes: [("updateTime: { constant: 60 }", "updateTime: { constant: 1 }")])
         defer { RunFiles.removeFolder(of: file) }
-        let report = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("report.json").path
+        let report = file + ".json"
         let broker = try MosquittoBroker()
         let received = try Subscriber(broker: broker, topic: "factory/#", qos: 1)
-        let devsim = try Self.run(file, broker: broker, report: report)
+        let devsim = try DevsimRun.start(file, port: broker.port, ["--seed", "5"], report: true)
         func telemetry() -> [[String: Any]] {
             received.messages.filter { $0.topic == "factory/press-1/telemetry" }.map { Self.object($0.payloadText) }
         }
         #expect(TestClock.wait(timeout: 30, interval: 0.05) { telemetry().count >= 5 }, "\(devsim.stderr)")
         let set = "factory/press-1/set"
-        #expect(try Self.publish(#"{"firmware": "latest"}"#, to: set, broker: broker))
-        #expect(try Self.publish(#"{"firmware": "2.1.0"}"#, to: set, broker: broker))
+        #expect(try MosquittoPub.publish(port: broker.port, topic: set, message: #"{"firmware": "latest"}"#) == 0)
+        #expect(try MosquittoPub.publish(port: broker.port, topic: set, message: #"{"firmware": "2.1.0"}"#) == 0)
         #expect(
             TestClock.wait(timeout: 60, interval: 0.05) { telemetry().contains { $0["firmware"] as? String == "2.1.0" } },
             "\(telemetry().suffix(3))\n\(devsim.stderr)")
