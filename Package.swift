@@ -41,6 +41,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // Lua 5.4, for device scripts: sandboxed, its limits and its callbacks in C (shim.h).
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
         // Linux headers Glibc's module leaves out (epoll, eventfd, prctl).
         .systemLibrary(name: "CLinux"),
         // Log lines (timestamp, level, label, metadata, message), on no other target: below every
@@ -61,8 +67,11 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CWslay", "COpenSSL", "Logging", "MQTT", "Reactor"]),
         // Value generators, seeded randomness and payload encoding; knows nothing of YAML or MQTT.
         .target(name: "Signals", swiftSettings: hotPath),
+        // Device scripts: one sandboxed Lua interpreter an event loop (or a dry run), its limits,
+        // and the hooks a script defines, called with a device's table; knows nothing of MQTT.
+        .target(name: "Scripting", dependencies: ["CLua", "Signals"]),
         // Scenario files: YAML/JSON with positions, interpolation, templates, quantities, the model.
-        .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Signals"]),
+        .target(name: "Scenario", dependencies: ["CYAML", "MQTT", "Scripting", "Signals"]),
         // A recording's statistics: the scenario of generators fitted to it (`record --infer`),
         // and how close a model's messages come to it; apart from the scenario files' reader.
         .target(name: "Inference", dependencies: ["Scenario"]),
@@ -74,7 +83,8 @@ let package = Package(
         // The fleet: devices, schedules, connection state machine, offline policy, the counters
         // and recorders that feed the report.
         .target(
-            name: "Simulator", dependencies: ["Logging", "Reactor", "MQTT", "Mosquitto", "Report", "Scenario", "Signals", "Transport"],
+            name: "Simulator",
+            dependencies: ["Logging", "Reactor", "MQTT", "Mosquitto", "Report", "Scenario", "Scripting", "Signals", "Transport"],
             swiftSettings: hotPath),
         // The daemon's outside: the HTTP endpoint (libmicrohttpd on a Reactor loop), /metrics,
         // health and readiness, the live report.
@@ -94,6 +104,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Logging", "Reactor"]),
         .testTarget(name: "TransportTests", dependencies: ["Logging", "Transport", "Reactor", "TestSupport"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"]),
+        .testTarget(name: "ScriptingTests", dependencies: ["Scripting", "Signals"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "MQTT", "Signals", "TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "Scenario", "MQTT", "Simulator"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),

@@ -11,8 +11,9 @@
 #                                     the toolchain itself is mounted read-only at build time
 # 2. builds the Dockerfile unchanged but for its ARGs (podman build -v /opt/swift:/opt/swift:ro)
 # 3. runs the image (--network host) against a private mosquitto on a free loopback port and
-#    checks: the binary's libraries resolve, the baked-in scenarios validate, messages arrive,
-#    the process runs as non-root, and `podman stop` (SIGTERM) makes devsim exit 0 with a report.
+#    checks: the binary's libraries resolve, the baked-in scenarios validate, a scripted one
+#    dry-runs, messages arrive, the process runs as non-root, and `podman stop` (SIGTERM) makes
+#    devsim exit 0 with a report.
 #
 # Prints one PASS or FAIL line per check; exits 1 if any failed. REBUILD_BASE=1 remakes the base
 # images; IMAGE=name picks the tag built (default localhost/devsim:test); SWIFT_DIR the toolchain.
@@ -138,6 +139,13 @@ if out=$(podman run --rm "${run_flags[@]}" -e DEVICES=10 -e AWS_IOT_CERTS=/certs
   pass "the ${#scenarios[@]} baked-in scenarios validate"
 else
   fail "baked-in scenarios validate: $out"
+fi
+# A device script runs in the image's Lua (liblua5.4-0), the scenario's script baked in beside it.
+if out=$(podman run --rm "${run_flags[@]}" "$image" run /usr/share/devsim/scenarios/thermostat.yaml --dry-run --messages 4 --seed 1 2>&1) \
+  && grep -q 'setpoint' <<< "$out" && ! grep -q 'heatRate' <<< "$out"; then
+  pass "a scripted scenario runs (thermostat.yaml, a dry run)"
+else
+  fail "a scripted scenario runs: $out"
 fi
 
 port=$(free_port)

@@ -7,10 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-# The libraries devsim links, with their headers and pkg-config; mosquitto and mosquitto-clients:
-# the broker and the subscriber the demo (and the tests) start; python3: lib.sh's free_port.
-build=(libmosquitto-dev libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev libsystemd-dev pkg-config mosquitto mosquitto-clients
-  python3)
+# The libraries devsim links, with their headers and pkg-config (liblua5.4-dev: device scripts);
+# mosquitto and mosquitto-clients: the broker and the subscriber the demo (and the tests) start;
+# python3: lib.sh's free_port.
+build=(libmosquitto-dev libyaml-dev libwslay-dev libssl-dev libmicrohttpd-dev libsystemd-dev liblua5.4-dev pkg-config mosquitto
+  mosquitto-clients python3)
 # iptables, iproute2 (ip, tc) and util-linux (unshare, nsenter): the fault tests black-hole and
 # throttle a broker inside a network namespace of their own. python3-venv: the integration tests'
 # second broker, amqtt, runs from a virtual environment (install-amqtt.sh). openssl: the tests'

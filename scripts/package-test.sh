@@ -2,9 +2,9 @@
 # The release packages as a user meets them (as root; part of scripts/test.sh): builds them with
 # scripts/package.sh, installs the .deb on this machine, runs the installed devsim (--version, the
 # man page, every shipped scenario validated, a dry run, a short run against a private
-# mosquitto), removes the package and checks that nothing is left; then unpacks the tarball and
-# runs the devsim in it; both carry the docs and a copyright file in Debian's machine-readable
-# format. Refuses to touch a devsim that was installed before it ran.
+# mosquitto, and the same for a scenario with a Lua script), removes the package and checks that
+# nothing is left; then unpacks the tarball and runs the devsim in it; both carry the docs and a
+# copyright file in Debian's machine-readable format. Refuses to touch a devsim that was installed before it ran.
 #
 #   scripts/package-test.sh [DIST]   keeps the packages in DIST (the release workflow's files)
 set -euo pipefail
@@ -46,9 +46,11 @@ PYTHON
 
 dir=$(mktemp -d)
 broker=
+subscriber=
 installed=
 cleanup() {
   [ -n "$broker" ] && kill "$broker" 2>/dev/null
+  [ -n "$subscriber" ] && kill "$subscriber" 2>/dev/null
   [ -n "$installed" ] && dpkg -r devsim > /dev/null 2>&1
   rm -rf "$dir"
 }
@@ -63,6 +65,8 @@ dpkg -i "$deb" > "$dir/dpkg.log" 2>&1 || { cat "$dir/dpkg.log" >&2; fail "dpkg -
 [ "$(command -v devsim)" = /usr/bin/devsim ] || fail "devsim is not /usr/bin/devsim on PATH after the install"
 [ "$(devsim --version)" = "devsim $version" ] || fail "'devsim --version' printed '$(devsim --version)', not 'devsim $version'"
 ldd /usr/bin/devsim | grep -q "not found" && fail "the installed binary lacks a library: $(ldd /usr/bin/devsim | grep 'not found')"
+# Device scripts run in Debian's Lua, which the package must name for apt to install it.
+dpkg-deb -f "$deb" Depends | grep -q 'liblua5\.4-0' || fail "the package does not depend on liblua5.4-0: $(dpkg-deb -f "$deb" Depends)"
 # Rendered by man where it is installed (the Swift image has none), else read as it is.
 # Written to a file before grep reads it: under pipefail, grep -q leaving at its first match makes
 # the writer die of SIGPIPE and fails the pipeline (CI failed so on docs/scenarios.md, 43 KB).
@@ -88,6 +92,27 @@ port=$(free_port)
 start_mosquitto "$dir" "$port"
 (cd "$dir" && devsim run /usr/share/devsim/scenarios/sensor-room.yaml --host 127.0.0.1 --port "$port" \
   --duration 1s --quiet --expect 'published>=1' --report report.json) || fail "a run of the installed devsim failed"
+# A scripted scenario, the shipped thermostat (its script in scenarios/scripts/): the script, not
+# the scenario's constants, makes the temperature, and its parameters are not sent.
+thermostat=/usr/share/devsim/scenarios/thermostat.yaml
+check_thermostats() {
+  python3 - "$1" "$2" <<'PYTHON' || fail "$3"
+import json, sys
+states = [json.loads(line.split(" ", 1)[1] if sys.argv[2] == "sub" else json.loads(line)["payload"]) for line in open(sys.argv[1])]
+assert len(states) >= 4, states
+assert all(s["temperature"] != 0 and "setpoint" in s and "heatRate" not in s for s in states), states
+PYTHON
+}
+devsim run "$thermostat" --dry-run --messages 8 --seed 1 > "$dir/thermostat.jsonl" || fail "the dry run of $thermostat failed"
+check_thermostats "$dir/thermostat.jsonl" dry "the dry run of $thermostat does not show its script's work"
+mosquitto_sub -h 127.0.0.1 -p "$port" -t 'home/+/climate' -v -C 4 -W 30 > "$dir/climate" &
+subscriber=$!
+sleep 0.3
+devsim run "$thermostat" --host 127.0.0.1 --port "$port" --messages 4 --quiet --expect 'scriptErrors==0' \
+  || fail "a run of the installed devsim on $thermostat failed"
+wait "$subscriber" || fail "the thermostats' messages did not arrive: $(cat "$dir/climate")"
+subscriber=
+check_thermostats "$dir/climate" sub "the thermostats' messages do not show their script's work"
 
 dpkg -r devsim > /dev/null
 installed=
@@ -105,6 +130,9 @@ for doc in scenarios.md dashboards.md examples/rooms.yaml; do
 done
 "$unpacked/bin/devsim" run "$unpacked/share/devsim/scenarios/milkcocoa-accelerometer.yaml" --dry-run --messages 3 > /dev/null 2>&1 \
   || fail "the tarball's devsim cannot dry-run its own scenario"
+"$unpacked/bin/devsim" run "$unpacked/share/devsim/scenarios/thermostat.yaml" --dry-run --messages 8 --seed 1 > "$dir/thermostat.jsonl" \
+  || fail "the tarball's devsim cannot dry-run its scripted scenario"
+check_thermostats "$dir/thermostat.jsonl" dry "the tarball's thermostat dry run does not show its script's work"
 # The CI example that installs the tarball, as a runner without Docker would.
 bash scripts/example-test.sh "$tarball"
 echo "package test: passed ($(basename "$deb"), $(basename "$tarball"))"

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds what a release attaches, from this tree, into OUT (default dist/):
 #
-#   devsim-VERSION-linux-ARCH.tar.gz   bin/devsim, share/devsim/scenarios/, share/man/man1/devsim.1,
-#                                      README.md, docs/ and copyright beside them
-#   devsim_VERSION_DEBARCH.deb         /usr/bin/devsim, /usr/share/devsim/scenarios/, the man page,
-#                                      /usr/share/doc/devsim/ (README, docs/, copyright)
+#   devsim-VERSION-linux-ARCH.tar.gz   bin/devsim, share/devsim/scenarios/ (and their scripts/),
+#                                      share/man/man1/devsim.1, README.md, docs/ and copyright
+#   devsim_VERSION_DEBARCH.deb         /usr/bin/devsim, /usr/share/devsim/scenarios/ (and their
+#                                      scripts/), the man page, /usr/share/doc/devsim/ (README,
+#                                      docs/, copyright)
 #
 # The copyright file, deploy/debian/copyright, is in Debian's machine-readable format.
 #
 # The binary is the release build with --static-swift-stdlib (as in the Dockerfile): the Swift
-# runtime is linked in, so it needs only libmosquitto, libyaml, libstdc++ and glibc, which the
-# .deb names as dependencies (dpkg-shlibdeps). VERSION is the one `devsim --version` prints.
+# runtime is linked in, so it needs only the C libraries it links (libmosquitto, libyaml,
+# liblua5.4, …), libstdc++ and glibc, which the .deb names as dependencies (dpkg-shlibdeps).
+# VERSION is the one `devsim --version` prints.
 #
 #   scripts/package.sh [OUT]
 set -euo pipefail
@@ -48,8 +50,10 @@ man="$work/devsim.1"
 tree="$work/devsim-$version"
 install -D -m 0755 "$bin" "$tree/bin/devsim"
 strip "$tree/bin/devsim"
-install -d "$tree/share/devsim/scenarios" "$tree/share/man/man1"
+install -d "$tree/share/devsim/scenarios/scripts" "$tree/share/man/man1"
 install -m 0644 scenarios/*.yaml "$tree/share/devsim/scenarios/"
+# The scripts the scenarios name (script: scripts/NAME.lua, relative to the scenario).
+install -m 0644 scenarios/scripts/*.lua "$tree/share/devsim/scenarios/scripts/"
 install -m 0644 "$man" "$tree/share/man/man1/devsim.1"
 install -m 0644 README.md "$tree/README.md"
 # The docs beside the README, where its links point; the copyright file as Debian writes it.
@@ -61,8 +65,9 @@ tar -C "$work" --owner=0 --group=0 -czf "$tarball" "devsim-$version"
 # The Debian package.
 root="$work/deb"
 install -D -m 0755 "$tree/bin/devsim" "$root/usr/bin/devsim"
-install -d "$root/usr/share/devsim/scenarios" "$root/usr/share/man/man1" "$root/usr/share/doc/devsim" "$root/DEBIAN"
+install -d "$root/usr/share/devsim/scenarios/scripts" "$root/usr/share/man/man1" "$root/usr/share/doc/devsim" "$root/DEBIAN"
 install -m 0644 scenarios/*.yaml "$root/usr/share/devsim/scenarios/"
+install -m 0644 scenarios/scripts/*.lua "$root/usr/share/devsim/scenarios/scripts/"
 gzip -9n -c "$man" > "$root/usr/share/man/man1/devsim.1.gz"
 gzip -9n -c README.md > "$root/usr/share/doc/devsim/README.md.gz"
 # Debian compresses documentation but the copyright file, which must be readable as it is.

@@ -58,11 +58,15 @@ package final class DeviceSignals {
     /// Its metrics as a Sparkplug device (`useSparkplug`); nil for JSON and text payloads.
     var sparkplug: SparkplugDeviceMetrics?
 
+    /// Every field made by a generator, by its dotted path through the groups: what a script
+    /// reads and writes (`DeviceSignals+Script`).
+    let leaves: [(path: String, field: FieldEncoder)]
+
     /// Each `integral` field's total, with the field it adds up.
     private let integrals: [(total: IntegralRecipe.Total, source: FieldEncoder)]
 
     /// Every field made by a generator, by its dotted path through the groups.
-    private static func leaves(_ list: FieldList, _ prefix: String = "") -> [(String, FieldEncoder)] {
+    static func leaves(_ list: FieldList, _ prefix: String = "") -> [(String, FieldEncoder)] {
         list.fields.flatMap { field in
             field.isGroup ? leaves(field.members, prefix + field.name + ".") : [(prefix + field.name, field)]
         }
@@ -187,6 +191,7 @@ package final class DeviceSignals {
         fieldNames = payload.fields.map(\.name)
         fieldIsText = payload.fields.map { [.text, .timestamp].contains($0.generator?.valueKind) }
         let leaves = Self.leaves(FieldList(fields))
+        self.leaves = leaves.map { (path: $0.0, field: $0.1) }
         let byPath = Dictionary(leaves, uniquingKeysWith: { first, _ in first })
         integrals = Self.linkIntegrals(leaves, byPath)
         Self.linkReaders(leaves, byPath)
@@ -199,7 +204,13 @@ package final class DeviceSignals {
     /// (its connection's CONNACK), at `wallClock` seconds since the Unix epoch, to `buffer`.
     /// The sensor models are advanced through every sample due by `elapsed` first.
     package func encode(elapsed: Double, wallClock: Double, into buffer: inout PayloadBuffer) {
-        let instant = nextInstant(elapsed: elapsed, wallClock: wallClock)
+        write(at: nextInstant(elapsed: elapsed, wallClock: wallClock), into: &buffer)
+    }
+
+    /// Appends the payload of the publish at `instant` (`nextInstant`) to `buffer`.
+    @inline(__always)
+    package func write(at instant: PublishInstant, into buffer: inout PayloadBuffer) {
+        let elapsed = instant.elapsed
         let start = buffer.count
         if let template {
             template.encode(at: instant, into: &buffer)
@@ -230,7 +241,7 @@ package final class DeviceSignals {
     /// The instant of the next publish, the models advanced to it: one per payload, whatever its
     /// encoding.
     @inline(__always)
-    func nextInstant(elapsed: Double, wallClock: Double) -> PublishInstant {
+    package func nextInstant(elapsed: Double, wallClock: Double) -> PublishInstant {
         let instant = PublishInstant(
             index: publishIndex, sample: takeSamples(upTo: elapsed),
             elapsed: elapsed, wallClock: wallClock)

@@ -59,6 +59,9 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     /// Messages the broker delivered to a device's connection on a topic none of its
     /// subscriptions match (a broker that rewrites topics, RabbitMQ 3.10): taken by no role.
     case unmatched
+    /// Calls of a device script's hooks that failed: an error of the script's, its instruction
+    /// budget spent, the interpreter's memory cap reached, or an answer of the wrong shape.
+    case scriptErrors
 
     /// No number as a coding key (an `Int` enumeration's synthesized one): a report's error
     /// messages name a figure by its key (`stringValue`, synthesized: the case's name).
@@ -87,6 +90,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .aliasBytesSaved: "alias bytes saved"
         case .oversized: "oversized"
         case .unmatched: "unmatched"
+        case .scriptErrors: "script errors"
         }
     }
 
@@ -118,14 +122,19 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
         case .oversized: "Payloads longer than their device group's payload.size, sent at their own length."
         case .unmatched:
             "Messages the broker delivered on a topic none of the connection's subscriptions match, as a broker that rewrites topics does."
+        case .scriptErrors:
+            "Calls of a device script's hooks that failed: an error, the instruction budget, the memory cap, a wrong answer."
         }
     }
 
     /// Whether a report must have it to be read: a figure added after reports were first
     /// written is 0 in an older one, so `report merge` still takes those.
     var isInEveryReport: Bool {
-        ![.ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized, .unmatched]
-            .contains(self)
+        ![
+            .ackTimeouts, .paused, .unchanged, .refused, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized, .unmatched,
+            .scriptErrors,
+        ]
+        .contains(self)
     }
 
     /// Whether the periodic status line shows it: it gives rates instead of `scheduled`, and
@@ -133,7 +142,7 @@ public enum Figure: Int, CaseIterable, Sendable, CodingKey {
     package var isInStatusLine: Bool {
         switch self {
         case .scheduled, .failed, .late, .ackTimeouts, .paused, .unchanged, .stateMessages, .tokenRenewals, .aliasBytesSaved, .oversized,
-            .unmatched:
+            .unmatched, .scriptErrors:
             false
         default: true
         }

@@ -29,6 +29,7 @@ struct GroupKeys {
     var sparkplug: SparkplugNodes?
     var properties: MessageProperties?
     var recording: RecordingSource?
+    var script: DeviceScript?
     /// `publish: onChange`: once a second, watching the state fields.
     var publishesOnChange: Bool?
 
@@ -107,5 +108,6 @@ extension GroupKeys {
         .value("sparkplug", \.sparkplug) { reader, node, _ in reader.sparkplug(node) },
         .value("properties", \.properties) { reader, node, _ in reader.messageProperties(node) },
         .value("recording", \.recording) { reader, node, _ in reader.recording(node) },
+        .value("script", \.script) { reader, node, _ in reader.script(node) },
     ]
 }

@@ -90,11 +90,14 @@ extension ScenarioReader {
                     + "needs one connection per device")
         }
         // From `defaults`, a group with nothing to command simply listens for nothing.
-        let commandsApply = keys.payload.map { Self.hasCommandedField($0.fields) } ?? false
-        if entries["commands"] != nil, !commandsApply {
+        let commandsApply =
+            keys.payload.map { Self.hasCommandedField($0.fields) } ?? false || keys.script?.hooks.contains("command") == true
+        // A script that failed to load was said at its line: its hooks are not known.
+        let scriptFailed = entries["script"] != nil && keys.script == nil
+        if entries["commands"] != nil, !commandsApply, !scriptFailed {
             report(
                 (entries["commands"] ?? node).mark,
-                "\(what) has 'commands' but no field takes one: give the fields commands may set 'command: set' "
+                "\(what) has 'commands' but no field takes one, nor a script's command(): give the fields commands may set 'command: set' "
                     + "(or 'command: { setpoint: 1/min }')")
         }
         if let commands = keys.commands, commandsApply, case .shared = keys.connection,
@@ -128,6 +131,7 @@ extension ScenarioReader {
                     + "'topicAlias'")
         }
         checkPayloadUse(keys, entries, at: node, of: what)
+        if keys.script != nil { checkScript(keys, entries, at: node, of: what, replays: replays) }
         if let sparkplug = keys.sparkplug { checkSparkplug(sparkplug, keys, entries, at: node.mark, of: what, name: name) }
         let onChange = keys.payload.flatMap {
             $0.style == .raw ? nil : watching(keys, $0, at: (entries["onChange"] ?? entries["publish"] ?? node).mark, of: what)
@@ -152,7 +156,21 @@ extension ScenarioReader {
             verify: keys.verify, availability: keys.availability, discovery: keys.discovery,
             commands: commandsApply ? keys.commands : nil, onChange: onChange, sparkplug: keys.sparkplug)
         group.properties = keys.properties
+        group.script = keys.script
         return group
+    }
+
+    /// A script works on the fields of a JSON, per-field or template payload: not on a recording,
+    /// raw bytes, or a Sparkplug node's metrics.
+    private func checkScript(_ keys: GroupKeys, _ entries: Entries, at node: Node, of what: String, replays: Bool) {
+        let mark = (entries["script"] ?? node).mark
+        if replays {
+            report(mark, "\(what) replays a recording, which has no fields for a script to work on: remove 'script' or 'recording'")
+        } else if keys.sparkplug != nil {
+            report(mark, "\(what) is a Sparkplug B group: its script would have no say in the metrics' births; remove 'script'")
+        } else if keys.payload?.style == .raw {
+            report(mark, "\(what) sends raw bytes (payload style raw), which have no fields for a script to work on")
+        }
     }
 
     /// Every group key `entries` holds, each checked, by `GroupKeys.table`; `what` names the

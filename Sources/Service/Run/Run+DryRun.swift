@@ -30,7 +30,7 @@ extension Run {
             logger.info("dry run: device group '\(device.group)' would connect its first \(first) as \(identity)")
         }
         var chunk = ""
-        DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages).run { line in
+        DryRun(plan: plan, seed: seed, duration: duration, messages: options.messages, logger: logger).run { line in
             chunk += line
             if chunk.utf8.count > 64 * 1024 {
                 output(chunk)

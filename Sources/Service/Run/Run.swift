@@ -54,7 +54,7 @@ package struct Run {
         }
         let planned = try settings()
         let plan = FleetPlan(scenarios: scenarios, settings: planned)
-        guard ScenarioFiles.checkIDs(plan, errors: errors) else { return .usage }
+        guard ScenarioFiles.checkIDs(plan, errors: errors), ScenarioFiles.checkScripts(plan, errors: errors) else { return .usage }
         // A dry run reads no TLS file.
         guard options.dryRun || ScenarioFiles.checkTLSFiles(plan, errors: errors) else { return .usage }
         var lasting = lastingTheReplay(lastingTheStages(planned, of: plan), of: plan)

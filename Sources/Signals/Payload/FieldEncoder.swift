@@ -120,6 +120,24 @@ final class FieldEncoder {
         return kept
     }
 
+    /// Sets the field's value in the publish at `instant` to `value` (`null`: it drops out), as a
+    /// device's script changed it: written from then on as any value of the field is. Only for a
+    /// field whose readings are kept (`isRead`), which a scripted device's all are.
+    func replace(with value: SignalValue, at instant: PublishInstant) {
+        kept = value == .null ? Reading(dropout: .omit, value: .null) : Reading(dropout: nil, value: value)
+        keptIndex = instant.index
+        replacedIndex = instant.index
+    }
+
+    /// The publish whose value a script set last (`replace`).
+    private(set) var replacedIndex = -1
+
+    /// Forgets the reading kept for this publish, so that the next one asked is made again: a
+    /// formula's, after a script changed a field it reads.
+    func forgetReading() {
+        keptIndex = -1
+    }
+
     /// The value a formula reads: as the payload shows it (numbers rounded to the field's
     /// decimals), `null` when the field drops out.
     func publishedValue(at instant: PublishInstant) -> SignalValue {

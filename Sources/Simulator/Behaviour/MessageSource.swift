@@ -23,8 +23,8 @@ protocol MessageSource: AnyObject {
     /// The device's state at `time`, beside its schedule: what a tick would send now, never kept
     /// back. A recording has none.
     func writeState(_ time: TickTime, into out: inout Outgoing)
-    /// A command's values for its fields, all or none.
-    func take(_ assignments: [(field: String, value: CommandValue)]) throws(CommandRejection)
+    /// A command's values for its fields, all or none, `elapsed` seconds into the device's life.
+    func take(_ assignments: [(field: String, value: CommandValue)], at elapsed: Double) throws(CommandRejection)
     /// Its tick's messages went out (published or queued) at `elapsed`: what `onChange`
     /// compares with next.
     func sent(at elapsed: Double)
@@ -39,6 +39,8 @@ protocol MessageSource: AnyObject {
     /// A state of several messages (the per-field style) as the one JSON object a request's
     /// reply is; `nil` for a source whose state is one message.
     func stateAsObject(_ out: borrowing Outgoing) -> [UInt8]?
+    /// The device's script, where it has one (`ScriptRole` calls its other hooks).
+    var scripted: ScriptedSource? { get }
 }
 
 extension MessageSource {
@@ -49,6 +51,7 @@ extension MessageSource {
     func tally(into counters: Counters) {}
     func describe(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     func stateAsObject(_ out: borrowing Outgoing) -> [UInt8]? { nil }
+    var scripted: ScriptedSource? { nil }
 }
 
 /// A tick's place in time: seconds into the device's life (from its first tick), the wall clock

@@ -120,7 +120,7 @@ final class DeviceConnection: Session {
         hostLink = parts.hostLink
         self.plan = plan
         settings = parts.settings
-        let behaviours = DeviceBehaviour.of(plan, seed: parts.seed)
+        let behaviours = DeviceBehaviour.of(plan, seed: parts.seed, scripts: context.scripts)
         roles = ConnectionRoles(plan: plan, seed: parts.seed, sources: behaviours.map(\.source))
         client = parts.client
         self.context = context

@@ -10,10 +10,12 @@ import Signals
 final class Device: TimerTarget {
     let plan: DevicePlan
     /// Its topic, and its source's (field or recorded topics, by slot), encoded once: every
-    /// publish passes one to the client; and whether a message on each is retained.
+    /// publish passes one to the client; and whether a message on each is retained. A script
+    /// adds a slot for each topic it names as it sends (`ScriptedSource`): `topic(slot:)`
+    /// learns them then.
     let topic: Topic
-    let fieldTopics: [Topic]
-    let fieldRetains: [Bool]
+    private(set) var fieldTopics: [Topic]
+    private(set) var fieldRetains: [Bool]
     /// Its MQTT 5 properties as libmosquitto's list, made once (`DevicePlan.properties`).
     let properties: PropertyList?
     /// What each tick sends: the same source a dry run of the device calls.
@@ -145,17 +147,31 @@ final class Device: TimerTarget {
         if command.perSecond != nil, plan.replay != nil {
             throw CommandRejection("device group '\(plan.group)' replays a recording: it has no rate to change")
         }
-        try source.take(command.assignments)
+        try source.take(command.assignments, at: pacing.elapsed(at: now))
         if let perSecond = command.perSecond { setRate(perSecond, now: now) }
     }
 
     /// The topic of slot `slot` (`Outgoing.Message.slot`): the device's own for -1.
     @inline(__always)
-    func topic(slot: Int) -> Topic { slot < 0 ? topic : fieldTopics[slot] }
+    func topic(slot: Int) -> Topic {
+        if slot < 0 { return topic }
+        if slot >= fieldTopics.count { learnTopics() }
+        return fieldTopics[slot]
+    }
 
     /// Whether a message to slot `slot` is retained.
     @inline(__always)
-    func retains(slot: Int) -> Bool { slot < 0 ? plan.retain : fieldRetains[slot] }
+    func retains(slot: Int) -> Bool {
+        if slot < 0 { return plan.retain }
+        if slot >= fieldRetains.count { learnTopics() }
+        return fieldRetains[slot]
+    }
+
+    /// The topics its source named since they were last encoded: a script's, as it sends.
+    private func learnTopics() {
+        fieldTopics += source.topics[fieldTopics.count...].map(Topic.init)
+        fieldRetains = source.retains
+    }
 
     /// A `publish: max` device that waited for room ticks at `now`.
     func wake(at now: UInt64) {

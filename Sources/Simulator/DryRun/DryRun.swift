@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import Reactor
 import Report
 import Signals
@@ -17,8 +18,11 @@ public struct DryRun {
     /// Ticks' messages to print over the whole fleet, as a run's `--messages` counts them: what
     /// is said beside the ticks is not counted.
     public var messages: Int?
+    /// Where the scripts' `print` and failures go (`script:`).
+    public var logger: Logger?
 
-    public init(plan: FleetPlan, seed: UInt64, duration: Duration?, messages: Int?) {
+    public init(plan: FleetPlan, seed: UInt64, duration: Duration?, messages: Int?, logger: Logger? = nil) {
+        self.logger = logger
         self.plan = plan
         self.seed = seed
         self.duration = duration
@@ -32,15 +36,27 @@ public struct DryRun {
         let printer = DryRunPrinter(messages: messages) { emit($0.line) }
         let end = duration.map { MonotonicClock.nanoseconds($0) }
         guard end != 0 else { return 0 }
-        Self.play(plan.connections, seed: seed, wallStart: wallStart, printer: printer, end: end)
+        Self.play(plan.connections, seed: seed, wallStart: wallStart, printer: printer, end: end, logger: logger)
         return printer.printed
     }
 
     /// `connections` connected at time zero, then their devices' ticks and their roles' timers in
     /// time order until `end` (exclusive), the printer's budget is spent, or nothing more is sent.
-    static func play(_ connections: [ConnectionPlan], seed: UInt64, wallStart: Double, printer: DryRunPrinter, end: UInt64?) {
+    static func play(
+        _ connections: [ConnectionPlan], seed: UInt64, wallStart: Double, printer: DryRunPrinter, end: UInt64?, logger: Logger?
+    ) {
         let clock = DryRunClock()
-        let dry = connections.map { DryRunConnection(plan: $0, seed: seed, wallStart: wallStart, clock: clock, printer: printer) }
+        // One interpreter for the dry run's scripts, as a run has one a loop: made for the first.
+        var scripts: ScriptHost?
+        func host() -> ScriptHost {
+            if let scripts { return scripts }
+            let made = ScriptHost.offline(logger: logger)
+            scripts = made
+            return made
+        }
+        let dry = connections.map {
+            DryRunConnection(plan: $0, seed: seed, wallStart: wallStart, clock: clock, printer: printer, scripts: host())
+        }
         // Ticks due strictly before the end: a run of D seconds at R per second is D × R ticks.
         let last = end.map { $0 > 0 ? $0 - 1 : 0 } ?? .max
         // Devices whose timer is scheduled: once none is, nothing more is sent.

@@ -22,12 +22,15 @@ final class DryRunConnection: RoleContext {
     /// The will the roles set for the CONNECT (a Sparkplug node's NDEATH), over the plan's.
     private var will: Will?
 
-    init(plan: ConnectionPlan, seed: UInt64, wallStart: Double, clock: DryRunClock, printer: DryRunPrinter) {
+    init(
+        plan: ConnectionPlan, seed: UInt64, wallStart: Double, clock: DryRunClock, printer: DryRunPrinter,
+        scripts: @autoclosure () -> ScriptHost? = nil
+    ) {
         self.plan = plan
         self.clock = clock
         self.wallStart = wallStart
         self.printer = printer
-        let behaviours = DeviceBehaviour.of(plan, seed: seed)
+        let behaviours = DeviceBehaviour.of(plan, seed: seed, scripts: scripts())
         roles = ConnectionRoles(plan: plan, seed: seed, sources: behaviours.map(\.source))
         stamp = roles.stamp
         will = plan.options.will
@@ -99,7 +102,9 @@ final class DryRunConnection: RoleContext {
     func hold(device: Int, _ held: Bool) { devices[device].isHeld = held }
     var deviceCount: Int { devices.count }
     func elapsed(of device: Int) -> Double { devices[device].elapsed }
-    func take(_ command: DeviceCommand, device: Int) throws(CommandRejection) { try devices[device].source.take(command.assignments) }
+    func take(_ command: DeviceCommand, device: Int) throws(CommandRejection) {
+        try devices[device].source.take(command.assignments, at: devices[device].elapsed)
+    }
     func sayState(of device: Int, what: String) -> Int { devices[device].sayState(what: what) }
     func lastStateAsReply(of device: Int) -> [UInt8] { devices[device].source.stateAsObject(outgoing) ?? outgoing.payload.bytes }
     func makeTimer(for role: any ConnectionRole) -> RoleTimer? { RoleTimer(role: role, context: self, clock: clock) }

@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import MQTT
 import Reactor
 import Scenario
@@ -62,7 +63,16 @@ public struct Sample: Sendable {
     /// it.
     package static func forEachTick(
         of device: DevicePlan, in plan: FleetPlan, seed: UInt64, count: Int?, span: Duration? = nil,
-        wallStart: Double = WallTime.now().secondsSinceEpoch, _ body: (Tick) -> Void
+        wallStart: Double = WallTime.now().secondsSinceEpoch, logger: Logger? = nil, _ body: (Tick) -> Void
+    ) {
+        forEachTick(
+            of: device, in: plan, seed: seed, count: count, span: span, wallStart: wallStart, scripts: .offline(logger: logger), body)
+    }
+
+    /// `forEachTick` with the interpreter of its device's script.
+    static func forEachTick(
+        of device: DevicePlan, in plan: FleetPlan, seed: UInt64, count: Int?, span: Duration? = nil, wallStart: Double,
+        scripts: @autoclosure () -> ScriptHost, _ body: (Tick) -> Void
     ) {
         // `publish: max` has no schedule to cover a span with: it shows a count.
         let end = device.perSecond.isFinite ? span.map { MonotonicClock.nanoseconds($0) } : nil
@@ -72,7 +82,7 @@ public struct Sample: Sendable {
         let printer = DryRunPrinter(messages: nil) { said.append($0) }
         let clock = DryRunClock()
         let connection = DryRunConnection(
-            plan: alone(device, in: plan), seed: seed, wallStart: wallStart, clock: clock, printer: printer)
+            plan: alone(device, in: plan), seed: seed, wallStart: wallStart, clock: clock, printer: printer, scripts: scripts())
         connection.connect()
         for message in said { body(Tick(message, device)) }
         guard let only = connection.devices.first else { return }

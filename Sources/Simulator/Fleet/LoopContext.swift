@@ -11,6 +11,8 @@ final class LoopContext {
     /// Holds each tick's messages between their source and `mosquitto_publish`, which copies
     /// them: reused by every tick of the loop.
     var outgoing = Outgoing()
+    /// The interpreter of the loop's scripted devices, made for the first of them.
+    private(set) lazy var scripts = ScriptHost(logger: control.logger) { [control] message, key in control.warnOnce(message, key: key) }
     var connections: [DeviceConnection] = []
     /// Connections a reload or a scale took away: gone from the fleet, kept until the loops end
     /// for the references their parts hold to one another (`DeviceConnection.dismantle()`).

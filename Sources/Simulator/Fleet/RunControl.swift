@@ -135,6 +135,12 @@ final class RunControl: Sendable {
         }
     }
 
+    /// Logs `message` unless a line with the same `key` was logged: a problem of no broker's (a
+    /// device script's).
+    func warnOnce(_ message: String, key: String) {
+        if reported.withLock({ $0.insert(key).inserted }) { logger.warning(message) }
+    }
+
     var lastFailure: String? { failure.withLock { $0 } }
 
     /// Counts a connection problem by its reason, for the report.

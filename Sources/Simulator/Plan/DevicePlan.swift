@@ -38,6 +38,9 @@ public struct DevicePlan: Sendable {
     /// What it sends and when, for a device that replays a recording (its group's `recording`):
     /// its topics are the replay's, its `topic` the first of them.
     package var replay: ReplayPlan? = nil
+    /// Its logic in Lua (its group's `script`): its ticks and commands go through the script's
+    /// hooks.
+    package var script: DeviceScript? = nil
 
     /// Whether the device says its state at a CONNACK, beside its schedule (issue 25, item 5): a
     /// dashboard shows it (`discovery`, `availability`, `commands`), it has a schedule (not

@@ -53,6 +53,7 @@ extension FleetPlan {
             device.profile = RateProfile(
                 stages: stages, baseRate: group.publish.perSecond,
                 presence: stages.setsDevices ? Presence(stages: stages, count: group.count, share: share, rank: index - 1) : nil)
+            device.script = group.script
             if let recording = group.recording {
                 replay(recording, asRecorded: asRecorded, into: &device, group: group, seed: settings.seed)
             }

@@ -34,4 +34,21 @@ public enum ScenarioFiles {
         for diagnostic in problems { errors("\(diagnostic)\n") }
         return problems.isEmpty
     }
+
+    /// A trial of each device script of `plan`, before anything connects: the first device of
+    /// each scripted group started, connected and ticked twice on a virtual clock, as its dry run
+    /// would, so that a hook that fails, or answers in the wrong shape, is said at its script's
+    /// file and line; whether none did. What only later ticks show is counted in the run.
+    public static func checkScripts(_ plan: FleetPlan, errors: (String) -> Void) -> Bool {
+        var problems: [String] = []
+        for device in Sample.firstDevicePlans(of: plan) where device.script != nil {
+            var said: Set<String> = []
+            let host = ScriptHost(logger: nil) { message, key in
+                if said.insert(key).inserted { problems.append(message) }
+            }
+            Sample.forEachTick(of: device, in: plan, seed: 0, count: 2, wallStart: 0, scripts: host) { _ in }
+        }
+        for problem in problems { errors("error: \(problem)\n") }
+        return problems.isEmpty
+    }
 }

@@ -38,7 +38,7 @@ final class SparkplugDataSource: MessageSource {
         signals.encodeSparkplugBirth(elapsed: time.elapsed, wallClock: time.wallClock, into: &buffer)
     }
 
-    func take(_ assignments: [(field: String, value: CommandValue)]) throws(CommandRejection) {
+    func take(_ assignments: [(field: String, value: CommandValue)], at elapsed: Double) throws(CommandRejection) {
         try signals.take(assignments)
     }
 

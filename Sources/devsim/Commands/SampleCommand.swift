@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 import Report
 import Scenario
 import Simulator
@@ -34,7 +35,8 @@ enum SampleCommand {
         guard ScenarioFiles.checkIDs(FleetPlan(scenarios: scenarios, settings: settings), errors: errors) else {
             return .usage
         }
-        // A day of ticks is written as it is made, a chunk at a time.
+        // What the devices' scripts print, and their failures: sample is where a script is debugged.
+        let logger = Logger(minimumLevel: .debug)
         var text = "seed \(seed)" + (options.seed == nil ? " (random; --seed \(seed) shows these values again)" : "") + "\n"
         func flush(over bytes: Int) {
             guard text.utf8.count > bytes else { return }
@@ -58,7 +60,9 @@ enum SampleCommand {
                 let numbered = !device.perSecond.isFinite
                 let width = numbered ? "#\(options.count ?? Sample.defaultCount)".count : VirtualTime.text(0).count
                 var number = 0
-                Sample.forEachTick(of: device, in: plan, seed: seed, count: options.count, span: options.span, wallStart: wallStart) {
+                Sample.forEachTick(
+                    of: device, in: plan, seed: seed, count: options.count, span: options.span, wallStart: wallStart, logger: logger
+                ) {
                     tick in
                     if !tick.isBeside { number += 1 }
                     let time = numbered && !tick.isBeside ? "#\(number)" : VirtualTime.text(tick.seconds)

@@ -12,7 +12,8 @@ enum ValidateCommand {
                 // Each file on its own: files validated together need not be meant to run together.
                 let plan = FleetPlan(scenarios: [scenario], settings: RunSettings())
                 let uniqueIDs = ScenarioFiles.checkIDs(plan, errors: errors)
-                guard ScenarioFiles.checkTLSFiles(plan, errors: errors), uniqueIDs else {
+                let scriptsWork = ScenarioFiles.checkScripts(plan, errors: errors)
+                guard ScenarioFiles.checkTLSFiles(plan, errors: errors), uniqueIDs, scriptsWork else {
                     valid = false
                     continue
                 }

@@ -47,6 +47,9 @@ public struct DeviceGroup: Sendable {
     /// Its devices replay a recording (`recording:`): its `topic`, `publish` and `payload` are
     /// then stand-ins made from the recording, which says what is sent and when.
     public var recording: RecordingSource?
+    /// Its devices' logic, in Lua (`script:`): hooks devsim calls at their start, each tick, each
+    /// command and each CONNACK.
+    package var script: DeviceScript?
 
     package init(
         name: String, count: Int = 1, id: Template, clientID: Template, topic: Template,

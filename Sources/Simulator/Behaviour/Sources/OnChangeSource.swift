@@ -24,6 +24,7 @@ final class OnChangeSource: MessageSource {
     var retains: [Bool] { inner.retains }
     var keepsState: Bool { inner.keepsState }
     var countsItsMessages: Bool { inner.countsItsMessages }
+    var scripted: ScriptedSource? { inner.scripted }
 
     func writeTick(_ time: TickTime, into out: inout Outgoing) {
         inner.writeTick(time, into: &out)
@@ -34,8 +35,8 @@ final class OnChangeSource: MessageSource {
         inner.writeState(time, into: &out)
     }
 
-    func take(_ assignments: [(field: String, value: CommandValue)]) throws(CommandRejection) {
-        try inner.take(assignments)
+    func take(_ assignments: [(field: String, value: CommandValue)], at elapsed: Double) throws(CommandRejection) {
+        try inner.take(assignments, at: elapsed)
     }
 
     func sent(at elapsed: Double) {

@@ -32,7 +32,7 @@ final class PayloadSource: MessageSource {
         writeTick(time, into: &out)
     }
 
-    func take(_ assignments: [(field: String, value: CommandValue)]) throws(CommandRejection) {
+    func take(_ assignments: [(field: String, value: CommandValue)], at elapsed: Double) throws(CommandRejection) {
         try signals.take(assignments)
     }
 

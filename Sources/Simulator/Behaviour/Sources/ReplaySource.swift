@@ -23,7 +23,7 @@ final class ReplaySource: MessageSource {
     /// A recording says nothing beside its messages.
     func writeState(_ time: TickTime, into out: inout Outgoing) {}
 
-    func take(_ assignments: [(field: String, value: CommandValue)]) throws(CommandRejection) {
+    func take(_ assignments: [(field: String, value: CommandValue)], at elapsed: Double) throws(CommandRejection) {
         guard let first = assignments.first else { return }
         throw CommandRejection(
             "no field '\(first.field)': the device replays a recording", kind: "a command names a field the device does not have")

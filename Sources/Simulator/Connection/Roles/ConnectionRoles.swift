@@ -13,7 +13,7 @@ struct ConnectionRoles {
         let roles: [(any ConnectionRole)?] = [
             TokenRenewalRole(plan: plan, seed: seed), LifecycleRole(plan: plan), PresenceRole(plan: plan),
             AvailabilityRole(devices: plan.devices), DiscoveryRole(devices: plan.devices), CommandRole(devices: plan.devices),
-            SparkplugEdgeNodeRole(plan: plan, sources: sources),
+            SparkplugEdgeNodeRole(plan: plan, sources: sources), ScriptRole(plan: plan, sources: sources),
         ]
         all = roles.compactMap { $0 }
     }

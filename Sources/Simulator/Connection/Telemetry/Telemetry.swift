@@ -243,7 +243,7 @@ final class Telemetry: TimerTarget {
             } else if slot < 0 {
                 client.publish(topic: device.topic, payload: payload, qos: qos, retain: device.plan.retain)
             } else {
-                client.publish(topic: device.fieldTopics[slot], payload: payload, qos: qos, retain: device.fieldRetains[slot])
+                client.publish(topic: device.topic(slot: slot), payload: payload, qos: qos, retain: device.retains(slot: slot))
             }
         // With an error libmosquitto may still have queued a QoS 1/2 message before it tried to
         // write it (the socket failed under the write): it resends it after the reconnect, and
