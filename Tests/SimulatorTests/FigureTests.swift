@@ -27,7 +27,7 @@ import Testing
         let figureKeys = [
             "scheduled", "published", "acknowledged", "refused", "inFlight", "skippedOffline", "buffered",
             "droppedBuffer", "failed", "late", "reconnects", "ackTimeouts", "paused", "unchanged", "stateMessages",
-            "tokenRenewals", "aliasBytesSaved", "oversized", "unmatched",
+            "tokenRenewals", "aliasBytesSaved", "oversized", "unmatched", "scriptErrors",
         ]
         for (index, key) in figureKeys.enumerated() {
             #expect(object[key] as? Int == index + 1, "\(key)")
@@ -109,7 +109,7 @@ import Testing
         #expect(
             Figure.line(Self.distinctFigures()) == "scheduled 1, published 2, acknowledged 3, refused 4, in flight 5, "
                 + "skipped offline 6, buffered 7, dropped 8, failed 9, late 10, reconnects 11, ack timeouts 12, paused 13, unchanged 14, "
-                + "state messages 15, token renewals 16, alias bytes saved 17, oversized 18, unmatched 19")
+                + "state messages 15, token renewals 16, alias bytes saved 17, oversized 18, unmatched 19, script errors 20")
     }
 
     @Test func everyCounterOfALoopIsReadBack() {
