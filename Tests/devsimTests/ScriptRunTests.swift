@@ -134,6 +134,8 @@ import TestSupport
             let result = try DevsimProcess.runToCompletion(args: command, timeout: 30)
             #expect(result.status == 2, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("\(script):3: "), "\(command): \(result.stderr)")
+            // The trial before a run refuses: nothing of it is counted.
+            #expect(!result.stderr.contains("counted among scriptErrors"), "\(command): \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/devsim-escaped"))
     }

@@ -14,8 +14,15 @@ final class ScriptHost {
     private var shapes: [[String]: FieldShape] = [:]
     /// Says a failure, once for each `key`.
     let warn: (_ message: String, _ key: String) -> Void
+    /// Whether its devices' failures are counted (`scriptErrors`): not in the trial before a run,
+    /// whose failures are errors.
+    let countsFailures: Bool
 
-    init(limits: ScriptLimits = .standard, logger: Logger?, warn: @escaping (_ message: String, _ key: String) -> Void) {
+    init(
+        limits: ScriptLimits = .standard, logger: Logger?, countsFailures: Bool = true,
+        warn: @escaping (_ message: String, _ key: String) -> Void
+    ) {
+        self.countsFailures = countsFailures
         engine = ScriptEngine(limits: limits) { device, text in
             logger?.debug("script: " + text, ["device": .string(device)])
         }
@@ -60,7 +67,7 @@ final class ScriptHost {
             case .memory?, nil: ""
             }
         warn(
-            "script: \(error) in \(hook.rawValue)() of device '\(device)'\(why); counted among scriptErrors",
+            "script: \(error) in \(hook.rawValue)() of device '\(device)'\(why)\(countsFailures ? "; counted among scriptErrors" : "")",
             "script: \(error.file):\(error.line ?? 0): \(error.stop.map { "\($0)" } ?? error.message)")
     }
 
