@@ -68,15 +68,7 @@ import TestSupport
         let shown = try DryRunOutput.payloadsByTopic(dry.stdout)
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "7", "--count", "20"], timeout: 30)
         #expect(sample.status == 0, "\(sample.stderr)")
-        var sampled: [String: [String]] = [:]
-        var topic = ""
-        for line in sample.stdout.split(separator: "\n") {
-            if let arrow = line.range(of: " → ") {
-                topic = String(line[arrow.upperBound...])
-            } else if line.hasPrefix("    +"), let brace = line.firstIndex(of: "{") {
-                sampled[topic, default: []].append(String(line[brace...]))
-            }
-        }
+        let sampled = SampleOutput.payloadsByTopic(sample.stdout)
         // The --messages budget falls on the devices as the clock has it: compare what both hold.
         for topic in Self.topics {
             let run = received[topic] ?? [], dryRun = shown[topic] ?? [], sample = sampled[topic] ?? []

@@ -45,18 +45,7 @@ import TestSupport
 
         let sample = try DevsimProcess.runToCompletion(args: ["sample", file, "--seed", "5", "--count", "10"], timeout: 30)
         #expect(sample.status == 0, "\(sample.stderr)")
-        var sampled: [String: [String]] = [:]
-        var topic = ""
-        for line in sample.stdout.split(separator: "\n") {
-            if let arrow = line.range(of: " → ") {
-                topic = String(line[arrow.upperBound...])
-            } else if line.hasPrefix("    +"),
-                let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: 4)..<line.endIndex),
-                !line[gap.upperBound...].hasPrefix("[")  // what a role says beside the ticks, on its own topic
-            {
-                sampled[topic, default: []].append(String(line[gap.upperBound...]))
-            }
-        }
+        let sampled = SampleOutput.payloadsByTopic(sample.stdout)
 
         // The --messages budget falls on the devices as the clock has it: compare what both hold.
         for topic in Self.topics {
