@@ -61,12 +61,8 @@ final class ScriptedSource: MessageSource {
     var countsItsMessages: Bool { false }
 
     func writeTick(_ time: TickTime, into out: inout Outgoing) {
-        let instant = signals.nextInstant(elapsed: time.elapsed, wallClock: time.wallClock)
-        let values = signals.values(at: instant)
-        guard let results = call(.tick, at: time.elapsed, fields: values) else {
-            keepLastGood(at: instant)
-            return writeFields(at: instant, into: &out)
-        }
+        let (instant, values, results) = callTick(at: time)
+        guard let results else { return writeFields(at: instant, into: &out) }
         switch results.first ?? .null {
         case .null, .bool(true):
             apply(over: values, at: instant)
@@ -92,15 +88,21 @@ final class ScriptedSource: MessageSource {
     /// its `tick` hook makes of its fields now, never kept back; messages of its own the hook
     /// returns go out after the state, as a call of `tick` is a tick to the script.
     func writeState(_ time: TickTime, into out: inout Outgoing) {
-        let instant = signals.nextInstant(elapsed: time.elapsed, wallClock: time.wallClock)
-        let values = signals.values(at: instant)
-        guard let results = call(.tick, at: time.elapsed, fields: values) else {
-            keepLastGood(at: instant)
-            return writeFields(at: instant, into: &out)
-        }
+        let (instant, values, results) = callTick(at: time)
+        guard let results else { return writeFields(at: instant, into: &out) }
         apply(over: values, at: instant)
         writeFields(at: instant, into: &out)
         if case .list(let messages)? = results.first { send(messages, into: &out) }
+    }
+
+    /// The `tick` hook called for the publish at `time`: that publish, the fields it was given,
+    /// and what it returned, `nil` when it failed (the publish then keeps the last good values).
+    private func callTick(at time: TickTime) -> (PublishInstant, [SignalValue], [ScriptValue]?) {
+        let instant = signals.nextInstant(elapsed: time.elapsed, wallClock: time.wallClock)
+        let values = signals.values(at: instant)
+        let results = call(.tick, at: time.elapsed, fields: values)
+        if results == nil { keepLastGood(at: instant) }
+        return (instant, values, results)
     }
 
     /// Each assignment to its `command` hook first, in order: `nil` applies it to its field as
